@@ -1,0 +1,303 @@
+/**
+ * The bridge contract between the renderer and the main process.
+ *
+ * This is the only module the renderer may import from `electron/`, and it imports it for
+ * its types plus `createTillApi`, the factory the preload (and the end-to-end harness) use
+ * to build `window.till` over an `invoke(channel, payload)` function. It must stay free of
+ * Node and DOM dependencies.
+ *
+ * Resource shapes mirror `loyalty-api.md` field for field (snake_case), so nothing is
+ * renamed between the wire, the bridge and the renderer's cache.
+ */
+
+// ---------------------------------------------------------------------------------------
+// Loyalty service resources
+// ---------------------------------------------------------------------------------------
+
+export interface Program {
+  id: string;
+  name: string;
+  /** `point` is the only value the spec shows; others are displayed as they come. */
+  type: string;
+}
+
+export interface Card {
+  id: string;
+  serial_number: string;
+  status: string;
+  program: Program;
+  visits: number;
+  points: number;
+  spent: number;
+}
+
+export interface AllowedProducts {
+  quantity: number;
+  products_list: string[];
+}
+
+export interface Reward {
+  /** `RW-` followed by alphanumerics. */
+  code: string;
+  /** `available` or `redeemed` per the spec; a service may add others (the sandbox adds `expired`). */
+  status: string;
+  name: string;
+  description: string | null;
+  /** `product` per the spec; the sandbox also has `points` rewards that carry a `price`. */
+  type: string;
+  allowed_products: AllowedProducts;
+  customer_id: string;
+  earned_at: string;
+  expires_at: string | null;
+  redeemed_at: string | null;
+  /** Points deducted from the card on redemption, for a points-type reward. Not in the spec. */
+  price?: number;
+}
+
+export interface Customer {
+  id: string;
+  name: string;
+  /** International grouped form, e.g. `+966 50 123 4567`. */
+  phone: string;
+  /** The spec types it as a string; a service may send null (the sandbox does when unset). */
+  email: string | null;
+  /** YYYY-MM-DD or null. */
+  birthday: string | null;
+  status: string;
+  cards: Card[];
+  created_at: string;
+  last_visit_at: string | null;
+  /** Present only on single-customer retrieval: the rewards awaiting redemption. */
+  rewards?: Reward[];
+}
+
+export interface PageMeta {
+  current_page: number;
+  last_page: number;
+  per_page: number;
+  total: number;
+}
+
+// ---------------------------------------------------------------------------------------
+// Results: everything crosses the bridge as data, never as a thrown error
+// ---------------------------------------------------------------------------------------
+
+export const ERROR_KINDS = [
+  'offline', // the service could not be reached (network down, DNS, connection refused or reset)
+  'timeout', // the service was reached but did not answer in time
+  'unauthorized', // 401/403, or no API key configured
+  'not_found', // 404: unknown customer, unknown or mismatched reward code
+  'validation', // 400/413/415/422 other than reward_unavailable, or a payload the bridge refused
+  'reward_unavailable', // 422 reward_unavailable: already redeemed, expired, or otherwise not available
+  'rate_limited', // 429; `retryAfterMs` says when to try again where the service told us
+  'server', // 5xx
+  'bad_response', // an answer we cannot read: HTML, malformed JSON, wrong envelope
+] as const;
+
+export type ErrorKind = (typeof ERROR_KINDS)[number];
+
+export interface BridgeError {
+  kind: ErrorKind;
+  /** Plain words, safe to show and log: never contains the API key. */
+  message: string;
+  /** HTTP status, when there was a response. */
+  status?: number;
+  /** The service's own error code when it sent one (e.g. `reward_unavailable`). */
+  code?: string;
+  /** Field name -> message, for validation errors, shown beside the field. */
+  fields?: Record<string, string>;
+  /** From `Retry-After`, for `rate_limited`. */
+  retryAfterMs?: number;
+}
+
+export interface Success<T> {
+  ok: true;
+  data: T;
+  /** HTTP status of the service's answer, where one was made (201 vs 200 on register). */
+  status?: number;
+  /** The service's human-readable `message`, where it sent one. */
+  message?: string;
+}
+
+export interface Failure {
+  ok: false;
+  error: BridgeError;
+}
+
+export type Result<T> = Success<T> | Failure;
+
+/** Search results carry the service's pagination. */
+export type SearchResult = (Success<Customer[]> & { meta: PageMeta }) | Failure;
+
+// ---------------------------------------------------------------------------------------
+// Payloads (mirroring the service's request fields)
+// ---------------------------------------------------------------------------------------
+
+export interface SearchCustomersPayload {
+  /** Exact phone: international (`+...`), or local together with `country_code`. */
+  phone?: string;
+  /** Dialling code without `+`, e.g. `966`. */
+  country_code?: string;
+  /** Part of a name or number. */
+  search?: string;
+  /** From 1. */
+  page?: number;
+  /** 1..100, default 20. */
+  per_page?: number;
+}
+
+export interface GetCustomerPayload {
+  id: string;
+}
+
+export interface RegisterCustomerPayload {
+  name: string;
+  phone: string;
+  country_code?: string;
+  email?: string;
+  birthday?: string;
+}
+
+export interface RegisterOutcome {
+  customer: Customer;
+  /** true when the service created the customer (201), false when the phone was known (200). */
+  created: boolean;
+}
+
+/** The phone is the identity and cannot be corrected: it is not part of this payload. */
+export interface UpdateCustomerPayload {
+  id: string;
+  name?: string;
+  email?: string;
+  birthday?: string | null;
+}
+
+export interface CheckRewardPayload {
+  reward_code: string;
+  phone: string;
+  country_code?: string;
+}
+
+export interface RedeemRewardPayload {
+  reward_code: string;
+  phone: string;
+  country_code?: string;
+  branch_id?: string;
+  order_reference?: string;
+}
+
+export interface Redemption {
+  reward: Reward;
+  card: Card;
+}
+
+// ---------------------------------------------------------------------------------------
+// Settings, key and connection
+// ---------------------------------------------------------------------------------------
+
+/** Not secret; kept by the main process in the user-data folder. */
+export interface Settings {
+  /** https, or http only for 127.0.0.1 / localhost. null until configured. */
+  baseUrl: string | null;
+  /** ISO 3166-1 alpha-2 country used to read local phone numbers, e.g. `SA`. */
+  defaultCountry: string;
+  /** The branch this till belongs to (uuid), sent with redemptions. */
+  branchId: string | null;
+  tillName: string;
+  /** When false, a redemption made while offline is refused instead of queued. */
+  allowOfflineRedemption: boolean;
+}
+
+export type SettingsPatch = Partial<Settings>;
+
+/** How the stored key is protected at rest. */
+export type KeyProtection =
+  | 'os' // safeStorage with a real OS keychain / DPAPI / libsecret / kwallet
+  | 'basic_text' // Linux fallback: obfuscated with a hard-coded password, not protected
+  | 'unavailable'; // no encryption at all: the key is not stored
+
+export interface KeyStatus {
+  set: boolean;
+  /** The last four characters, for "set, ending in 1234". */
+  lastFour: string | null;
+  protection: KeyProtection;
+}
+
+export type ConnectionMode = 'unconfigured' | 'demo' | 'service';
+
+export interface ConnectionStatus {
+  mode: ConnectionMode;
+  baseUrl: string | null;
+  /** Outcome of a light probe of the service just now; null when nothing is configured. */
+  reachable: boolean | null;
+  /** Why the probe failed, when it did. */
+  error?: BridgeError;
+  checkedAt: string;
+}
+
+export interface TillState {
+  settings: Settings;
+  key: KeyStatus;
+  mode: ConnectionMode;
+}
+
+// ---------------------------------------------------------------------------------------
+// The bridge: one channel per operation
+// ---------------------------------------------------------------------------------------
+
+/** The operations of `window.till`, each with its payload and its result. */
+export interface TillOperations {
+  searchCustomers: { payload: SearchCustomersPayload; result: SearchResult };
+  getCustomer: { payload: GetCustomerPayload; result: Result<Customer> };
+  registerCustomer: { payload: RegisterCustomerPayload; result: Result<RegisterOutcome> };
+  updateCustomer: { payload: UpdateCustomerPayload; result: Result<Customer> };
+  checkReward: { payload: CheckRewardPayload; result: Result<Reward> };
+  redeemReward: { payload: RedeemRewardPayload; result: Result<Redemption> };
+  getState: { payload: void; result: Result<TillState> };
+  updateSettings: { payload: SettingsPatch; result: Result<TillState> };
+  setApiKey: { payload: { apiKey: string }; result: Result<TillState> };
+  clearApiKey: { payload: void; result: Result<TillState> };
+  startDemo: { payload: void; result: Result<TillState> };
+  connectionStatus: { payload: void; result: Result<ConnectionStatus> };
+}
+
+export type Operation = keyof TillOperations;
+
+/** The IPC channel of each operation. Only these channels exist. */
+export const CHANNELS = {
+  searchCustomers: 'till:customers:search',
+  getCustomer: 'till:customers:get',
+  registerCustomer: 'till:customers:register',
+  updateCustomer: 'till:customers:update',
+  checkReward: 'till:rewards:check',
+  redeemReward: 'till:rewards:redeem',
+  getState: 'till:state:get',
+  updateSettings: 'till:settings:update',
+  setApiKey: 'till:key:set',
+  clearApiKey: 'till:key:clear',
+  startDemo: 'till:demo:start',
+  connectionStatus: 'till:connection:status',
+} as const satisfies Record<Operation, string>;
+
+export type Channel = (typeof CHANNELS)[Operation];
+
+export type TillApi = {
+  [K in Operation]: TillOperations[K]['payload'] extends void
+    ? () => Promise<TillOperations[K]['result']>
+    : (payload: TillOperations[K]['payload']) => Promise<TillOperations[K]['result']>;
+};
+
+export type Invoke = (channel: Channel, payload?: unknown) => Promise<unknown>;
+
+/**
+ * Builds `window.till` over an invoke function: `ipcRenderer.invoke` in the preload,
+ * a Playwright binding in the end-to-end tests. Nothing else is exposed.
+ */
+export function createTillApi(invoke: Invoke): TillApi {
+  const api = {} as Record<Operation, (payload?: unknown) => Promise<unknown>>;
+  for (const operation of Object.keys(CHANNELS) as Operation[]) {
+    const channel = CHANNELS[operation];
+    api[operation] = (payload?: unknown) => invoke(channel, payload);
+  }
+  return Object.freeze(api) as unknown as TillApi;
+}
