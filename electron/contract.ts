@@ -241,6 +241,13 @@ export interface TillState {
   mode: ConnectionMode;
 }
 
+export interface RendererErrorReport {
+  message: string;
+  /** Where it happened, e.g. a store or view name. */
+  source?: string;
+  stack?: string;
+}
+
 // ---------------------------------------------------------------------------------------
 // The bridge: one channel per operation
 // ---------------------------------------------------------------------------------------
@@ -259,6 +266,8 @@ export interface TillOperations {
   clearApiKey: { payload: void; result: Result<TillState> };
   startDemo: { payload: void; result: Result<TillState> };
   connectionStatus: { payload: void; result: Result<ConnectionStatus> };
+  /** Renderer errors go to the main process's log file; the renderer has no file access. */
+  reportError: { payload: RendererErrorReport; result: Result<null> };
 }
 
 export type Operation = keyof TillOperations;
@@ -277,6 +286,7 @@ export const CHANNELS = {
   clearApiKey: 'till:key:clear',
   startDemo: 'till:demo:start',
   connectionStatus: 'till:connection:status',
+  reportError: 'till:log:error',
 } as const satisfies Record<Operation, string>;
 
 export type Channel = (typeof CHANNELS)[Operation];
