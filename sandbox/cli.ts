@@ -1,0 +1,46 @@
+/**
+ * npm run sandbox -- [--port 4010] [--key demo-key] [--bakery-key KEY] [--data FILE] [--customers N] [--seed N]
+ */
+import { parseArgs } from 'node:util';
+import { startSandbox } from './index';
+
+const { values } = parseArgs({
+  options: {
+    port: { type: 'string', default: '4010' },
+    key: { type: 'string', default: 'demo-key' },
+    'bakery-key': { type: 'string' },
+    data: { type: 'string' },
+    customers: { type: 'string' },
+    seed: { type: 'string' },
+  },
+});
+
+function wholeNumber(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value)) {
+    console.error(`--${name} takes a whole number, not "${value}".`);
+    process.exit(2);
+  }
+  return Number(value);
+}
+
+const keys: Record<string, string> = { [values.key]: 'coffee-club' };
+if (values['bakery-key']) keys[values['bakery-key']] = 'bakery';
+
+try {
+  const sandbox = await startSandbox({
+    port: wholeNumber('port', values.port),
+    keys,
+    dataFile: values.data,
+    customers: wholeNumber('customers', values.customers),
+    seed: wholeNumber('seed', values.seed),
+  });
+  console.log(`Loyalty sandbox listening on ${sandbox.url}`);
+  for (const { key, programme } of sandbox.keys) console.log(`  accepts key "${key}" (earns on ${programme})`);
+  const stop = () => void sandbox.close().then(() => process.exit(0));
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+} catch (error) {
+  console.error(`The sandbox could not start: ${(error as Error).message}`);
+  process.exit(1);
+}

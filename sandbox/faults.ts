@@ -1,0 +1,62 @@
+/**
+ * Switches that make the sandbox misbehave on purpose, for tests of the till's offline and
+ * retry logic. All off by default; rates are probabilities from 0 to 1 per request.
+ */
+export interface FaultSettings {
+  /** Added before every request is handled. */
+  latencyMs: number;
+  /** Answer 500 without doing anything. */
+  errorRate: number;
+  /** Drop the connection without doing anything (the client sees a reset). */
+  dropRate: number;
+  /** Do the work (a redemption commits), then drop the connection instead of answering. */
+  commitThenDropRate: number;
+  /** Answer 429 with `Retry-After` without doing anything. */
+  rateLimitRate: number;
+  retryAfterSeconds: number;
+}
+
+export type FaultDecision = 'none' | 'error' | 'drop' | 'commit_then_drop' | 'rate_limit';
+
+const NONE: FaultSettings = {
+  latencyMs: 0,
+  errorRate: 0,
+  dropRate: 0,
+  commitThenDropRate: 0,
+  rateLimitRate: 0,
+  retryAfterSeconds: 1,
+};
+
+export class FaultSwitches {
+  private settings: FaultSettings = { ...NONE };
+
+  constructor(private readonly random: () => number = Math.random) {}
+
+  set(changes: Partial<FaultSettings>): void {
+    this.settings = { ...this.settings, ...changes };
+  }
+
+  reset(): void {
+    this.settings = { ...NONE };
+  }
+
+  current(): Readonly<FaultSettings> {
+    return this.settings;
+  }
+
+  /** One draw per request, so the rates add up to the chance that anything goes wrong. */
+  decide(): FaultDecision {
+    const { errorRate, dropRate, commitThenDropRate, rateLimitRate } = this.settings;
+    let draw = this.random();
+    for (const [rate, decision] of [
+      [dropRate, 'drop'],
+      [errorRate, 'error'],
+      [rateLimitRate, 'rate_limit'],
+      [commitThenDropRate, 'commit_then_drop'],
+    ] as const) {
+      if (draw < rate) return decision;
+      draw -= rate;
+    }
+    return 'none';
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * Request schemas. Every body is a strict object: an unknown field is refused rather than
+ * ignored, so a caller never believes a change was made that was not.
+ */
+import { z } from 'zod';
+import { invalid, type FieldErrors } from './errors';
+
+const uuid = z.guid('Must be a UUID.');
+const digitsString = (field: string) => z.string().regex(/^\d+$/, `${field} must be a whole number.`);
+
+const name = z.string().trim().min(1, 'The name is required.').max(200, 'At most 200 characters.');
+const email = z.string().trim().max(254, 'At most 254 characters.').pipe(z.email('Not a valid email address.'));
+const birthday = z.iso
+  .date('Use the form YYYY-MM-DD.')
+  .refine(isCalendarDate, 'Not a real date.')
+  .refine((value) => value <= new Date().toISOString().slice(0, 10), 'The birthday cannot be in the future.');
+const phone = z.string().trim().min(1, 'The phone number is required.').max(32, 'At most 32 characters.');
+const countryCode = z.string().regex(/^\d{1,4}$/, 'A dialling code without +, e.g. 966.');
+const rewardCode = z
+  .string()
+  .trim()
+  .max(64, 'At most 64 characters.')
+  .regex(/^RW-[A-Za-z0-9]+$/, 'A reward code is RW- followed by letters and digits.');
+
+function isCalendarDate(value: string): boolean {
+  const date = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
+}
+
+export const customerIdParams = z.strictObject({ id: uuid });
+
+export const searchQuery = z.strictObject({
+  phone: phone.optional(),
+  country_code: countryCode.optional(),
+  search: z.string().trim().min(1, 'Say what to search for.').max(100, 'At most 100 characters.').optional(),
+  page: digitsString('page')
+    .transform(Number)
+    .pipe(z.number().int().min(1, 'Pages start at 1.').max(1_000_000))
+    .optional(),
+  per_page: digitsString('per_page')
+    .transform(Number)
+    .pipe(z.number().int().min(1, 'At least 1.').max(100, 'At most 100.'))
+    .optional(),
+});
+
+export const registerBody = z.strictObject({
+  name,
+  phone,
+  country_code: countryCode.optional(),
+  email: email.optional(),
+  birthday: birthday.optional(),
+});
+
+export const updateBody = z.strictObject({
+  name: name.optional(),
+  email: email.nullable().optional(),
+  birthday: birthday.nullable().optional(),
+});
+
+export const checkBody = z.strictObject({
+  reward_code: rewardCode,
+  phone,
+  country_code: countryCode.optional(),
+});
+
+export const redeemBody = z.strictObject({
+  reward_code: rewardCode,
+  phone,
+  country_code: countryCode.optional(),
+  branch_id: uuid.optional(),
+  order_reference: z.string().trim().min(1, 'Leave it out rather than empty.').max(100, 'At most 100 characters.').optional(),
+});
+
+/** Parses input or throws a 422 naming each field that is wrong. */
+export function parseOrReject<T extends z.ZodType>(schema: T, input: unknown, extra?: FieldErrors): z.output<T> {
+  const result = schema.safeParse(input ?? {});
+  if (result.success && !extra) return result.data;
+  const fields: FieldErrors = { ...extra };
+  const add = (field: string, message: string) => (fields[field] ??= []).push(message);
+  if (!result.success) {
+    for (const issue of result.error.issues) {
+      if (issue.code === 'unrecognized_keys') {
+        for (const key of issue.keys) add(key, 'This field is not accepted here.');
+      } else if (issue.code === 'invalid_type' && issue.path.length === 0) {
+        add('body', 'The body must be a JSON object.');
+      } else if (issue.code === 'invalid_type') {
+        const missing = valueAt(input, issue.path) === undefined;
+        add(issue.path.join('.'), missing ? 'This field is required.' : `Must be of type ${issue.expected}.`);
+      } else {
+        add(issue.path.join('.') || 'body', issue.message);
+      }
+    }
+  }
+  throw invalid(fields);
+}
+
+function valueAt(input: unknown, path: PropertyKey[]): unknown {
+  let value = input;
+  for (const key of path) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
+}

@@ -1,0 +1,206 @@
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { invalid, ServiceError } from './errors';
+import type { FaultSwitches } from './faults';
+import type { ProgramRecord } from './model';
+import { normalisePhone } from './phones';
+import { checkBody, customerIdParams, parseOrReject, redeemBody, registerBody, searchQuery, updateBody } from './schemas';
+import type { LoyaltyStore } from './store';
+
+/** Request bodies larger than this are refused with 413: no legitimate request comes close. */
+export const BODY_LIMIT_BYTES = 16 * 1024;
+
+export interface ServerOptions {
+  store: LoyaltyStore;
+  /** API key -> the programme it earns on. */
+  programsByKey: Map<string, ProgramRecord>;
+  faults: FaultSwitches;
+}
+
+interface Answer {
+  status?: number;
+  message?: string;
+  data: unknown;
+  meta?: unknown;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    program: ProgramRecord | null;
+    dropAfterHandling: boolean;
+  }
+}
+
+export function buildServer({ store, programsByKey, faults }: ServerOptions): FastifyInstance {
+  const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT_BYTES, forceCloseConnections: true });
+  app.decorateRequest('program', null);
+  app.decorateRequest('dropAfterHandling', false);
+
+  app.addHook('onRequest', async (request, reply) => {
+    const { latencyMs, retryAfterSeconds } = faults.current();
+    if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
+    switch (faults.decide()) {
+      case 'drop':
+        reply.hijack();
+        request.raw.socket.destroy();
+        return reply;
+      case 'error':
+        return reply.code(500).send(new ServiceError(500, 'server_error', 'Injected server error.').body());
+      case 'rate_limit':
+        reply.header('retry-after', String(retryAfterSeconds));
+        return reply.code(429).send(new ServiceError(429, 'rate_limited', 'Too many requests.').body());
+      case 'commit_then_drop':
+        request.dropAfterHandling = true;
+        break;
+      case 'none':
+        break;
+    }
+    request.program = programsByKey.get(bearerKey(request.headers.authorization) ?? '') ?? null;
+    if (!request.program) {
+      reply.header('www-authenticate', 'Bearer');
+      return reply.code(401).send(new ServiceError(401, 'unauthorized', 'A valid API key is required.').body());
+    }
+    return undefined;
+  });
+
+  app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, _request, reply) => {
+    const serviceError = error instanceof ServiceError ? error : frameworkError(error);
+    return reply.code(serviceError.status).send(serviceError.body());
+  });
+
+  app.setNotFoundHandler((_request, reply) =>
+    reply.code(404).send(new ServiceError(404, 'not_found', 'There is no such endpoint.').body()),
+  );
+
+  /** Wraps a route: answers in the spec's envelope, and honours "commit then drop". */
+  const route =
+    (handler: (request: FastifyRequest) => Promise<Answer>) => async (request: FastifyRequest, reply: FastifyReply) => {
+      let answer: Answer | undefined;
+      let failure: unknown;
+      try {
+        answer = await handler(request);
+      } catch (error) {
+        failure = error;
+      }
+      if (request.dropAfterHandling) {
+        reply.hijack();
+        request.raw.socket.destroy();
+        return reply;
+      }
+      if (!answer) throw failure;
+      const { status = 200, message, data, meta } = answer;
+      return reply.code(status).send({ ok: true, ...(message ? { message } : {}), data, ...(meta ? { meta } : {}) });
+    };
+
+  const phoneOf = (phone: string, countryCode: string | undefined) => {
+    const e164 = normalisePhone(phone, countryCode);
+    if (e164) return e164;
+    throw invalid({
+      phone: [
+        countryCode || phone.trim().startsWith('+')
+          ? 'Not a valid phone number.'
+          : 'Not a valid phone number: give it in international form (+...) or with country_code.',
+      ],
+    });
+  };
+
+  app.get(
+    '/v1/customers',
+    route(async (request) => {
+      const query = parseOrReject(searchQuery, request.query);
+      const phone = query.phone === undefined ? undefined : phoneOf(query.phone, query.country_code);
+      const { customers, meta } = store.search({
+        phone,
+        term: query.search,
+        page: query.page ?? 1,
+        perPage: query.per_page ?? 20,
+      });
+      return { data: customers, meta };
+    }),
+  );
+
+  app.get(
+    '/v1/customers/:id',
+    route(async (request) => {
+      const { id } = parseOrReject(customerIdParams, request.params);
+      return { data: store.getCustomer(id) };
+    }),
+  );
+
+  app.post(
+    '/v1/customers',
+    route(async (request) => {
+      const body = parseOrReject(registerBody, request.body);
+      const phone = phoneOf(body.phone, body.country_code);
+      const { created, customer } = store.register(
+        { name: body.name, phone, email: body.email, birthday: body.birthday },
+        request.program as ProgramRecord,
+      );
+      await store.persist();
+      return created
+        ? { status: 201, message: 'Customer registered.', data: customer }
+        : { status: 200, message: 'Customer already registered.', data: customer };
+    }),
+  );
+
+  app.put(
+    '/v1/customers/:id',
+    route(async (request) => {
+      const { id } = parseOrReject(customerIdParams, request.params);
+      const body = request.body as Record<string, unknown> | undefined;
+      const identity =
+        body && typeof body === 'object' && ('phone' in body || 'country_code' in body)
+          ? { phone: ['The phone number is the customer\u2019s identity and cannot be changed.'] }
+          : undefined;
+      const patch = parseOrReject(updateBody, body, identity);
+      const customer = store.update(id, patch);
+      await store.persist();
+      return { message: 'Customer updated.', data: customer };
+    }),
+  );
+
+  app.post(
+    '/v1/rewards/check',
+    route(async (request) => {
+      const body = parseOrReject(checkBody, request.body);
+      return { data: store.check(body.reward_code, phoneOf(body.phone, body.country_code)) };
+    }),
+  );
+
+  app.post(
+    '/v1/rewards/redeem',
+    route(async (request) => {
+      const body = parseOrReject(redeemBody, request.body);
+      const redemption = store.redeem({
+        code: body.reward_code,
+        phone: phoneOf(body.phone, body.country_code),
+        branchId: body.branch_id,
+        orderReference: body.order_reference,
+      });
+      await store.persist();
+      return { message: 'Reward redeemed.', data: redemption };
+    }),
+  );
+
+  return app;
+}
+
+function bearerKey(header: string | undefined): string | null {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+  return match?.[1] ?? null;
+}
+
+/** Errors raised by the framework itself (body parsing, limits) in the sandbox's own terms. */
+function frameworkError(error: Error & { statusCode?: number; code?: string }): ServiceError {
+  switch (error.statusCode) {
+    case 400:
+      return error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError
+        ? new ServiceError(400, 'malformed_json', 'The body is not valid JSON.')
+        : new ServiceError(400, 'bad_request', 'The request could not be read.');
+    case 413:
+      return new ServiceError(413, 'payload_too_large', `The body is larger than ${BODY_LIMIT_BYTES} bytes.`);
+    case 415:
+      return new ServiceError(415, 'unsupported_media_type', 'Send the body as application/json.');
+    default:
+      return new ServiceError(500, 'server_error', 'Something went wrong on the service.');
+  }
+}

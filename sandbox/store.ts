@@ -1,0 +1,289 @@
+import { randomUUID } from 'node:crypto';
+import { rewardNotFound, rewardUnavailable, ServiceError } from './errors';
+import {
+  cardJson,
+  formatPhone,
+  isoTimestamp,
+  rewardJson,
+  rewardStatus,
+  type CardRecord,
+  type CustomerRecord,
+  type ProgramRecord,
+  type RewardRecord,
+  type SandboxData,
+} from './model';
+import { foldText, isNumberFragment } from './text-match';
+
+export interface SearchQuery {
+  /** E.164: an exact match. */
+  phone?: string;
+  /** Part of a name, or part of the digits of a number. */
+  term?: string;
+  page: number;
+  perPage: number;
+}
+
+export interface NewCustomer {
+  name: string;
+  phone: string;
+  email?: string;
+  birthday?: string;
+}
+
+export interface CustomerPatch {
+  name?: string;
+  email?: string | null;
+  birthday?: string | null;
+}
+
+export interface RedeemRequest {
+  code: string;
+  phone: string;
+  branchId?: string;
+  orderReference?: string;
+}
+
+export interface RedemptionRecord {
+  code: string;
+  customer_id: string;
+  branch_id: string | null;
+  order_reference: string | null;
+  redeemed_at: string;
+}
+
+/**
+ * The sandbox's data and every rule of the spec that changes it.
+ *
+ * Each operation reads and writes in one synchronous step (no `await` between the check and
+ * the change), which is what makes a redemption atomic under any number of concurrent
+ * requests in Node's single thread. Callers await `persist()` before answering so that an
+ * acknowledged change is on disk when a data file is used.
+ */
+export class LoyaltyStore {
+  private readonly customers: CustomerRecord[];
+  private readonly customersById = new Map<string, CustomerRecord>();
+  private readonly customerIdByPhone = new Map<string, string>();
+  private readonly cardsById = new Map<string, CardRecord>();
+  private readonly cardsByCustomer = new Map<string, CardRecord[]>();
+  private readonly programsById = new Map<string, ProgramRecord>();
+  private readonly rewardsByCode = new Map<string, RewardRecord>();
+  private readonly rewardsByCustomer = new Map<string, RewardRecord[]>();
+  private readonly redemptionLog: RedemptionRecord[] = [];
+  /** Folded names, built on the first text search and kept current after that. */
+  private foldedNames: Map<string, string> | null = null;
+
+  constructor(
+    private readonly data: SandboxData,
+    private readonly now: () => Date,
+    readonly persist: () => Promise<void> = async () => undefined,
+  ) {
+    // Oldest first, then by id: the documented order, stable while new customers register.
+    data.customers.sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
+    this.customers = data.customers;
+    for (const program of data.programs) this.programsById.set(program.id, program);
+    for (const customer of data.customers) this.indexCustomer(customer);
+    for (const card of data.cards) this.indexCard(card);
+    for (const reward of data.rewards) this.indexReward(reward);
+  }
+
+  snapshot(): SandboxData {
+    return this.data;
+  }
+
+  programBySlug(slug: string): ProgramRecord | undefined {
+    return this.data.programs.find((program) => program.slug === slug);
+  }
+
+  search(query: SearchQuery) {
+    const matches = this.matching(query);
+    const total = matches.length;
+    const lastPage = Math.max(1, Math.ceil(total / query.perPage));
+    const start = (query.page - 1) * query.perPage;
+    return {
+      customers: matches.slice(start, start + query.perPage).map((customer) => this.customerJson(customer)),
+      meta: { current_page: query.page, last_page: lastPage, per_page: query.perPage, total },
+    };
+  }
+
+  getCustomer(id: string) {
+    const customer = this.requireCustomer(id);
+    const now = this.now();
+    const rewards = (this.rewardsByCustomer.get(id) ?? [])
+      .filter((reward) => rewardStatus(reward, now) === 'available')
+      .sort((a, b) => a.earned_at.localeCompare(b.earned_at))
+      .map((reward) => rewardJson(reward, now));
+    return { ...this.customerJson(customer), rewards };
+  }
+
+  /** The phone is the identity: a known phone returns the existing customer, unchanged. */
+  register(input: NewCustomer, program: ProgramRecord): { created: boolean; customer: ReturnType<LoyaltyStore['customerJson']> } {
+    const existingId = this.customerIdByPhone.get(input.phone);
+    if (existingId) {
+      const existing = this.requireCustomer(existingId);
+      this.ensureCard(existing, program);
+      return { created: false, customer: this.customerJson(existing) };
+    }
+    const now = isoTimestamp(this.now());
+    const customer: CustomerRecord = {
+      id: randomUUID(),
+      name: input.name,
+      phone: input.phone,
+      email: input.email ?? null,
+      birthday: input.birthday ?? null,
+      status: 'active',
+      created_at: now,
+      last_visit_at: now,
+    };
+    this.data.customers.push(customer);
+    this.indexCustomer(customer);
+    this.ensureCard(customer, program);
+    return { created: true, customer: this.customerJson(customer) };
+  }
+
+  update(id: string, patch: CustomerPatch) {
+    const customer = this.requireCustomer(id);
+    if (patch.name !== undefined) customer.name = patch.name;
+    if (patch.email !== undefined) customer.email = patch.email;
+    if (patch.birthday !== undefined) customer.birthday = patch.birthday;
+    this.foldedNames?.set(customer.id, foldText(customer.name));
+    return this.customerJson(customer);
+  }
+
+  check(code: string, phone: string) {
+    return rewardJson(this.ownedReward(code, phone), this.now());
+  }
+
+  redeem(request: RedeemRequest) {
+    const reward = this.ownedReward(request.code, request.phone);
+    const now = this.now();
+    const status = rewardStatus(reward, now);
+    if (status === 'redeemed') throw rewardUnavailable('This reward has already been redeemed.');
+    if (status === 'expired') throw rewardUnavailable('This reward has expired.');
+    const card = this.cardsById.get(reward.card_id);
+    const program = card && this.programsById.get(card.program_id);
+    if (!card || !program) throw new ServiceError(500, 'server_error', 'The reward has no card.');
+    const price = reward.type === 'points' ? (reward.price ?? 0) : 0;
+    if (card.points < price) {
+      throw rewardUnavailable(`This reward costs ${price} points and the card has ${card.points}.`);
+    }
+    card.points -= price;
+    reward.redeemed_at = isoTimestamp(now);
+    reward.branch_id = request.branchId ?? null;
+    reward.order_reference = request.orderReference ?? null;
+    this.redemptionLog.push({
+      code: reward.code,
+      customer_id: reward.customer_id,
+      branch_id: reward.branch_id,
+      order_reference: reward.order_reference,
+      redeemed_at: reward.redeemed_at,
+    });
+    return { reward: rewardJson(reward, now), card: cardJson(card, program) };
+  }
+
+  /** Every redemption made since this store was opened, for tests and the benchmark. */
+  redemptions(): RedemptionRecord[] {
+    return this.redemptionLog.map((entry) => ({ ...entry }));
+  }
+
+  private matching(query: SearchQuery): CustomerRecord[] {
+    let candidates = this.customers;
+    if (query.phone !== undefined) {
+      const id = this.customerIdByPhone.get(query.phone);
+      const customer = id ? this.customersById.get(id) : undefined;
+      candidates = customer ? [customer] : [];
+    }
+    const term = query.term?.trim();
+    if (!term) return candidates;
+    if (isNumberFragment(term)) {
+      const digits = term.replace(/\D+/g, '');
+      // "050 123" is typed with the national trunk prefix, which E.164 does not carry.
+      const withoutTrunk = digits.replace(/^0+/, '');
+      return candidates.filter((customer) => {
+        const phoneDigits = customer.phone.slice(1);
+        return phoneDigits.includes(digits) || (withoutTrunk.length > 0 && phoneDigits.includes(withoutTrunk));
+      });
+    }
+    const words = foldText(term).split(' ');
+    const names = this.folded();
+    return candidates.filter((customer) => {
+      const name = names.get(customer.id) ?? '';
+      return words.every((word) => name.includes(word));
+    });
+  }
+
+  private folded(): Map<string, string> {
+    if (!this.foldedNames) {
+      this.foldedNames = new Map(this.customers.map((customer) => [customer.id, foldText(customer.name)]));
+    }
+    return this.foldedNames;
+  }
+
+  private ownedReward(code: string, phone: string): RewardRecord {
+    const reward = this.rewardsByCode.get(code.toUpperCase());
+    const owner = reward && this.customersById.get(reward.customer_id);
+    if (!reward || !owner || owner.phone !== phone) throw rewardNotFound();
+    return reward;
+  }
+
+  private requireCustomer(id: string): CustomerRecord {
+    const customer = this.customersById.get(id);
+    if (!customer) throw new ServiceError(404, 'not_found', 'No customer with this id.');
+    return customer;
+  }
+
+  private ensureCard(customer: CustomerRecord, program: ProgramRecord): void {
+    const cards = this.cardsByCustomer.get(customer.id) ?? [];
+    if (cards.some((card) => card.program_id === program.id)) return;
+    const card: CardRecord = {
+      id: randomUUID(),
+      customer_id: customer.id,
+      program_id: program.id,
+      serial_number: `${program.serialPrefix}-${String(this.data.cards.length + 1).padStart(8, '0')}`,
+      status: 'active',
+      visits: 0,
+      points: 0,
+      spent: 0,
+    };
+    this.data.cards.push(card);
+    this.indexCard(card);
+  }
+
+  private customerJson(customer: CustomerRecord) {
+    return {
+      id: customer.id,
+      name: customer.name,
+      phone: formatPhone(customer.phone),
+      email: customer.email,
+      birthday: customer.birthday,
+      status: customer.status,
+      cards: (this.cardsByCustomer.get(customer.id) ?? []).map((card) => {
+        const program = this.programsById.get(card.program_id);
+        if (!program) throw new ServiceError(500, 'server_error', 'A card refers to an unknown programme.');
+        return cardJson(card, program);
+      }),
+      created_at: customer.created_at,
+      last_visit_at: customer.last_visit_at,
+    };
+  }
+
+  private indexCustomer(customer: CustomerRecord): void {
+    this.customersById.set(customer.id, customer);
+    this.customerIdByPhone.set(customer.phone, customer.id);
+    this.foldedNames?.set(customer.id, foldText(customer.name));
+  }
+
+  private indexCard(card: CardRecord): void {
+    this.cardsById.set(card.id, card);
+    const cards = this.cardsByCustomer.get(card.customer_id);
+    if (cards) cards.push(card);
+    else this.cardsByCustomer.set(card.customer_id, [card]);
+  }
+
+  private indexReward(reward: RewardRecord): void {
+    this.rewardsByCode.set(reward.code.toUpperCase(), reward);
+    const rewards = this.rewardsByCustomer.get(reward.customer_id);
+    if (rewards) rewards.push(reward);
+    else this.rewardsByCustomer.set(reward.customer_id, [reward]);
+  }
+}
+
