@@ -1,9 +1,11 @@
 import { defineConfig } from 'vitest/config';
 import vue from '@vitejs/plugin-vue';
+import SummaryLineReporter from './test/summary-reporter';
 
 // Three projects, split by where the code under test runs.
 export default defineConfig({
   test: {
+    reporters: ['default', new SummaryLineReporter()],
     projects: [
       {
         test: {
