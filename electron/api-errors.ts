@@ -1,0 +1,144 @@
+import type { BridgeError, ErrorKind } from './contract';
+
+/**
+ * Turns whatever came back from a loyalty service into the bridge's closed set of error
+ * kinds. Tolerant by design: the sandbox answers `{ ok:false, error:{ code, message,
+ * fields } }`, but a real service may answer Laravel-style `{ message, errors:{ f:[msg] } }`,
+ * a bare string, an HTML error page, or nothing at all.
+ *
+ * Nothing here sees request headers, so the API key cannot leak through an error.
+ */
+
+const MAX_MESSAGE = 300;
+
+export interface ErrorBodyParts {
+  code?: string;
+  message?: string;
+  fields?: Record<string, string>;
+}
+
+/** Reads the useful parts of an error body of any shape; never throws. */
+export function readErrorBody(body: unknown): ErrorBodyParts {
+  if (typeof body === 'string') {
+    const text = body.trim();
+    if (!text || looksLikeMarkup(text)) return {};
+    return { message: shorten(text) };
+  }
+  if (!isRecord(body)) return {};
+  const parts: ErrorBodyParts = {};
+  const nested = isRecord(body.error) ? body.error : undefined;
+  const code = nested?.code ?? body.code ?? (typeof body.error === 'string' ? body.error : undefined);
+  if (typeof code === 'string' && /^[A-Za-z0-9_.-]{1,64}$/.test(code)) parts.code = code;
+  const message = nested?.message ?? body.message ?? body.detail ?? body.title;
+  if (typeof message === 'string' && message.trim()) parts.message = shorten(message.trim());
+  const fields = readFields(nested?.fields ?? body.errors ?? body.fields);
+  if (fields) parts.fields = fields;
+  return parts;
+}
+
+function readFields(value: unknown): Record<string, string> | undefined {
+  if (!isRecord(value)) return undefined;
+  const fields: Record<string, string> = {};
+  for (const [name, messages] of Object.entries(value)) {
+    const first = Array.isArray(messages) ? messages.find((m) => typeof m === 'string') : messages;
+    if (typeof first === 'string' && first.trim()) fields[name] = shorten(first.trim());
+  }
+  return Object.keys(fields).length > 0 ? fields : undefined;
+}
+
+/** The error for an HTTP answer that was not a success. */
+export function errorFromResponse(status: number, body: unknown, retryAfterHeader?: string): BridgeError {
+  const parts = readErrorBody(body);
+  const kind = kindForStatus(status, parts.code);
+  const error: BridgeError = { kind, status, message: parts.message ?? defaultMessage(kind, status) };
+  if (parts.code) error.code = parts.code;
+  if (parts.fields && (kind === 'validation' || kind === 'reward_unavailable')) error.fields = parts.fields;
+  if (kind === 'rate_limited') {
+    const retryAfterMs = parseRetryAfter(retryAfterHeader);
+    if (retryAfterMs !== undefined) error.retryAfterMs = retryAfterMs;
+  }
+  return error;
+}
+
+export function kindForStatus(status: number, code?: string): ErrorKind {
+  if (status === 401 || status === 403) return 'unauthorized';
+  if (status === 404 || status === 410) return 'not_found';
+  if (status === 408) return 'timeout';
+  if (status === 429) return 'rate_limited';
+  if (status >= 500) return 'server';
+  if (code === 'reward_unavailable') return 'reward_unavailable';
+  if (status === 400 || status === 409 || status === 413 || status === 415 || status === 422) return 'validation';
+  return 'bad_response';
+}
+
+function defaultMessage(kind: ErrorKind, status: number): string {
+  switch (kind) {
+    case 'unauthorized':
+      return 'The loyalty service refused the API key. Check the key in Settings.';
+    case 'not_found':
+      return 'Not found.';
+    case 'timeout':
+      return 'The loyalty service took too long to answer.';
+    case 'rate_limited':
+      return 'The loyalty service is busy (too many requests). Try again shortly.';
+    case 'server':
+      return `The loyalty service had a problem (HTTP ${status}). Try again shortly.`;
+    case 'reward_unavailable':
+      return 'This reward is not available.';
+    case 'validation':
+      return 'The loyalty service did not accept the request.';
+    default:
+      return `The loyalty service gave an unexpected answer (HTTP ${status}).`;
+  }
+}
+
+/** `Retry-After` as milliseconds: delta-seconds or an HTTP date. */
+export function parseRetryAfter(header: string | undefined, now = Date.now()): number | undefined {
+  if (!header) return undefined;
+  const text = header.trim();
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const date = Date.parse(text);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, date - now);
+}
+
+export function badResponse(message: string, status?: number): BridgeError {
+  const error: BridgeError = { kind: 'bad_response', message };
+  if (status !== undefined) error.status = status;
+  return error;
+}
+
+/**
+ * The error for a request that got no HTTP answer. Takes only the error's `code` and
+ * whether our own deadline fired: an axios error carries the request config, headers
+ * and all, and must never be passed on.
+ */
+export function errorFromTransport(code: string | undefined, deadlineFired: boolean): BridgeError {
+  if (deadlineFired || code === 'ETIMEDOUT' || code === 'ECONNABORTED' || code === 'ERR_CANCELED') {
+    return { kind: 'timeout', message: 'The loyalty service did not answer in time. Check the connection and try again.' };
+  }
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+    return { kind: 'offline', code, message: 'The loyalty service could not be found (DNS). Check the connection and the service URL.' };
+  }
+  if (code === 'ERR_FR_MAX_CONTENT_LENGTH_EXCEEDED' || code === 'ERR_BAD_RESPONSE') {
+    return badResponse('The loyalty service sent an answer that could not be read.');
+  }
+  if (code && /^(CERT_|ERR_TLS|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_)/.test(code)) {
+    return { kind: 'offline', code, message: "The loyalty service's security certificate was not accepted." };
+  }
+  const error: BridgeError = { kind: 'offline', message: 'The loyalty service cannot be reached. Check the connection.' };
+  if (code && /^[A-Z_]{2,40}$/.test(code)) error.code = code;
+  return error;
+}
+
+function looksLikeMarkup(text: string): boolean {
+  return /^<(!doctype|html|\?xml|head|body)/i.test(text) || /<\/(html|body|div|p)>/i.test(text);
+}
+
+function shorten(text: string): string {
+  return text.length > MAX_MESSAGE ? `${text.slice(0, MAX_MESSAGE - 1)}…` : text;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,35 @@
+import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { dirname, join, basename } from 'node:path';
+import { randomBytes } from 'node:crypto';
+
+/**
+ * Writes a file so that a crash or power cut leaves either the old contents or the new,
+ * never a torn mix: write a temp file beside it, flush it to disk, then rename over.
+ */
+export async function writeFileAtomic(path: string, data: string | Buffer, mode = 0o600): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+  const handle = await open(temp, 'w', mode);
+  try {
+    await handle.writeFile(data);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await rename(temp, path);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+}
+
+/** The file's contents, or null when it does not exist. */
+export async function readFileIfExists(path: string): Promise<Buffer | null> {
+  try {
+    return await readFile(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}

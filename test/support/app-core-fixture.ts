@@ -1,0 +1,62 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createAppCore, type AppCore } from '../../electron/app-core';
+import { CHANNELS, type KeyProtection, type Operation, type TillOperations } from '../../electron/contract';
+import { createTestCipher } from './test-cipher';
+import { createCapturedLog, type CapturedLog } from './captured-log';
+
+export const TEST_ORIGIN = 'app://till';
+export const APP_SENDER = { url: `${TEST_ORIGIN}/index.html` };
+
+export interface CoreFixture {
+  core: AppCore;
+  log: CapturedLog;
+  userDataDir: string;
+  /** Calls a bridge handler as the app's own page would. */
+  call<K extends Operation>(operation: K, payload?: TillOperations[K]['payload'] | unknown): Promise<TillOperations[K]['result']>;
+  /** Builds a fresh core over the same user-data folder, as a restart of the app would. */
+  restart(): Promise<void>;
+  dispose(): Promise<void>;
+}
+
+export async function createCoreFixture(
+  options: { protection?: KeyProtection; requestTimeoutMs?: number; userDataDir?: string } = {},
+): Promise<CoreFixture> {
+  const userDataDir = options.userDataDir ?? (await mkdtemp(join(tmpdir(), 'till-core-')));
+  const log = createCapturedLog();
+  const build = () =>
+    createAppCore({
+      userDataDir,
+      cipher: createTestCipher(options.protection ?? 'os'),
+      appOrigin: TEST_ORIGIN,
+      log,
+      requestTimeoutMs: options.requestTimeoutMs ?? 3000,
+    });
+  let core = await build();
+  const fixture: CoreFixture = {
+    get core() {
+      return core;
+    },
+    log,
+    userDataDir,
+    call: (operation, payload) => core.handlers[CHANNELS[operation]](APP_SENDER, payload) as never,
+    async restart() {
+      await core.dispose();
+      core = await build();
+    },
+    async dispose() {
+      await core.dispose();
+      if (!options.userDataDir) await rm(userDataDir, { recursive: true, force: true });
+    },
+  };
+  return fixture;
+}
+
+/** Points the core at a service: base URL and key, the way the settings screen does. */
+export async function configureService(fixture: CoreFixture, baseUrl: string, apiKey: string): Promise<void> {
+  const settings = await fixture.call('updateSettings', { baseUrl });
+  if (!settings.ok) throw new Error(`settings refused: ${JSON.stringify(settings.error)}`);
+  const key = await fixture.call('setApiKey', { apiKey });
+  if (!key.ok) throw new Error(`key refused: ${JSON.stringify(key.error)}`);
+}
