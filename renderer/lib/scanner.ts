@@ -1,0 +1,219 @@
+/**
+ * Keyboard-wedge barcode scanners "type" what they read, very fast, and end with Enter or
+ * Tab. This module tells such a burst from a person typing, using only key timing, so the
+ * cashier never has to focus a field before scanning.
+ *
+ * The detector is pure (it sees keys and times, nothing else) so it can be tested exactly;
+ * `installScanListener` is the thin part that connects it to the page.
+ *
+ * It reads `KeyboardEvent.key`, never `keyCode`: `keyCode` has no reliable value for `-`
+ * across layouts, and reward codes look like `RW-LAYLA001`.
+ */
+
+export interface ScanTiming {
+  /** Longest pause between two keys of one scan. Scanners send keys 1–20 ms apart; people rarely manage 50 ms six times in a row. */
+  maxGapMs: number;
+  /** Shortest text that counts as a scan, so a fast two-key roll plus Enter is never one. */
+  minLength: number;
+}
+
+export const DEFAULT_SCAN_TIMING: ScanTiming = { maxGapMs: 50, minLength: 6 };
+
+/** The parts of a KeyboardEvent the detector looks at. */
+export interface KeyStroke {
+  key: string;
+  /** Milliseconds, from any monotonic clock (`KeyboardEvent.timeStamp` in the app). */
+  time: number;
+  ctrlKey?: boolean;
+  altKey?: boolean;
+  metaKey?: boolean;
+}
+
+export type ScanStep =
+  /** Not part of any text: a modifier or a non-printing key some scanners add. */
+  | { kind: 'ignored' }
+  /** A printable character; `startsBurst` when it is the first of a possible scan. */
+  | { kind: 'char'; startsBurst: boolean }
+  /** The terminator of a scan: `text` is what was scanned. */
+  | { kind: 'scan'; text: string }
+  /** Anything else: ends whatever was being collected. */
+  | { kind: 'other' };
+
+// Keys that carry no character and must not break a burst: scanners configured for
+// upper case press Shift around letters, and some send CapsLock/NumLock toggles or an
+// unidentified prefix key.
+const NOISE_KEYS = new Set([
+  'Shift',
+  'Control',
+  'Alt',
+  'AltGraph',
+  'Meta',
+  'OS',
+  'Super',
+  'Hyper',
+  'Fn',
+  'FnLock',
+  'CapsLock',
+  'NumLock',
+  'ScrollLock',
+  'Symbol',
+  'SymbolLock',
+  'Unidentified',
+  'Dead',
+  'Process',
+]);
+
+const TERMINATORS = new Set(['Enter', 'Tab']);
+
+export function isNoiseKey(key: string): boolean {
+  return NOISE_KEYS.has(key);
+}
+
+export function isPrintable(key: string): boolean {
+  // `key` is the character itself for printable keys and a name (`Enter`, `F3`) otherwise;
+  // a surrogate pair (an emoji) is still one character.
+  return [...key].length === 1;
+}
+
+export interface ScanDetector {
+  feed(stroke: KeyStroke): ScanStep;
+  /** Forget any burst in progress (e.g. when the window loses focus). */
+  reset(): void;
+}
+
+export function createScanDetector(timing: ScanTiming = DEFAULT_SCAN_TIMING): ScanDetector {
+  let buffer = '';
+  let lastTime = Number.NEGATIVE_INFINITY;
+
+  const reset = (): void => {
+    buffer = '';
+    lastTime = Number.NEGATIVE_INFINITY;
+  };
+
+  const feed = (stroke: KeyStroke): ScanStep => {
+    if (isNoiseKey(stroke.key)) return { kind: 'ignored' };
+
+    // Ctrl/Alt/Meta + key is a shortcut, not text (AltGraph characters arrive without them).
+    if (stroke.ctrlKey || stroke.altKey || stroke.metaKey) {
+      reset();
+      return { kind: 'other' };
+    }
+
+    const gap = stroke.time - lastTime;
+
+    if (isPrintable(stroke.key)) {
+      const startsBurst = buffer === '' || gap > timing.maxGapMs;
+      buffer = startsBurst ? stroke.key : buffer + stroke.key;
+      lastTime = stroke.time;
+      return { kind: 'char', startsBurst };
+    }
+
+    if (TERMINATORS.has(stroke.key) && buffer.length >= timing.minLength && gap <= timing.maxGapMs) {
+      const text = buffer;
+      reset();
+      return { kind: 'scan', text };
+    }
+
+    reset();
+    return { kind: 'other' };
+  };
+
+  return { feed, reset };
+}
+
+// ---------------------------------------------------------------------------------------
+// The page side
+// ---------------------------------------------------------------------------------------
+
+type TextField = HTMLInputElement | HTMLTextAreaElement;
+
+function asTextField(target: EventTarget | null): TextField | null {
+  if (target instanceof HTMLTextAreaElement) return target;
+  if (target instanceof HTMLInputElement) return target;
+  return null;
+}
+
+export interface ScanContext {
+  /** The field the scanner typed into, if one had focus. */
+  field: TextField | null;
+}
+
+/**
+ * What the app does with a scan. Return true when it was handled (routed somewhere): the
+ * scanned characters are then removed from the field they landed in. Return false to leave
+ * them where they were typed, as ordinary input.
+ */
+export type ScanHandler = (text: string, context: ScanContext) => boolean;
+
+/** A field with this attribute keeps whatever is scanned into it and never routes it (order references). */
+export const KEEP_SCAN_ATTRIBUTE = 'data-scan-keep';
+
+/**
+ * Listens on `window` in the capture phase, before any field or shortcut sees the keys.
+ * Characters are never blocked (we cannot know the first key of a scan is one); instead the
+ * field's value is remembered when a burst starts and put back when the burst turns out to
+ * be a routed scan. The terminating Enter/Tab of a scan is always swallowed, so a scan never
+ * submits a form or moves focus by itself. Returns the uninstaller.
+ */
+export function installScanListener(
+  target: Window,
+  onScan: ScanHandler,
+  timing: ScanTiming = DEFAULT_SCAN_TIMING,
+): () => void {
+  const detector = createScanDetector(timing);
+  let snapshot: { field: TextField; value: string; start: number | null; end: number | null } | null = null;
+
+  const onKeyDown = (event: KeyboardEvent): void => {
+    if (event.isComposing) return;
+    const step = detector.feed({
+      key: event.key,
+      time: event.timeStamp,
+      ctrlKey: event.ctrlKey,
+      altKey: event.altKey,
+      metaKey: event.metaKey,
+    });
+
+    if (step.kind === 'char' && step.startsBurst) {
+      // keydown comes before the character is inserted: this is the value to go back to.
+      const field = asTextField(event.target);
+      snapshot = field
+        ? { field, value: field.value, start: field.selectionStart, end: field.selectionEnd }
+        : null;
+      return;
+    }
+    if (step.kind !== 'scan') {
+      if (step.kind === 'other') snapshot = null;
+      return;
+    }
+
+    event.preventDefault();
+    event.stopPropagation();
+
+    const field = asTextField(event.target);
+    const burstField = snapshot && snapshot.field === field ? snapshot : null;
+    snapshot = null;
+    if (field?.hasAttribute(KEEP_SCAN_ATTRIBUTE)) return;
+
+    const handled = onScan(step.text, { field });
+    if (handled && burstField) {
+      burstField.field.value = burstField.value;
+      if (burstField.start !== null && burstField.end !== null) {
+        burstField.field.setSelectionRange(burstField.start, burstField.end);
+      }
+      // v-model listens for `input`: tell it the value went back.
+      burstField.field.dispatchEvent(new Event('input', { bubbles: true }));
+    }
+  };
+
+  const onBlur = (): void => {
+    detector.reset();
+    snapshot = null;
+  };
+
+  target.addEventListener('keydown', onKeyDown, { capture: true });
+  target.addEventListener('blur', onBlur);
+  return () => {
+    target.removeEventListener('keydown', onKeyDown, { capture: true });
+    target.removeEventListener('blur', onBlur);
+  };
+}

@@ -1,0 +1,319 @@
+import { defineStore } from 'pinia';
+import { computed, ref } from 'vue';
+import type {
+  BridgeError,
+  Card,
+  Customer,
+  PageMeta,
+  Redemption,
+  SearchCustomersPayload,
+} from '../../electron/contract';
+import { readPhone, type PhoneReading } from '../lib/phone';
+import { useConnectionStore } from './connection';
+import { useSettingsStore } from './settings';
+import { till } from './till';
+
+export const PAGE_SIZE = 20;
+
+/** The register / correct form. Strings throughout so that whatever was typed survives a failure. */
+export interface CustomerDraft {
+  name: string;
+  phone: string;
+  email: string;
+  birthday: string;
+}
+
+export type CustomerNotice = { kind: 'created' | 'existing' | 'saved'; text: string };
+
+function emptyDraft(phone = ''): CustomerDraft {
+  return { name: '', phone, email: '', birthday: '' };
+}
+
+/** How a search box text is sent: an exact phone when it reads as one, a part-match otherwise. */
+export function searchPayloadFor(query: string, reading: PhoneReading | null, page: number): SearchCustomersPayload {
+  const base = { page, per_page: PAGE_SIZE };
+  return reading ? { ...base, phone: reading.e164 } : { ...base, search: query.trim() };
+}
+
+export const useCustomersStore = defineStore('customers', () => {
+  const settings = useSettingsStore();
+  const connection = useConnectionStore();
+
+  // ---- search -------------------------------------------------------------------------
+  const query = ref('');
+  const results = ref<Customer[]>([]);
+  const meta = ref<PageMeta | null>(null);
+  const searching = ref(false);
+  const searchError = ref<BridgeError | null>(null);
+  /** The query and reading the results belong to (the box may have changed since). */
+  const searchedFor = ref<{ query: string; phone: PhoneReading | null } | null>(null);
+  const activeIndex = ref(-1);
+  let searchTicket = 0;
+
+  /** How the box reads right now, shown as the cashier types. */
+  const reading = computed(() => readPhone(query.value, settings.defaultCountry));
+  const hasSearched = computed(() => searchedFor.value !== null);
+  const page = computed(() => meta.value?.current_page ?? 1);
+  const lastPage = computed(() => meta.value?.last_page ?? 1);
+  const resultsAreCurrent = computed(() => searchedFor.value?.query === query.value.trim());
+
+  function failed(error: BridgeError): void {
+    connection.noteFailure(error);
+  }
+
+  async function search(targetPage = 1): Promise<void> {
+    const text = query.value.trim();
+    if (!text) {
+      results.value = [];
+      meta.value = null;
+      searchedFor.value = null;
+      searchError.value = null;
+      return;
+    }
+    const phone = reading.value;
+    // A newer search wins: answers to older ones are dropped when they arrive late.
+    const ticket = ++searchTicket;
+    searching.value = true;
+    searchError.value = null;
+    try {
+      const result = await till().searchCustomers(searchPayloadFor(text, phone, targetPage));
+      if (ticket !== searchTicket) return;
+      if (result.ok) {
+        connection.noteSuccess();
+        results.value = result.data;
+        meta.value = result.meta;
+        searchedFor.value = { query: text, phone };
+        activeIndex.value = result.data.length > 0 ? 0 : -1;
+      } else {
+        failed(result.error);
+        searchError.value = result.error;
+      }
+    } finally {
+      if (ticket === searchTicket) searching.value = false;
+    }
+  }
+
+  async function goToPage(target: number): Promise<void> {
+    if (!searchedFor.value || searching.value) return;
+    if (target < 1 || target > lastPage.value) return;
+    query.value = searchedFor.value.query;
+    await search(target);
+  }
+
+  function moveSelection(step: number): void {
+    if (results.value.length === 0) return;
+    const next = activeIndex.value + step;
+    activeIndex.value = Math.min(results.value.length - 1, Math.max(0, next));
+  }
+
+  function clearSearch(): void {
+    query.value = '';
+    results.value = [];
+    meta.value = null;
+    searchedFor.value = null;
+    searchError.value = null;
+    activeIndex.value = -1;
+  }
+
+  // ---- one customer -------------------------------------------------------------------
+  const current = ref<Customer | null>(null);
+  const loadingCustomer = ref(false);
+  const customerError = ref<BridgeError | null>(null);
+  const notice = ref<CustomerNotice | null>(null);
+
+  async function open(id: string): Promise<boolean> {
+    loadingCustomer.value = true;
+    customerError.value = null;
+    try {
+      const result = await till().getCustomer({ id });
+      if (!result.ok) {
+        failed(result.error);
+        customerError.value = result.error;
+        return false;
+      }
+      connection.noteSuccess();
+      current.value = result.data;
+      return true;
+    } finally {
+      loadingCustomer.value = false;
+    }
+  }
+
+  async function reloadCurrent(): Promise<boolean> {
+    return current.value ? open(current.value.id) : false;
+  }
+
+  /**
+   * A phone number was scanned or typed: find its customer. Returns 'opened' when exactly
+   * one customer has it, 'none' when nobody does (the search box then offers to register),
+   * 'error' when the service could not answer.
+   */
+  async function openByPhone(phone: PhoneReading): Promise<'opened' | 'none' | 'several' | 'error'> {
+    query.value = phone.international;
+    await search(1);
+    if (searchError.value) return 'error';
+    if (results.value.length === 0) return 'none';
+    if (results.value.length > 1) return 'several';
+    const [only] = results.value;
+    return only && (await open(only.id)) ? 'opened' : 'error';
+  }
+
+  /** After a redemption the service returns the card as it now is: show that, and drop the used reward. */
+  function applyRedemption(redemption: Redemption): void {
+    const customer = current.value;
+    if (!customer || customer.id !== redemption.reward.customer_id) return;
+    const cards = customer.cards.map((card: Card) => (card.id === redemption.card.id ? redemption.card : card));
+    const rewards = customer.rewards?.filter((reward) => reward.code !== redemption.reward.code);
+    current.value = { ...customer, cards, ...(rewards ? { rewards } : {}) };
+  }
+
+  // ---- register and correct -----------------------------------------------------------
+  const draft = ref<CustomerDraft>(emptyDraft());
+  const fieldErrors = ref<Record<string, string>>({});
+  const saving = ref(false);
+  const saveError = ref<BridgeError | null>(null);
+
+  function resetForm(next: CustomerDraft): void {
+    draft.value = next;
+    fieldErrors.value = {};
+    saveError.value = null;
+  }
+
+  /** Registering from a search that found nobody carries the number over. */
+  function startRegister(phone = ''): void {
+    resetForm(emptyDraft(phone));
+  }
+
+  function startCorrect(): void {
+    const customer = current.value;
+    if (!customer) return;
+    resetForm({
+      name: customer.name,
+      phone: customer.phone,
+      email: customer.email ?? '',
+      birthday: customer.birthday ?? '',
+    });
+  }
+
+  /** Checks that need no round trip; the service has the last word on everything else. */
+  function localErrors(form: CustomerDraft, needsPhone: boolean): Record<string, string> {
+    const errors: Record<string, string> = {};
+    if (!form.name.trim()) errors.name = 'Enter the customer’s name.';
+    if (needsPhone) {
+      if (!form.phone.trim()) errors.phone = 'Enter the customer’s phone number.';
+      else if (!readPhone(form.phone, settings.defaultCountry))
+        errors.phone = `This doesn’t read as a full phone number (local numbers are read as ${settings.defaultCountry}).`;
+    }
+    if (form.birthday && !/^\d{4}-\d{2}-\d{2}$/.test(form.birthday)) errors.birthday = 'Use the date picker (YYYY-MM-DD).';
+    return errors;
+  }
+
+  function rejected(error: BridgeError): false {
+    failed(error);
+    saveError.value = error;
+    fieldErrors.value = { ...(error.fields ?? {}) };
+    return false;
+  }
+
+  async function register(): Promise<boolean> {
+    if (saving.value) return false;
+    const form = draft.value;
+    const errors = localErrors(form, true);
+    fieldErrors.value = errors;
+    saveError.value = null;
+    if (Object.keys(errors).length > 0) return false;
+    const phone = readPhone(form.phone, settings.defaultCountry);
+    if (!phone) return false;
+    saving.value = true;
+    try {
+      const result = await till().registerCustomer({
+        name: form.name.trim(),
+        phone: phone.e164,
+        ...(form.email.trim() ? { email: form.email.trim() } : {}),
+        ...(form.birthday ? { birthday: form.birthday } : {}),
+      });
+      if (!result.ok) return rejected(result.error);
+      connection.noteSuccess();
+      const { customer, created } = result.data;
+      notice.value = created
+        ? { kind: 'created', text: `${customer.name} is now registered.` }
+        : {
+            kind: 'existing',
+            text: `This phone number was already registered, to ${customer.name}. Showing the existing customer; nothing was changed.`,
+          };
+      // The register answer has no rewards: load the full customer for the customer screen.
+      current.value = customer;
+      await open(customer.id);
+      return true;
+    } finally {
+      saving.value = false;
+    }
+  }
+
+  async function saveCorrection(): Promise<boolean> {
+    const customer = current.value;
+    if (saving.value || !customer) return false;
+    const form = draft.value;
+    const errors = localErrors(form, false);
+    fieldErrors.value = errors;
+    saveError.value = null;
+    if (Object.keys(errors).length > 0) return false;
+    saving.value = true;
+    try {
+      // The phone is the customer's identity: it is never part of a correction.
+      const result = await till().updateCustomer({
+        id: customer.id,
+        name: form.name.trim(),
+        ...(form.email.trim() ? { email: form.email.trim() } : {}),
+        birthday: form.birthday || null,
+      });
+      if (!result.ok) return rejected(result.error);
+      connection.noteSuccess();
+      current.value = { ...result.data, ...(customer.rewards ? { rewards: customer.rewards } : {}) };
+      notice.value = { kind: 'saved', text: 'Details saved.' };
+      return true;
+    } finally {
+      saving.value = false;
+    }
+  }
+
+  function dismissNotice(): void {
+    notice.value = null;
+  }
+
+  return {
+    query,
+    reading,
+    results,
+    meta,
+    searching,
+    searchError,
+    searchedFor,
+    hasSearched,
+    resultsAreCurrent,
+    page,
+    lastPage,
+    activeIndex,
+    search,
+    goToPage,
+    moveSelection,
+    clearSearch,
+    current,
+    loadingCustomer,
+    customerError,
+    notice,
+    open,
+    reloadCurrent,
+    openByPhone,
+    applyRedemption,
+    draft,
+    fieldErrors,
+    saving,
+    saveError,
+    startRegister,
+    startCorrect,
+    register,
+    saveCorrection,
+    dismissNotice,
+  };
+});

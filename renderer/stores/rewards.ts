@@ -1,0 +1,221 @@
+import { defineStore } from 'pinia';
+import { computed, ref } from 'vue';
+import type { BridgeError, Customer, Redemption, Reward } from '../../electron/contract';
+import { formatDayTime } from '../lib/dates';
+import { readPhone, toE164 } from '../lib/phone';
+import { isRewardCode, normaliseRewardCode } from '../lib/scan-route';
+import { useConnectionStore } from './connection';
+import { useCustomersStore } from './customers';
+import { useSettingsStore } from './settings';
+import { till } from './till';
+
+/** The reward check / redeem form. */
+export interface RewardDraft {
+  code: string;
+  /** Typed only when no customer is on screen. */
+  phone: string;
+  orderReference: string;
+  /** The cashier's confirmation that the order has been paid. */
+  paid: boolean;
+}
+
+/** What a check was made for: a redeem goes to exactly this code and phone. */
+interface CheckedFor {
+  code: string;
+  phone: string;
+}
+
+/** Failures after which nobody can know whether the service redeemed: retrying is safe only because the service refuses a second redeem. */
+const ANSWER_LOST = new Set(['offline', 'timeout', 'server', 'bad_response']);
+
+export const useRewardsStore = defineStore('rewards', () => {
+  const settings = useSettingsStore();
+  const customers = useCustomersStore();
+  const connection = useConnectionStore();
+
+  const draft = ref<RewardDraft>({ code: '', phone: '', orderReference: '', paid: false });
+  const fieldErrors = ref<Record<string, string>>({});
+
+  const checking = ref(false);
+  const checkError = ref<BridgeError | null>(null);
+  const reward = ref<Reward | null>(null);
+  const checkedFor = ref<CheckedFor | null>(null);
+
+  const redeeming = ref(false);
+  const redeemError = ref<BridgeError | null>(null);
+  const redemption = ref<Redemption | null>(null);
+  /** Plain words after a refused redeem, e.g. "This reward was already used on 22 Nov 2026, 10:41." */
+  const unavailableNote = ref<string | null>(null);
+  /** An earlier redeem of this check went unanswered: a later "already used" may be ours. */
+  const earlierAttemptUnanswered = ref(false);
+
+  /** The customer who was on screen when the check started; null means "ask for the phone". */
+  const forCustomer = ref<Customer | null>(null);
+  const customerPhone = computed(() => forCustomer.value?.phone ?? null);
+
+  const canRedeem = computed(
+    () =>
+      reward.value?.status === 'available' &&
+      checkedFor.value !== null &&
+      redemption.value === null &&
+      unavailableNote.value === null &&
+      !redeeming.value,
+  );
+
+  function clearOutcome(): void {
+    checkError.value = null;
+    reward.value = null;
+    checkedFor.value = null;
+    redeemError.value = null;
+    redemption.value = null;
+    unavailableNote.value = null;
+    earlierAttemptUnanswered.value = false;
+  }
+
+  /**
+   * Opens the reward screen afresh, optionally with a code (typed on another screen, or
+   * scanned), for the customer on screen. Without one, the check asks for the phone: a
+   * customer looked at earlier may not be the one at the till now.
+   */
+  function start(code = '', customer: Customer | null = null): void {
+    forCustomer.value = customer;
+    draft.value = { code: code ? normaliseRewardCode(code) : '', phone: '', orderReference: '', paid: false };
+    fieldErrors.value = {};
+    clearOutcome();
+  }
+
+  function resolvePhone(): string | null {
+    if (customerPhone.value) return toE164(customerPhone.value);
+    const reading = readPhone(draft.value.phone, settings.defaultCountry);
+    return reading ? reading.e164 : null;
+  }
+
+  async function check(): Promise<boolean> {
+    if (checking.value) return false;
+    const errors: Record<string, string> = {};
+    const code = normaliseRewardCode(draft.value.code);
+    if (!code) errors.reward_code = 'Enter or scan the reward code.';
+    else if (!isRewardCode(code)) errors.reward_code = 'A reward code starts with RW- followed by letters and digits.';
+    const phone = resolvePhone();
+    if (!phone) {
+      errors.phone = draft.value.phone.trim()
+        ? `This doesn’t read as a full phone number (local numbers are read as ${settings.defaultCountry}).`
+        : 'Enter the phone number of the customer showing the code.';
+    }
+    fieldErrors.value = errors;
+    if (Object.keys(errors).length > 0 || !phone) return false;
+
+    draft.value.code = code;
+    clearOutcome();
+    draft.value.paid = false;
+    checking.value = true;
+    try {
+      const result = await till().checkReward({ reward_code: code, phone });
+      if (!result.ok) {
+        connection.noteFailure(result.error);
+        checkError.value = result.error;
+        fieldErrors.value = { ...(result.error.fields ?? {}) };
+        return false;
+      }
+      connection.noteSuccess();
+      reward.value = result.data;
+      checkedFor.value = { code, phone };
+      return true;
+    } finally {
+      checking.value = false;
+    }
+  }
+
+  /**
+   * Redeems the checked reward. Sends at most one request per confirmation: a second call
+   * while one is in flight, or after the reward was redeemed or refused, sends nothing —
+   * whatever the buttons do. Returns true when the service redeemed it.
+   */
+  async function redeem(): Promise<boolean> {
+    const target = checkedFor.value;
+    if (!canRedeem.value || !target) return false;
+    if (!draft.value.paid) {
+      fieldErrors.value = { ...fieldErrors.value, paid: 'Confirm that the order has been paid first.' };
+      return false;
+    }
+    // Guard set before the first await: a repeated Enter or double click lands here and stops.
+    redeeming.value = true;
+    redeemError.value = null;
+    const { paid: _paid, ...rest } = fieldErrors.value;
+    fieldErrors.value = rest;
+    try {
+      const orderReference = draft.value.orderReference.trim();
+      const branchId = settings.branchId;
+      const result = await till().redeemReward({
+        reward_code: target.code,
+        phone: target.phone,
+        ...(branchId ? { branch_id: branchId } : {}),
+        ...(orderReference ? { order_reference: orderReference } : {}),
+      });
+      if (result.ok) {
+        connection.noteSuccess();
+        redemption.value = result.data;
+        reward.value = result.data.reward;
+        customers.applyRedemption(result.data);
+        return true;
+      }
+      connection.noteFailure(result.error);
+      if (result.error.kind === 'reward_unavailable') {
+        await explainUnavailable(target);
+      } else {
+        redeemError.value = result.error;
+        fieldErrors.value = { ...fieldErrors.value, ...(result.error.fields ?? {}) };
+        if (ANSWER_LOST.has(result.error.kind)) earlierAttemptUnanswered.value = true;
+        // The cashier must confirm again before another attempt is sent.
+        draft.value.paid = false;
+      }
+      return false;
+    } finally {
+      redeeming.value = false;
+    }
+  }
+
+  /** The service refused: ask it (without changing anything) what state the reward is in, to say why. */
+  async function explainUnavailable(target: CheckedFor): Promise<void> {
+    const result = await till().checkReward({ reward_code: target.code, phone: target.phone });
+    const known = result.ok ? result.data : null;
+    if (known) reward.value = known;
+    unavailableNote.value = unavailableWords(known, earlierAttemptUnanswered.value);
+  }
+
+  function unavailableWords(known: Reward | null, maybeOurs: boolean): string {
+    if (known?.redeemed_at) {
+      const when = formatDayTime(known.redeemed_at);
+      return maybeOurs
+        ? `This reward was already used on ${when} — possibly by your earlier attempt that got no answer. Do not apply it again.`
+        : `This reward was already used on ${when}. It can’t be used again.`;
+    }
+    if (known?.status === 'expired' && known.expires_at) {
+      return `This reward expired on ${formatDayTime(known.expires_at)}. It can’t be used.`;
+    }
+    if (known?.type === 'points' && known.price !== undefined) {
+      return `This reward costs ${known.price} points and the card doesn’t have enough. It can’t be used now.`;
+    }
+    return 'This reward can’t be used: it has already been used, has expired, or the card has too few points.';
+  }
+
+  return {
+    draft,
+    fieldErrors,
+    checking,
+    checkError,
+    reward,
+    checkedFor,
+    redeeming,
+    redeemError,
+    redemption,
+    unavailableNote,
+    earlierAttemptUnanswered,
+    forCustomer,
+    customerPhone,
+    canRedeem,
+    start,
+    check,
+    redeem,
+  };
+});

@@ -1,0 +1,64 @@
+import { defineStore } from 'pinia';
+import { ref } from 'vue';
+import { readScan } from '../lib/scan-route';
+import type { ScanContext } from '../lib/scanner';
+import { useCustomersStore } from './customers';
+import { useNavigationStore } from './navigation';
+import { useRewardsStore } from './rewards';
+import { useSettingsStore } from './settings';
+
+/**
+ * Where a barcode scan goes, from any screen: a reward code opens the reward check (for the
+ * customer on screen, if any), a phone number opens its customer. Anything else is left as
+ * ordinary typing.
+ */
+export const useScansStore = defineStore('scans', () => {
+  const navigation = useNavigationStore();
+  const settings = useSettingsStore();
+  const customers = useCustomersStore();
+  const rewards = useRewardsStore();
+
+  /** A short line for the cashier about the last scan that was not routed. */
+  const message = ref<string | null>(null);
+
+  /** The customer the cashier is looking at right now, if any. */
+  function customerOnScreen() {
+    const screen = navigation.screen.name;
+    if (screen === 'customer' || screen === 'correct') return customers.current;
+    if (screen === 'reward') return rewards.forCustomer;
+    return null;
+  }
+
+  /** The scan listener's handler: true when the scan was routed (its characters are then cleaned up). */
+  function handle(text: string, _context: ScanContext): boolean {
+    // Until the till is set up there is nothing to look anything up with.
+    if (!settings.isConfigured || navigation.screen.name === 'settings') return false;
+    const meaning = readScan(text, settings.defaultCountry);
+    message.value = null;
+
+    if (meaning.kind === 'reward') {
+      const customer = customerOnScreen();
+      rewards.start(meaning.code, customer);
+      navigation.go({ name: 'reward' });
+      if (customer) void rewards.check();
+      return true;
+    }
+
+    if (meaning.kind === 'phone') {
+      navigation.home();
+      void customers.openByPhone(meaning.phone).then((outcome) => {
+        if (outcome === 'opened') navigation.go({ name: 'customer' });
+      });
+      return true;
+    }
+
+    message.value = `Scanned “${text}”: not a reward code or a phone number.`;
+    return false;
+  }
+
+  function dismiss(): void {
+    message.value = null;
+  }
+
+  return { message, handle, dismiss };
+});
