@@ -10,9 +10,12 @@ const digitsString = (field: string) => z.string().regex(/^\d+$/, `${field} must
 
 const name = z.string().trim().min(1, 'The name is required.').max(200, 'At most 200 characters.');
 const email = z.string().trim().max(254, 'At most 254 characters.').pipe(z.email('Not a valid email address.'));
-const birthday = z.iso
-  .date('Use the form YYYY-MM-DD.')
-  .refine(isCalendarDate, 'Not a real date.')
+// Each check stops the ones after it, so a wrong birthday gets the one message that fits
+// ("z" is not called a future date, 2023-02-30 is called not a real date).
+const birthday = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'Use the form YYYY-MM-DD.', abort: true })
+  .refine(isCalendarDate, { message: 'Not a real date.', abort: true })
   .refine((value) => value <= new Date().toISOString().slice(0, 10), 'The birthday cannot be in the future.');
 const phone = z.string().trim().min(1, 'The phone number is required.').max(32, 'At most 32 characters.');
 const countryCode = z.string().regex(/^\d{1,4}$/, 'A dialling code without +, e.g. 966.');
