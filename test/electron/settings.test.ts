@@ -1,0 +1,103 @@
+import { afterEach, describe, expect, test } from 'vitest';
+import { readFile, readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createCoreFixture, type CoreFixture } from '../support/app-core-fixture';
+import { DEFAULT_SETTINGS } from '../../electron/settings';
+
+const fixtures: CoreFixture[] = [];
+async function freshTill(): Promise<CoreFixture> {
+  const till = await createCoreFixture();
+  fixtures.push(till);
+  return till;
+}
+
+afterEach(async () => {
+  for (const till of fixtures.splice(0)) await till.dispose();
+});
+
+describe('settings', () => {
+  test('a fresh till starts with defaults and unconfigured', async () => {
+    const till = await freshTill();
+    const state = await till.call('getState');
+    expect(state.ok && state.data).toEqual({
+      settings: DEFAULT_SETTINGS,
+      key: { set: false, lastFour: null, protection: 'os' },
+      mode: 'unconfigured',
+    });
+  });
+
+  test('valid values are normalised, saved as JSON, and survive a restart', async () => {
+    const till = await freshTill();
+    const result = await till.call('updateSettings', {
+      baseUrl: ' https://loyalty.example.com/api/v1/ ',
+      defaultCountry: 'gb',
+      branchId: '7c0e5d1a-2b3c-4d5e-8f90-0123456789ab',
+      tillName: '  Front counter ',
+      allowOfflineRedemption: false,
+    });
+    const expected = {
+      baseUrl: 'https://loyalty.example.com/api',
+      defaultCountry: 'GB',
+      branchId: '7c0e5d1a-2b3c-4d5e-8f90-0123456789ab',
+      tillName: 'Front counter',
+      allowOfflineRedemption: false,
+    };
+    expect(result.ok && result.data.settings).toEqual(expected);
+    expect(JSON.parse(await readFile(join(till.userDataDir, 'settings.json'), 'utf8'))).toEqual(expected);
+    await till.restart();
+    const state = await till.call('getState');
+    expect(state.ok && state.data.settings).toEqual(expected);
+  });
+
+  test('plain http is allowed only for this machine', async () => {
+    const till = await freshTill();
+    for (const url of ['http://127.0.0.1:8080', 'http://localhost:3000']) {
+      expect((await till.call('updateSettings', { baseUrl: url })).ok).toBe(true);
+    }
+    const refused = await till.call('updateSettings', { baseUrl: 'http://192.168.1.10:8080' });
+    expect(refused).toMatchObject({ ok: false, error: { kind: 'validation', fields: { baseUrl: expect.stringMatching(/https/) } } });
+  });
+
+  test('a bad value gives a validation failure with fields and changes nothing, not even the good values beside it', async () => {
+    const till = await freshTill();
+    await till.call('updateSettings', { tillName: 'Till A' });
+    const before = await readFile(join(till.userDataDir, 'settings.json'), 'utf8');
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ tillName: 'Till B', baseUrl: 'ftp://loyalty.example.com' }, 'baseUrl'],
+      [{ tillName: 'Till B', baseUrl: 'https://user:pass@loyalty.example.com' }, 'baseUrl'],
+      [{ tillName: 'Till B', baseUrl: 'not a url' }, 'baseUrl'],
+      [{ tillName: 'Till B', defaultCountry: 'XX' }, 'defaultCountry'],
+      [{ tillName: 'Till B', defaultCountry: 'Saudi' }, 'defaultCountry'],
+      [{ tillName: 'Till B', branchId: 'branch 1' }, 'branchId'],
+      [{ tillName: '' }, 'tillName'],
+      [{ tillName: 'T'.repeat(61) }, 'tillName'],
+      [{ tillName: 'Till B', allowOfflineRedemption: 'yes' }, 'allowOfflineRedemption'],
+      [{ tillName: 'Till B', apiKey: 'sneaky' }, 'apiKey'],
+    ];
+    for (const [patch, field] of cases) {
+      const result = await till.call('updateSettings', patch);
+      expect(result, JSON.stringify(patch)).toMatchObject({ ok: false, error: { kind: 'validation' } });
+      if (!result.ok) expect(result.error.fields?.[field], JSON.stringify(patch)).toEqual(expect.any(String));
+    }
+    expect(await readFile(join(till.userDataDir, 'settings.json'), 'utf8')).toBe(before);
+    const state = await till.call('getState');
+    expect(state.ok && state.data.settings.tillName).toBe('Till A');
+  });
+
+  test('null clears the base URL and branch', async () => {
+    const till = await freshTill();
+    await till.call('updateSettings', { baseUrl: 'https://loyalty.example.com', branchId: '7c0e5d1a-2b3c-4d5e-8f90-0123456789ab' });
+    const result = await till.call('updateSettings', { baseUrl: null, branchId: null });
+    expect(result.ok && result.data.settings).toMatchObject({ baseUrl: null, branchId: null });
+  });
+
+  test('an unreadable settings file is kept aside and defaults are used', async () => {
+    const till = await freshTill();
+    await writeFile(join(till.userDataDir, 'settings.json'), '{ "tillName": ');
+    await till.restart();
+    const state = await till.call('getState');
+    expect(state.ok && state.data.settings).toEqual(DEFAULT_SETTINGS);
+    expect((await readdir(till.userDataDir)).some((name) => name.startsWith('settings.json.unreadable-'))).toBe(true);
+    expect(till.log.text()).toMatch(/settings file could not be read/);
+  });
+});
