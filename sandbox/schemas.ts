@@ -23,7 +23,8 @@ const rewardCode = z
   .string()
   .trim()
   .max(64, 'At most 64 characters.')
-  .regex(/^RW-[A-Za-z0-9]+$/, 'A reward code is RW- followed by letters and digits.');
+  // Codes match case-insensitively, the prefix too: a cashier may type "rw-layla001".
+  .regex(/^RW-[A-Za-z0-9]+$/i, 'A reward code is RW- followed by letters and digits.');
 
 function isCalendarDate(value: string): boolean {
   const date = new Date(`${value}T00:00:00Z`);
