@@ -32,6 +32,8 @@ declare module 'fastify' {
 
 export function buildServer({ store, programsByKey, faults }: ServerOptions): FastifyInstance {
   const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT_BYTES, forceCloseConnections: true });
+  // Fastify reads text/plain by default; the spec's bodies are JSON only, so anything else is a 415.
+  app.removeContentTypeParser('text/plain');
   app.decorateRequest('program', null);
   app.decorateRequest('dropAfterHandling', false);
 
