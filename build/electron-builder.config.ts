@@ -1,0 +1,103 @@
+// electron-builder configuration for the Windows and macOS installers.
+//
+// Used by build/dist.ts (npm run dist:win / dist:mac / dist:dir), and loadable by the
+// electron-builder CLI as well: `npx electron-builder --config build/electron-builder.config.ts`.
+// Signing and notarisation are switched by environment variables (see build/signing.ts
+// and build/README-installers.md); nothing secret lives in this file.
+import type { Configuration } from 'electron-builder';
+import { readSigningPlan, type Env } from './signing';
+
+export const APP_ID = 'app.loyaltytill.desktop';
+export const PRODUCT_NAME = 'Loyalty Till';
+
+/**
+ * What goes into app.asar: the bundled main process and preload, the built renderer,
+ * and package.json. electron-builder adds the production `dependencies` from
+ * node_modules by itself (never devDependencies); the exclusions below apply to those
+ * too, so no TypeScript sources, type declarations or source maps ride along.
+ */
+export const PACKED_FILES = [
+  'dist/main/**/*',
+  'dist/renderer/**/*',
+  'package.json',
+  '!**/*.map',
+  '!**/*.{ts,mts,cts,tsx}',
+  '!**/.env{,.*}',
+  '!**/{test,tests,__tests__}/**',
+] as const;
+
+export function createBuilderConfig(env: Env = process.env): Configuration {
+  const signing = readSigningPlan(env);
+  return {
+    appId: APP_ID,
+    productName: PRODUCT_NAME,
+    copyright: `Copyright © ${new Date().getUTCFullYear()} ${PRODUCT_NAME}`,
+    directories: {
+      buildResources: 'build',
+      output: 'release/${version}',
+    },
+    files: [...PACKED_FILES],
+    asar: true,
+    // Only the UI languages the till may run in; the rest of Chromium's locales is dead weight.
+    electronLanguages: ['en-US', 'en-GB', 'ar', 'da', 'de', 'es', 'nb', 'pl', 'tr'],
+    fileAssociations: [],
+    protocols: [],
+    // Hardened Electron: no running as plain Node, no NODE_OPTIONS or --inspect from outside,
+    // code only from the (integrity-checked) app.asar, cookies encrypted at rest, and no
+    // extra powers for file:// pages (the renderer is served from the app's own protocol).
+    electronFuses: {
+      runAsNode: false,
+      enableCookieEncryption: true,
+      enableNodeOptionsEnvironmentVariable: false,
+      enableNodeCliInspectArguments: false,
+      enableEmbeddedAsarIntegrityValidation: true,
+      onlyLoadAppFromAsar: true,
+      grantFileProtocolExtraPrivileges: false,
+    },
+    // No auto-update: tills are updated by whoever manages them (see README-installers.md).
+    publish: null,
+
+    win: {
+      target: [{ target: 'nsis', arch: ['x64', 'arm64'] }],
+      icon: 'build/icon.ico',
+      // Signed only when WIN_CSC_LINK or CSC_LINK is set; electron-builder reads them itself.
+    },
+    nsis: {
+      // An assisted installer that asks "for all users or only for me"; a till is shared by
+      // every cashier, so all users is the preselected answer.
+      oneClick: false,
+      perMachine: false,
+      selectPerMachineByDefault: true,
+      allowElevation: true,
+      allowToChangeInstallationDirectory: true,
+      createDesktopShortcut: true,
+      createStartMenuShortcut: true,
+      shortcutName: PRODUCT_NAME,
+      // The user-data folder holds queued redemptions not yet sent: never delete it on uninstall.
+      deleteAppDataOnUninstall: false,
+      installerIcon: 'build/icon.ico',
+      uninstallerIcon: 'build/icon.ico',
+      artifactName: 'Loyalty-Till-Setup-${version}.${ext}',
+    },
+
+    mac: {
+      target: [{ target: 'dmg', arch: ['x64', 'arm64'] }],
+      category: 'public.app-category.business',
+      icon: 'build/icon.icns',
+      hardenedRuntime: true,
+      gatekeeperAssess: false,
+      entitlements: 'build/entitlements.mac.plist',
+      entitlementsInherit: 'build/entitlements.mac.plist',
+      minimumSystemVersion: '12.0',
+      // No identity in the environment: build unsigned on purpose rather than picking
+      // whatever certificate happens to sit in this Mac's keychain.
+      ...(signing.mac ? {} : { identity: null }),
+      notarize: signing.notarize !== null,
+    },
+    dmg: {
+      artifactName: 'Loyalty-Till-${version}-${arch}.${ext}',
+    },
+  };
+}
+
+export default createBuilderConfig();
