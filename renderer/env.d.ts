@@ -8,10 +8,4 @@ declare global {
   }
 }
 
-declare module '*.vue' {
-  import type { DefineComponent } from 'vue';
-  const component: DefineComponent<object, object, unknown>;
-  export default component;
-}
-
 export {};

@@ -148,12 +148,28 @@ export type ScanHandler = (text: string, context: ScanContext) => boolean;
 /** A field with this attribute keeps whatever is scanned into it and never routes it (order references). */
 export const KEEP_SCAN_ATTRIBUTE = 'data-scan-keep';
 
+/** Only some input types have a selection (email and number do not, and throw). */
+function restoreSelection(field: TextField, start: number | null, end: number | null): void {
+  if (start === null || end === null) return;
+  try {
+    field.setSelectionRange(start, end);
+  } catch {
+    // No selection to restore on this kind of field.
+  }
+}
+
+function swallow(event: KeyboardEvent): void {
+  event.preventDefault();
+  event.stopPropagation();
+}
+
 /**
  * Listens on `window` in the capture phase, before any field or shortcut sees the keys.
  * Characters are never blocked (we cannot know the first key of a scan is one); instead the
  * field's value is remembered when a burst starts and put back when the burst turns out to
- * be a routed scan. The terminating Enter/Tab of a scan is always swallowed, so a scan never
- * submits a form or moves focus by itself. Returns the uninstaller.
+ * be a routed scan. The terminating Enter/Tab of a routed scan, or of any scan into a field
+ * marked `data-scan-keep`, is swallowed, so such a scan never submits a form by itself.
+ * Returns the uninstaller.
  */
 export function installScanListener(
   target: Window,
@@ -186,20 +202,20 @@ export function installScanListener(
       return;
     }
 
-    event.preventDefault();
-    event.stopPropagation();
-
     const field = asTextField(event.target);
     const burstField = snapshot && snapshot.field === field ? snapshot : null;
     snapshot = null;
-    if (field?.hasAttribute(KEEP_SCAN_ATTRIBUTE)) return;
+    if (field?.hasAttribute(KEEP_SCAN_ATTRIBUTE)) {
+      // The field owns what is scanned into it; the terminator must not submit its form.
+      swallow(event);
+      return;
+    }
+    if (!onScan(step.text, { field })) return; // not ours: it stays ordinary typing, Enter included
 
-    const handled = onScan(step.text, { field });
-    if (handled && burstField) {
+    swallow(event);
+    if (burstField) {
       burstField.field.value = burstField.value;
-      if (burstField.start !== null && burstField.end !== null) {
-        burstField.field.setSelectionRange(burstField.start, burstField.end);
-      }
+      restoreSelection(burstField.field, burstField.start, burstField.end);
       // v-model listens for `input`: tell it the value went back.
       burstField.field.dispatchEvent(new Event('input', { bubbles: true }));
     }

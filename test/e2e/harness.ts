@@ -1,0 +1,216 @@
+/**
+ * The end-to-end harness: the built renderer in Debian's headless Chromium, its
+ * `window.till` wired to the real main-process handler table, talking to a real sandbox
+ * over HTTP on 127.0.0.1. Nothing of the app is replaced: the page gets the same
+ * `createTillApi` factory the preload uses, with a Playwright binding as its `invoke`.
+ */
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { extname, join, normalize, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build as esbuild } from 'esbuild';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { build as viteBuild } from 'vite';
+import { createAppCore, type AppCore } from '../../electron/app-core';
+import { CHANNELS, type Channel, type Operation, type TillOperations } from '../../electron/contract';
+import { startSandbox, type Sandbox } from '../../sandbox';
+import { createTestCipher } from '../support/test-cipher';
+
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+export const VIEWPORT = { width: 1366, height: 768 };
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const SCREENSHOT_DIR = join(ROOT, 'test/e2e/screenshots');
+
+/** The key the harness's sandbox accepts; its last four show in Settings as "ending in 4821". */
+export const SERVICE_KEY = 'e2e-till-key-4821';
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+};
+
+/** Fails loudly instead of skipping: a missing browser must turn CI red, not green. */
+export function requireChromium(): void {
+  if (!existsSync(CHROMIUM_PATH)) {
+    throw new Error(
+      `End-to-end tests need Debian's Chromium at ${CHROMIUM_PATH}, and it is missing. ` +
+        'Install it with `apt-get install -y chromium` (.ci/run does this), then run the tests again.',
+    );
+  }
+}
+
+async function buildRenderer(outDir: string): Promise<void> {
+  await viteBuild({
+    configFile: join(ROOT, 'vite.config.ts'),
+    logLevel: 'warn',
+    build: { outDir, emptyOutDir: true },
+  });
+}
+
+/** A static server for the built renderer: enough for the page, nothing outside its folder. */
+async function serveFolder(folder: string): Promise<{ server: Server; origin: string }> {
+  const root = resolve(folder);
+  const server = createServer((request, response) => {
+    void (async () => {
+      const path = decodeURIComponent(new URL(request.url ?? '/', 'http://localhost').pathname);
+      const file = normalize(join(root, path === '/' ? 'index.html' : path));
+      if (!file.startsWith(root + sep)) {
+        response.writeHead(403).end();
+        return;
+      }
+      try {
+        const body = await readFile(file);
+        response.writeHead(200, { 'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream' });
+        response.end(body);
+      } catch {
+        response.writeHead(404).end();
+      }
+    })();
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as AddressInfo;
+  return { server, origin: `http://127.0.0.1:${port}` };
+}
+
+/** The same factory the preload runs, bundled for the page, with the binding as `invoke`. */
+async function bridgeInitScript(): Promise<string> {
+  const bundle = await esbuild({
+    entryPoints: [join(ROOT, 'electron/contract.ts')],
+    bundle: true,
+    format: 'iife',
+    globalName: 'TillContract',
+    platform: 'browser',
+    target: 'chrome130',
+    write: false,
+    logLevel: 'silent',
+  });
+  const code = bundle.outputFiles[0]?.text;
+  if (!code) throw new Error('Bundling electron/contract.ts produced nothing.');
+  return `${code}
+Object.defineProperty(window, 'till', {
+  value: TillContract.createTillApi((channel, payload) => window.tillInvoke(channel, payload)),
+  writable: false,
+  configurable: false,
+});`;
+}
+
+export interface Harness {
+  page: Page;
+  context: BrowserContext;
+  sandbox: Sandbox;
+  core: AppCore;
+  /** The served page, e.g. `http://127.0.0.1:41234/index.html`. */
+  appUrl: string;
+  /** Calls a bridge handler as the app's own page would (for setting up a scenario). */
+  call<K extends Operation>(operation: K, payload?: TillOperations[K]['payload']): Promise<TillOperations[K]['result']>;
+  /** Points the app at the harness's sandbox with its key, as Settings would. */
+  configureService(): Promise<void>;
+  /** Loads the app and waits until it has read its state. */
+  openApp(): Promise<void>;
+  screenshot(name: string): Promise<string>;
+  /** Stops the sandbox, for the "service down" scenario. Safe to call twice. */
+  stopSandbox(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  /** Deadline for one service request in the app core; short so "service down" is quick. */
+  requestTimeoutMs?: number;
+}
+
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  requireChromium();
+  const work = await mkdtemp(join(tmpdir(), 'till-e2e-'));
+  const cleanups: Array<() => Promise<unknown> | unknown> = [() => rm(work, { recursive: true, force: true })];
+  const cleanup = async (): Promise<void> => {
+    for (const step of cleanups.reverse()) await Promise.resolve(step()).catch(() => undefined);
+  };
+
+  try {
+    const rendererDir = join(work, 'renderer');
+    const [, initScript] = await Promise.all([buildRenderer(rendererDir), bridgeInitScript()]);
+    const { server, origin } = await serveFolder(rendererDir);
+    cleanups.push(() => new Promise((done) => server.close(done)));
+
+    const sandbox = await startSandbox({ port: 0, keys: { [SERVICE_KEY]: 'coffee-club' } });
+    let sandboxOpen = true;
+    const stopSandbox = async (): Promise<void> => {
+      if (!sandboxOpen) return;
+      sandboxOpen = false;
+      await sandbox.close();
+    };
+    cleanups.push(stopSandbox);
+
+    const core = await createAppCore({
+      userDataDir: join(work, 'user-data'),
+      cipher: createTestCipher(),
+      appOrigin: origin,
+      requestTimeoutMs: options.requestTimeoutMs ?? 3000,
+    });
+    cleanups.push(() => core.dispose());
+
+    const browser: Browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+    cleanups.push(() => browser.close());
+    const context = await browser.newContext({ viewport: VIEWPORT, locale: 'en-GB' });
+    await context.exposeBinding('tillInvoke', async (source, channel: unknown, payload: unknown) => {
+      const handler = core.handlers[channel as Channel];
+      if (!handler) throw new Error(`No such bridge channel: ${String(channel)}`);
+      return handler({ url: source.frame.url() }, payload);
+    });
+    await context.addInitScript({ content: initScript });
+    const page = await context.newPage();
+    page.setDefaultTimeout(10_000);
+    const appUrl = `${origin}/index.html`;
+    const sender = { url: appUrl };
+
+    const call = (<K extends Operation>(operation: K, payload?: TillOperations[K]['payload']) =>
+      core.handlers[CHANNELS[operation]](sender, payload)) as Harness['call'];
+
+    return {
+      page,
+      context,
+      sandbox,
+      core,
+      appUrl,
+      call,
+      async configureService() {
+        const settings = await call('updateSettings', { baseUrl: sandbox.url, defaultCountry: 'SA', tillName: 'Till 2' });
+        if (!settings.ok) throw new Error(`Settings refused: ${settings.error.message}`);
+        const key = await call('setApiKey', { apiKey: SERVICE_KEY });
+        if (!key.ok) throw new Error(`Key refused: ${key.error.message}`);
+      },
+      async openApp() {
+        await page.goto(appUrl);
+        await page.locator('main.screen > *').first().waitFor();
+      },
+      async screenshot(name: string) {
+        const file = join(SCREENSHOT_DIR, `${name}.png`);
+        await page.screenshot({ path: file, fullPage: false });
+        return file;
+      },
+      stopSandbox,
+      close: cleanup,
+    };
+  } catch (error) {
+    await cleanup();
+    throw error;
+  }
+}
