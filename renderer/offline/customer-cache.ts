@@ -1,0 +1,342 @@
+/**
+ * The customer and reward cache: everything the service returns is written through here
+ * (with the time it was fetched), and offline search answers from here.
+ *
+ * Search goes to the in-memory index once it has loaded; until then Dexie's exact-phone
+ * and name-word indexes answer (and a digit search answers from the part already loaded,
+ * saying it is incomplete). Neither path scans the customers table.
+ */
+import type { Customer, Redemption, Reward } from '../../electron/contract';
+import { toE164 } from '../lib/phone';
+import { LOCAL_ID_PREFIX, readMeta, rewardKey, type CachedCustomer, type CachedReward, type OfflineDb } from './db';
+import { nameWordsOf } from './fold';
+import { loadSearchIndex, type IndexLoadOptions, type IndexLoadProgress } from './index-loader';
+import { SlimSearchIndex, parseQuery, type IndexEntry, type IndexHits, type ParsedQuery } from './search-index';
+
+/** Results per page, as the service's default. */
+export const PAGE_SIZE = 20;
+/** More matches than this ask the cashier to type more, rather than page through a crowd. */
+export const MAX_RESULTS = 500;
+/** How many index entries one fallback term may read before it says it is incomplete. */
+const FALLBACK_TERM_LIMIT = 5_000;
+
+export interface CacheSearchResult {
+  customers: CachedCustomer[];
+  page: number;
+  perPage: number;
+  /** Matches found, at most MAX_RESULTS. */
+  total: number;
+  lastPage: number;
+  /** More than MAX_RESULTS matched. */
+  capped: boolean;
+  /** False while the answer may miss customers (the index is still loading). */
+  complete: boolean;
+  via: 'index' | 'fallback';
+  query: ParsedQuery;
+  /** The oldest fetch time among the customers shown: "from the cache of <time>". */
+  cacheOf: string | null;
+  lastCompleteRefreshAt: string | null;
+}
+
+export interface CachedCustomerWithRewards {
+  record: CachedCustomer;
+  /** Rewards the service last listed as awaiting redemption, plus any pending here. */
+  rewards: CachedReward[];
+}
+
+type IndexState = 'empty' | 'loading' | 'ready';
+
+export interface CustomerCacheOptions {
+  now?: () => Date;
+  defaultCountry: () => string;
+}
+
+function entryOf(row: CachedCustomer): IndexEntry {
+  return { pk: row.pk!, phoneE164: row.phoneE164, nameWords: row.nameWords };
+}
+
+function withoutRewards(customer: Customer): Customer {
+  const { rewards: _rewards, ...rest } = customer;
+  return rest;
+}
+
+export class CustomerCache {
+  readonly index = new SlimSearchIndex();
+  private indexState: IndexState = 'empty';
+  private loading: Promise<IndexLoadProgress> | null = null;
+  /** pks written through while the index loads: the loader must not index an older read of them. */
+  private writtenDuringLoad = new Set<number>();
+  private readonly now: () => Date;
+
+  constructor(
+    readonly db: OfflineDb,
+    private readonly options: CustomerCacheOptions,
+  ) {
+    this.now = options.now ?? (() => new Date());
+  }
+
+  get indexReady(): boolean {
+    return this.indexState === 'ready';
+  }
+
+  /** Starts (once) loading the in-memory index in the background. */
+  loadIndex(options: Omit<IndexLoadOptions, 'skip'> = {}): Promise<IndexLoadProgress> {
+    if (!this.loading) {
+      this.indexState = 'loading';
+      this.loading = loadSearchIndex(this.db, this.index, {
+        ...options,
+        skip: (pk) => this.writtenDuringLoad.has(pk),
+      }).then((progress) => {
+        if (progress.done) {
+          this.indexState = 'ready';
+          this.writtenDuringLoad.clear();
+        }
+        return progress;
+      });
+    }
+    return this.loading;
+  }
+
+  // ---------------------------------------------------------------------------------
+  // Write-through
+  // ---------------------------------------------------------------------------------
+
+  /** Stores customers as the service returned them (search pages, register, update). */
+  async putCustomers(customers: readonly Customer[], fetchedAt = this.now().toISOString()): Promise<CachedCustomer[]> {
+    const changes = await this.db.transaction('rw', this.db.customers, () => this.writeCustomers(customers, fetchedAt));
+    // The index follows only what committed.
+    for (const { row, previous } of changes) this.indexWrite(row, previous);
+    return changes.map((change) => change.row);
+  }
+
+  /**
+   * The writes of `putCustomers`, for use inside a caller's transaction over `customers`;
+   * the caller calls `indexWrite` for each change once its transaction has committed.
+   */
+  async writeCustomers(
+    customers: readonly Customer[],
+    fetchedAt: string,
+  ): Promise<{ row: CachedCustomer; previous: CachedCustomer | null }[]> {
+    if (customers.length === 0) return [];
+    // One row per id: the unique id index would refuse a second insert of the same customer.
+    customers = [...new Map(customers.map((customer) => [customer.id, customer])).values()];
+    const ids = customers.map((customer) => customer.id);
+    const existing = new Map<string, CachedCustomer>();
+    for (const row of await this.db.customers.where('id').anyOf(ids).toArray()) existing.set(row.id, row);
+    // Cheap index-range count, so a refresh page does not look up every phone for nothing.
+    const anyLocal = (await this.db.customers.where('id').startsWith(LOCAL_ID_PREFIX).count()) > 0;
+    const rows: { row: CachedCustomer; previous: CachedCustomer | null }[] = [];
+    for (const customer of customers) {
+      const phoneE164 = toE164(customer.phone);
+      let previous = existing.get(customer.id) ?? null;
+      if (!previous && anyLocal) {
+        // A customer registered offline becomes the service's customer: same row, same pk.
+        const local = await this.db.customers.where('phoneE164').equals(phoneE164).first();
+        if (local?.localOnly) previous = local;
+      }
+      const row: CachedCustomer = {
+        id: customer.id,
+        phoneE164,
+        nameWords: nameWordsOf(customer.name),
+        customer: withoutRewards(customer),
+        fetchedAt,
+      };
+      if (previous) row.pk = previous.pk;
+      rows.push({ row, previous });
+    }
+    const pks = await this.db.customers.bulkPut(
+      rows.map((change) => change.row),
+      { allKeys: true },
+    );
+    rows.forEach((change, i) => (change.row.pk = pks[i]));
+    return rows;
+  }
+
+  /** Stores one customer from `GET /v1/customers/{id}`, with the rewards awaiting redemption. */
+  async putCustomerWithRewards(customer: Customer, fetchedAt = this.now().toISOString()): Promise<CachedCustomerWithRewards> {
+    const { changes, result } = await this.db.transaction('rw', this.db.customers, this.db.rewards, async () => {
+      const changes = await this.writeCustomers([customer], fetchedAt);
+      const record = changes[0]!.row;
+      const listed = customer.rewards ?? [];
+      const cached = await this.db.rewards.where('customerId').equals(customer.id).toArray();
+      const byCode = new Map(cached.map((row) => [row.code, row]));
+      const rows: CachedReward[] = listed.map((reward) => {
+        const code = rewardKey(reward.code);
+        const previous = byCode.get(code);
+        byCode.delete(code);
+        return {
+          code,
+          customerId: customer.id,
+          phoneE164: record.phoneE164,
+          reward,
+          fetchedAt,
+          ...(previous?.pendingOutboxSeq !== undefined ? { pendingOutboxSeq: previous.pendingOutboxSeq } : {}),
+        };
+      });
+      // Cached rewards missing from the fresh list were redeemed or expired meanwhile: keep
+      // them (a pending mark must survive) but stop presenting them as available.
+      for (const stale of byCode.values()) {
+        if (stale.reward.status === 'available') rows.push({ ...stale, noLongerListed: true, fetchedAt });
+      }
+      await this.db.rewards.bulkPut(rows);
+      return { changes, result: { record, rewards: await this.rewardsOf(customer.id) } };
+    });
+    for (const { row, previous } of changes) this.indexWrite(row, previous);
+    return result;
+  }
+
+  /** Stores a reward the service described (check, redeem). Keeps a pending mark. */
+  async putReward(reward: Reward, phoneE164: string | null, fetchedAt = this.now().toISOString()): Promise<CachedReward> {
+    return this.db.transaction('rw', this.db.rewards, this.db.customers, async () => {
+      const code = rewardKey(reward.code);
+      const previous = await this.db.rewards.get(code);
+      const owner = await this.db.customers.where('id').equals(reward.customer_id).first();
+      const row: CachedReward = {
+        code,
+        customerId: reward.customer_id,
+        phoneE164: phoneE164 ?? owner?.phoneE164 ?? previous?.phoneE164 ?? null,
+        reward,
+        fetchedAt,
+        ...(previous?.pendingOutboxSeq !== undefined ? { pendingOutboxSeq: previous.pendingOutboxSeq } : {}),
+      };
+      await this.db.rewards.put(row);
+      return row;
+    });
+  }
+
+  /** Applies a confirmed redemption: the reward is redeemed, the card carries its new balance. */
+  async applyRedemption(redemption: Redemption, phoneE164: string, fetchedAt = this.now().toISOString()): Promise<void> {
+    await this.db.transaction('rw', this.db.rewards, this.db.customers, async () => {
+      const code = rewardKey(redemption.reward.code);
+      const previous = await this.db.rewards.get(code);
+      await this.db.rewards.put({
+        code,
+        customerId: redemption.reward.customer_id,
+        phoneE164: previous?.phoneE164 ?? phoneE164,
+        reward: redemption.reward,
+        fetchedAt,
+      });
+      const owner = await this.db.customers.where('id').equals(redemption.reward.customer_id).first();
+      if (owner) {
+        const cards = owner.customer.cards.map((card) => (card.id === redemption.card.id ? redemption.card : card));
+        await this.db.customers.update(owner.pk!, { customer: { ...owner.customer, cards } });
+      }
+    });
+  }
+
+  /**
+   * Index upkeep after a write committed. Callers that wrote inside their own transaction
+   * call this once it has committed.
+   */
+  indexWrite(row: CachedCustomer, previous: CachedCustomer | null): void {
+    if (this.indexState === 'loading') this.writtenDuringLoad.add(row.pk!);
+    this.index.upsert(entryOf(row), previous && previous.pk === row.pk ? entryOf(previous) : null);
+  }
+
+  indexRemove(row: CachedCustomer): void {
+    if (this.indexState === 'loading') this.writtenDuringLoad.add(row.pk!);
+    this.index.remove(entryOf(row));
+  }
+
+  // ---------------------------------------------------------------------------------
+  // Reads
+  // ---------------------------------------------------------------------------------
+
+  async getCustomer(id: string): Promise<CachedCustomerWithRewards | null> {
+    const record = await this.db.customers.where('id').equals(id).first();
+    if (!record) return null;
+    return { record, rewards: await this.rewardsOf(id) };
+  }
+
+  async getByPk(pk: number): Promise<CachedCustomer | undefined> {
+    return this.db.customers.get(pk);
+  }
+
+  async findByPhone(phoneE164: string): Promise<CachedCustomer | undefined> {
+    return this.db.customers.where('phoneE164').equals(phoneE164).first();
+  }
+
+  /** Rewards to present: those still listed as available, and any with a redemption pending here. */
+  async rewardsOf(customerId: string): Promise<CachedReward[]> {
+    const rows = await this.db.rewards.where('customerId').equals(customerId).toArray();
+    return rows
+      .filter((row) => row.pendingOutboxSeq !== undefined || (row.reward.status === 'available' && !row.noLongerListed))
+      .sort((a, b) => a.code.localeCompare(b.code));
+  }
+
+  /** Offline search: the same kinds of answers as the service's search, from the cache. */
+  async search(text: string, page = 1, perPage = PAGE_SIZE): Promise<CacheSearchResult> {
+    const query = parseQuery(text, this.options.defaultCountry());
+    const { hits, complete, via } =
+      this.indexState === 'ready'
+        ? { hits: this.index.search(query, MAX_RESULTS), complete: true, via: 'index' as const }
+        : await this.searchFallback(query);
+    const total = hits.pks.length;
+    const lastPage = Math.max(1, Math.ceil(total / perPage));
+    const pagePks = hits.pks.slice((page - 1) * perPage, page * perPage);
+    const rows = await this.db.customers.bulkGet(pagePks);
+    const customers = rows.filter((row): row is CachedCustomer => row !== undefined);
+    const cacheOf = customers.reduce<string | null>(
+      (oldest, row) => (oldest === null || row.fetchedAt < oldest ? row.fetchedAt : oldest),
+      null,
+    );
+    const lastRefresh = await readMeta(this.db, 'lastCompleteRefresh');
+    return {
+      customers,
+      page,
+      perPage,
+      total,
+      lastPage,
+      capped: hits.capped,
+      complete,
+      via,
+      query,
+      cacheOf,
+      lastCompleteRefreshAt: lastRefresh?.at ?? null,
+    };
+  }
+
+  /**
+   * While the in-memory index loads: exact phone and name words through Dexie's indexes
+   * (index ranges, never the table), digits from the part of the index loaded so far.
+   */
+  private async searchFallback(query: ParsedQuery): Promise<{ hits: IndexHits; complete: boolean; via: 'fallback' }> {
+    const via = 'fallback' as const;
+    switch (query.kind) {
+      case 'all': {
+        const pks = await this.db.customers.toCollection().limit(MAX_RESULTS + 1).primaryKeys();
+        return { hits: capHits(pks as number[]), complete: true, via };
+      }
+      case 'phone': {
+        const pks = (await this.db.customers.where('phoneE164').equals(query.e164).primaryKeys()) as number[];
+        if (pks.length > 0) return { hits: { pks, capped: false, matched: 'exact_phone' }, complete: true, via };
+        return { hits: { ...this.index.search({ kind: 'digits', digits: query.digits }, MAX_RESULTS), matched: 'digits' }, complete: false, via };
+      }
+      case 'digits':
+        return { hits: this.index.search(query, MAX_RESULTS), complete: false, via };
+      case 'name': {
+        let complete = true;
+        // Each term: its index range in (word, pk) order, deduplicated (multi-entry index).
+        const perTerm: number[][] = [];
+        for (const term of query.terms) {
+          const keys = (await this.db.customers
+            .where('nameWords')
+            .startsWith(term)
+            .limit(FALLBACK_TERM_LIMIT)
+            .primaryKeys()) as number[];
+          if (keys.length >= FALLBACK_TERM_LIMIT) complete = false;
+          perTerm.push([...new Set(keys)]);
+        }
+        perTerm.sort((a, b) => a.length - b.length);
+        const [driver = [], ...others] = perTerm;
+        const otherSets = others.map((keys) => new Set(keys));
+        const pks = driver.filter((pk) => otherSets.every((set) => set.has(pk)));
+        return { hits: capHits(pks), complete, via };
+      }
+    }
+  }
+}
+
+function capHits(pks: number[]): IndexHits {
+  return pks.length > MAX_RESULTS ? { pks: pks.slice(0, MAX_RESULTS), capped: true } : { pks, capped: false };
+}

@@ -1,0 +1,55 @@
+/**
+ * Folding names into search words, so that "Søren", "SOREN" and "soren" meet, as do
+ * "Łukasz" and "lukasz", "Işık" and "isik".
+ *
+ * The same function folds what is stored and what the cashier types: any change here
+ * changes the stored `nameWords` index too, so it needs a schema version bump that
+ * re-folds existing rows (see db.ts).
+ */
+
+// Letters that Unicode decomposition leaves alone because they are letters of their own,
+// not a base letter plus a mark. Mapped after lower-casing, so capitals are covered too
+// (Ø -> ø, Ł -> ł, Æ -> æ, Œ -> œ, Đ -> đ, Ð -> ð, Þ -> þ, ẞ -> ß).
+const UNFOLDED_LETTERS: Record<string, string> = {
+  ø: 'o',
+  ł: 'l',
+  ı: 'i',
+  æ: 'ae',
+  œ: 'oe',
+  ß: 'ss',
+  đ: 'd',
+  ð: 'd',
+  þ: 'th',
+  ħ: 'h',
+  ŧ: 't',
+};
+const UNFOLDED_PATTERN = new RegExp(`[${Object.keys(UNFOLDED_LETTERS).join('')}]`, 'g');
+
+// Combining marks (accents, Arabic harakat, the dot of a lower-cased Turkish İ).
+const COMBINING_MARKS = /\p{M}+/gu;
+// Apostrophes join rather than split, so "O'Brien" is found by "obrien" and "o'brien".
+const APOSTROPHES = /['’ʼ`´]/g;
+// Anything that is not a letter or digit separates words ("Al-Sayed", "Anne Marie").
+const SEPARATORS = /[^\p{L}\p{N}]+/u;
+
+/** Case- and accent-insensitive form of a text, still with its separators. */
+export function foldText(text: string): string {
+  return text
+    .normalize('NFD')
+    .toLowerCase()
+    .replace(COMBINING_MARKS, '')
+    .replace(UNFOLDED_PATTERN, (letter) => UNFOLDED_LETTERS[letter] ?? letter)
+    .replace(APOSTROPHES, '');
+}
+
+/** The folded words of a text, in order, duplicates kept (a query may repeat a word). */
+export function foldWords(text: string): string[] {
+  return foldText(text)
+    .split(SEPARATORS)
+    .filter((word) => word.length > 0);
+}
+
+/** The distinct folded words of a name, as stored in the `nameWords` index. */
+export function nameWordsOf(name: string): string[] {
+  return [...new Set(foldWords(name))];
+}

@@ -1,0 +1,378 @@
+/**
+ * The offline core behind one facade, for the Pinia stores.
+ *
+ * The cashier-facing operations try the service first and fall back to the cache (or the
+ * outbox) when it cannot be reached, saying which one answered (`source`). Everything the
+ * service returns is written through to the cache on the way.
+ *
+ *   const offline = createOfflineServices({ api: window.till, settings: () => tillStore.settings });
+ *   offline.start();
+ *   const found = await offline.searchCustomers('layla', 1);
+ */
+import type {
+  BridgeError,
+  Customer,
+  PageMeta,
+  RegisterCustomerPayload,
+  Redemption,
+  Reward,
+  Settings,
+  TillApi,
+  UpdateCustomerPayload,
+} from '../../electron/contract';
+import { readPhone } from '../lib/phone';
+import { LOCAL_ID_PREFIX, openOfflineDb, rewardKey, type JournalEntry, type OfflineDb, type OutboxItem, type RedemptionItem } from './db';
+import { CacheRefresh, type RefreshProgress } from './cache-refresh';
+import { ConnectionMonitor, defaultTimers, observeApi, type ConnectionSnapshot, type Timers } from './connection-monitor';
+import { CustomerCache, PAGE_SIZE, type CacheSearchResult } from './customer-cache';
+import { journalToCsv } from './journal-csv';
+import { checkRewardOffline, type OfflineCheck } from './offline-check';
+import { Outbox, type OutboxCounts, type QueueRefusal } from './outbox';
+import { parseQuery } from './search-index';
+import { Replayer, type LockManagerLike, type ReplayPause, type ReplayRun } from './replayer';
+
+export type { OfflineCheck, OutboxCounts, RefreshProgress, ConnectionSnapshot, ReplayPause, ReplayRun, OutboxItem, JournalEntry };
+
+/** Failures that mean "the service could not be reached", so the cache answers instead. */
+const UNREACHABLE = new Set<BridgeError['kind']>(['offline', 'timeout']);
+
+export interface CacheNote {
+  /** Oldest fetch time among the customers shown: "from the cache of <time>". */
+  of: string | null;
+  lastCompleteRefreshAt: string | null;
+  /** False while the search index is still loading and the answer may miss customers. */
+  complete: boolean;
+  /** More matched than can be listed: type more. */
+  capped: boolean;
+}
+
+export type CustomerSearch =
+  | { ok: true; source: 'service'; customers: Customer[]; meta: PageMeta }
+  | { ok: true; source: 'cache'; customers: Customer[]; meta: PageMeta; cache: CacheNote }
+  | { ok: false; error: BridgeError };
+
+export type CustomerLookup =
+  | { ok: true; source: 'service' | 'cache'; customer: Customer; cachedAt: string | null; pendingCodes: string[]; localOnly: boolean }
+  | { ok: false; error: BridgeError };
+
+export type RewardCheck =
+  | { ok: true; source: 'service'; reward: Reward; pendingHere: boolean }
+  | { ok: true; source: 'cache'; check: OfflineCheck }
+  | { ok: false; error: BridgeError };
+
+export type RedeemOutcome =
+  | { outcome: 'redeemed'; redemption: Redemption }
+  | { outcome: 'queued'; item: RedemptionItem; check: OfflineCheck }
+  | { outcome: 'refused'; reason: QueueRefusal | 'already_queued'; message: string; check?: OfflineCheck; fields?: Record<string, string> }
+  | { outcome: 'failed'; error: BridgeError };
+
+export type RegisterOutcome =
+  | { outcome: 'registered'; customer: Customer; created: boolean }
+  | { outcome: 'queued'; customer: Customer }
+  | { outcome: 'known_here'; customer: Customer }
+  | { outcome: 'refused'; message: string; fields: Record<string, string> }
+  | { outcome: 'failed'; error: BridgeError };
+
+export interface OfflineServicesOptions {
+  /** `window.till`. */
+  api: TillApi;
+  /** The current settings (country, branch, whether offline redemption is allowed). */
+  settings: () => Pick<Settings, 'defaultCountry' | 'branchId' | 'allowOfflineRedemption'>;
+  db?: OfflineDb;
+  /** `navigator.locks` by default; null falls back to an in-page lock. */
+  locks?: LockManagerLike | null;
+  now?: () => Date;
+  random?: () => number;
+  timers?: Timers;
+  /** Browser `online`/`offline` hints (the window). */
+  events?: Pick<EventTarget, 'addEventListener' | 'removeEventListener'>;
+  /** How often the replayer looks at the queue while online. */
+  replayEveryMs?: number;
+  /** A complete refresh older than this is started again. */
+  refreshEveryMs?: number;
+}
+
+export type OfflineServices = ReturnType<typeof createOfflineServices>;
+
+function defaultLocks(): LockManagerLike | null {
+  const locks = (globalThis.navigator as { locks?: LockManagerLike } | undefined)?.locks;
+  return locks && typeof locks.request === 'function' ? locks : null;
+}
+
+export function createOfflineServices(options: OfflineServicesOptions) {
+  const now = options.now ?? (() => new Date());
+  const random = options.random ?? Math.random;
+  const timers = options.timers ?? defaultTimers;
+  const settings = options.settings;
+  const db = options.db ?? openOfflineDb();
+  const connection = new ConnectionMonitor({
+    probe: () => options.api.connectionStatus(),
+    now,
+    random,
+    timers,
+    ...(options.events ? { events: options.events } : {}),
+  });
+  const api = observeApi(options.api, connection);
+  const cache = new CustomerCache(db, { now, defaultCountry: () => settings().defaultCountry });
+  const outbox = new Outbox(db, cache, { now });
+  const replayer = new Replayer({
+    db,
+    api,
+    cache,
+    outbox,
+    locks: options.locks === undefined ? defaultLocks() : options.locks,
+    now,
+    random,
+  });
+  const refresh = new CacheRefresh({ api, db, cache, now, random });
+  const replayEveryMs = options.replayEveryMs ?? 10_000;
+  const refreshEveryMs = options.refreshEveryMs ?? 6 * 60 * 60_000;
+
+  const offlineNow = () => connection.state === 'offline';
+
+  function replaySoon(): void {
+    if (!offlineNow()) void replayer.runOnce();
+  }
+
+  async function refreshIfDue(): Promise<void> {
+    if (offlineNow()) return;
+    const progress = await refresh.load();
+    const last = progress.lastCompleteRefreshAt ? Date.parse(progress.lastCompleteRefreshAt) : null;
+    const resumable = progress.lastPage !== null && progress.state !== 'running';
+    if (resumable || last === null || now().getTime() - last >= refreshEveryMs) void refresh.run();
+  }
+
+  let replayTimer: unknown = null;
+  let unsubscribeConnection: (() => void) | null = null;
+
+  function scheduleReplay(): void {
+    replayTimer = timers.setTimeout(() => {
+      replaySoon();
+      void refreshIfDue();
+      scheduleReplay();
+    }, replayEveryMs);
+  }
+
+  async function searchOffline(text: string, page: number): Promise<CustomerSearch> {
+    const found: CacheSearchResult = await cache.search(text, page, PAGE_SIZE);
+    return {
+      ok: true,
+      source: 'cache',
+      customers: found.customers.map((row) => row.customer),
+      meta: { current_page: found.page, last_page: found.lastPage, per_page: found.perPage, total: found.total },
+      cache: { of: found.cacheOf, lastCompleteRefreshAt: found.lastCompleteRefreshAt, complete: found.complete, capped: found.capped },
+    };
+  }
+
+  async function pendingCodesOf(customerId: string): Promise<string[]> {
+    return (await cache.rewardsOf(customerId)).filter((row) => row.pendingOutboxSeq !== undefined).map((row) => row.code);
+  }
+
+  async function lookupOffline(id: string, error: BridgeError): Promise<CustomerLookup> {
+    const cached = await cache.getCustomer(id);
+    if (!cached) return { ok: false, error };
+    return {
+      ok: true,
+      source: 'cache',
+      customer: { ...cached.record.customer, rewards: cached.rewards.map((row) => row.reward) },
+      cachedAt: cached.record.fetchedAt,
+      pendingCodes: cached.rewards.filter((row) => row.pendingOutboxSeq !== undefined).map((row) => row.code),
+      localOnly: cached.record.localOnly === true,
+    };
+  }
+
+  async function queueRedemption(
+    input: { code: string; phone: string; orderReference?: string | null },
+    firstAttemptAt: string | null,
+  ): Promise<RedeemOutcome> {
+    const queued = await outbox.queueRedemption({ ...input, firstAttemptAt }, settings());
+    if (queued.ok) return { outcome: 'queued', item: queued.item, check: queued.check };
+    return {
+      outcome: 'refused',
+      reason: queued.reason,
+      message: queued.message,
+      ...(queued.check ? { check: queued.check } : {}),
+      ...(queued.fields ? { fields: queued.fields } : {}),
+    };
+  }
+
+  return {
+    db,
+    connection,
+    cache,
+    outbox,
+    replayer,
+    refresh,
+
+    /** Loads the search index, starts the connection probe, the replay loop and the refresh. */
+    start(): void {
+      void cache.loadIndex();
+      void refresh.load();
+      connection.start();
+      unsubscribeConnection = connection.subscribe((snapshot) => {
+        if (snapshot.state === 'online') {
+          replaySoon();
+          void refreshIfDue();
+        }
+      });
+      scheduleReplay();
+      replaySoon();
+      void refreshIfDue();
+    },
+
+    stop(): void {
+      if (replayTimer !== null) timers.clearTimeout(replayTimer);
+      replayTimer = null;
+      unsubscribeConnection?.();
+      connection.stop();
+      refresh.stop();
+    },
+
+    /** Find customers by phone, name words or part of a number; from the cache when offline. */
+    async searchCustomers(text: string, page = 1): Promise<CustomerSearch> {
+      if (offlineNow()) return searchOffline(text, page);
+      const query = parseQuery(text, settings().defaultCountry);
+      const base = { page, per_page: PAGE_SIZE };
+      const payload =
+        query.kind === 'phone' ? { ...base, phone: query.e164 }
+        : query.kind === 'digits' ? { ...base, search: query.digits }
+        : query.kind === 'name' ? { ...base, search: text.trim() }
+        : base;
+      let result = await api.searchCustomers(payload);
+      // As offline: a complete number nobody has exactly is still worth a digit search.
+      if (result.ok && query.kind === 'phone' && result.data.length === 0) {
+        result = await api.searchCustomers({ ...base, search: query.digits });
+      }
+      if (result.ok) {
+        await cache.putCustomers(result.data);
+        return { ok: true, source: 'service', customers: result.data, meta: result.meta };
+      }
+      if (UNREACHABLE.has(result.error.kind)) return searchOffline(text, page);
+      return { ok: false, error: result.error };
+    },
+
+    /** One customer with the rewards awaiting redemption; from the cache when offline. */
+    async getCustomer(id: string): Promise<CustomerLookup> {
+      const notReachable: BridgeError = { kind: 'offline', message: 'The service cannot be reached and this customer is not in the cache.' };
+      if (id.startsWith(LOCAL_ID_PREFIX) || offlineNow()) return lookupOffline(id, notReachable);
+      const result = await api.getCustomer({ id });
+      if (result.ok) {
+        const stored = await cache.putCustomerWithRewards(result.data);
+        return {
+          ok: true,
+          source: 'service',
+          customer: result.data,
+          cachedAt: stored.record.fetchedAt,
+          pendingCodes: await pendingCodesOf(id),
+          localOnly: false,
+        };
+      }
+      if (UNREACHABLE.has(result.error.kind)) return lookupOffline(id, result.error);
+      return { ok: false, error: result.error };
+    },
+
+    /** Check a code; offline, from the cached rewards, saying so. */
+    async checkReward(code: string, phone: string): Promise<RewardCheck> {
+      const country = settings().defaultCountry;
+      const offline = async () => ({
+        ok: true as const,
+        source: 'cache' as const,
+        check: await checkRewardOffline(db, { code, phone }, { defaultCountry: country, now: now() }),
+      });
+      if (offlineNow()) return offline();
+      const reading = readPhone(phone, country);
+      const result = await api.checkReward({ reward_code: code.trim(), phone: reading?.e164 ?? phone.trim() });
+      if (result.ok) {
+        const stored = await cache.putReward(result.data, reading?.e164 ?? null);
+        return { ok: true, source: 'service', reward: result.data, pendingHere: stored.pendingOutboxSeq !== undefined };
+      }
+      if (UNREACHABLE.has(result.error.kind)) return offline();
+      return { ok: false, error: result.error };
+    },
+
+    /**
+     * Redeem after the order is settled. Offline (or when the answer is lost) it is queued,
+     * if the settings allow it, and the caller hears "queued" only once it is stored.
+     */
+    async redeemReward(input: { code: string; phone: string; orderReference?: string | null }): Promise<RedeemOutcome> {
+      const pendingHere = await db.rewards.get(rewardKey(input.code));
+      if (pendingHere?.pendingOutboxSeq !== undefined) {
+        return { outcome: 'refused', reason: 'already_queued', message: 'A redemption of this reward is already queued on this till.' };
+      }
+      if (offlineNow()) return queueRedemption(input, null);
+      const { branchId, defaultCountry } = settings();
+      const reading = readPhone(input.phone, defaultCountry);
+      const orderReference = input.orderReference?.trim() || null;
+      const attemptedAt = now().toISOString();
+      const result = await api.redeemReward({
+        reward_code: input.code.trim(),
+        phone: reading?.e164 ?? input.phone.trim(),
+        ...(branchId ? { branch_id: branchId } : {}),
+        ...(orderReference ? { order_reference: orderReference } : {}),
+      });
+      if (result.ok) {
+        await cache.applyRedemption(result.data, reading?.e164 ?? input.phone.trim());
+        return { outcome: 'redeemed', redemption: result.data };
+      }
+      // The request may have been committed with its answer lost: the queue reconciles that.
+      if (UNREACHABLE.has(result.error.kind) && settings().allowOfflineRedemption) {
+        return queueRedemption(input, attemptedAt);
+      }
+      return { outcome: 'failed', error: result.error };
+    },
+
+    /** Register (idempotent by phone); offline it is queued and the customer usable at once. */
+    async registerCustomer(payload: RegisterCustomerPayload): Promise<RegisterOutcome> {
+      const queue = async (): Promise<RegisterOutcome> => {
+        const queued = await outbox.queueRegistration(payload, settings());
+        if (!queued.ok) return { outcome: 'refused', message: queued.message, fields: queued.fields };
+        if (!queued.queued) return { outcome: 'known_here', customer: queued.customer.customer };
+        replaySoon();
+        return { outcome: 'queued', customer: queued.customer.customer };
+      };
+      if (offlineNow()) return queue();
+      const result = await api.registerCustomer(payload);
+      if (result.ok) {
+        await cache.putCustomers([result.data.customer]);
+        return { outcome: 'registered', customer: result.data.customer, created: result.data.created };
+      }
+      if (UNREACHABLE.has(result.error.kind)) return queue();
+      return { outcome: 'failed', error: result.error };
+    },
+
+    /** Corrections need the service (they are not queued); the answer is written through. */
+    async updateCustomer(payload: UpdateCustomerPayload) {
+      const result = await api.updateCustomer(payload);
+      if (result.ok) await cache.putCustomers([result.data]);
+      return result;
+    },
+
+    // The outbox screen.
+    outboxItems: () => outbox.items(),
+    journal: () => outbox.journal(),
+    counts: () => outbox.counts(),
+    acknowledge: (seq: number) => outbox.acknowledge(seq),
+    retry: async (seq: number) => {
+      const retried = await outbox.retry(seq);
+      if (retried) replaySoon();
+      return retried;
+    },
+    exportJournalCsv: async () => journalToCsv(await outbox.journal()),
+    replayPause: () => replayer.pause(),
+    /** After the key was fixed in the settings. */
+    resumeReplay: async () => {
+      await replayer.resume();
+      replaySoon();
+    },
+    replayNow: () => replayer.runOnce(),
+    /** Subscribes to outbox changes (counts) and pause changes. */
+    onOutboxChange(listener: () => void): () => void {
+      const a = outbox.subscribe(listener);
+      const b = replayer.subscribe(listener);
+      return () => {
+        a();
+        b();
+      };
+    },
+  };
+}

@@ -1,0 +1,388 @@
+/**
+ * The slim in-memory search index that serves offline search in the hot path.
+ *
+ * Measured at 1,000,000 customers: scanning the table is unusable (seconds) and combining
+ * IndexedDB indexes with `filter()` is slow for several words, while this structure answers
+ * every query kind in a few milliseconds and takes well under 200 MB, because it keeps only:
+ * - folded name words, each with a posting list of customer `pk`s (kept sorted), plus a
+ *   sorted array of the words for prefix ranges by binary search;
+ * - a Map from E.164 phone to `pk`, for exact phone;
+ * - the phone digits, concatenated into a few large strings searched with `indexOf`, for
+ *   "part of the number" (a suffix index would cost far more).
+ * Full records stay in IndexedDB and are read by `pk` for the page being shown.
+ *
+ * Document numbers are the customers' `pk`s, so nothing maps between the two.
+ */
+import { digitsOf, readPhone } from '../lib/phone';
+import { foldWords } from './fold';
+
+/** What the index needs of a customer. */
+export interface IndexEntry {
+  pk: number;
+  phoneE164: string;
+  nameWords: readonly string[];
+}
+
+/** What a cashier's search text asks for. */
+export type ParsedQuery =
+  | { kind: 'all' }
+  /** A complete phone number; `digits` is used when no customer has exactly it. */
+  | { kind: 'phone'; e164: string; digits: string }
+  | { kind: 'digits'; digits: string }
+  | { kind: 'name'; terms: string[] };
+
+export interface IndexHits {
+  /** Matching customers, deduplicated, in a deterministic order, at most `limit`. */
+  pks: number[];
+  /** True when more matched than `limit`: the cashier should type more. */
+  capped: boolean;
+  /** For a phone query: whether it matched exactly or fell back to a digit search. */
+  matched?: 'exact_phone' | 'digits';
+}
+
+// Text made only of what people and scanners put in phone numbers.
+const NUMBER_SHAPE = /^[+\d\s().-]+$/;
+
+/**
+ * Reads the cashier's text the way the online search is used: a complete phone (local
+ * with the till's country, or international), digits (part of a number), or name words.
+ */
+export function parseQuery(text: string, defaultCountry: string): ParsedQuery {
+  const trimmed = text.trim();
+  if (trimmed === '') return { kind: 'all' };
+  if (NUMBER_SHAPE.test(trimmed)) {
+    const digits = digitsOf(trimmed);
+    if (digits === '') return { kind: 'all' };
+    const phone = readPhone(trimmed, defaultCountry);
+    if (phone) return { kind: 'phone', e164: phone.e164, digits };
+    return { kind: 'digits', digits };
+  }
+  const terms = [...new Set(foldWords(trimmed))];
+  return terms.length === 0 ? { kind: 'all' } : { kind: 'name', terms };
+}
+
+// Phone digits are stored in segments so that appending a customer re-joins only the
+// last, small segment, not one string of the whole base.
+const SEGMENT_ENTRIES = 65_536;
+const SEPARATOR = '|';
+
+class DigitSegment {
+  private parts: string[] = [];
+  private joined: string | null = '';
+  /** Offset in the joined text where each entry starts. */
+  readonly starts: number[] = [];
+  readonly pks: number[] = [];
+  private length = 0;
+
+  get size(): number {
+    return this.pks.length;
+  }
+
+  append(pk: number, digits: string): void {
+    this.starts.push(this.length);
+    this.pks.push(pk);
+    this.parts.push(digits + SEPARATOR);
+    this.length += digits.length + 1;
+    this.joined = null;
+  }
+
+  text(): string {
+    if (this.joined === null) {
+      this.joined = this.parts.join('');
+      // One string is all that is needed from here on; the parts would double the memory.
+      this.parts = [this.joined];
+    }
+    return this.joined;
+  }
+
+  /** The entry index whose digits contain the text offset. */
+  entryAt(offset: number): number {
+    let lo = 0;
+    let hi = this.starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (this.starts[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  digitsOf(entry: number): string {
+    const text = this.text();
+    const start = this.starts[entry]!;
+    const end = entry + 1 < this.starts.length ? this.starts[entry + 1]! - 1 : text.length - 1;
+    return text.slice(start, end);
+  }
+}
+
+function lowerBound(sorted: readonly string[], value: string): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Inserts into a sorted array of numbers unless present. Loading appends, so the common case is a push. */
+function insertSorted(list: number[], value: number): void {
+  const last = list.length === 0 ? -1 : list[list.length - 1]!;
+  if (value > last) {
+    list.push(value);
+    return;
+  }
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid]! < value) lo = mid + 1;
+    else hi = mid;
+  }
+  if (list[lo] !== value) list.splice(lo, 0, value);
+}
+
+function removeSorted(list: number[], value: number): void {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid]! < value) lo = mid + 1;
+    else hi = mid;
+  }
+  if (list[lo] === value) list.splice(lo, 1);
+}
+
+// Past the last character a folded word can hold: `prefix + WORD_END` bounds a prefix range.
+const WORD_END = '\uffff';
+
+export class SlimSearchIndex {
+  private readonly postings = new Map<string, number[]>();
+  /** The words of `postings`, sorted; null while a bulk load adds words (sorted once at the end). */
+  private sortedWords: string[] | null = [];
+  private readonly phones = new Map<string, number>();
+  private readonly segments: DigitSegment[] = [];
+  /** Per pk: 1 while the customer is in the index. */
+  private live = new Uint8Array(1024);
+  /** Per pk: the generation of the last query pass that marked it (see `searchNames`). */
+  private marks = new Int32Array(1024);
+  private generation = 0;
+  private count = 0;
+
+  get size(): number {
+    return this.count;
+  }
+
+  /** Adds or updates a customer. `previous` is what the index holds for it, if anything. */
+  upsert(entry: IndexEntry, previous?: IndexEntry | null): void {
+    const { pk } = entry;
+    this.ensureCapacity(pk);
+    if (previous) {
+      for (const word of previous.nameWords) {
+        if (!entry.nameWords.includes(word)) this.removePosting(word, pk);
+      }
+      if (previous.phoneE164 !== entry.phoneE164 && this.phones.get(previous.phoneE164) === pk) {
+        this.phones.delete(previous.phoneE164);
+      }
+    }
+    for (const word of entry.nameWords) this.addPosting(word, pk);
+    const phoneIsNew = this.phones.get(entry.phoneE164) !== pk;
+    if (phoneIsNew && entry.phoneE164 !== '') {
+      this.phones.set(entry.phoneE164, pk);
+      this.appendDigits(pk, digitsOf(entry.phoneE164));
+    }
+    if (this.live[pk] === 0) {
+      this.live[pk] = 1;
+      this.count += 1;
+    }
+  }
+
+  remove(entry: IndexEntry): void {
+    const { pk } = entry;
+    if (pk >= this.live.length || this.live[pk] === 0) return;
+    for (const word of entry.nameWords) this.removePosting(word, pk);
+    if (this.phones.get(entry.phoneE164) === pk) this.phones.delete(entry.phoneE164);
+    this.live[pk] = 0;
+    this.count -= 1;
+  }
+
+  /** Bulk loading adds many new words; sorting them once at the end beats inserting each. */
+  beginBulkLoad(): void {
+    this.sortedWords = null;
+  }
+
+  endBulkLoad(): void {
+    this.words();
+  }
+
+  search(query: ParsedQuery, limit: number): IndexHits {
+    switch (query.kind) {
+      case 'all':
+        return this.searchAll(limit);
+      case 'phone': {
+        const pk = this.phones.get(query.e164);
+        if (pk !== undefined && this.live[pk] === 1) return { pks: [pk], capped: false, matched: 'exact_phone' };
+        return { ...this.searchDigits(query.digits, limit), matched: 'digits' };
+      }
+      case 'digits':
+        return this.searchDigits(query.digits, limit);
+      case 'name':
+        return this.searchNames(query.terms, limit);
+    }
+  }
+
+  /** Exact phone only (E.164). */
+  findPhone(e164: string): number | undefined {
+    const pk = this.phones.get(e164);
+    return pk !== undefined && this.live[pk] === 1 ? pk : undefined;
+  }
+
+  private searchAll(limit: number): IndexHits {
+    const pks: number[] = [];
+    for (let pk = 0; pk < this.live.length && pks.length <= limit; pk++) {
+      if (this.live[pk] === 1) pks.push(pk);
+    }
+    return this.capped(pks, limit);
+  }
+
+  /**
+   * Every term must be a prefix of some word of the name. The rarest term drives (its
+   * words in alphabetical order, then pk), the others are marked first in a chain of
+   * passes over one reused array, so no sets are allocated per query.
+   */
+  private searchNames(terms: readonly string[], limit: number): IndexHits {
+    const words = this.words();
+    const ranges = terms.map((term) => {
+      const from = lowerBound(words, term);
+      const to = lowerBound(words, term + WORD_END);
+      let postings = 0;
+      for (let i = from; i < to; i++) postings += this.postings.get(words[i]!)!.length;
+      return { from, to, postings };
+    });
+    if (ranges.some((range) => range.postings === 0)) return { pks: [], capped: false };
+    let driverIndex = 0;
+    ranges.forEach((range, i) => {
+      if (range.postings < ranges[driverIndex]!.postings) driverIndex = i;
+    });
+
+    const marks = this.marks;
+    // A pk that passed every term so far carries `required`; a term's pass upgrades it.
+    let required = -1;
+    for (let t = 0; t < ranges.length; t++) {
+      if (t === driverIndex) continue;
+      const pass = this.nextGeneration();
+      const { from, to } = ranges[t]!;
+      for (let i = from; i < to; i++) {
+        for (const pk of this.postings.get(words[i]!)!) {
+          if (required === -1 ? marks[pk] !== pass : marks[pk] === required) marks[pk] = pass;
+        }
+      }
+      required = pass;
+    }
+
+    const taken = this.nextGeneration();
+    const pks: number[] = [];
+    const { from, to } = ranges[driverIndex]!;
+    outer: for (let i = from; i < to; i++) {
+      for (const pk of this.postings.get(words[i]!)!) {
+        if (marks[pk] === taken || (required !== -1 && marks[pk] !== required)) continue;
+        marks[pk] = taken;
+        pks.push(pk);
+        if (pks.length > limit) break outer;
+      }
+    }
+    return this.capped(pks, limit);
+  }
+
+  /** Part of a number: segments in pk order, so results come in pk order. */
+  private searchDigits(digits: string, limit: number): IndexHits {
+    const pks: number[] = [];
+    const taken = this.nextGeneration();
+    for (const segment of this.segments) {
+      const text = segment.text();
+      let offset = text.indexOf(digits);
+      while (offset !== -1) {
+        const entry = segment.entryAt(offset);
+        const pk = segment.pks[entry]!;
+        // An entry is stale when its customer left or its phone changed since it was appended.
+        const current =
+          this.live[pk] === 1 &&
+          this.marks[pk] !== taken &&
+          this.phones.get(`+${segment.digitsOf(entry)}`) === pk;
+        if (current) {
+          this.marks[pk] = taken;
+          pks.push(pk);
+          if (pks.length > limit) return this.capped(pks, limit);
+        }
+        // Skip the rest of this entry: one phone counts once.
+        const next = entry + 1 < segment.starts.length ? segment.starts[entry + 1]! : text.length;
+        offset = text.indexOf(digits, next);
+      }
+    }
+    return this.capped(pks, limit);
+  }
+
+  private capped(pks: number[], limit: number): IndexHits {
+    if (pks.length > limit) return { pks: pks.slice(0, limit), capped: true };
+    return { pks, capped: false };
+  }
+
+  private words(): string[] {
+    if (this.sortedWords === null) this.sortedWords = [...this.postings.keys()].sort();
+    return this.sortedWords;
+  }
+
+  private addPosting(word: string, pk: number): void {
+    let list = this.postings.get(word);
+    if (!list) {
+      list = [];
+      this.postings.set(word, list);
+      if (this.sortedWords !== null) this.sortedWords.splice(lowerBound(this.sortedWords, word), 0, word);
+    }
+    insertSorted(list, pk);
+  }
+
+  private removePosting(word: string, pk: number): void {
+    const list = this.postings.get(word);
+    if (!list) return;
+    removeSorted(list, pk);
+    if (list.length === 0) {
+      this.postings.delete(word);
+      if (this.sortedWords !== null) {
+        const at = lowerBound(this.sortedWords, word);
+        if (this.sortedWords[at] === word) this.sortedWords.splice(at, 1);
+      }
+    }
+  }
+
+  private appendDigits(pk: number, digits: string): void {
+    let last = this.segments[this.segments.length - 1];
+    if (!last || last.size >= SEGMENT_ENTRIES) {
+      last = new DigitSegment();
+      this.segments.push(last);
+    }
+    last.append(pk, digits);
+  }
+
+  private nextGeneration(): number {
+    if (this.generation >= 0x7fffffff) {
+      this.marks.fill(0);
+      this.generation = 0;
+    }
+    this.generation += 1;
+    return this.generation;
+  }
+
+  private ensureCapacity(pk: number): void {
+    if (pk < this.live.length) return;
+    let capacity = this.live.length;
+    while (capacity <= pk) capacity *= 2;
+    const live = new Uint8Array(capacity);
+    live.set(this.live);
+    this.live = live;
+    const marks = new Int32Array(capacity);
+    marks.set(this.marks);
+    this.marks = marks;
+  }
+}

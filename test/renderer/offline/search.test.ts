@@ -1,0 +1,228 @@
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { CustomerCache, type CacheSearchResult } from '../../../renderer/offline/customer-cache';
+import type { OfflineDb } from '../../../renderer/offline/db';
+import { SlimSearchIndex, parseQuery } from '../../../renderer/offline/search-index';
+import { customer, dropDb, freshDb, recordStoreCalls, type StoreCall } from './support/fixtures';
+
+const FIXED = [
+  customer('c-layla', 'Layla Haddad', '+966 50 123 4567'),
+  customer('c-soren', 'Søren Østergaard', '+45 20 12 34 56'),
+  customer('c-lukasz', 'Łukasz Żółkiewski', '+48 501 234 567'),
+  customer('c-isik', 'Işık Yılmaz', '+90 532 123 45 67'),
+  customer('c-anna', 'Anna Andersen', '+44 7700 900123'),
+  customer('c-omar', 'Omar Al-Farsi', '+971 50 123 4567'),
+];
+// Enough namesakes for three pages.
+const HADDADS = Array.from({ length: 45 }, (_, i) =>
+  customer(`c-h${String(i).padStart(2, '0')}`, `Sami${i} Haddad`, `+966 55 ${String(1000000 + i).slice(0, 3)} ${String(1000000 + i).slice(3)}`),
+);
+
+function names(result: CacheSearchResult): string[] {
+  return result.customers.map((row) => row.customer.name);
+}
+
+for (const mode of ['index', 'fallback'] as const) {
+  describe(`offline search through the ${mode}`, () => {
+    let db: OfflineDb;
+    let cache: CustomerCache;
+    let calls: StoreCall[];
+
+    beforeEach(async () => {
+      db = freshDb();
+      calls = recordStoreCalls(db);
+      cache = new CustomerCache(db, { defaultCountry: () => 'SA', now: () => new Date('2026-03-01T09:00:00Z') });
+      await cache.putCustomers([...FIXED, ...HADDADS]);
+      if (mode === 'index') await cache.loadIndex({ yieldToPage: async () => undefined });
+      calls.length = 0;
+    });
+    afterEach(() => dropDb(db));
+
+    function customerReads(): StoreCall[] {
+      return calls.filter((call) => call.table === 'customers');
+    }
+
+    function expectNoTableScan(): void {
+      const reads = customerReads();
+      // The recorder saw the reads (a silent recorder would prove nothing).
+      expect(reads.length).toBeGreaterThan(0);
+      if (mode === 'index') {
+        // The hot path reads only the rows of the page, by key.
+        expect(reads.every((call) => call.op === 'getMany')).toBe(true);
+      } else {
+        for (const call of reads) {
+          if (call.op === 'getMany') continue;
+          expect(['phoneE164', 'nameWords']).toContain(call.index);
+          expect(call.rangeType).not.toBe(3);
+        }
+      }
+    }
+
+    test('answers says which path and marks the cache time', async () => {
+      const result = await cache.search('layla');
+      expect(result.via).toBe(mode);
+      expect(result.cacheOf).toBe('2026-03-01T09:00:00.000Z');
+      expect(result.customers[0]!.fetchedAt).toBe('2026-03-01T09:00:00.000Z');
+      expectNoTableScan();
+    });
+
+    test('exact phone, international or local in the till country', async () => {
+      expect(names(await cache.search('+966 50 123 4567'))).toEqual(['Layla Haddad']);
+      expect(names(await cache.search('0501234567'))).toEqual(['Layla Haddad']);
+      expect(names(await cache.search('00971501234567'))).toEqual(['Omar Al-Farsi']);
+      expect((await cache.search('+966501234567')).query.kind).toBe('phone');
+      expectNoTableScan();
+    });
+
+    test('a name prefix of any word, case- and accent-insensitive, with letters NFD keeps', async () => {
+      expect(names(await cache.search('HAD')).length).toBe(20);
+      expect(names(await cache.search('soren'))).toEqual(['Søren Østergaard']);
+      expect(names(await cache.search('øster'))).toEqual(['Søren Østergaard']);
+      expect(names(await cache.search('OSTERG'))).toEqual(['Søren Østergaard']);
+      expect(names(await cache.search('lukasz'))).toEqual(['Łukasz Żółkiewski']);
+      expect(names(await cache.search('zolk'))).toEqual(['Łukasz Żółkiewski']);
+      expect(names(await cache.search('isik'))).toEqual(['Işık Yılmaz']);
+      expect(names(await cache.search('yil'))).toEqual(['Işık Yılmaz']);
+      expect(names(await cache.search('farsi'))).toEqual(['Omar Al-Farsi']);
+      expect(names(await cache.search('zzz'))).toEqual([]);
+      expectNoTableScan();
+    });
+
+    test('several words must all match, each as a prefix of some word', async () => {
+      expect(names(await cache.search('layla had'))).toEqual(['Layla Haddad']);
+      expect(names(await cache.search('had lay'))).toEqual(['Layla Haddad']);
+      expect(names(await cache.search('layla farsi'))).toEqual([]);
+      expect(names(await cache.search('omar al'))).toEqual(['Omar Al-Farsi']);
+      expectNoTableScan();
+    });
+
+    test('a customer matching on two words is listed once', async () => {
+      const result = await cache.search('an');
+      expect(names(result)).toEqual(['Anna Andersen']);
+      expect(result.total).toBe(1);
+    });
+
+    test('pages of 20, without duplicates, in the same order every time', async () => {
+      const pages = await Promise.all([1, 2, 3].map((page) => cache.search('haddad', page)));
+      expect(pages.map((page) => page.customers.length)).toEqual([20, 20, 6]);
+      expect(pages[0]!.total).toBe(46);
+      expect(pages[0]!.lastPage).toBe(3);
+      const ids = pages.flatMap((page) => page.customers.map((row) => row.id));
+      expect(new Set(ids).size).toBe(46);
+      const again = await cache.search('haddad', 2);
+      expect(again.customers.map((row) => row.id)).toEqual(pages[1]!.customers.map((row) => row.id));
+    });
+
+    if (mode === 'index') {
+      test('a digit substring anywhere in the number', async () => {
+        expect(names(await cache.search('900123'))).toEqual(['Anna Andersen']);
+        expect(names(await cache.search('20 12 34'))).toEqual(['Søren Østergaard']);
+        // 1234567 sits in four numbers (twice in none): each listed once.
+        expect(names(await cache.search('1234567')).sort()).toEqual(['Işık Yılmaz', 'Layla Haddad', 'Omar Al-Farsi', 'Łukasz Żółkiewski']);
+        // 55 occurs twice in some Haddad numbers (+966 55 ... 55): still once each.
+        const repeated = await cache.search('55', 1);
+        expect(new Set(repeated.customers.map((row) => row.id)).size).toBe(repeated.customers.length);
+        expectNoTableScan();
+      });
+
+      test('write-through keeps the index current', async () => {
+        await cache.putCustomers([
+          customer('c-layla', 'Layla Nasser', '+966 50 123 4567'),
+          customer('c-new', 'Zeynep Kaya', '+90 555 111 22 33'),
+        ]);
+        expect(names(await cache.search('haddad layla'))).toEqual([]);
+        expect(names(await cache.search('nasser'))).toEqual(['Layla Nasser']);
+        expect(names(await cache.search('zeyn'))).toEqual(['Zeynep Kaya']);
+        expect(names(await cache.search('5551112'))).toEqual(['Zeynep Kaya']);
+        expect(names(await cache.search('+90 555 111 22 33'))).toEqual(['Zeynep Kaya']);
+      });
+    } else {
+      test('a digit search while the index loads answers from what is loaded, and says so', async () => {
+        const result = await cache.search('900123');
+        expect(result.complete).toBe(false);
+        expect(result.via).toBe('fallback');
+      });
+    }
+  });
+}
+
+describe('the in-memory index', () => {
+  test('loads in pages, yielding to the page between them', async () => {
+    const db = freshDb();
+    const cache = new CustomerCache(db, { defaultCountry: () => 'SA' });
+    await cache.putCustomers([...FIXED, ...HADDADS]);
+    let yields = 0;
+    const progress: number[] = [];
+    await cache.loadIndex({
+      pageSize: 10,
+      yieldToPage: async () => {
+        yields += 1;
+      },
+      onProgress: (p) => progress.push(p.loaded),
+    });
+    expect(cache.indexReady).toBe(true);
+    expect(cache.index.size).toBe(51);
+    expect(yields).toBe(5);
+    expect(progress).toEqual([10, 20, 30, 40, 50, 51]);
+    await dropDb(db);
+  });
+
+  test('a write during the load wins over the load’s older read', async () => {
+    const db = freshDb();
+    const cache = new CustomerCache(db, { defaultCountry: () => 'SA' });
+    await cache.putCustomers([...FIXED, ...HADDADS]);
+    let renamed = false;
+    await cache.loadIndex({
+      pageSize: 2,
+      yieldToPage: async () => {
+        if (renamed) return;
+        renamed = true;
+        // Layla (pk 1) was loaded already, Sami40 (a late pk) not yet.
+        await cache.putCustomers([
+          customer('c-layla', 'Layla Nasser', '+966 50 123 4567'),
+          customer('c-h40', 'Renamed Person', HADDADS[40]!.phone),
+        ]);
+      },
+    });
+    expect(names(await cache.search('nasser'))).toEqual(['Layla Nasser']);
+    expect(names(await cache.search('layla haddad'))).toEqual([]);
+    expect(names(await cache.search('renamed'))).toEqual(['Renamed Person']);
+    expect(names(await cache.search('sami40'))).toEqual([]);
+    await dropDb(db);
+  });
+
+  test('caps a crowd of matches and says so', () => {
+    const index = new SlimSearchIndex();
+    for (let pk = 1; pk <= 30; pk++) index.upsert({ pk, phoneE164: `+4477009${String(pk).padStart(5, '0')}`, nameWords: ['sam'] });
+    const hits = index.search(parseQuery('sa', 'GB'), 25);
+    expect(hits.pks).toHaveLength(25);
+    expect(hits.capped).toBe(true);
+    const digits = index.search(parseQuery('77009', 'GB'), 10);
+    expect(digits.pks).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(digits.capped).toBe(true);
+  });
+
+  test('a number holding the digits twice is one result', () => {
+    const index = new SlimSearchIndex();
+    index.upsert({ pk: 3, phoneE164: '+4455554455', nameWords: ['x'] });
+    index.upsert({ pk: 4, phoneE164: '+4420555000', nameWords: ['y'] });
+    expect(index.search(parseQuery('55', 'GB'), 10).pks).toEqual([3, 4]);
+  });
+
+  test('removing a customer drops them from every query kind', () => {
+    const index = new SlimSearchIndex();
+    const entry = { pk: 7, phoneE164: '+966501234567', nameWords: ['layla', 'haddad'] };
+    index.upsert(entry);
+    index.remove(entry);
+    expect(index.search(parseQuery('layla', 'SA'), 10).pks).toEqual([]);
+    expect(index.search(parseQuery('+966501234567', 'SA'), 10).pks).toEqual([]);
+    expect(index.search(parseQuery('5012345', 'SA'), 10).pks).toEqual([]);
+    expect(index.size).toBe(0);
+  });
+
+  test('reads the cashier’s text as phone, digits or words', () => {
+    expect(parseQuery(' 050 123 4567 ', 'SA')).toEqual({ kind: 'phone', e164: '+966501234567', digits: '0501234567' });
+    expect(parseQuery('4567', 'SA')).toEqual({ kind: 'digits', digits: '4567' });
+    expect(parseQuery('Søren Ø', 'DK')).toEqual({ kind: 'name', terms: ['soren', 'o'] });
+    expect(parseQuery('   ', 'DK')).toEqual({ kind: 'all' });
+  });
+});
