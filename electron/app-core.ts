@@ -29,7 +29,10 @@ export type BridgeHandlers = Record<Channel, BridgeHandler>;
 
 export interface AppCore {
   handlers: BridgeHandlers;
+  /** Stops the demo sandbox, if one runs; the remembered mode stays. */
   dispose(): Promise<void>;
+  /** The core's redacting logger, for the shell's own messages. */
+  log: Logger;
 }
 
 export interface AppCoreOptions {
@@ -234,6 +237,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
 
   return {
     handlers,
+    log,
     async dispose() {
       await demo.shutdown();
     },
