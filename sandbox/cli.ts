@@ -4,16 +4,28 @@
 import { parseArgs } from 'node:util';
 import { startSandbox } from './index';
 
-const { values } = parseArgs({
-  options: {
-    port: { type: 'string', default: '4010' },
-    key: { type: 'string', default: 'demo-key' },
-    'bakery-key': { type: 'string' },
-    data: { type: 'string' },
-    customers: { type: 'string' },
-    seed: { type: 'string' },
-  },
-});
+const USAGE = 'npm run sandbox -- [--port 4010] [--key demo-key] [--bakery-key KEY] [--data FILE] [--customers N] [--seed N]';
+
+function readArgs() {
+  try {
+    return parseArgs({
+      options: {
+        port: { type: 'string', default: '4010' },
+        key: { type: 'string', default: 'demo-key' },
+        'bakery-key': { type: 'string' },
+        data: { type: 'string' },
+        customers: { type: 'string' },
+        seed: { type: 'string' },
+      },
+    });
+  } catch (error) {
+    // A mistyped option gets one clear line and the usage, not a stack trace.
+    console.error(`${(error as Error).message}\nUsage: ${USAGE}`);
+    process.exit(2);
+  }
+}
+
+const { values } = readArgs();
 
 function wholeNumber(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;

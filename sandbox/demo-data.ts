@@ -267,14 +267,16 @@ function addGeneratedCustomers(builder: DemoBuilder, count: number): void {
     const names = NAMES[countries[i % countries.length] as string] as (typeof NAMES)[string];
     // Multiplying by a number coprime with 10^7 permutes 0..10^7-1: unique, scattered numbers.
     const national = ((i * 7_919_773) % 10_000_000).toString().padStart(7, '0');
+    const createdAt = isoTimestamp(new Date(start + i * step));
     const customer = builder.customer({
       id: seededUuid(builder.random),
       name: `${builder.pick(names.first)} ${builder.pick(names.last)}`,
       phone: `+96658${national}`,
       email: null,
       birthday: null,
-      created_at: isoTimestamp(new Date(start + i * step)),
-      last_visit_at: null,
+      created_at: createdAt,
+      // The spec types last_visit_at as a timestamp (never null): joining was the first visit.
+      last_visit_at: createdAt,
     });
     const card = builder.card(customer, coffee, i % 30);
     if (i % 10 === 0) builder.reward(card, 'available', REWARD_KINDS[0]);
