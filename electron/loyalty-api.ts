@@ -103,6 +103,8 @@ export function createLoyaltyApi(target: ServiceTarget, options: LoyaltyApiOptio
   const { timeoutMs, log } = options;
   const retry = options.retry ?? DEFAULT_RETRY;
   const http: AxiosInstance = axios.create({
+    // Node's http, always: under a DOM-like test environment axios would otherwise pick XHR.
+    adapter: 'http',
     baseURL: target.baseUrl,
     timeout: timeoutMs,
     headers: { Accept: 'application/json', Authorization: `Bearer ${target.apiKey}` },
