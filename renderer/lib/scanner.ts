@@ -139,11 +139,11 @@ export interface ScanContext {
 }
 
 /**
- * What the app does with a scan. Return true when it was handled (routed somewhere): the
- * scanned characters are then removed from the field they landed in. Return false to leave
- * them where they were typed, as ordinary input.
+ * What the app does with a scan: return the action that routes it (run once the scanned
+ * characters have been removed from the field they landed in, so the action may fill that
+ * field itself), or null to leave the whole scan, terminator included, as ordinary typing.
  */
-export type ScanHandler = (text: string, context: ScanContext) => boolean;
+export type ScanHandler = (text: string, context: ScanContext) => (() => void) | null;
 
 /** A field with this attribute keeps whatever is scanned into it and never routes it (order references). */
 export const KEEP_SCAN_ATTRIBUTE = 'data-scan-keep';
@@ -210,7 +210,8 @@ export function installScanListener(
       swallow(event);
       return;
     }
-    if (!onScan(step.text, { field })) return; // not ours: it stays ordinary typing, Enter included
+    const route = onScan(step.text, { field });
+    if (!route) return; // not ours: it stays ordinary typing, Enter included
 
     swallow(event);
     if (burstField) {
@@ -219,6 +220,7 @@ export function installScanListener(
       // v-model listens for `input`: tell it the value went back.
       burstField.field.dispatchEvent(new Event('input', { bubbles: true }));
     }
+    route();
   };
 
   const onBlur = (): void => {

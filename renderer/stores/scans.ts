@@ -29,31 +29,36 @@ export const useScansStore = defineStore('scans', () => {
     return null;
   }
 
-  /** The scan listener's handler: true when the scan was routed (its characters are then cleaned up). */
-  function handle(text: string, _context: ScanContext): boolean {
+  /**
+   * The scan listener's handler: the route for a reward code or a phone, or null for
+   * anything else (which then stays ordinary typing).
+   */
+  function handle(text: string, _context: ScanContext): (() => void) | null {
     // Until the till is set up there is nothing to look anything up with.
-    if (!settings.isConfigured || navigation.screen.name === 'settings') return false;
+    if (!settings.isConfigured || navigation.screen.name === 'settings') return null;
     const meaning = readScan(text, settings.defaultCountry);
     message.value = null;
 
     if (meaning.kind === 'reward') {
-      const customer = customerOnScreen();
-      rewards.start(meaning.code, customer);
-      navigation.go({ name: 'reward' });
-      if (customer) void rewards.check();
-      return true;
+      return () => {
+        const customer = customerOnScreen();
+        rewards.start(meaning.code, customer);
+        navigation.go({ name: 'reward' });
+        if (customer) void rewards.check();
+      };
     }
 
     if (meaning.kind === 'phone') {
-      navigation.home();
-      void customers.openByPhone(meaning.phone).then((outcome) => {
-        if (outcome === 'opened') navigation.go({ name: 'customer' });
-      });
-      return true;
+      return () => {
+        navigation.home();
+        void customers.openByPhone(meaning.phone).then((outcome) => {
+          if (outcome === 'opened') navigation.go({ name: 'customer' });
+        });
+      };
     }
 
     message.value = `Scanned “${text}”: not a reward code or a phone number.`;
-    return false;
+    return null;
   }
 
   function dismiss(): void {

@@ -112,6 +112,32 @@ Object.defineProperty(window, 'till', {
 });`;
 }
 
+/**
+ * Types like a keyboard-wedge scanner: real key events, each stamped 5–15 ms after the one
+ * before, then Enter. The page reads `KeyboardEvent.timeStamp`, which Chromium takes from
+ * the event's own time (as it does for a USB scanner's), so a busy test machine delaying
+ * delivery does not stretch the burst.
+ */
+export async function scannerBurst(page: Page, text: string, gapsMs: readonly number[] = [5, 9, 13, 7, 11, 15, 6, 10, 14, 8, 12]): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    let time = Date.now() / 1000;
+    let index = 0;
+    const next = () => (time += (gapsMs[index++ % gapsMs.length] ?? 10) / 1000);
+    for (const char of text) {
+      const at = next();
+      await cdp.send('Input.dispatchKeyEvent', { type: 'keyDown', key: char, text: char, unmodifiedText: char, timestamp: at });
+      await cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', key: char, timestamp: at + 0.002 });
+    }
+    const at = next();
+    const enter = { key: 'Enter', code: 'Enter', windowsVirtualKeyCode: 13 };
+    await cdp.send('Input.dispatchKeyEvent', { type: 'keyDown', ...enter, text: '\r', timestamp: at });
+    await cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', ...enter, timestamp: at + 0.002 });
+  } finally {
+    await cdp.detach();
+  }
+}
+
 export interface Harness {
   page: Page;
   context: BrowserContext;

@@ -1,0 +1,156 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_FIXTURES } from '../../sandbox';
+import { startHarness, type Harness } from './harness';
+
+const { layla, lukasz, soren } = DEMO_FIXTURES;
+
+describe('finding, registering and correcting customers', () => {
+  let h: Harness;
+
+  beforeAll(async () => {
+    h = await startHarness();
+    await h.configureService(); // default country SA
+    await h.openApp();
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  /** Types like a person (fill, not a key burst a scanner would make) and presses Enter. */
+  async function search(text: string): Promise<void> {
+    await h.page.keyboard.press('F2');
+    await h.page.locator('#search').fill(text);
+    await h.page.locator('#search').press('Enter');
+    await h.page.locator('[data-testid="results-summary"], [data-testid="no-results"], .notice--error').first().waitFor();
+  }
+
+  const names = () => h.page.locator('.result__name').allTextContents();
+
+  it('starts on the search box, focused', async () => {
+    await expect.poll(() => h.page.evaluate(() => document.activeElement?.id)).toBe('search');
+    await h.screenshot('10-find-empty');
+  });
+
+  it('finds a customer by a local phone number, read with the till’s country', async () => {
+    await h.page.locator('#search').fill('050 123 4567');
+    await expect.poll(() => h.page.getByTestId('search-hint').textContent()).toContain('+966 50 123 4567 (SA)');
+    await h.page.locator('#search').press('Enter');
+    await expect.poll(names).toEqual([layla.name]);
+    expect(await h.page.locator('.result__phone').first().textContent()).toBe(layla.phoneShown);
+    expect(await h.page.locator('.result').first().textContent()).toContain('Coffee Club');
+  });
+
+  it('finds a customer by an international phone number', async () => {
+    await search('+48 501 234 567');
+    await expect.poll(names).toEqual([lukasz.name]);
+  });
+
+  it('finds customers by part of a name', async () => {
+    await search('Østerg');
+    await expect.poll(names).toContain(soren.name);
+    await h.screenshot('11-find-results');
+  });
+
+  it('pages through many results with the keyboard', async () => {
+    await search('a');
+    const summary = h.page.getByTestId('results-summary');
+    await expect.poll(() => summary.textContent()).toMatch(/page 1 of \d+/);
+    const firstPage = await names();
+    expect(firstPage).toHaveLength(20);
+    await h.page.locator('#search').press('PageDown');
+    await expect.poll(() => summary.textContent()).toMatch(/page 2 of \d+/);
+    const secondPage = await names();
+    expect(secondPage.length).toBeGreaterThan(0);
+    expect(secondPage).not.toEqual(firstPage);
+    await h.page.locator('#search').press('PageUp');
+    await expect.poll(() => summary.textContent()).toMatch(/page 1 of \d+/);
+    await expect.poll(names).toEqual(firstPage);
+  });
+
+  it('opens a customer with the arrow keys and Enter, showing cards and rewards awaiting redemption', async () => {
+    await search('Haddad');
+    const all = await names();
+    const index = all.indexOf(layla.name);
+    expect(index).toBeGreaterThanOrEqual(0);
+    for (let i = 0; i < index; i++) await h.page.locator('#search').press('ArrowDown');
+    await expect.poll(() => h.page.locator('.result--active .result__name').textContent()).toBe(layla.name);
+    await h.page.locator('#search').press('Enter');
+    await expect.poll(() => h.page.getByTestId('customer-name').textContent()).toBe(layla.name);
+    expect(await h.page.getByTestId('customer-phone').textContent()).toBe(layla.phoneShown);
+    const rewards = h.page.locator('.reward-list .reward-summary');
+    await expect.poll(() => rewards.evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-code')))).toEqual(
+      expect.arrayContaining([layla.rewards.availableProduct, layla.rewards.availablePoints]),
+    );
+    // Used and expired rewards are not "awaiting redemption".
+    const shown = await rewards.evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-code')));
+    expect(shown).not.toContain(layla.rewards.redeemed);
+    expect(shown).not.toContain(layla.rewards.expired);
+    expect(await h.page.locator('.card-details').first().textContent()).toContain('Coffee Club');
+    await h.screenshot('12-customer');
+    await h.page.keyboard.press('Escape');
+    await expect.poll(() => h.page.evaluate(() => document.activeElement?.id)).toBe('search');
+  });
+
+  it('registers a new customer from an empty search, with the phone carried over (201)', async () => {
+    await search('+966 55 987 6543');
+    await h.page.getByTestId('no-results').waitFor();
+    await h.screenshot('13-find-none');
+    await h.page.getByRole('button', { name: 'Register this customer' }).click();
+    expect(await h.page.locator('#phone').inputValue()).toBe('+966 55 987 6543');
+    await h.page.locator('#name').fill('Noura Test-Register');
+    await h.page.locator('#email').fill('noura@example.com');
+    await h.page.getByRole('button', { name: 'Register' }).click();
+    await expect.poll(() => h.page.getByTestId('customer-name').textContent()).toBe('Noura Test-Register');
+    const notice = h.page.getByTestId('customer-notice');
+    expect(await notice.getAttribute('data-kind')).toBe('created');
+    expect(await notice.textContent()).toContain('is now registered');
+    await h.screenshot('14-registered-new');
+  });
+
+  it('says so when registering finds an existing customer (200), and changes nothing', async () => {
+    await h.page.keyboard.press('F2');
+    await h.page.getByRole('button', { name: 'Register new' }).click();
+    await h.page.locator('#name').fill('Someone Else');
+    await h.page.locator('#phone').fill('0501234567');
+    await h.page.getByRole('button', { name: 'Register' }).click();
+    await expect.poll(() => h.page.getByTestId('customer-name').textContent()).toBe(layla.name);
+    const notice = h.page.getByTestId('customer-notice');
+    expect(await notice.getAttribute('data-kind')).toBe('existing');
+    expect(await notice.textContent()).toContain('already registered');
+    await h.screenshot('15-registered-existing');
+  });
+
+  it('shows the service’s field errors beside their fields and loses nothing typed', async () => {
+    await h.page.keyboard.press('F2');
+    await h.page.getByRole('button', { name: 'Register new' }).click();
+    await h.page.locator('#name').fill('Field Error Person');
+    await h.page.locator('#phone').fill('+44 7400 123456');
+    await h.page.locator('#email').fill('not-an-email');
+    await h.page.getByRole('button', { name: 'Register' }).click();
+    await expect.poll(() => h.page.locator('#email-error').textContent()).toBeTruthy();
+    expect(await h.page.locator('#name').inputValue()).toBe('Field Error Person');
+    expect(await h.page.locator('#phone').inputValue()).toBe('+44 7400 123456');
+    expect(await h.page.locator('#email').inputValue()).toBe('not-an-email');
+    expect(await h.page.locator('#email').getAttribute('aria-invalid')).toBe('true');
+    await h.screenshot('16-register-field-error');
+  });
+
+  it('corrects a name, and the correction is there after a reload', async () => {
+    await search(lukasz.phone);
+    await h.page.locator('#search').press('Enter');
+    await expect.poll(() => h.page.getByTestId('customer-name').textContent()).toBe(lukasz.name);
+    await h.page.keyboard.press('F4');
+    expect(await h.page.locator('#phone').getAttribute('readonly')).not.toBeNull();
+    await h.page.locator('#name').fill('Łukasz Żółkiewski-Nowak');
+    await h.screenshot('17-correct');
+    await h.page.getByRole('button', { name: 'Save corrections' }).click();
+    await expect.poll(() => h.page.getByTestId('customer-name').textContent()).toBe('Łukasz Żółkiewski-Nowak');
+
+    await h.page.reload();
+    await h.page.locator('#search').waitFor();
+    await search(lukasz.phone);
+    await expect.poll(names).toEqual(['Łukasz Żółkiewski-Nowak']);
+    await h.page.locator('#search').press('Enter');
+    await expect.poll(() => h.page.getByTestId('customer-name').textContent()).toBe('Łukasz Żółkiewski-Nowak');
+  });
+});
