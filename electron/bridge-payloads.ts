@@ -34,7 +34,7 @@ const name = z
   .string('Enter the name.')
   .trim()
   .min(1, 'Enter the name.')
-  .max(120, 'The name can be at most 120 characters.');
+  .max(200, 'The name can be at most 200 characters.');
 
 const email = z.string().trim().max(254, 'The email address is too long.').pipe(z.email('Enter a valid email address.'));
 
@@ -90,7 +90,7 @@ export const redeemRewardPayload = z.strictObject({
   phone,
   country_code: countryCode.optional(),
   branch_id: uuid('The branch id').optional(),
-  order_reference: z.string().trim().min(1, 'The order reference is empty.').max(64, 'The order reference can be at most 64 characters.').optional(),
+  order_reference: z.string().trim().min(1, 'The order reference is empty.').max(100, 'The order reference can be at most 100 characters.').optional(),
 });
 
 export const setApiKeyPayload = z.strictObject({
