@@ -82,6 +82,7 @@ describe('checking and redeeming rewards, and the barcode scanner', () => {
     if (!customer.ok) throw new Error(customer.error.message);
     const card = customer.data.cards.find((c) => c.program.name === 'Coffee Club');
     expect(await h.page.locator('[data-testid="redeemed"] [data-testid="card-points"]').textContent()).toBe(String(card?.points));
+    await h.page.evaluate(() => window.getSelection()?.removeAllRanges()); // the double click selected text
     await h.screenshot('21-redeemed');
   });
 
