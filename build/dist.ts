@@ -117,4 +117,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     console.error(error instanceof DistStop ? line : `Build failed: ${line}`);
     process.exitCode = 1;
   }
+  // electron-builder's downloader leaves a timer behind after a failed fetch that would keep
+  // the process alive for another half minute; the outcome is already printed.
+  process.exit();
 }

@@ -1,0 +1,108 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { getConfig, validateConfiguration } from 'app-builder-lib/out/util/config/config';
+import { DebugLogger } from 'builder-util';
+import type { Configuration } from 'electron-builder';
+import { describe, expect, it } from 'vitest';
+import { APP_ID, createBuilderConfig, PRODUCT_NAME } from '../../build/electron-builder.config';
+
+const PROJECT_DIR = fileURLToPath(new URL('../..', import.meta.url));
+const CONFIG_FILE = 'build/electron-builder.config.ts';
+
+const SIGNED_ENV = {
+  CSC_LINK: '/secure/developer-id.p12',
+  CSC_KEY_PASSWORD: 'p12-password',
+  APPLE_API_KEY: '/secure/AuthKey.p8',
+  APPLE_API_KEY_ID: 'KEYID12345',
+  APPLE_API_ISSUER: '00000000-0000-0000-0000-000000000000',
+};
+
+// electron-builder's own check: the JSON schema it ships plus its extra rules.
+const validate = (config: Configuration) => validateConfiguration(config, new DebugLogger(false));
+
+describe('electron-builder configuration', () => {
+  it('passes electron-builder’s own schema, unsigned and signed', async () => {
+    await expect(validate(createBuilderConfig({}))).resolves.toBeUndefined();
+    await expect(validate(createBuilderConfig(SIGNED_ENV))).resolves.toBeUndefined();
+  });
+
+  it('is rejected by the same validator when an option is misspelt (the check is live)', async () => {
+    const config = createBuilderConfig({});
+    const misspelt = { ...config, nsis: { ...config.nsis, oneClik: false } } as Configuration;
+    await expect(validate(misspelt)).rejects.toThrow(/configuration\.nsis/);
+  });
+
+  it('loads from its file through electron-builder’s config loader, as the CLI would', async () => {
+    const loaded = await getConfig(PROJECT_DIR, CONFIG_FILE, null);
+    await expect(validate(loaded)).resolves.toBeUndefined();
+    expect(loaded.appId).toBe(APP_ID);
+    expect(loaded.productName).toBe(PRODUCT_NAME);
+  });
+
+  it('builds an assisted NSIS installer that offers all-users or just-me, for x64 and arm64', () => {
+    const config = createBuilderConfig({});
+    expect(config.nsis).toMatchObject({ oneClick: false, perMachine: false, allowElevation: true, deleteAppDataOnUninstall: false });
+    expect(config.win?.target).toEqual([{ target: 'nsis', arch: ['x64', 'arm64'] }]);
+  });
+
+  it('builds hardened-runtime dmgs for Intel and Apple silicon with the entitlements file', () => {
+    const mac = createBuilderConfig({}).mac!;
+    expect(mac.target).toEqual([{ target: 'dmg', arch: ['x64', 'arm64'] }]);
+    expect(mac.hardenedRuntime).toBe(true);
+    expect(mac.entitlements).toBe('build/entitlements.mac.plist');
+    expect(mac.entitlementsInherit).toBe('build/entitlements.mac.plist');
+  });
+
+  it('asks for only the JIT entitlement Electron needs', () => {
+    const plist = readFileSync(join(PROJECT_DIR, 'build/entitlements.mac.plist'), 'utf8').replace(/<!--[\s\S]*?-->/g, '');
+    const keys = [...plist.matchAll(/<key>([^<]+)<\/key>/g)].map((match) => match[1]);
+    expect(keys).toEqual(['com.apple.security.cs.allow-jit']);
+  });
+
+  it('packs into asar, associates no file types and flips the hardening fuses', () => {
+    const config = createBuilderConfig({});
+    expect(config.asar).toBe(true);
+    expect(config.fileAssociations).toEqual([]);
+    expect(config.protocols).toEqual([]);
+    expect(config.electronFuses).toMatchObject({
+      runAsNode: false,
+      enableCookieEncryption: true,
+      enableNodeOptionsEnvironmentVariable: false,
+      enableNodeCliInspectArguments: false,
+      enableEmbeddedAsarIntegrityValidation: true,
+      onlyLoadAppFromAsar: true,
+    });
+  });
+
+  it('points only at files that exist in the repository', () => {
+    const config = createBuilderConfig({});
+    const referenced = [config.win?.icon, config.nsis?.installerIcon, config.nsis?.uninstallerIcon, config.mac?.icon, config.mac?.entitlements];
+    for (const file of referenced) {
+      expect(file, 'a referenced build resource').toBeTruthy();
+      expect(existsSync(join(PROJECT_DIR, file!)), `${file} exists`).toBe(true);
+    }
+  });
+
+  it('writes installers to the git-ignored release folder', () => {
+    expect(createBuilderConfig({}).directories?.output).toMatch(/^release\//);
+    expect(readFileSync(join(PROJECT_DIR, '.gitignore'), 'utf8').split('\n')).toContain('release/');
+  });
+
+  it('without signing variables, builds macOS unsigned and un-notarised on purpose', () => {
+    const mac = createBuilderConfig({}).mac!;
+    expect(mac.identity).toBeNull();
+    expect(mac.notarize).toBe(false);
+  });
+
+  it('with a certificate and notarisation key, signs with that identity and notarises', () => {
+    const mac = createBuilderConfig(SIGNED_ENV).mac!;
+    expect(mac.identity).toBeUndefined(); // electron-builder takes it from CSC_LINK
+    expect(mac.notarize).toBe(true);
+  });
+
+  it('keeps every secret out of the configuration itself', () => {
+    const text = JSON.stringify(createBuilderConfig(SIGNED_ENV));
+    for (const value of Object.values(SIGNED_ENV)) expect(text).not.toContain(value);
+  });
+});
