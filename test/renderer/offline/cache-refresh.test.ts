@@ -1,0 +1,134 @@
+// @vitest-environment node
+// Pages come from the real sandbox through the main process's handler table (Node HTTP).
+import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, test } from 'vitest';
+import type { SearchCustomersPayload, SearchResult, TillApi } from '../../../electron/contract';
+import { CacheRefresh, type RefreshProgress } from '../../../renderer/offline/cache-refresh';
+import { CustomerCache } from '../../../renderer/offline/customer-cache';
+import { readMeta, type OfflineDb } from '../../../renderer/offline/db';
+import { dropDb, freshDb } from './support/fixtures';
+import { startService, type ServiceHarness } from './support/service';
+
+let service: ServiceHarness;
+let db: OfflineDb;
+let cache: CustomerCache;
+
+beforeAll(async () => {
+  service = await startService();
+});
+afterAll(() => service.close());
+beforeEach(() => {
+  db = freshDb();
+  cache = new CustomerCache(db, { defaultCountry: () => 'SA' });
+});
+afterEach(() => dropDb(db));
+
+type Search = TillApi['searchCustomers'];
+
+/** The real search, seen through a hook that may answer instead (to inject failures by page). */
+function instrumented(hook: (payload: SearchCustomersPayload) => SearchResult | null = () => null) {
+  const pages: number[] = [];
+  let inFlight = 0;
+  let maxInFlight = 0;
+  const searchCustomers: Search = async (payload) => {
+    pages.push(payload.page ?? 1);
+    const injected = hook(payload);
+    if (injected) return injected;
+    inFlight += 1;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    try {
+      return await service.api.searchCustomers(payload);
+    } finally {
+      inFlight -= 1;
+    }
+  };
+  return { api: { searchCustomers }, pages, maxInFlight: () => maxInFlight };
+}
+
+function refreshWith(api: { searchCustomers: Search }, sleeps: number[] = []) {
+  return new CacheRefresh({
+    api,
+    db,
+    cache,
+    concurrency: 3,
+    random: () => 0.5,
+    sleep: async (ms) => {
+      sleeps.push(ms);
+    },
+    yieldToPage: async () => undefined,
+  });
+}
+
+describe('the background refresh', () => {
+  test('fills the cache with every customer, a few pages at a time, observably', async () => {
+    const source = instrumented();
+    const refresh = refreshWith(source.api);
+    const seen: RefreshProgress[] = [];
+    refresh.subscribe((progress) => seen.push(progress));
+
+    const done = await refresh.run();
+
+    const total = done.total!;
+    expect(total).toBeGreaterThan(200);
+    expect(await db.customers.count()).toBe(total);
+    expect(done).toMatchObject({ state: 'idle', pagesDone: Math.ceil(total / 100), fetched: total, stoppedBecause: null });
+    expect(done.lastCompleteRefreshAt).not.toBeNull();
+    expect(await readMeta(db, 'lastCompleteRefresh')).toEqual({ at: done.lastCompleteRefreshAt, total });
+    expect(await readMeta(db, 'refreshCursor')).toBeUndefined();
+    expect(source.maxInFlight()).toBeLessThanOrEqual(3);
+    expect(source.maxInFlight()).toBeGreaterThan(1);
+    expect([...source.pages].sort((a, b) => a - b)).toEqual(Array.from({ length: Math.ceil(total / 100) }, (_, i) => i + 1));
+    // Progress was visible on the way, not only at the end.
+    expect(seen.filter((p) => p.state === 'running').map((p) => p.pagesDone)).toContain(2);
+    // And what it stored is searchable offline.
+    expect((await cache.search('layla')).customers.map((row) => row.customer.name)).toContain('Layla Haddad');
+  });
+
+  test('backs off on 429, honouring Retry-After, then carries on', async () => {
+    let limited = 0;
+    const source = instrumented((payload) => {
+      if (payload.page === 2 && limited < 2) {
+        limited += 1;
+        return { ok: false, error: { kind: 'rate_limited', status: 429, message: 'Too many requests.', retryAfterMs: 7_000 } };
+      }
+      return null;
+    });
+    const sleeps: number[] = [];
+    const done = await refreshWith(source.api, sleeps).run();
+    expect(done.state).toBe('idle');
+    expect(sleeps).toHaveLength(2);
+    expect(sleeps.every((ms) => ms >= 7_000)).toBe(true);
+    expect(source.pages.filter((page) => page === 2)).toHaveLength(3);
+  });
+
+  test('stops when the service cannot be reached and resumes from its cursor after a restart', async () => {
+    const source = instrumented((payload) =>
+      (payload.page ?? 1) >= 3
+        ? { ok: false, error: { kind: 'offline', message: 'The loyalty service cannot be reached.' } }
+        : null,
+    );
+    const sleeps: number[] = [];
+    const stopped = await refreshWith(source.api, sleeps).run();
+    expect(stopped.state).toBe('stopped');
+    expect(stopped.stoppedBecause).toMatch(/cannot be reached/);
+    expect(stopped.lastCompleteRefreshAt).toBeNull();
+    expect((await readMeta(db, 'refreshCursor'))?.pagesDone).toBe(2);
+    // Back-off between tries grows.
+    expect(sleeps.slice(0, 3)).toEqual([...sleeps.slice(0, 3)].sort((a, b) => a - b));
+
+    // "Restart": a new refresh over the same database continues at page 3.
+    const resumed = instrumented();
+    const done = await refreshWith(resumed.api).run();
+    expect(done.state).toBe('idle');
+    expect(Math.min(...resumed.pages)).toBe(3);
+    expect(await db.customers.count()).toBe(done.total);
+  });
+
+  test('a rejected key stops the run at once, without retries', async () => {
+    const source = instrumented(() => ({ ok: false, error: { kind: 'unauthorized', status: 401, message: 'The service rejected the API key.' } }));
+    const sleeps: number[] = [];
+    const stopped = await refreshWith(source.api, sleeps).run();
+    expect(stopped).toMatchObject({ state: 'stopped', stoppedBecause: 'The service rejected the API key.' });
+    expect(sleeps).toEqual([]);
+    expect(source.pages).toEqual([1]);
+  });
+});
