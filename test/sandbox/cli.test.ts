@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_FIXTURES } from '../../sandbox';
+import { DEMO_FIXTURES, startSandbox } from '../../sandbox';
 import { byPhone, get, post } from './support/http';
 import { expectError } from './support/shapes';
 
@@ -97,12 +97,9 @@ describe('the sandbox CLI', () => {
     process.kill(-(cli.child.pid as number), 'SIGTERM');
     await cli.exited;
 
-    const plain = startCli(['--port', '0', '--seed', '3']);
-    const [, plainUrl] = await waitForOutput(plain, /(http:\/\/127\.0\.0\.1:\d+)/);
-    await waitForOutput(plain, /demo-key/);
-    const demoTotal = (await get({ url: plainUrl as string }, '/v1/customers')).body.meta.total;
-    process.kill(-(plain.child.pid as number), 'SIGTERM');
-    await plain.exited;
+    const plain = await startSandbox({ seed: 3 });
+    const demoTotal = (await get(plain, '/v1/customers')).body.meta.total;
+    await plain.close();
 
     expect(total).toBe(demoTotal + 40);
   }, 60_000);
