@@ -18,7 +18,8 @@ const PRELOAD = join(__dirname, 'preload.cjs');
 const RENDERER_ROOT = join(__dirname, '..', 'renderer');
 
 protocol.registerSchemesAsPrivileged([
-  { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
+  // Standard and secure: a real origin for the page, so `'self'` in the CSP and same-origin module scripts work.
+  { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, corsEnabled: true } },
 ]);
 app.enableSandbox();
 
