@@ -31,7 +31,8 @@ function isCalendarDate(value: string): boolean {
   return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
 }
 
-export const customerIdParams = z.strictObject({ id: uuid });
+// UUIDs are case-insensitive on input (RFC 4122); ids are stored in lower case.
+export const customerIdParams = z.strictObject({ id: uuid.transform((id) => id.toLowerCase()) });
 
 export const searchQuery = z.strictObject({
   phone: phone.optional(),

@@ -86,6 +86,27 @@ describe('registering', () => {
     expect((await get(sandbox, `/v1/customers/${layla.id}`)).body.data).toEqual(before.body.data);
   });
 
+  it('keeps names in any script exactly as sent, and finds them again', async () => {
+    for (const [name, phone] of [
+      ['ليلى حداد', '+966551112233'],
+      ['Łucja Ząbkowska-Öztürk', '+48601112233'],
+      ['Ørjan Æsøy', '+4791112233'],
+    ]) {
+      const reply = await register({ name, phone });
+      expect(reply.status).toBe(201);
+      expect(reply.body.data.name).toBe(name);
+      const found = await get(sandbox, `/v1/customers?search=${encodeURIComponent(name.split(' ')[0] as string)}`);
+      expect(found.body.data.map((c: any) => c.id)).toContain(reply.body.data.id);
+    }
+  });
+
+  it('accepts a JSON Content-Type with a charset, in any case', async () => {
+    const reply = await post(sandbox, '/v1/customers', { name: 'Charset Chris', phone: '+447400900555' }, {
+      headers: { 'content-type': 'Application/JSON; charset=utf-8' },
+    });
+    expect(reply.status).toBe(201);
+  });
+
   it('concurrent registrations of one phone make one customer', async () => {
     const replies = await Promise.all(
       Array.from({ length: 20 }, () => register({ name: 'Rush Hour', phone: '+447400900777' })),

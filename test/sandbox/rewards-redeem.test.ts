@@ -67,6 +67,13 @@ describe('redeeming a reward', () => {
     expect(after.rewards.map((r: any) => r.code)).toContain(layla.rewards.availablePoints);
   });
 
+  it('accepts the phone in local form with country_code, and the code in any case', async () => {
+    const reply = await redeem({ reward_code: omar.reward.toLowerCase(), phone: '050 123 4567', country_code: '971' });
+    expect(reply.status).toBe(200);
+    expect(reply.body.data.reward.code).toBe(omar.reward);
+    expect(sandbox.redemptions().map((entry) => entry.code)).toEqual([omar.reward]);
+  });
+
   it('without branch_id and order_reference stores them as null', async () => {
     const reply = await redeem({ reward_code: omar.reward, phone: omar.phone });
     expect(reply.status).toBe(200);

@@ -95,6 +95,16 @@ describe('updating a customer', () => {
     }
   });
 
+  it('reads the id case-insensitively, as UUIDs are', async () => {
+    const upper = soren.id.toUpperCase();
+    const fetched = await get(sandbox, `/v1/customers/${upper}`);
+    expect(fetched.status).toBe(200);
+    expect(fetched.body.data.id).toBe(soren.id);
+    const updated = await update(upper, { name: soren.name });
+    expect(updated.status).toBe(200);
+    expect(updated.body.data.id).toBe(soren.id);
+  });
+
   it('an unknown id is 404 not_found, and a malformed id is 422 naming id', async () => {
     const unknown = '00000000-0000-4000-8000-000000000000';
     expectError(await update(unknown, { name: 'Nobody' }), 404, 'not_found');
