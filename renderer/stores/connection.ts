@@ -3,7 +3,7 @@ import { computed, ref } from 'vue';
 import type { BridgeError, ConnectionStatus } from '../../electron/contract';
 import { till } from './till';
 
-export type ConnectionState = 'unknown' | 'checking' | 'online' | 'offline' | 'unconfigured';
+export type ConnectionState = 'unknown' | 'checking' | 'online' | 'failing' | 'offline' | 'unconfigured';
 
 /** How often the header re-probes the service while the till is open. */
 const PROBE_INTERVAL_MS = 30_000;
@@ -19,12 +19,13 @@ export const useConnectionStore = defineStore('connection', () => {
   let timer: ReturnType<typeof setInterval> | null = null;
 
   const state = computed<ConnectionState>(() => {
-    if (checking.value && !status.value) return 'checking';
-    if (!status.value) return 'unknown';
-    if (status.value.mode === 'unconfigured') return 'unconfigured';
+    // A call that just failed to reach the service is the freshest news there is.
     if (lastFailure.value) return 'offline';
+    if (!status.value) return checking.value ? 'checking' : 'unknown';
+    if (status.value.mode === 'unconfigured') return 'unconfigured';
     if (status.value.reachable === false) return 'offline';
-    if (status.value.reachable === true) return 'online';
+    // Reachable, but answering with a refusal (a wrong key) or an error.
+    if (status.value.reachable === true) return status.value.error ? 'failing' : 'online';
     return 'unknown';
   });
 
@@ -32,6 +33,8 @@ export const useConnectionStore = defineStore('connection', () => {
     switch (state.value) {
       case 'online':
         return 'Connected';
+      case 'failing':
+        return status.value?.error?.kind === 'unauthorized' ? 'Connected, key refused' : 'Service reports a problem';
       case 'offline':
         return 'Service unreachable';
       case 'checking':
@@ -64,7 +67,10 @@ export const useConnectionStore = defineStore('connection', () => {
 
   function noteSuccess(): void {
     lastFailure.value = null;
-    if (status.value && status.value.reachable === false) status.value = { ...status.value, reachable: true };
+    if (status.value && (status.value.reachable === false || status.value.error)) {
+      const { error: _error, ...rest } = status.value;
+      status.value = { ...rest, reachable: true };
+    }
   }
 
   function startProbing(): void {

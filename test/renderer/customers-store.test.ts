@@ -1,0 +1,137 @@
+import { createPinia, setActivePinia } from 'pinia';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useConnectionStore } from '../../renderer/stores/connection';
+import { useCustomersStore } from '../../renderer/stores/customers';
+import { useSettingsStore } from '../../renderer/stores/settings';
+import { customer, installFakeTill, tillState, type FakeTill } from './support/fake-till';
+
+describe('customers store', () => {
+  let till: FakeTill;
+
+  beforeEach(async () => {
+    setActivePinia(createPinia());
+    till = installFakeTill();
+    till.respond('getState', () => ({ ok: true, data: tillState({ defaultCountry: 'SA' }) }));
+    await useSettingsStore().load();
+    till.respond('searchCustomers', (payload) => ({
+      ok: true,
+      data: [customer()],
+      meta: { current_page: payload.page ?? 1, last_page: 3, per_page: 20, total: 45 },
+    }));
+  });
+
+  it('looks up a local phone exactly, in E.164 with the till’s country', async () => {
+    const customers = useCustomersStore();
+    customers.query = '050 123 4567';
+    expect(customers.reading?.international).toBe('+966 50 123 4567');
+    await customers.search();
+    expect(till.callsTo('searchCustomers')).toEqual([{ phone: '+966501234567', page: 1, per_page: 20 }]);
+  });
+
+  it('searches anything else as part of a name or number', async () => {
+    const customers = useCustomersStore();
+    customers.query = '  Haddad ';
+    await customers.search();
+    expect(till.callsTo('searchCustomers')).toEqual([{ search: 'Haddad', page: 1, per_page: 20 }]);
+    expect(customers.activeIndex).toBe(0);
+  });
+
+  it('pages within the last search, not whatever is in the box now', async () => {
+    const customers = useCustomersStore();
+    customers.query = 'Haddad';
+    await customers.search();
+    customers.query = 'something else';
+    await customers.goToPage(2);
+    expect(till.callsTo('searchCustomers').at(-1)).toEqual({ search: 'Haddad', page: 2, per_page: 20 });
+    await customers.goToPage(4); // past the last page
+    expect(till.callsTo('searchCustomers')).toHaveLength(2);
+  });
+
+  it('drops a slow answer to an older search', async () => {
+    const customers = useCustomersStore();
+    let releaseOld: () => void = () => undefined;
+    till.respond('searchCustomers', (payload) =>
+      payload.search === 'old'
+        ? new Promise((resolve) => {
+            releaseOld = () =>
+              resolve({ ok: true, data: [customer({ name: 'Old' })], meta: { current_page: 1, last_page: 1, per_page: 20, total: 1 } });
+          })
+        : { ok: true, data: [customer({ name: 'New' })], meta: { current_page: 1, last_page: 1, per_page: 20, total: 1 } },
+    );
+    customers.query = 'old';
+    const old = customers.search();
+    customers.query = 'new';
+    await customers.search();
+    releaseOld();
+    await old;
+    expect(customers.results.map((c) => c.name)).toEqual(['New']);
+  });
+
+  it('tells the header when the service cannot be reached', async () => {
+    const customers = useCustomersStore();
+    till.respond('searchCustomers', () => ({ ok: false, error: { kind: 'offline', message: 'Connection refused.' } }));
+    customers.query = 'Haddad';
+    await customers.search();
+    expect(customers.searchError?.kind).toBe('offline');
+    expect(useConnectionStore().state).toBe('offline');
+  });
+
+  it('says whether registering created a customer or found the existing one', async () => {
+    const customers = useCustomersStore();
+    till.respond('getCustomer', () => ({ ok: true, data: customer({ rewards: [] }) }));
+    till.respond('registerCustomer', () => ({ ok: true, status: 201, data: { customer: customer(), created: true } }));
+    customers.startRegister('050 123 4567');
+    customers.draft.name = ' Layla Haddad ';
+    expect(await customers.register()).toBe(true);
+    expect(customers.notice?.kind).toBe('created');
+    expect(till.callsTo('registerCustomer')).toEqual([{ name: 'Layla Haddad', phone: '+966501234567' }]);
+
+    till.respond('registerCustomer', () => ({ ok: true, status: 200, data: { customer: customer(), created: false } }));
+    customers.startRegister('+966501234567');
+    customers.draft.name = 'Someone Else';
+    await customers.register();
+    expect(customers.notice?.kind).toBe('existing');
+    expect(customers.notice?.text).toContain('already registered');
+  });
+
+  it('refuses an unreadable phone before any call, and keeps everything typed', async () => {
+    const customers = useCustomersStore();
+    customers.startRegister('12');
+    customers.draft.name = 'Name';
+    customers.draft.email = 'a@example.com';
+    expect(await customers.register()).toBe(false);
+    expect(customers.fieldErrors.phone).toBeTruthy();
+    expect(till.callsTo('registerCustomer')).toHaveLength(0);
+    expect(customers.draft).toEqual({ name: 'Name', phone: '12', email: 'a@example.com', birthday: '' });
+  });
+
+  it('puts the service’s field errors beside their fields and keeps the draft', async () => {
+    const customers = useCustomersStore();
+    till.respond('registerCustomer', () => ({
+      ok: false,
+      error: { kind: 'validation', status: 422, message: 'email is invalid', fields: { email: 'Not a valid email address.' } },
+    }));
+    customers.startRegister('+966501234567');
+    customers.draft.name = 'Layla';
+    customers.draft.email = 'layla@';
+    expect(await customers.register()).toBe(false);
+    expect(customers.fieldErrors).toEqual({ email: 'Not a valid email address.' });
+    expect(customers.draft.email).toBe('layla@');
+    expect(customers.draft.name).toBe('Layla');
+  });
+
+  it('never sends the phone with a correction', async () => {
+    const customers = useCustomersStore();
+    customers.current = customer({ rewards: [] });
+    till.respond('updateCustomer', (payload) => ({ ok: true, data: customer({ name: payload.name ?? '' }) }));
+    customers.startCorrect();
+    customers.draft.name = 'Layla H. Haddad';
+    customers.draft.phone = '+44 7700 900123'; // even if something wrote to it
+    expect(await customers.saveCorrection()).toBe(true);
+    const [sent] = till.callsTo('updateCustomer') as Array<Record<string, unknown>>;
+    expect(sent).not.toHaveProperty('phone');
+    expect(sent).toMatchObject({ id: customer().id, name: 'Layla H. Haddad' });
+    expect(customers.current?.name).toBe('Layla H. Haddad');
+    expect(customers.current?.rewards).toEqual([]);
+  });
+});

@@ -1,0 +1,135 @@
+import { createPinia, setActivePinia } from 'pinia';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { Redemption, Result } from '../../electron/contract';
+import { useCustomersStore } from '../../renderer/stores/customers';
+import { useRewardsStore } from '../../renderer/stores/rewards';
+import { useSettingsStore } from '../../renderer/stores/settings';
+import { card, customer, installFakeTill, reward, tillState, type FakeTill } from './support/fake-till';
+
+describe('rewards store', () => {
+  let till: FakeTill;
+
+  beforeEach(async () => {
+    setActivePinia(createPinia());
+    till = installFakeTill();
+    till.respond('getState', () => ({ ok: true, data: tillState() }));
+    await useSettingsStore().load();
+  });
+
+  async function checked(code = 'RW-LAYLA001') {
+    const rewards = useRewardsStore();
+    till.respond('checkReward', () => ({ ok: true, data: reward({ code }) }));
+    rewards.start(code.toLowerCase(), customer());
+    expect(await rewards.check()).toBe(true);
+    return rewards;
+  }
+
+  it('checks with the on-screen customer’s phone in E.164 and the code upper-cased', async () => {
+    await checked();
+    expect(till.callsTo('checkReward')).toEqual([{ reward_code: 'RW-LAYLA001', phone: '+966501234567' }]);
+  });
+
+  it('asks for a phone when no customer is on screen, reading local numbers with the till’s country', async () => {
+    const rewards = useRewardsStore();
+    till.respond('checkReward', () => ({ ok: true, data: reward() }));
+    rewards.start('RW-LAYLA001');
+    expect(await rewards.check()).toBe(false);
+    expect(rewards.fieldErrors.phone).toMatch(/phone number/);
+    expect(till.callsTo('checkReward')).toHaveLength(0);
+    rewards.draft.phone = '050 123 4567';
+    expect(await rewards.check()).toBe(true);
+    expect(till.callsTo('checkReward')).toEqual([{ reward_code: 'RW-LAYLA001', phone: '+966501234567' }]);
+  });
+
+  it('will not redeem before the cashier confirms the order is paid', async () => {
+    const rewards = await checked();
+    expect(await rewards.redeem()).toBe(false);
+    expect(rewards.fieldErrors.paid).toBeTruthy();
+    expect(till.callsTo('redeemReward')).toHaveLength(0);
+  });
+
+  it('sends one redeem however often it is asked, with the branch id and order reference', async () => {
+    const rewards = await checked();
+    let release: (value: Result<Redemption>) => void = () => undefined;
+    till.respond('redeemReward', () => new Promise((resolve) => (release = resolve)));
+    rewards.draft.paid = true;
+    rewards.draft.orderReference = ' POS-77 ';
+    const first = rewards.redeem();
+    const second = rewards.redeem(); // the double click
+    const third = rewards.redeem(); // and a repeated Enter
+    release({ ok: true, data: { reward: reward({ status: 'redeemed', redeemed_at: '2026-11-22T10:00:00+00:00' }), card: card(130) } });
+    expect(await Promise.all([first, second, third])).toEqual([true, false, false]);
+    expect(await rewards.redeem()).toBe(false); // and after success
+    expect(till.callsTo('redeemReward')).toEqual([
+      {
+        reward_code: 'RW-LAYLA001',
+        phone: '+966501234567',
+        branch_id: '7a1e9c40-2f3b-4d5e-8a6b-0c1d2e3f4a5b',
+        order_reference: 'POS-77',
+      },
+    ]);
+    expect(rewards.redemption?.card.points).toBe(130);
+  });
+
+  it('updates the customer on screen with the card after redemption and drops the used reward', async () => {
+    const customers = useCustomersStore();
+    customers.current = customer({ rewards: [reward()] });
+    const rewards = useRewardsStore();
+    till.respond('checkReward', () => ({ ok: true, data: reward() }));
+    till.respond('redeemReward', () => ({ ok: true, data: { reward: reward({ status: 'redeemed' }), card: card(130) } }));
+    rewards.start('RW-LAYLA001', customers.current);
+    await rewards.check();
+    rewards.draft.paid = true;
+    await rewards.redeem();
+    expect(customers.current?.cards[0]?.points).toBe(130);
+    expect(customers.current?.rewards).toEqual([]);
+  });
+
+  it('explains a refused redeem with the date the service says it was used', async () => {
+    const rewards = await checked();
+    till.respond('redeemReward', () => ({
+      ok: false,
+      error: { kind: 'reward_unavailable', status: 422, code: 'reward_unavailable', message: 'The reward is not available.' },
+    }));
+    till.respond('checkReward', () => ({
+      ok: true,
+      data: reward({ status: 'redeemed', redeemed_at: '2026-11-20T09:30:00+00:00' }),
+    }));
+    rewards.draft.paid = true;
+    expect(await rewards.redeem()).toBe(false);
+    expect(rewards.unavailableNote).toMatch(/^This reward was already used on 20 Nov 2026/);
+    expect(rewards.canRedeem).toBe(false);
+    expect(await rewards.redeem()).toBe(false);
+    expect(till.callsTo('redeemReward')).toHaveLength(1);
+  });
+
+  it('after an unanswered attempt, allows a new confirmation, and says a later refusal may be its own', async () => {
+    const rewards = await checked();
+    till.respond('redeemReward', () => ({ ok: false, error: { kind: 'timeout', message: 'No answer in time.' } }));
+    rewards.draft.paid = true;
+    expect(await rewards.redeem()).toBe(false);
+    expect(rewards.redeemError?.kind).toBe('timeout');
+    expect(rewards.draft.paid).toBe(false); // confirm again
+    till.respond('redeemReward', () => ({
+      ok: false,
+      error: { kind: 'reward_unavailable', status: 422, message: 'The reward is not available.' },
+    }));
+    till.respond('checkReward', () => ({ ok: true, data: reward({ status: 'redeemed', redeemed_at: '2026-11-22T10:00:00+00:00' }) }));
+    rewards.draft.paid = true;
+    await rewards.redeem();
+    expect(rewards.unavailableNote).toContain('possibly by your earlier attempt');
+    expect(till.callsTo('redeemReward')).toHaveLength(2);
+  });
+
+  it('keeps the service’s field errors beside the fields', async () => {
+    const rewards = useRewardsStore();
+    till.respond('checkReward', () => ({
+      ok: false,
+      error: { kind: 'validation', status: 422, message: 'reward_code is invalid', fields: { reward_code: 'Unknown format.' } },
+    }));
+    rewards.start('RW-ABC', customer());
+    expect(await rewards.check()).toBe(false);
+    expect(rewards.fieldErrors.reward_code).toBe('Unknown format.');
+    expect(rewards.draft.code).toBe('RW-ABC');
+  });
+});

@@ -1,0 +1,111 @@
+import {
+  CHANNELS,
+  createTillApi,
+  type Card,
+  type Channel,
+  type Customer,
+  type Operation,
+  type Reward,
+  type TillApi,
+  type TillOperations,
+  type TillState,
+} from '../../../electron/contract';
+
+type Responder<K extends Operation> = (
+  payload: TillOperations[K]['payload'],
+) => TillOperations[K]['result'] | Promise<TillOperations[K]['result']>;
+
+export interface FakeTill {
+  api: TillApi;
+  /** Every call the stores made, in order. */
+  calls: Array<{ operation: Operation; payload: unknown }>;
+  callsTo(operation: Operation): unknown[];
+  respond<K extends Operation>(operation: K, responder: Responder<K>): void;
+}
+
+/**
+ * A `window.till` built with the real `createTillApi` factory over a scripted invoke: the
+ * stores see exactly the bridge they see in the app, and the test decides the answers.
+ */
+export function installFakeTill(): FakeTill {
+  const responders = new Map<Operation, Responder<Operation>>();
+  const calls: FakeTill['calls'] = [];
+  const byChannel = new Map<Channel, Operation>(
+    (Object.entries(CHANNELS) as Array<[Operation, Channel]>).map(([operation, channel]) => [channel, operation]),
+  );
+  const api = createTillApi(async (channel, payload) => {
+    const operation = byChannel.get(channel);
+    if (!operation) throw new Error(`unknown channel ${channel}`);
+    calls.push({ operation, payload });
+    const responder = responders.get(operation);
+    if (!responder) throw new Error(`the test did not script ${operation}`);
+    return responder(payload as never);
+  });
+  Object.defineProperty(window, 'till', { value: api, configurable: true, writable: false });
+  return {
+    api,
+    calls,
+    callsTo: (operation) => calls.filter((call) => call.operation === operation).map((call) => call.payload),
+    respond(operation, responder) {
+      responders.set(operation, responder as unknown as Responder<Operation>);
+    },
+  };
+}
+
+export function tillState(overrides: Partial<TillState['settings']> = {}, mode: TillState['mode'] = 'service'): TillState {
+  return {
+    settings: {
+      baseUrl: 'http://127.0.0.1:4010',
+      defaultCountry: 'SA',
+      branchId: '7a1e9c40-2f3b-4d5e-8a6b-0c1d2e3f4a5b',
+      tillName: 'Till 1',
+      allowOfflineRedemption: false,
+      ...overrides,
+    },
+    key: { set: true, lastFour: '4821', protection: 'os' },
+    mode,
+  };
+}
+
+export function card(points = 180): Card {
+  return {
+    id: 'c0000000-0000-4000-8000-000000000001',
+    serial_number: 'CC-00000001',
+    status: 'active',
+    program: { id: 'p0000000-0000-4000-8000-000000000001', name: 'Coffee Club', type: 'point' },
+    visits: 3,
+    points,
+    spent: 120,
+  };
+}
+
+export function reward(overrides: Partial<Reward> = {}): Reward {
+  return {
+    code: 'RW-LAYLA001',
+    status: 'available',
+    name: 'Free coffee',
+    description: null,
+    type: 'product',
+    allowed_products: { quantity: 1, products_list: [] },
+    customer_id: 'a0000000-0000-4000-8000-000000000001',
+    earned_at: '2026-11-01T10:00:00+00:00',
+    expires_at: null,
+    redeemed_at: null,
+    ...overrides,
+  };
+}
+
+export function customer(overrides: Partial<Customer> = {}): Customer {
+  return {
+    id: 'a0000000-0000-4000-8000-000000000001',
+    name: 'Layla Haddad',
+    phone: '+966 50 123 4567',
+    email: null,
+    birthday: null,
+    status: 'active',
+    cards: [card()],
+    created_at: '2025-01-01T10:00:00+00:00',
+    last_visit_at: null,
+    ...overrides,
+  };
+}
