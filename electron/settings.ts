@@ -105,15 +105,24 @@ export async function openSettings(options: { file: string; log: Logger }): Prom
     }
   }
 
+  // Updates run one at a time: two overlapping saves must not lose either change, nor
+  // leave the file older than what the app believes.
+  let queue: Promise<unknown> = Promise.resolve();
+  async function apply(patch: SettingsPatch): Promise<Settings> {
+    const next: Settings = { ...current, ...patch };
+    await writeFileAtomic(file, `${JSON.stringify(next, null, 2)}\n`, 0o644);
+    current = next;
+    return { ...next };
+  }
+
   return {
     get: () => ({ ...current }),
     async update(patch) {
       const parsed = settingsPatchSchema.safeParse(patch ?? {});
       if (!parsed.success) return { ok: false, fields: fieldErrors(parsed.error) };
-      const next: Settings = { ...current, ...stripUndefined(parsed.data) };
-      await writeFileAtomic(file, `${JSON.stringify(next, null, 2)}\n`, 0o644);
-      current = next;
-      return { ok: true, settings: { ...next } };
+      const saved = queue.then(() => apply(stripUndefined(parsed.data)));
+      queue = saved.catch(() => undefined);
+      return { ok: true, settings: await saved };
     },
   };
 }

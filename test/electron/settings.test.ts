@@ -101,3 +101,20 @@ describe('settings', () => {
     expect(till.log.text()).toMatch(/settings file could not be read/);
   });
 });
+
+describe('overlapping saves', () => {
+  test('changes sent at the same moment are all kept, in memory and on disk', async () => {
+    const till = await freshTill();
+    const results = await Promise.all([
+      till.call('updateSettings', { tillName: 'Counter 7' }),
+      till.call('updateSettings', { defaultCountry: 'DK' }),
+      till.call('updateSettings', { allowOfflineRedemption: false }),
+      till.call('updateSettings', { branchId: '7c0e5d1a-2b3c-4d5e-8f90-0123456789ab' }),
+    ]);
+    expect(results.every((result) => result.ok)).toBe(true);
+    const expected = { tillName: 'Counter 7', defaultCountry: 'DK', allowOfflineRedemption: false, branchId: '7c0e5d1a-2b3c-4d5e-8f90-0123456789ab' };
+    const state = await till.call('getState');
+    expect(state.ok && state.data.settings).toMatchObject(expected);
+    expect(JSON.parse(await readFile(join(till.userDataDir, 'settings.json'), 'utf8'))).toMatchObject(expected);
+  });
+});
