@@ -153,4 +153,26 @@ describe('finding, registering and correcting customers', () => {
     await h.page.locator('#search').press('Enter');
     await expect.poll(() => h.page.getByTestId('customer-name').textContent()).toBe('Łukasz Żółkiewski-Nowak');
   });
+
+  it('stays usable with a large system font: nothing runs off the side of a 1366-pixel screen', async () => {
+    await search(layla.phoneShown);
+    await h.page.locator('#search').press('Enter');
+    await h.page.getByTestId('customer-name').waitFor();
+    await h.page.evaluate(() => {
+      document.documentElement.style.fontSize = '150%';
+    });
+    const overflow = await h.page.evaluate(() => {
+      const scroller = document.querySelector('.screen-scroll') as HTMLElement;
+      return { page: document.documentElement.scrollWidth - window.innerWidth, screen: scroller.scrollWidth - scroller.clientWidth };
+    });
+    expect(overflow).toEqual({ page: 0, screen: 0 });
+    await h.screenshot('18-customer-large-font');
+    await h.page.evaluate(() => {
+      document.documentElement.style.fontSize = '';
+    });
+  });
+
+  it('ran the whole time under the page’s Content-Security-Policy without a violation', async () => {
+    expect(await h.cspViolations()).toEqual([]);
+  });
 });

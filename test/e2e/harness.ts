@@ -20,7 +20,7 @@ import { startSandbox, type Sandbox } from '../../sandbox';
 import { createTestCipher } from '../support/test-cipher';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
+export const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
@@ -57,7 +57,7 @@ export function requireChromium(): void {
   }
 }
 
-async function buildRenderer(outDir: string): Promise<void> {
+export async function buildRenderer(outDir: string): Promise<void> {
   await viteBuild({
     configFile: join(ROOT, 'vite.config.ts'),
     logLevel: 'warn',
@@ -66,7 +66,7 @@ async function buildRenderer(outDir: string): Promise<void> {
 }
 
 /** A static server for the built renderer: enough for the page, nothing outside its folder. */
-async function serveFolder(folder: string): Promise<{ server: Server; origin: string }> {
+export async function serveFolder(folder: string): Promise<{ server: Server; origin: string }> {
   const root = resolve(folder);
   const server = createServer((request, response) => {
     void (async () => {
@@ -91,7 +91,7 @@ async function serveFolder(folder: string): Promise<{ server: Server; origin: st
 }
 
 /** The same factory the preload runs, bundled for the page, with the binding as `invoke`. */
-async function bridgeInitScript(): Promise<string> {
+export async function bridgeInitScript(): Promise<string> {
   const bundle = await esbuild({
     entryPoints: [join(ROOT, 'electron/contract.ts')],
     bundle: true,
@@ -105,6 +105,11 @@ async function bridgeInitScript(): Promise<string> {
   const code = bundle.outputFiles[0]?.text;
   if (!code) throw new Error('Bundling electron/contract.ts produced nothing.');
   return `${code}
+// Every Content-Security-Policy violation is recorded, so tests can prove the built page runs under its policy.
+window.__cspViolations = [];
+document.addEventListener('securitypolicyviolation', (event) => {
+  window.__cspViolations.push(event.violatedDirective + ' ' + (event.blockedURI || ''));
+});
 Object.defineProperty(window, 'till', {
   value: TillContract.createTillApi((channel, payload) => window.tillInvoke(channel, payload)),
   writable: false,
@@ -152,6 +157,8 @@ export interface Harness {
   /** Loads the app and waits until it has read its state. */
   openApp(): Promise<void>;
   screenshot(name: string): Promise<string>;
+  /** Content-Security-Policy violations the page has hit since it loaded. */
+  cspViolations(): Promise<string[]>;
   /** Stops the sandbox, for the "service down" scenario. Safe to call twice. */
   stopSandbox(): Promise<void>;
   close(): Promise<void>;
@@ -232,6 +239,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
         await page.screenshot({ path: file, fullPage: false });
         return file;
       },
+      cspViolations: () => page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations),
       stopSandbox,
       close: cleanup,
     };
