@@ -80,7 +80,9 @@ export const redeemBody = z.strictObject({
 export function parseOrReject<T extends z.ZodType>(schema: T, input: unknown, extra?: FieldErrors): z.output<T> {
   const result = schema.safeParse(input ?? {});
   if (result.success && !extra) return result.data;
-  const fields: FieldErrors = { ...extra };
+  // Without a prototype: field names come from the caller, and one called "constructor" or
+  // "__proto__" must be reported as a field, not collide with Object.prototype (a 500).
+  const fields: FieldErrors = Object.assign(Object.create(null) as FieldErrors, extra);
   const add = (field: string, message: string) => (fields[field] ??= []).push(message);
   if (!result.success) {
     for (const issue of result.error.issues) {

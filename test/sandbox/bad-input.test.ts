@@ -3,6 +3,7 @@
  * never corrupts its data file.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -70,6 +71,45 @@ describe('bad input', () => {
       expect(alive.body.data[0].id).toBe(layla.id);
     });
   }
+
+  it('an unknown field named like a built-in of JavaScript objects is a 422 naming it, not a crash', async () => {
+    for (const name of ['constructor', 'toString', 'hasOwnProperty', 'valueOf', '__proto__']) {
+      const query = await get(sandbox, `/v1/customers?${name}=1`);
+      expectFieldError(query, name);
+      if (name !== '__proto__') {
+        // (A body's "__proto__" is refused earlier, as malformed JSON: see above.)
+        const body = `{"name":"A","phone":"+447400900999","${name}":1}`;
+        expectFieldError(await rawRequest(sandbox, { method: 'POST', path: '/v1/customers', headers: JSON_TYPE, body }), name);
+        const update = `{"${name}":"x"}`;
+        expectFieldError(await rawRequest(sandbox, { method: 'PUT', path: `/v1/customers/${layla.id}`, headers: JSON_TYPE, body: update }), name);
+      }
+    }
+  });
+
+  it('an oversized body sent in chunks, without a Content-Length, is 413 too', async () => {
+    const reply = await new Promise<RawReply>((resolve, reject) => {
+      const url = new URL(sandbox.url);
+      const req = httpRequest(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: '/v1/customers',
+          method: 'POST',
+          agent: false,
+          headers: { ...JSON_TYPE, authorization: 'Bearer demo-key', 'transfer-encoding': 'chunked' },
+        },
+        (res) => {
+          let text = '';
+          res.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body: JSON.parse(text) }));
+        },
+      );
+      req.on('error', reject);
+      for (let i = 0; i < 20; i++) req.write(`${i === 0 ? '{"name":"' : ''}${'x'.repeat(1024)}`);
+      req.end('","phone":"+447400900999"}');
+    });
+    expectError(reply, 413, 'payload_too_large');
+  });
 
   it('a body just under the limit is read (and judged on its fields, not refused for its size)', async () => {
     const body = JSON.stringify({ name: 'x'.repeat(15 * 1024), phone: '+447400900999' });
