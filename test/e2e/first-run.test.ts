@@ -33,6 +33,7 @@ describe('first run, the demo, and connecting to a service', () => {
     await page.locator('#search').fill('Layla Haddad');
     await page.keyboard.press('Enter');
     await expect.poll(() => page.locator('.result__name').first().textContent()).toBe(DEMO_FIXTURES.layla.name);
+    await h.screenshot('04-demo-find');
   });
 
   it('connects to a service from Settings; the key is shown only by its last four characters', async () => {
