@@ -255,6 +255,8 @@ export const useCustomersStore = defineStore('customers', () => {
     if (saving.value || !customer) return false;
     const form = draft.value;
     const errors = localErrors(form, false);
+    // The bridge can change an email but not remove one: say so rather than keep it silently.
+    if (customer.email && !form.email.trim()) errors.email = 'An email can be changed here, not removed.';
     fieldErrors.value = errors;
     saveError.value = null;
     if (Object.keys(errors).length > 0) return false;

@@ -134,4 +134,14 @@ describe('customers store', () => {
     expect(customers.current?.name).toBe('Layla H. Haddad');
     expect(customers.current?.rewards).toEqual([]);
   });
+
+  it('says an email cannot be removed instead of silently keeping it', async () => {
+    const customers = useCustomersStore();
+    customers.current = customer({ email: 'layla@example.com' });
+    customers.startCorrect();
+    customers.draft.email = '';
+    expect(await customers.saveCorrection()).toBe(false);
+    expect(customers.fieldErrors.email).toContain('not removed');
+    expect(till.callsTo('updateCustomer')).toHaveLength(0);
+  });
 });
