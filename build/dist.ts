@@ -80,15 +80,19 @@ function targetsFor(kind: DistKind) {
   return Platform.current().createTarget('dir', hostArch() === 'arm64' ? Arch.arm64 : Arch.x64);
 }
 
-export async function dist(kind: DistKind, env: Env = process.env): Promise<string[]> {
-  const manifest = readManifest();
-  let config;
+/** A half-configured signing setup is the builder's to fix: show its message as the one line. */
+function withSigningStops<T>(read: () => T): T {
   try {
-    config = createBuilderConfig(env);
+    return read();
   } catch (error) {
     if (error instanceof SigningConfigError) throw new DistStop(error.message);
     throw error;
   }
+}
+
+export async function dist(kind: DistKind, env: Env = process.env): Promise<string[]> {
+  const manifest = readManifest();
+  const config = withSigningStops(() => createBuilderConfig(env));
   const binaries = binariesFor(kind);
   const version = electronVersion(manifest);
 

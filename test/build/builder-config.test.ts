@@ -25,7 +25,7 @@ describe('electron-builder configuration', () => {
   it('passes electron-builder’s own schema, unsigned and signed', async () => {
     await expect(validate(createBuilderConfig({}))).resolves.toBeUndefined();
     await expect(validate(createBuilderConfig(SIGNED_ENV))).resolves.toBeUndefined();
-  });
+  }, 30_000); // the first call compiles electron-builder's whole JSON schema
 
   it('is rejected by the same validator when an option is misspelt (the check is live)', async () => {
     const config = createBuilderConfig({});

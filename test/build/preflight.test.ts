@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { binariesFor, DistStop, electronVersion } from '../../build/dist';
 import { checkElectronBinaries } from '../../build/electron-preflight';
+import manifest from '../../package.json';
 
 const PROJECT_DIR = fileURLToPath(new URL('../..', import.meta.url));
 const VERSION = '45.4.1';
@@ -37,6 +38,26 @@ async function closedPort(): Promise<number> {
   const { port } = server.address() as AddressInfo;
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
+}
+
+/** Runs build/dist.ts in a clean environment with its own empty home folder. */
+async function runDist(kind: string, extraEnv: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const home = await mkdtemp(join(tmpdir(), 'till-dist-home-'));
+  try {
+    return await new Promise((resolve) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'build/dist.ts', kind], {
+        cwd: PROJECT_DIR,
+        env: { PATH: process.env.PATH, HOME: home, XDG_CACHE_HOME: join(home, 'cache'), ...extraEnv },
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk) => (stdout += chunk));
+      child.stderr.on('data', (chunk) => (stderr += chunk));
+      child.on('close', (exitCode) => resolve({ code: exitCode, stdout, stderr }));
+    });
+  } finally {
+    await rm(home, { recursive: true, force: true });
+  }
 }
 
 describe('Electron binary pre-flight', () => {
@@ -87,30 +108,26 @@ describe('Electron binary pre-flight', () => {
     }
   });
 
-  it('npm run dist:win stops with exactly one line and a failure code when the binary is out of reach', async () => {
+  it('dist:win stops with exactly one line and a failure code when the binary is out of reach', async () => {
+    // Run as the npm script runs it, minus npm's own banner and error footer.
+    expect(manifest.scripts['dist:win']).toBe('tsx build/dist.ts win');
     const port = await closedPort();
-    const home = await mkdtemp(join(tmpdir(), 'till-dist-home-'));
-    try {
-      const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-        const child = spawn(process.execPath, ['--import', 'tsx', 'build/dist.ts', 'win'], {
-          cwd: PROJECT_DIR,
-          // An empty per-user cache and a mirror nobody answers on: nothing can be fetched.
-          env: { PATH: process.env.PATH, HOME: home, XDG_CACHE_HOME: join(home, 'cache'), ELECTRON_MIRROR: `http://127.0.0.1:${port}/` },
-        });
-        let stdout = '';
-        let stderr = '';
-        child.stdout.on('data', (chunk) => (stdout += chunk));
-        child.stderr.on('data', (chunk) => (stderr += chunk));
-        child.on('close', (exitCode) => resolve({ code: exitCode, stdout, stderr }));
-      });
-      expect(code).toBe(1);
-      expect(stdout.trim()).toMatch(/^Signing: none, building an unsigned Windows installer/);
-      const errorLines = stderr.trim().split('\n');
-      expect(errorLines).toHaveLength(1);
-      expect(errorLines[0]).toMatch(/^Cannot build installers on this machine: the Electron \d+\.\d+\.\d+ binary for win32-x64 could not be fetched/);
-    } finally {
-      await rm(home, { recursive: true, force: true });
-    }
+    // An empty per-user cache and a mirror nobody answers on: nothing can be fetched.
+    const { code, stdout, stderr } = await runDist('win', { ELECTRON_MIRROR: `http://127.0.0.1:${port}/` });
+    expect(code).toBe(1);
+    expect(stdout.trim()).toMatch(/^Signing: none, building an unsigned Windows installer/);
+    const errorLines = stderr.trim().split('\n');
+    expect(errorLines).toHaveLength(1);
+    expect(errorLines[0]).toMatch(/^Cannot build installers on this machine: the Electron \d+\.\d+\.\d+ binary for win32-x64 could not be fetched/);
+  }, 60_000);
+
+  it('dist:win stops with one line naming what is missing when notarisation is half configured', async () => {
+    const { code, stdout, stderr } = await runDist('win', { CSC_NAME: 'Developer ID Application: Till Co', APPLE_ID: 'builder@example.com' });
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr.trim().split('\n')).toEqual([
+      'Notarisation is half configured: APPLE_ID set but APPLE_APP_SPECIFIC_PASSWORD, APPLE_TEAM_ID missing.',
+    ]);
   }, 60_000);
 
   it('refuses a dmg build on a machine that is not a Mac, before fetching anything', () => {
