@@ -5,7 +5,7 @@ import { createAppCore, type AppCore } from './app-core';
 import { APP_ORIGIN, APP_SCHEME, createAppProtocolHandler } from './app-protocol';
 import { buildAppMenu } from './app-menu';
 import { createFileLogger } from './electron-log-file';
-import { describeError } from './log';
+import { createRedactingLogger, describeError } from './log';
 import { createSafeStorageCipher } from './safe-storage-cipher';
 import { installWebContentsGuards } from './web-contents-guards';
 import { createMainWindow } from './window';
@@ -95,7 +95,8 @@ function run(): void {
       log.info(`Loyalty Till ${app.getVersion()} started.`);
     })
     .catch((error) => {
-      fileLog.error(`Start-up failed: ${describeError(error)}`);
+      // No core, so no known key: still strip anything shaped like a bearer token.
+      createRedactingLogger(fileLog, () => []).error(`Start-up failed: ${describeError(error)}`);
       app.exit(1);
     });
 }
