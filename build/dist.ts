@@ -23,6 +23,7 @@ export class DistStop extends Error {
 }
 
 interface ProjectManifest {
+  version?: string;
   scripts?: Record<string, string>;
   devDependencies?: Record<string, string>;
 }
@@ -31,7 +32,7 @@ function readManifest(): ProjectManifest {
   return JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as ProjectManifest;
 }
 
-/** The pinned Electron version, as electron-builder itself would find it. */
+/** The Electron version the installers wrap: the exact pin in package.json. */
 export function electronVersion(manifest: ProjectManifest = readManifest()): string {
   const pinned = manifest.devDependencies?.electron;
   if (!pinned || !/^\d+\.\d+\.\d+$/.test(pinned)) {
@@ -115,6 +116,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   try {
     const artifacts = await dist(parseKind(process.argv[2]));
     for (const file of artifacts) console.log(`built ${file}`);
+    console.log(`Done: the output is in release/${readManifest().version}/`);
   } catch (error) {
     // Known stops are already one readable line; anything else is summarised the same way.
     const line = error instanceof Error ? error.message.split('\n')[0] : String(error);
