@@ -75,6 +75,7 @@ export const useCustomersStore = defineStore('customers', () => {
     const ticket = ++searchTicket;
     searching.value = true;
     searchError.value = null;
+    customerError.value = null;
     try {
       const result = await till().searchCustomers(searchPayloadFor(text, phone, targetPage));
       if (ticket !== searchTicket) return;
