@@ -153,4 +153,15 @@ describe('checking and redeeming rewards, and the barcode scanner', () => {
     expect(await h.page.locator('main').getAttribute('data-screen')).toBe('find');
     expect(await h.page.locator('#search').inputValue()).toBe(layla.phone);
   });
+
+  it('leaves a phone scanned into the register form’s phone field where it was scanned', async () => {
+    await h.page.keyboard.press('F2');
+    await h.page.getByRole('button', { name: 'Register new' }).click();
+    await h.page.locator('#phone').fill(''); // "Register new" carried over the number in the search box
+    await scannerBurst(h.page, '+447400123456');
+    await expect.poll(() => h.page.locator('#phone').inputValue()).toBe('+447400123456');
+    expect(await h.page.locator('main').getAttribute('data-screen')).toBe('register');
+    expect(await h.page.locator('#name').inputValue()).toBe(''); // and nothing was submitted
+    expect(await h.page.locator('#name-error').count()).toBe(0);
+  });
 });
