@@ -133,6 +133,8 @@ export const useCustomersStore = defineStore('customers', () => {
         return false;
       }
       connection.noteSuccess();
+      // "Registered" or "saved" belongs to the customer it was said about, not the next one opened.
+      if (current.value?.id !== result.data.id) notice.value = null;
       current.value = result.data;
       return true;
     } finally {

@@ -144,4 +144,17 @@ describe('customers store', () => {
     expect(customers.fieldErrors.email).toContain('not removed');
     expect(till.callsTo('updateCustomer')).toHaveLength(0);
   });
+
+  it('does not carry a "registered" notice over to the next customer opened', async () => {
+    const customers = useCustomersStore();
+    const other = customer({ id: 'a0000000-0000-4000-8000-000000000002', name: 'Omar Al-Farsi' });
+    till.respond('registerCustomer', () => ({ ok: true, status: 201, data: { customer: customer(), created: true } }));
+    till.respond('getCustomer', (payload) => ({ ok: true, data: payload.id === other.id ? other : customer() }));
+    customers.startRegister('+966501234567');
+    customers.draft.name = 'Layla Haddad';
+    await customers.register();
+    expect(customers.notice?.kind).toBe('created'); // kept through the reload of the same customer
+    await customers.open(other.id);
+    expect(customers.notice).toBeNull();
+  });
 });
