@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { build as esbuild } from 'esbuild';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { build as viteBuild } from 'vite';
+import { vi } from 'vitest';
 import { createAppCore, type AppCore } from '../../electron/app-core';
 import { CHANNELS, type Channel, type Operation, type TillOperations } from '../../electron/contract';
 import { startSandbox, type Sandbox } from '../../sandbox';
@@ -171,6 +172,9 @@ export interface HarnessOptions {
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   requireChromium();
+  // A page waiting on a real service and browser on a shared two-core machine can take more
+  // than expect.poll's default second; a real failure still ends each wait in ten.
+  vi.setConfig({ expect: { poll: { timeout: 10_000, interval: 50 } } });
   const work = await mkdtemp(join(tmpdir(), 'till-e2e-'));
   const cleanups: Array<() => Promise<unknown> | unknown> = [() => rm(work, { recursive: true, force: true })];
   const cleanup = async (): Promise<void> => {
