@@ -78,7 +78,7 @@ export class LoyaltyStore {
     readonly persist: () => Promise<void> = async () => undefined,
   ) {
     // Oldest first, then by id: the documented order, stable while new customers register.
-    data.customers.sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
+    data.customers.sort(byDocumentedOrder);
     this.customers = data.customers;
     for (const program of data.programs) this.programsById.set(program.id, program);
     for (const customer of data.customers) this.indexCustomer(customer);
@@ -134,7 +134,11 @@ export class LoyaltyStore {
       created_at: now,
       last_visit_at: now,
     };
-    this.data.customers.push(customer);
+    // A new customer is the newest, so it goes at the end, except before any registered in
+    // the same second with a greater id: the order stays the one a restart sorts into.
+    let at = this.data.customers.length;
+    while (at > 0 && byDocumentedOrder(this.data.customers[at - 1] as CustomerRecord, customer) > 0) at--;
+    this.data.customers.splice(at, 0, customer);
     this.indexCustomer(customer);
     this.ensureCard(customer, program);
     return { created: true, customer: this.customerJson(customer) };
@@ -287,3 +291,7 @@ export class LoyaltyStore {
   }
 }
 
+/** The customers' documented order: oldest `created_at` first, then `id`. */
+function byDocumentedOrder(a: CustomerRecord, b: CustomerRecord): number {
+  return a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id);
+}

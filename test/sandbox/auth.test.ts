@@ -2,10 +2,13 @@
  * Authentication (`Authorization: Bearer <key>`) and the rule that a key earns on one
  * programme: customers registered with it get a card in that programme.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEMO_FIXTURES, startSandbox, type Sandbox } from '../../sandbox';
 import { byPhone, call, get, post } from './support/http';
 import { expectCustomer, expectError } from './support/shapes';
+
+// Real HTTP on a shared machine: generous limits, so that load is not taken for a failure.
+vi.setConfig({ testTimeout: 30_000, hookTimeout: 60_000 });
 
 let sandbox: Sandbox;
 

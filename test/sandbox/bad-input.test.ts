@@ -6,10 +6,13 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEMO_FIXTURES, startSandbox, type Sandbox } from '../../sandbox';
 import { allCustomers, byPhone, get, post, rawRequest, type RawReply } from './support/http';
 import { expectError, expectFieldError } from './support/shapes';
+
+// Real HTTP on a shared machine: generous limits, so that load is not taken for a failure.
+vi.setConfig({ testTimeout: 30_000, hookTimeout: 60_000 });
 
 const { layla, omar } = DEMO_FIXTURES;
 const JSON_TYPE = { 'content-type': 'application/json' };

@@ -1,10 +1,13 @@
 /**
  * The response envelope and every resource's fields, exactly as loyalty-api.md lists them.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEMO_FIXTURES, startSandbox, type Sandbox } from '../../sandbox';
 import { allCustomers, byPhone, get, post, put } from './support/http';
 import { expectCard, expectCustomer, expectReward, expectTimestamp } from './support/shapes';
+
+// Real HTTP on a shared machine: generous limits, so that load is not taken for a failure.
+vi.setConfig({ testTimeout: 30_000, hookTimeout: 60_000 });
 
 const { layla, omar } = DEMO_FIXTURES;
 let sandbox: Sandbox;

@@ -2,10 +2,13 @@
  * The fault switches the till's offline and retry logic is tested with: each misbehaves
  * exactly as documented, and reset() brings the service back.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEMO_FIXTURES, startSandbox, type Sandbox } from '../../sandbox';
 import { byPhone, get, post } from './support/http';
 import { expectError } from './support/shapes';
+
+// Real HTTP on a shared machine: generous limits, so that load is not taken for a failure.
+vi.setConfig({ testTimeout: 30_000, hookTimeout: 60_000 });
 
 const { layla, omar } = DEMO_FIXTURES;
 let sandbox: Sandbox;

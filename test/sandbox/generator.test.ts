@@ -4,10 +4,13 @@
  * as well-formed as the demo's.
  */
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEMO_FIXTURES, startSandbox, type Sandbox } from '../../sandbox';
 import { allCustomers, byPhone, get, post } from './support/http';
 import { expectCustomer } from './support/shapes';
+
+// Real HTTP on a shared machine: generous limits, so that load is not taken for a failure.
+vi.setConfig({ testTimeout: 30_000, hookTimeout: 60_000 });
 
 const EXTRA = 5000;
 let large: Sandbox;
@@ -41,11 +44,11 @@ describe('startSandbox({ customers: 5000 })', () => {
       return parsed?.number;
     });
     expect(new Set(e164).size).toBe(customers.length);
-  });
+  }, 60_000);
 
   it('every generated customer has the Customer fields, typed as the spec says', () => {
     for (const customer of customers) expectCustomer(customer, { withRewards: false });
-  });
+  }, 60_000);
 
   it('keeps the demo fixtures, findable as before', async () => {
     const { layla } = DEMO_FIXTURES;
@@ -79,5 +82,5 @@ describe('startSandbox({ customers: 5000 })', () => {
       await a.close();
       await b.close();
     }
-  });
+  }, 60_000);
 });

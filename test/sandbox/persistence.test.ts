@@ -5,9 +5,12 @@
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DEMO_FIXTURES, startSandbox } from '../../sandbox';
 import { byPhone, get, post, put } from './support/http';
+
+// Real HTTP on a shared machine: generous limits, so that load is not taken for a failure.
+vi.setConfig({ testTimeout: 30_000, hookTimeout: 60_000 });
 
 const { layla, omar } = DEMO_FIXTURES;
 let dir: string;

@@ -3,10 +3,13 @@
  * (200, unchanged) and a new one is created (201). Invalid input is a 422 naming the field
  * and creates nothing.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEMO_FIXTURES, startSandbox, type Sandbox } from '../../sandbox';
-import { byPhone, get, post } from './support/http';
+import { allCustomers, byPhone, get, post } from './support/http';
 import { expectCustomer, expectFieldError } from './support/shapes';
+
+// Real HTTP on a shared machine: generous limits, so that load is not taken for a failure.
+vi.setConfig({ testTimeout: 30_000, hookTimeout: 60_000 });
 
 let sandbox: Sandbox;
 let demoTotal: number;
@@ -87,11 +90,12 @@ describe('registering', () => {
   });
 
   it('keeps names in any script exactly as sent, and finds them again', async () => {
-    for (const [name, phone] of [
+    const people: Array<[string, string]> = [
       ['ليلى حداد', '+966551112233'],
       ['Łucja Ząbkowska-Öztürk', '+48601112233'],
       ['Ørjan Æsøy', '+4791112233'],
-    ]) {
+    ];
+    for (const [name, phone] of people) {
       const reply = await register({ name, phone });
       expect(reply.status).toBe(201);
       expect(reply.body.data.name).toBe(name);
@@ -105,6 +109,21 @@ describe('registering', () => {
       headers: { 'content-type': 'Application/JSON; charset=utf-8' },
     });
     expect(reply.status).toBe(201);
+  });
+
+  it('a new customer goes last in the listing, so the pages before stay as they were', async () => {
+    let clock = Date.parse('2026-05-01T09:00:00Z');
+    const timed = await startSandbox({ now: () => new Date(clock) });
+    try {
+      await post(timed, '/v1/customers', { name: 'Earlier Eve', phone: '+447400900665' });
+      const before = await allCustomers(timed);
+      clock += 1000;
+      const reply = await post(timed, '/v1/customers', { name: 'Newest Nora', phone: '+447400900666' });
+      expect(reply.status).toBe(201);
+      expect(await allCustomers(timed)).toEqual([...before, reply.body.data]);
+    } finally {
+      await timed.close();
+    }
   });
 
   it('concurrent registrations of one phone make one customer', async () => {

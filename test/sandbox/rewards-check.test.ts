@@ -2,10 +2,13 @@
  * POST /v1/rewards/check: shows a reward and its state, changes nothing, and does not let a
  * caller tell an unknown code from a code shown with the wrong phone.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEMO_FIXTURES, startSandbox, type Sandbox } from '../../sandbox';
 import { allCustomers, get, post } from './support/http';
 import { expectError, expectFieldError, expectReward } from './support/shapes';
+
+// Real HTTP on a shared machine: generous limits, so that load is not taken for a failure.
+vi.setConfig({ testTimeout: 30_000, hookTimeout: 60_000 });
 
 const { layla, omar } = DEMO_FIXTURES;
 let sandbox: Sandbox;

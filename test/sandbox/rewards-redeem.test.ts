@@ -5,10 +5,13 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DEMO_FIXTURES, startSandbox, type Sandbox } from '../../sandbox';
 import { get, post } from './support/http';
 import { expectCard, expectError, expectFieldError, expectReward, expectTimestamp } from './support/shapes';
+
+// Real HTTP on a shared machine: generous limits, so that load is not taken for a failure.
+vi.setConfig({ testTimeout: 30_000, hookTimeout: 60_000 });
 
 const { layla, omar } = DEMO_FIXTURES;
 const BRANCH = '9a7b6c5d-4e3f-4a1b-8c2d-3e4f5a6b7c8d';

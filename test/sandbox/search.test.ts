@@ -2,10 +2,16 @@
  * GET /v1/customers: exact phone search, text search on names and digits, and the
  * pagination arithmetic at its edges.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEMO_FIXTURES, startSandbox, type Sandbox } from '../../sandbox';
-import { allCustomers, byPhone, get } from './support/http';
+import { allCustomers, byPhone, get, post } from './support/http';
 import { expectCustomer, expectFieldError } from './support/shapes';
+
+// Real HTTP on a shared machine: generous limits, so that load is not taken for a failure.
+vi.setConfig({ testTimeout: 30_000, hookTimeout: 60_000 });
 
 const { layla, soren, lukasz, isik } = DEMO_FIXTURES;
 let sandbox: Sandbox;
@@ -34,6 +40,16 @@ const plain = (text: string) =>
     .replace(/ı/g, 'i')
     .replace(/æ/g, 'ae')
     .replace(/ß/g, 'ss');
+
+/** The documented order: oldest first by created_at, ties broken by id. */
+function expectDocumentedOrder(customers: any[]): void {
+  for (let i = 1; i < customers.length; i++) {
+    const a = customers[i - 1];
+    const b = customers[i];
+    const order = Date.parse(a.created_at) - Date.parse(b.created_at) || (a.id < b.id ? -1 : 1);
+    expect(order, `${a.id} (${a.created_at}) before ${b.id} (${b.created_at})`).toBeLessThan(0);
+  }
+}
 
 describe('search by exact phone', () => {
   it('finds the customer by the international form', async () => {
@@ -213,15 +229,36 @@ describe('pagination', () => {
   });
 
   it('orders oldest first (created_at, then id), the same on every call', async () => {
-    for (let i = 1; i < everyone.length; i++) {
-      const a = everyone[i - 1];
-      const b = everyone[i];
-      const order = Date.parse(a.created_at) - Date.parse(b.created_at) || a.id.localeCompare(b.id);
-      expect(order, `${a.id} before ${b.id}`).toBeLessThan(0);
-    }
+    expectDocumentedOrder(everyone);
     const first = await search('per_page=100&page=2');
     const second = await search('per_page=100&page=2');
     expect(second.text).toBe(first.text);
+  });
+
+  it('keeps that order for customers registered in the same second, and across a restart on the same data file', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'sandbox-order-'));
+    const dataFile = join(dir, 'data.json');
+    // A clock that stands still: every registration lands in the same second.
+    const now = () => new Date('2026-03-01T12:00:00Z');
+    try {
+      const first = await startSandbox({ dataFile, now });
+      for (let i = 0; i < 12; i++) {
+        const reply = await post(first, '/v1/customers', { name: `Same Second ${i}`, phone: `+4474009002${String(i).padStart(2, '0')}` });
+        expect(reply.status).toBe(201);
+      }
+      const listed = await allCustomers(first);
+      await first.close();
+      expectDocumentedOrder(listed);
+
+      const second = await startSandbox({ dataFile, now });
+      try {
+        expect((await allCustomers(second)).map((c) => c.id)).toEqual(listed.map((c) => c.id));
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses per_page 0, 101, -1, 2.5 and abc, and page 0 and abc, with 422 naming the field', async () => {
