@@ -53,10 +53,18 @@ export const useRewardsStore = defineStore('rewards', () => {
   const forCustomer = ref<Customer | null>(null);
   const customerPhone = computed(() => forCustomer.value?.phone ?? null);
 
+  /** The check still describes what is in the form: editing the code or phone afterwards needs a new check. */
+  const checkIsCurrent = computed(
+    () =>
+      checkedFor.value !== null &&
+      checkedFor.value.code === normaliseRewardCode(draft.value.code) &&
+      checkedFor.value.phone === resolvePhone(),
+  );
+
   const canRedeem = computed(
     () =>
       reward.value?.status === 'available' &&
-      checkedFor.value !== null &&
+      checkIsCurrent.value &&
       redemption.value === null &&
       unavailableNote.value === null &&
       !redeeming.value,

@@ -132,4 +132,13 @@ describe('rewards store', () => {
     expect(rewards.fieldErrors.reward_code).toBe('Unknown format.');
     expect(rewards.draft.code).toBe('RW-ABC');
   });
+
+  it('needs a new check when the code is changed after checking', async () => {
+    const rewards = await checked();
+    rewards.draft.code = 'RW-LAYLA002';
+    rewards.draft.paid = true;
+    expect(rewards.canRedeem).toBe(false);
+    expect(await rewards.redeem()).toBe(false);
+    expect(till.callsTo('redeemReward')).toHaveLength(0);
+  });
 });
