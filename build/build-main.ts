@@ -23,18 +23,19 @@ const common: BuildOptions = {
   legalComments: 'none',
 };
 
-export async function buildMain(): Promise<void> {
+/** `outDir` is relative to the project; tests build elsewhere so they never race a pack over dist/. */
+export async function buildMain(outDir = 'dist/main'): Promise<void> {
   await Promise.all([
     build({
       ...common,
       entryPoints: ['electron/main.ts'],
-      outfile: 'dist/main/main.cjs',
+      outfile: `${outDir}/main.cjs`,
       external: ['electron', ...Object.keys(pkg.dependencies ?? {})],
     }),
     build({
       ...common,
       entryPoints: ['electron/preload.ts'],
-      outfile: 'dist/main/preload.cjs',
+      outfile: `${outDir}/preload.cjs`,
       external: ['electron'],
     }),
   ]);

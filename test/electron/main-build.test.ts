@@ -1,4 +1,4 @@
-import { describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -9,18 +9,24 @@ import { buildMain } from '../../build/build-main';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
 describe('bundling the main process and the preload', () => {
+  let outDir: string;
+  beforeAll(async () => {
+    outDir = await mkdtemp(join(tmpdir(), 'till-main-build-'));
+    await buildMain(outDir);
+  }, 60_000);
+  afterAll(() => rm(outDir, { recursive: true, force: true }));
+
   test('the preload is self-contained and exposes only window.till', async () => {
-    await buildMain();
-    const preload = await readFile(join(root, 'dist/main/preload.cjs'), 'utf8');
+    const preload = await readFile(join(outDir, 'preload.cjs'), 'utf8');
     // A sandboxed preload can require only `electron`: everything else must be inlined.
     expect([...preload.matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1])).toEqual(['electron']);
     expect([...preload.matchAll(/exposeInMainWorld\(\s*"([^"]+)"/g)].map((m) => m[1])).toEqual(['till']);
     expect(preload).toContain('till:rewards:redeem');
     expect(preload).not.toMatch(/ipcRenderer\.(send|on)\b/);
-  }, 60_000);
+  });
 
   test('the main bundle keeps electron and the runtime dependencies external', async () => {
-    const main = await readFile(join(root, 'dist/main/main.cjs'), 'utf8');
+    const main = await readFile(join(outDir, 'main.cjs'), 'utf8');
     const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
     const required = new Set([...main.matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1]!));
     const allowed = new Set(['electron', ...Object.keys(pkg.dependencies)]);
