@@ -8,9 +8,9 @@
  */
 import type { Customer, Redemption, Reward } from '../../electron/contract';
 import { toE164 } from '../lib/phone';
-import { LOCAL_ID_PREFIX, readMeta, rewardKey, type CachedCustomer, type CachedReward, type OfflineDb } from './db';
+import { LOCAL_ID_PREFIX, customerTables, putCustomerRows, readMeta, rewardKey, type CachedCustomer, type CachedReward, type OfflineDb } from './db';
 import { nameWordsOf } from './fold';
-import { loadSearchIndex, type IndexLoadOptions, type IndexLoadProgress } from './index-loader';
+import { loadSearchIndex, yieldWithTimeout, type IndexLoadOptions, type IndexLoadProgress } from './index-loader';
 import { SlimSearchIndex, parseQuery, type IndexEntry, type IndexHits, type ParsedQuery } from './search-index';
 
 /** Results per page, as the service's default. */
@@ -64,6 +64,9 @@ export class CustomerCache {
   readonly index = new SlimSearchIndex();
   private indexState: IndexState = 'empty';
   private loading: Promise<IndexLoadProgress> | null = null;
+  /** Searches in progress: the index load waits for them between pages (the cashier comes first). */
+  private activeSearches = 0;
+  private idleWaiters: (() => void)[] = [];
   /** pks written through while the index loads: the loader must not index an older read of them. */
   private writtenDuringLoad = new Set<number>();
   private readonly now: () => Date;
@@ -83,8 +86,13 @@ export class CustomerCache {
   loadIndex(options: Omit<IndexLoadOptions, 'skip'> = {}): Promise<IndexLoadProgress> {
     if (!this.loading) {
       this.indexState = 'loading';
+      const yieldToPage = options.yieldToPage ?? yieldWithTimeout;
       this.loading = loadSearchIndex(this.db, this.index, {
         ...options,
+        yieldToPage: async () => {
+          await yieldToPage();
+          await this.searchesIdle();
+        },
         skip: (pk) => this.writtenDuringLoad.has(pk),
       }).then((progress) => {
         if (progress.done) {
@@ -103,14 +111,14 @@ export class CustomerCache {
 
   /** Stores customers as the service returned them (search pages, register, update). */
   async putCustomers(customers: readonly Customer[], fetchedAt = this.now().toISOString()): Promise<CachedCustomer[]> {
-    const changes = await this.db.transaction('rw', this.db.customers, () => this.writeCustomers(customers, fetchedAt));
+    const changes = await this.db.transaction('rw', customerTables(this.db), () => this.writeCustomers(customers, fetchedAt));
     // The index follows only what committed.
     for (const { row, previous } of changes) this.indexWrite(row, previous);
     return changes.map((change) => change.row);
   }
 
   /**
-   * The writes of `putCustomers`, for use inside a caller's transaction over `customers`;
+   * The writes of `putCustomers`, for use inside a caller's transaction over `customerTables`;
    * the caller calls `indexWrite` for each change once its transaction has committed.
    */
   async writeCustomers(
@@ -144,9 +152,9 @@ export class CustomerCache {
       if (previous) row.pk = previous.pk;
       rows.push({ row, previous });
     }
-    const pks = await this.db.customers.bulkPut(
+    const pks = await putCustomerRows(
+      this.db,
       rows.map((change) => change.row),
-      { allKeys: true },
     );
     rows.forEach((change, i) => (change.row.pk = pks[i]));
     return rows;
@@ -154,7 +162,7 @@ export class CustomerCache {
 
   /** Stores one customer from `GET /v1/customers/{id}`, with the rewards awaiting redemption. */
   async putCustomerWithRewards(customer: Customer, fetchedAt = this.now().toISOString()): Promise<CachedCustomerWithRewards> {
-    const { changes, result } = await this.db.transaction('rw', this.db.customers, this.db.rewards, async () => {
+    const { changes, result } = await this.db.transaction('rw', [...customerTables(this.db), this.db.rewards], async () => {
       const changes = await this.writeCustomers([customer], fetchedAt);
       const record = changes[0]!.row;
       const listed = customer.rewards ?? [];
@@ -264,8 +272,23 @@ export class CustomerCache {
       .sort((a, b) => a.code.localeCompare(b.code));
   }
 
+  private searchesIdle(): Promise<void> {
+    if (this.activeSearches === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
   /** Offline search: the same kinds of answers as the service's search, from the cache. */
   async search(text: string, page = 1, perPage = PAGE_SIZE): Promise<CacheSearchResult> {
+    this.activeSearches += 1;
+    try {
+      return await this.searchNow(text, page, perPage);
+    } finally {
+      this.activeSearches -= 1;
+      if (this.activeSearches === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
+    }
+  }
+
+  private async searchNow(text: string, page: number, perPage: number): Promise<CacheSearchResult> {
     const query = parseQuery(text, this.options.defaultCountry());
     const { hits, complete, via } =
       this.indexState === 'ready'

@@ -1,9 +1,9 @@
 /**
- * Fills the in-memory search index from IndexedDB in the background, a page of rows at a
- * time in `pk` order, yielding to the page between reads so the cashier's screen never
+ * Fills the in-memory search index from IndexedDB in the background, a page of packed
+ * search rows (db.ts) at a time in `pk` order, yielding to the page between reads so the cashier's screen never
  * freezes (measured: about 1.4 s for 100,000 customers, 14 s for 1,000,000).
  */
-import type { OfflineDb } from './db';
+import { readSearchRow, type OfflineDb } from './db';
 import type { SlimSearchIndex } from './search-index';
 
 export interface IndexLoadProgress {
@@ -38,23 +38,26 @@ export async function loadSearchIndex(
   let after = 0;
   let loaded = 0;
   index.beginBulkLoad();
+  let finished = false;
   try {
     for (;;) {
       if (options.signal?.aborted) return { loaded, done: false };
-      // A primary-key range read: Dexie's fast getAll path, no filter, no scan of what was read.
-      const rows = await db.customers.where(':id').above(after).limit(pageSize).toArray();
+      // A primary-key range read of the packed search rows: Dexie's fast getAll path.
+      const rows = await db.searchRows.where(':id').above(after).limit(pageSize).toArray();
       for (const row of rows) {
-        const pk = row.pk!;
-        if (!options.skip?.(pk)) index.upsert({ pk, phoneE164: row.phoneE164, nameWords: row.nameWords });
-        after = pk;
+        if (!options.skip?.(row.pk)) index.upsert(readSearchRow(row));
+        after = row.pk;
       }
       loaded += rows.length;
       if (rows.length < pageSize) break;
       options.onProgress?.({ loaded, done: false });
       await yieldToPage();
     }
+    await index.endBulkLoad(yieldToPage);
+    finished = true;
   } finally {
-    index.endBulkLoad();
+    // Stopped early: still leave a usable (partial) index behind.
+    if (!finished) await index.endBulkLoad(yieldToPage);
   }
   const progress = { loaded, done: true };
   options.onProgress?.(progress);

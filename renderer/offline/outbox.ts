@@ -8,6 +8,9 @@ import type { Customer, RegisterCustomerPayload, Settings } from '../../electron
 import { readPhone, type PhoneReading } from '../lib/phone';
 import {
   LOCAL_ID_PREFIX,
+  addCustomerRow,
+  customerTables,
+  deleteCustomerRow,
   rewardKey,
   type CachedCustomer,
   type JournalEntry,
@@ -186,8 +189,8 @@ export class Outbox {
       fetchedAt: now,
       localOnly: true,
     };
-    const { stored, item } = await this.db.transaction('rw', this.db.customers, this.db.outbox, async () => {
-      const pk = (await this.db.customers.add(row)) as number;
+    const { stored, item } = await this.db.transaction('rw', [...customerTables(this.db), this.db.outbox], async () => {
+      const pk = await addCustomerRow(this.db, row);
       const item: RegistrationItem = {
         kind: 'register',
         state: 'pending',
@@ -235,7 +238,7 @@ export class Outbox {
 
   /** A person has reviewed a failure or a conflict: it moves to the journal. */
   async acknowledge(seq: number): Promise<boolean> {
-    const acknowledged = await this.db.transaction('rw', [this.db.outbox, this.db.journal, this.db.rewards, this.db.customers], async () => {
+    const acknowledged = await this.db.transaction('rw', [this.db.outbox, this.db.journal, this.db.rewards, ...customerTables(this.db)], async () => {
       const item = await this.db.outbox.get(seq);
       if (!item || item.state === 'pending') return null;
       const outcome: JournalOutcome = item.state === 'conflict' ? 'conflict_acknowledged' : 'failure_acknowledged';
@@ -244,7 +247,7 @@ export class Outbox {
         // The service never accepted this customer; the journal keeps the record of it.
         const local = await this.db.customers.get(item.customerPk);
         if (local?.localOnly) {
-          await this.db.customers.delete(item.customerPk);
+          await deleteCustomerRow(this.db, item.customerPk);
           return local;
         }
       }

@@ -15,7 +15,7 @@
  */
 import type { BridgeError, Reward, TillApi } from '../../electron/contract';
 import { backoffDelay, type BackoffPolicy } from './backoff';
-import { clearMeta, readMeta, writeMeta, type CachedCustomer, type OfflineDb, type OutboxItem, type RedemptionItem, type RegistrationItem } from './db';
+import { clearMeta, customerTables, deleteCustomerRow, readMeta, writeMeta, type CachedCustomer, type OfflineDb, type OutboxItem, type RedemptionItem, type RegistrationItem } from './db';
 import type { CustomerCache } from './customer-cache';
 import type { Outbox } from './outbox';
 
@@ -215,7 +215,7 @@ export class Replayer {
 
   private async conflict(item: RedemptionItem, reward: Reward | null, note: string): Promise<Outcome> {
     const { db, cache } = this.options;
-    await db.transaction('rw', db.outbox, db.rewards, db.customers, async () => {
+    await db.transaction('rw', [db.outbox, db.rewards, ...customerTables(db)], async () => {
       await db.outbox.update(item.seq!, (row) => {
         if (row.kind !== 'redeem') return;
         Object.assign(row, { state: 'conflict', serviceReward: reward, note, nextAttemptAt: null });
@@ -245,7 +245,7 @@ export class Replayer {
         // The service's customer was already cached (another till registered them): the local row goes.
         const local = await db.customers.get(item.customerPk);
         if (local?.localOnly) {
-          await db.customers.delete(item.customerPk);
+          await deleteCustomerRow(db, item.customerPk);
           orphan = local;
         }
       }
@@ -264,7 +264,7 @@ export class Replayer {
     customerId?: string,
   ): Promise<void> {
     const { db, outbox } = this.options;
-    await db.transaction('rw', [db.outbox, db.journal, db.rewards, db.customers], async () => {
+    await db.transaction('rw', [db.outbox, db.journal, db.rewards, ...customerTables(db)], async () => {
       await updateCache();
       await outbox.finish(item, outcome, note, customerId);
     });

@@ -208,6 +208,33 @@ describe('the in-memory index', () => {
     expect(index.search(parseQuery('55', 'GB'), 10).pks).toEqual([3, 4]);
   });
 
+  test('digit queries give the same answers through the gram postings as by scanning', async () => {
+    const index = new SlimSearchIndex();
+    index.beginBulkLoad();
+    let seed = 7;
+    const next = () => (seed = (seed * 48271) % 2147483647);
+    const phones = new Map<number, string>();
+    for (let pk = 1; pk <= 400; pk++) {
+      phones.set(pk, `+9665${String(next() % 100_000_000).padStart(8, '0')}`);
+      index.upsert({ pk, phoneE164: phones.get(pk)!, nameWords: ['x'] });
+    }
+    const queries = ['9665', '1234', '0000', '55', '96650', '12', '7'].concat(Array.from({ length: 20 }, () => String(next() % 100_000).padStart(5, '0')));
+    // Before the load ends every digit query scans.
+    const scanned = queries.map((digits) => index.search({ kind: 'digits', digits }, 1000).pks);
+    await index.endBulkLoad();
+    const viaGrams = queries.map((digits) => index.search({ kind: 'digits', digits }, 1000).pks);
+    expect(viaGrams).toEqual(scanned);
+    expect(scanned[0]!.length).toBe(400);
+
+    // A number that changes after the load: found by its new digits only.
+    index.upsert({ pk: 5, phoneE164: '+4799887766', nameWords: ['x'] }, { pk: 5, phoneE164: phones.get(5)!, nameWords: ['x'] });
+    const without5 = scanned[0]!.filter((pk) => pk !== 5);
+    for (const digits of ['99887766', '9988']) expect(index.search({ kind: 'digits', digits }, 10).pks).toEqual([5]);
+    expect(index.search({ kind: 'digits', digits: '9665' }, 1000).pks).toEqual(without5);
+    expect(index.search({ kind: 'digits', digits: '966' }, 1000).pks).toEqual(without5);
+    expect(index.search({ kind: 'phone', e164: phones.get(5)!, digits: phones.get(5)!.slice(1) }, 10).pks).toEqual([]);
+  });
+
   test('removing a customer drops them from every query kind', () => {
     const index = new SlimSearchIndex();
     const entry = { pk: 7, phoneE164: '+966501234567', nameWords: ['layla', 'haddad'] };

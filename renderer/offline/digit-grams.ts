@@ -1,0 +1,123 @@
+/**
+ * Posting lists of 4-digit grams of the phone numbers: the candidates for a "part of the
+ * number" search of four digits or more, so it never scans every number.
+ *
+ * After a bulk load the lists are packed in two typed arrays (offsets and pks, 36 MB at
+ * 1,000,000 customers), built in two linear passes; numbers added later go to small
+ * per-gram arrays (the tail) until the next rebuild. Candidates still need checking
+ * against the number itself: a gram only says the number might contain the query.
+ */
+export const GRAM = 4;
+const GRAM_COUNT = 10 ** GRAM;
+/** pks handled between two pauses of a rebuild. */
+const REBUILD_SLICE = 50_000;
+
+/** Calls back with each gram of a string of digits (a gram as a number, 0..9999). */
+function forEachGram(digits: string, callback: (gram: number) => void): void {
+  let gram = 0;
+  for (let i = 0; i < digits.length; i++) {
+    gram = (gram * 10 + (digits.charCodeAt(i) - 48)) % GRAM_COUNT;
+    if (i >= GRAM - 1) callback(gram);
+  }
+}
+
+export class DigitGramIndex {
+  private offsets = new Int32Array(GRAM_COUNT + 1);
+  private packed = new Int32Array(0);
+  private tail = new Map<number, number[]>();
+
+  /**
+   * Packs the postings of every current number up to `maxPk`, in pk order, in slices of
+   * pks with `pause()` between them so a million numbers never freeze the page. Numbers
+   * added meanwhile go to the tail and stay there. `digitsOf` gives a pk's current digits,
+   * or null when it has none.
+   */
+  async rebuild(maxPk: number, digitsOf: (pk: number) => string | null, pause: () => Promise<void>): Promise<void> {
+    this.tail = new Map();
+    // The last pk seen per gram: a number holding a gram twice is listed once.
+    const lastPk = new Int32Array(GRAM_COUNT);
+    const eachPosting = async (visit: (gram: number, pk: number) => void) => {
+      lastPk.fill(-1);
+      for (let pk = 0; pk <= maxPk; pk++) {
+        if (pk % REBUILD_SLICE === REBUILD_SLICE - 1) await pause();
+        const digits = digitsOf(pk);
+        if (digits === null) continue;
+        forEachGram(digits, (gram) => {
+          if (lastPk[gram] === pk) return;
+          lastPk[gram] = pk;
+          visit(gram, pk);
+        });
+      }
+    };
+    // Pass 1 counts each gram's postings; their running sums become the offsets.
+    const offsets = new Int32Array(GRAM_COUNT + 1);
+    await eachPosting((gram) => {
+      offsets[gram + 1]! += 1;
+    });
+    for (let gram = 0; gram < GRAM_COUNT; gram++) offsets[gram + 1]! += offsets[gram]!;
+    // Pass 2 fills the slices in pk order.
+    const packed = new Int32Array(offsets[GRAM_COUNT]!);
+    const next = offsets.slice(0, GRAM_COUNT);
+    await eachPosting((gram, pk) => {
+      // A number changed between the passes could overrun its slice; its new grams are in the tail.
+      if (next[gram]! < offsets[gram + 1]!) packed[next[gram]!++] = pk;
+    });
+    this.offsets = offsets;
+    this.packed = packed;
+  }
+
+  /** A number added after the last rebuild. */
+  add(pk: number, digits: string): void {
+    forEachGram(digits, (gram) => {
+      let list = this.tail.get(gram);
+      if (!list) {
+        list = [];
+        this.tail.set(gram, list);
+      }
+      insertSortedUnique(list, pk);
+    });
+  }
+
+  /** pks whose number holds the query's rarest gram, ascending, without repeats. Query: at least GRAM digits. */
+  candidates(digits: string): ArrayLike<number> {
+    let best = -1;
+    let bestSize = Infinity;
+    forEachGram(digits, (gram) => {
+      const size = this.offsets[gram + 1]! - this.offsets[gram]! + (this.tail.get(gram)?.length ?? 0);
+      if (size < bestSize) {
+        best = gram;
+        bestSize = size;
+      }
+    });
+    if (best === -1) return [];
+    const packed = this.packed.subarray(this.offsets[best]!, this.offsets[best + 1]!);
+    const tail = this.tail.get(best);
+    return tail ? mergeSorted(packed, tail) : packed;
+  }
+}
+
+function insertSortedUnique(list: number[], value: number): void {
+  if (list.length === 0 || list[list.length - 1]! < value) {
+    list.push(value);
+    return;
+  }
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid]! < value) lo = mid + 1;
+    else hi = mid;
+  }
+  if (list[lo] !== value) list.splice(lo, 0, value);
+}
+
+function mergeSorted(a: ArrayLike<number>, b: ArrayLike<number>): number[] {
+  const merged: number[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    const next = j >= b.length || (i < a.length && a[i]! <= b[j]!) ? a[i++]! : b[j++]!;
+    if (merged.length === 0 || merged[merged.length - 1] !== next) merged.push(next);
+  }
+  return merged;
+}

@@ -1,0 +1,141 @@
+/**
+ * The benchmark's browser: Debian's headless Chromium with a persistent profile (so
+ * IndexedDB lives on disk, as in the app, not in an incognito profile's memory), showing
+ * the bench page (test/bench/page, bundled with esbuild) with `window.till` wired to the
+ * real main-process core exactly as the e2e harness wires the app's page.
+ *
+ * Every request the page makes that is not for 127.0.0.1 is refused and counted.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import type { Server } from 'node:http';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build as esbuild } from 'esbuild';
+import { chromium, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
+import { createAppCore, type AppCore } from '../../electron/app-core';
+import { CHANNELS, type Channel, type Operation, type TillOperations } from '../../electron/contract';
+import type { Sandbox } from '../../sandbox';
+import { bridgeInitScript, CHROMIUM_ARGS, CHROMIUM_PATH, serveFolder } from '../e2e/harness';
+import { createTestCipher } from '../support/test-cipher';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const BENCH_KEY = 'bench-till-key-7301';
+
+async function buildBenchPage(outDir: string): Promise<void> {
+  await mkdir(outDir, { recursive: true });
+  await esbuild({
+    entryPoints: [join(ROOT, 'test/bench/page/bench-page.ts')],
+    outfile: join(outDir, 'bench.js'),
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'chrome130',
+    minify: true,
+    logLevel: 'warning',
+  });
+  await writeFile(
+    join(outDir, 'index.html'),
+    '<!doctype html><html><head><meta charset="utf-8"><title>Loyalty Till bench</title>' +
+      '<script type="module" src="./bench.js"></script></head><body></body></html>\n',
+  );
+}
+
+export interface BenchBrowser {
+  page: Page;
+  context: BrowserContext;
+  core: AppCore;
+  /** The bench page's URL, e.g. `http://127.0.0.1:41234/index.html`. */
+  pageUrl: string;
+  chromiumVersion: string;
+  /** Requests refused because they were not for 127.0.0.1 (should stay 0). */
+  blockedRequests: string[];
+  /** Warnings and errors the core logged (faults are expected to produce some). */
+  coreLog: string[];
+  /** Points the core at a sandbox, with the bench key, as Settings would. */
+  useSandbox(sandbox: Sandbox): Promise<void>;
+  /** JS heap in use after a full garbage collection, in bytes. */
+  heapUsedAfterGc(): Promise<number>;
+  close(): Promise<void>;
+}
+
+export async function startBenchBrowser(workDir: string): Promise<BenchBrowser> {
+  const pageDir = join(workDir, 'page');
+  const [, initScript] = await Promise.all([buildBenchPage(pageDir), bridgeInitScript()]);
+  const { server, origin } = await serveFolder(pageDir);
+  const pageUrl = `${origin}/index.html`;
+  const coreLog: string[] = [];
+  const core = await createAppCore({
+    userDataDir: join(workDir, 'user-data'),
+    cipher: createTestCipher(),
+    appOrigin: origin,
+    requestTimeoutMs: 5_000,
+    log: { info: () => undefined, warn: (m) => coreLog.push(m), error: (m) => coreLog.push(m) },
+  });
+  const context = await chromium.launchPersistentContext(join(workDir, 'profile'), {
+    executablePath: CHROMIUM_PATH,
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1280, height: 800 },
+  });
+  const blockedRequests: string[] = [];
+  await context.route('**/*', async (route) => {
+    const request = route.request();
+    if (new URL(request.url()).hostname !== '127.0.0.1') {
+      blockedRequests.push(request.url());
+      return route.abort('blockedbyclient');
+    }
+    if (request.resourceType() !== 'document') return route.continue();
+    // Cross-origin isolation gives performance.now() microsecond resolution (100 µs
+    // otherwise), which the in-memory index's sub-millisecond answers need to be measured.
+    const response = await route.fetch();
+    return route.fulfill({
+      response,
+      headers: { ...response.headers(), 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' },
+    });
+  });
+  await context.exposeBinding('tillInvoke', async (source, channel: unknown, payload: unknown) => {
+    const handler = core.handlers[channel as Channel];
+    if (!handler) throw new Error(`No such bridge channel: ${String(channel)}`);
+    return handler({ url: source.frame.url() }, payload);
+  });
+  await context.addInitScript({ content: initScript });
+  const page = context.pages()[0] ?? (await context.newPage());
+  page.setDefaultTimeout(30_000);
+  await page.goto(pageUrl);
+  await page.waitForFunction(() => typeof window.bench === 'object');
+  if (!(await page.evaluate(() => window.crossOriginIsolated))) throw new Error('The bench page is not cross-origin isolated: its timer would be too coarse.');
+  // A persistent context has no Browser object to ask; the user agent carries the version.
+  const userAgent = await page.evaluate(() => navigator.userAgent);
+  const chromiumVersion = /Chrome\/([\d.]+)/.exec(userAgent)?.[1] ?? userAgent;
+
+  const call = <K extends Operation>(operation: K, payload: TillOperations[K]['payload']) =>
+    core.handlers[CHANNELS[operation]]({ url: pageUrl }, payload) as Promise<TillOperations[K]['result']>;
+
+  let cdp: CDPSession | null = null;
+  return {
+    page,
+    context,
+    core,
+    pageUrl,
+    chromiumVersion,
+    blockedRequests,
+    coreLog,
+    async useSandbox(sandbox) {
+      const settings = await call('updateSettings', { baseUrl: sandbox.url, defaultCountry: 'SA', tillName: 'Bench till' });
+      if (!settings.ok) throw new Error(`Settings refused: ${settings.error.message}`);
+      const key = await call('setApiKey', { apiKey: BENCH_KEY });
+      if (!key.ok) throw new Error(`Key refused: ${key.error.message}`);
+    },
+    async heapUsedAfterGc() {
+      cdp ??= await context.newCDPSession(page);
+      await cdp.send('HeapProfiler.collectGarbage');
+      const usage = await cdp.send('Runtime.getHeapUsage');
+      return usage.usedSize;
+    },
+    async close() {
+      await cdp?.detach().catch(() => undefined);
+      await context.close().catch(() => undefined);
+      await core.dispose();
+      await new Promise<void>((done) => (server as Server).close(() => done()));
+    },
+  };
+}

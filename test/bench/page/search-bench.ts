@@ -1,0 +1,108 @@
+/**
+ * Offline search, ours beside the naive way, in the page: the app's own CustomerCache and
+ * slim index over IndexedDB, against a Dexie `filter()` over the whole customers table
+ * (what a till that keeps every customer without an index ends up doing).
+ */
+import { Dexie } from 'dexie';
+import { openOfflineDb, type CachedCustomer } from '../../../renderer/offline/db';
+import { CustomerCache, MAX_RESULTS } from '../../../renderer/offline/customer-cache';
+import { parseQuery, type ParsedQuery } from '../../../renderer/offline/search-index';
+import { customerAt } from './generate';
+import { QUERY_KINDS, queriesFor, type QueryKind } from './queries';
+
+export const COUNTRY = 'SA';
+const SEED_BATCH = 5_000;
+
+/** Fills a fresh database with `size` generated customers, in large bulkPut batches. */
+export async function seedCache(dbName: string, size: number): Promise<{ ms: number }> {
+  await Dexie.delete(dbName);
+  const db = openOfflineDb(dbName);
+  const started = performance.now();
+  const fetchedAt = new Date().toISOString();
+  for (let from = 0; from < size; from += SEED_BATCH) {
+    const rows: CachedCustomer[] = [];
+    for (let i = from; i < Math.min(size, from + SEED_BATCH); i++) rows.push(customerAt(i, fetchedAt));
+    await db.customers.bulkPut(rows);
+  }
+  const ms = performance.now() - started;
+  db.close();
+  return { ms };
+}
+
+/** The naive search: every row read and tested, the same matching rules as ours. */
+function naiveMatcher(query: ParsedQuery): (row: CachedCustomer) => boolean {
+  switch (query.kind) {
+    case 'all':
+      return () => true;
+    case 'phone':
+      return (row) => row.phoneE164 === query.e164;
+    case 'digits':
+      return (row) => row.phoneE164.includes(query.digits);
+    case 'name':
+      return (row) => query.terms.every((term) => row.nameWords.some((word) => word.startsWith(term)));
+  }
+}
+
+export interface SearchKindResult {
+  /** The in-memory index answering (parse included): the hot path. */
+  index: number[];
+  /** `CustomerCache.search`: the index plus reading the page of 20 records and the cache note. */
+  full: number[];
+  naive: number[];
+  /** Queries where ours and naive disagreed on the number of matches (up to the cap). */
+  mismatches: string[];
+}
+
+export interface SearchBenchOptions {
+  indexRounds: number;
+  fullRounds: number;
+  naiveReps: number;
+  distinctQueries: number;
+}
+
+export async function searchBench(dbName: string, size: number, options: SearchBenchOptions): Promise<Record<QueryKind, SearchKindResult>> {
+  const db = openOfflineDb(dbName);
+  const cache = new CustomerCache(db, { defaultCountry: () => COUNTRY });
+  await cache.loadIndex();
+  if (!cache.indexReady || cache.index.size !== size) {
+    throw new Error(`The index holds ${cache.index.size} customers, expected ${size}.`);
+  }
+  const queries = queriesFor(size, options.distinctQueries);
+  const results = {} as Record<QueryKind, SearchKindResult>;
+
+  // Warm-up: the first calls compile the code paths; a till has been running for a while.
+  for (const kind of QUERY_KINDS) for (const text of queries[kind]) cache.index.search(parseQuery(text, COUNTRY), MAX_RESULTS);
+
+  for (const kind of QUERY_KINDS) {
+    const list = queries[kind];
+    const result: SearchKindResult = { index: [], full: [], naive: [], mismatches: [] };
+    for (let round = 0; round < options.indexRounds; round++) {
+      for (const text of list) {
+        const started = performance.now();
+        cache.index.search(parseQuery(text, COUNTRY), MAX_RESULTS);
+        result.index.push(performance.now() - started);
+      }
+    }
+    for (let round = 0; round < options.fullRounds; round++) {
+      for (const text of list) {
+        const started = performance.now();
+        await cache.search(text);
+        result.full.push(performance.now() - started);
+      }
+    }
+    for (let rep = 0; rep < options.naiveReps; rep++) {
+      const text = list[rep % list.length]!;
+      const query = parseQuery(text, COUNTRY);
+      const started = performance.now();
+      const rows = await db.customers.filter(naiveMatcher(query)).toArray();
+      result.naive.push(performance.now() - started);
+      const ours = cache.index.search(query, MAX_RESULTS);
+      if (ours.pks.length !== Math.min(rows.length, MAX_RESULTS)) {
+        result.mismatches.push(`${text}: ours ${ours.pks.length}${ours.capped ? '+' : ''}, naive ${rows.length}`);
+      }
+    }
+    results[kind] = result;
+  }
+  db.close();
+  return results;
+}

@@ -1,0 +1,65 @@
+import { Dexie } from 'dexie';
+import { afterEach, expect, test } from 'vitest';
+import { CustomerCache } from '../../../renderer/offline/customer-cache';
+import { openOfflineDb, readSearchRow, type OfflineDb } from '../../../renderer/offline/db';
+import { nameWordsOf } from '../../../renderer/offline/fold';
+import { Outbox } from '../../../renderer/offline/outbox';
+import { customer, dropDb, freshDb } from './support/fixtures';
+
+const cleanup: OfflineDb[] = [];
+afterEach(async () => {
+  for (const db of cleanup.splice(0)) await dropDb(db);
+});
+
+/** Every customer has a search row saying what its record says, and nothing else has one. */
+async function expectSearchRowsMatch(db: OfflineDb): Promise<void> {
+  const customers = await db.customers.toArray();
+  const rows = (await db.searchRows.toArray()).map(readSearchRow);
+  expect(rows.map((row) => row.pk).sort()).toEqual(customers.map((row) => row.pk).sort());
+  for (const row of customers) {
+    expect(rows.find((search) => search.pk === row.pk)).toEqual({ pk: row.pk, phoneE164: row.phoneE164, nameWords: row.nameWords });
+  }
+}
+
+test('a version 1 database upgrades: its customers get search rows and are found', async () => {
+  const name = `schema-upgrade-${Math.random().toString(36).slice(2)}`;
+  const v1 = new Dexie(name);
+  v1.version(1).stores({
+    customers: '++pk, &id, phoneE164, *nameWords',
+    rewards: '&code, customerId',
+    outbox: '++seq, state',
+    journal: '++seq, doneAt',
+    meta: '&key',
+  });
+  await v1.table('customers').bulkAdd([
+    { id: 'c-1', phoneE164: '+4520123456', nameWords: nameWordsOf('Søren Østergaard'), customer: customer('c-1', 'Søren Østergaard', '+45 20 12 34 56'), fetchedAt: '2026-01-01T00:00:00.000Z' },
+    { id: 'c-2', phoneE164: '+48501234567', nameWords: nameWordsOf('Łukasz Żółkiewski'), customer: customer('c-2', 'Łukasz Żółkiewski', '+48 501 234 567'), fetchedAt: '2026-01-01T00:00:00.000Z' },
+  ]);
+  v1.close();
+
+  const db = openOfflineDb(name);
+  cleanup.push(db);
+  await expectSearchRowsMatch(db);
+  expect(await db.searchRows.count()).toBe(2);
+  const cache = new CustomerCache(db, { defaultCountry: () => 'DK' });
+  await cache.loadIndex({ yieldToPage: async () => undefined });
+  expect((await cache.search('ostergaard')).customers.map((row) => row.id)).toEqual(['c-1']);
+  expect((await cache.search('501234')).customers.map((row) => row.id)).toEqual(['c-2']);
+});
+
+test('search rows follow every customer write: write-through, offline registration, acknowledgement', async () => {
+  const db = freshDb();
+  cleanup.push(db);
+  const cache = new CustomerCache(db, { defaultCountry: () => 'SA' });
+  const outbox = new Outbox(db, cache);
+  await cache.putCustomers([customer('c-1', 'Layla Haddad', '+966 50 123 4567'), customer('c-2', 'Omar Al-Farsi', '+971 50 123 4567')]);
+  await cache.putCustomers([customer('c-1', 'Layla Nasser', '+966 50 123 4567')]);
+  await cache.putCustomerWithRewards({ ...customer('c-2', 'Omar Farsi', '+971 50 123 4567'), rewards: [] });
+  const registered = await outbox.queueRegistration({ name: 'Nora Berg', phone: '+47 412 34 567' }, { defaultCountry: 'SA' });
+  await expectSearchRowsMatch(db);
+  if (!registered.ok || !registered.item) throw new Error('not queued');
+  await db.outbox.update(registered.item.seq!, { state: 'failed' });
+  await outbox.acknowledge(registered.item.seq!);
+  await expectSearchRowsMatch(db);
+  expect(await db.customers.count()).toBe(2);
+});
