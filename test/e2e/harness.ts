@@ -174,7 +174,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   requireChromium();
   // A page waiting on a real service and browser on a shared two-core machine can take more
   // than expect.poll's default second; a real failure still ends each wait in ten.
-  vi.setConfig({ expect: { poll: { timeout: 10_000, interval: 50 } } });
+  // Only under Vitest: the benchmark (npm run bench, plain tsx) starts the harness too.
+  if (process.env.VITEST) vi.setConfig({ expect: { poll: { timeout: 10_000, interval: 50 } } });
   const work = await mkdtemp(join(tmpdir(), 'till-e2e-'));
   const cleanups: Array<() => Promise<unknown> | unknown> = [() => rm(work, { recursive: true, force: true })];
   const cleanup = async (): Promise<void> => {

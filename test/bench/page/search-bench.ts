@@ -4,7 +4,7 @@
  * (what a till that keeps every customer without an index ends up doing).
  */
 import { Dexie } from 'dexie';
-import { openOfflineDb, type CachedCustomer } from '../../../renderer/offline/db';
+import { customerTables, openOfflineDb, putCustomerRows, type CachedCustomer } from '../../../renderer/offline/db';
 import { CustomerCache, MAX_RESULTS } from '../../../renderer/offline/customer-cache';
 import { parseQuery, type ParsedQuery } from '../../../renderer/offline/search-index';
 import { customerAt } from './generate';
@@ -22,7 +22,8 @@ export async function seedCache(dbName: string, size: number): Promise<{ ms: num
   for (let from = 0; from < size; from += SEED_BATCH) {
     const rows: CachedCustomer[] = [];
     for (let i = from; i < Math.min(size, from + SEED_BATCH); i++) rows.push(customerAt(i, fetchedAt));
-    await db.customers.bulkPut(rows);
+    // The app's own write of customer rows (with whatever derived rows the schema keeps).
+    await db.transaction('rw', customerTables(db), () => putCustomerRows(db, rows));
   }
   const ms = performance.now() - started;
   db.close();
