@@ -188,8 +188,9 @@ export function openOfflineDb(name: string = DEFAULT_DB_NAME): OfflineDb {
     meta: '&key',
   });
   // Version 2: the packed search rows the index loads from, filled from existing customers.
+  // The outbox gains [state+seq], so the replayer reads "the next pending item" by index.
   db.version(2)
-    .stores({ searchRows: 'pk' })
+    .stores({ searchRows: 'pk', outbox: '++seq, state, [state+seq]' })
     .upgrade(async (tx) => {
       await tx
         .table<CachedCustomer, number>('customers')

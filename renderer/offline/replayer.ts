@@ -13,6 +13,7 @@
  * The first attempt's time is stored before the request leaves, so a reload between
  * sending and answering still reconciles correctly.
  */
+import { Dexie } from 'dexie';
 import type { BridgeError, Reward, TillApi } from '../../electron/contract';
 import { backoffDelay, type BackoffPolicy } from './backoff';
 import { clearMeta, customerTables, deleteCustomerRow, readMeta, writeMeta, type CachedCustomer, type OfflineDb, type OutboxItem, type RedemptionItem, type RegistrationItem } from './db';
@@ -141,7 +142,7 @@ export class Replayer {
     let after = 0;
     for (;;) {
       // Re-read each time: other code may have queued, acknowledged or retried meanwhile.
-      const item = await db.outbox.where('seq').above(after).and((row) => row.state === 'pending').first();
+      const item = await db.outbox.where('[state+seq]').between(['pending', after + 1], ['pending', Dexie.maxKey]).first();
       if (!item) return;
       after = item.seq!;
       if (item.nextAttemptAt !== null && Date.parse(item.nextAttemptAt) > this.now().getTime()) {
