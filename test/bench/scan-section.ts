@@ -25,29 +25,27 @@ declare global {
   }
 }
 
-/** Installed before the app's own scripts, so its key listener runs before the app's. */
-function installProbe(selector: string): void {
-  const probe: ScanProbe = { armed: false, enterAt: null, results: [] };
+/**
+ * Installed before the app's own scripts, so its key listener runs before the app's. Plain
+ * text rather than a function: tsx's transform would name-wrap a function's inner
+ * closures with a helper the page does not have.
+ */
+const PROBE_SCRIPT = `(() => {
+  const selector = ${JSON.stringify(STATE_SELECTOR)};
+  const probe = { armed: false, enterAt: null, results: [] };
   window.scanProbe = probe;
-  window.addEventListener(
-    'keydown',
-    (event) => {
-      if (probe.armed && event.key === 'Enter') probe.enterAt = performance.now();
-    },
-    true,
-  );
-  const observe = () =>
-    new MutationObserver(() => {
-      if (probe.enterAt === null) return;
-      const state = document.querySelector(selector)?.textContent?.trim();
-      if (!state) return;
-      probe.results.push({ ms: performance.now() - probe.enterAt, state });
-      probe.enterAt = null;
-      probe.armed = false;
-    }).observe(document.documentElement, { childList: true, subtree: true, characterData: true });
-  if (document.documentElement) observe();
-  else document.addEventListener('DOMContentLoaded', observe);
-}
+  window.addEventListener('keydown', (event) => {
+    if (probe.armed && event.key === 'Enter') probe.enterAt = performance.now();
+  }, true);
+  new MutationObserver(() => {
+    if (probe.enterAt === null) return;
+    const state = document.querySelector(selector)?.textContent?.trim();
+    if (!state) return;
+    probe.results.push({ ms: performance.now() - probe.enterAt, state });
+    probe.enterAt = null;
+    probe.armed = false;
+  }).observe(document, { childList: true, subtree: true, characterData: true });
+})();`;
 
 async function scanOnce(h: Harness, code: string, timeoutMs: number): Promise<{ ms: number; state: string } | { failed: string }> {
   const { page } = h;
@@ -85,7 +83,7 @@ export async function scanFigures(report: Report, repeats: number): Promise<void
   const { omar } = DEMO_FIXTURES;
   const h = await startHarness({ requestTimeoutMs: 3000 });
   try {
-    await h.context.addInitScript(installProbe, STATE_SELECTOR);
+    await h.context.addInitScript({ content: PROBE_SCRIPT });
     await h.configureService();
     await h.openApp();
     await openCustomer(h, omar.phone, omar.name);
