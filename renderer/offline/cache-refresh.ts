@@ -28,6 +28,25 @@ export interface RefreshProgress {
   lastCompleteRefreshAt: string | null;
   /** Why the last run stopped, in plain words. */
   stoppedBecause: string | null;
+  /** When the last run stopped early (it resumes from its cursor). */
+  stoppedAt: string | null;
+  /** A refresh was left part-way (a cursor is stored): the next run continues it. */
+  resumable: boolean;
+}
+
+/**
+ * Whether a refresh should start now: never while one runs; a stopped one after a pause
+ * (so a rejected key or a dead network is not hammered); a part-way one at once; otherwise
+ * when the last complete refresh is older than `everyMs`.
+ */
+export function refreshDue(progress: RefreshProgress, now: Date, everyMs: number, retryAfterStopMs: number): boolean {
+  if (progress.state === 'running') return false;
+  if (progress.state === 'stopped' && progress.stoppedAt !== null) {
+    return now.getTime() - Date.parse(progress.stoppedAt) >= retryAfterStopMs;
+  }
+  if (progress.resumable) return true;
+  if (progress.lastCompleteRefreshAt === null) return true;
+  return now.getTime() - Date.parse(progress.lastCompleteRefreshAt) >= everyMs;
 }
 
 export interface CacheRefreshOptions {
@@ -59,6 +78,8 @@ export class CacheRefresh {
     total: null,
     lastCompleteRefreshAt: null,
     stoppedBecause: null,
+    stoppedAt: null,
+    resumable: false,
   };
   private readonly listeners = new Set<(progress: RefreshProgress) => void>();
   private running: Promise<RefreshProgress> | null = null;
@@ -98,6 +119,7 @@ export class CacheRefresh {
     const cursor = await readMeta(this.options.db, 'refreshCursor');
     this.update({
       lastCompleteRefreshAt: last?.at ?? null,
+      resumable: cursor !== undefined,
       ...(cursor ? { pagesDone: cursor.pagesDone, lastPage: cursor.lastPage, total: cursor.total } : {}),
     });
     return this.progress();
@@ -121,7 +143,7 @@ export class CacheRefresh {
 
   private async refresh(): Promise<RefreshProgress> {
     const { db } = this.options;
-    this.update({ state: 'running', stoppedBecause: null });
+    this.update({ state: 'running', stoppedBecause: null, stoppedAt: null });
     try {
       let cursor = await readMeta(db, 'refreshCursor');
       if (!cursor || cursor.perPage !== this.perPage) {
@@ -129,7 +151,7 @@ export class CacheRefresh {
         const first = await this.fetchPage(1);
         cursor = { startedAt, perPage: this.perPage, lastPage: first.lastPage, total: first.total, pagesDone: 1 };
         await writeMeta(db, 'refreshCursor', cursor);
-        this.update({ pagesDone: 1, lastPage: cursor.lastPage, total: cursor.total, fetched: first.count });
+        this.update({ resumable: true, pagesDone: 1, lastPage: cursor.lastPage, total: cursor.total, fetched: first.count });
       } else {
         this.update({ pagesDone: cursor.pagesDone, lastPage: cursor.lastPage, total: cursor.total, fetched: cursor.pagesDone * this.perPage });
       }
@@ -137,10 +159,15 @@ export class CacheRefresh {
       const total = this.snapshot.total ?? 0;
       await writeMeta(db, 'lastCompleteRefresh', { at: cursor.startedAt, total });
       await clearMeta(db, 'refreshCursor');
-      this.update({ state: 'idle', lastCompleteRefreshAt: cursor.startedAt, fetched: Math.min(this.snapshot.fetched, total) });
+      this.update({
+        state: 'idle',
+        resumable: false,
+        lastCompleteRefreshAt: cursor.startedAt,
+        fetched: Math.min(this.snapshot.fetched, total),
+      });
     } catch (error) {
       if (!(error instanceof StopRun)) throw error;
-      this.update({ state: 'stopped', stoppedBecause: error.message });
+      this.update({ state: 'stopped', stoppedBecause: error.message, stoppedAt: this.now().toISOString() });
     }
     return this.progress();
   }

@@ -22,7 +22,7 @@ import type {
 } from '../../electron/contract';
 import { readPhone } from '../lib/phone';
 import { LOCAL_ID_PREFIX, openOfflineDb, rewardKey, type JournalEntry, type OfflineDb, type OutboxItem, type RedemptionItem } from './db';
-import { CacheRefresh, type RefreshProgress } from './cache-refresh';
+import { CacheRefresh, refreshDue, type RefreshProgress } from './cache-refresh';
 import { ConnectionMonitor, defaultTimers, observeApi, type ConnectionSnapshot, type Timers } from './connection-monitor';
 import { CustomerCache, PAGE_SIZE, type CacheSearchResult } from './customer-cache';
 import { journalToCsv } from './journal-csv';
@@ -32,6 +32,9 @@ import { parseQuery } from './search-index';
 import { Replayer, type LockManagerLike, type ReplayPause, type ReplayRun } from './replayer';
 
 export type { OfflineCheck, OutboxCounts, RefreshProgress, ConnectionSnapshot, ReplayPause, ReplayRun, OutboxItem, JournalEntry };
+
+/** After a refresh stopped (offline, rejected key), wait this long before trying again. */
+const REFRESH_RETRY_AFTER_STOP_MS = 60_000;
 
 /** Failures that mean "the service could not be reached", so the cache answers instead. */
 const UNREACHABLE = new Set<BridgeError['kind']>(['offline', 'timeout']);
@@ -134,12 +137,14 @@ export function createOfflineServices(options: OfflineServicesOptions) {
     if (!offlineNow()) void replayer.runOnce();
   }
 
+  let refreshLoaded = false;
   async function refreshIfDue(): Promise<void> {
     if (offlineNow()) return;
-    const progress = await refresh.load();
-    const last = progress.lastCompleteRefreshAt ? Date.parse(progress.lastCompleteRefreshAt) : null;
-    const resumable = progress.lastPage !== null && progress.state !== 'running';
-    if (resumable || last === null || now().getTime() - last >= refreshEveryMs) void refresh.run();
+    if (!refreshLoaded) {
+      await refresh.load();
+      refreshLoaded = true;
+    }
+    if (refreshDue(refresh.progress(), now(), refreshEveryMs, REFRESH_RETRY_AFTER_STOP_MS)) void refresh.run();
   }
 
   let replayTimer: unknown = null;
@@ -207,7 +212,6 @@ export function createOfflineServices(options: OfflineServicesOptions) {
     /** Loads the search index, starts the connection probe, the replay loop and the refresh. */
     start(): void {
       void cache.loadIndex();
-      void refresh.load();
       connection.start();
       unsubscribeConnection = connection.subscribe((snapshot) => {
         if (snapshot.state === 'online') {

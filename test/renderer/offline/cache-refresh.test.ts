@@ -2,7 +2,7 @@
 // Pages come from the real sandbox through the main process's handler table (Node HTTP).
 import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, test } from 'vitest';
 import type { SearchCustomersPayload, SearchResult, TillApi } from '../../../electron/contract';
-import { CacheRefresh, type RefreshProgress } from '../../../renderer/offline/cache-refresh';
+import { CacheRefresh, refreshDue, type RefreshProgress } from '../../../renderer/offline/cache-refresh';
 import { CustomerCache } from '../../../renderer/offline/customer-cache';
 import { readMeta, type OfflineDb } from '../../../renderer/offline/db';
 import { dropDb, freshDb } from './support/fixtures';
@@ -70,7 +70,7 @@ describe('the background refresh', () => {
     const total = done.total!;
     expect(total).toBeGreaterThan(200);
     expect(await db.customers.count()).toBe(total);
-    expect(done).toMatchObject({ state: 'idle', pagesDone: Math.ceil(total / 100), fetched: total, stoppedBecause: null });
+    expect(done).toMatchObject({ state: 'idle', pagesDone: Math.ceil(total / 100), fetched: total, stoppedBecause: null, resumable: false });
     expect(done.lastCompleteRefreshAt).not.toBeNull();
     expect(await readMeta(db, 'lastCompleteRefresh')).toEqual({ at: done.lastCompleteRefreshAt, total });
     expect(await readMeta(db, 'refreshCursor')).toBeUndefined();
@@ -108,7 +108,7 @@ describe('the background refresh', () => {
     );
     const sleeps: number[] = [];
     const stopped = await refreshWith(source.api, sleeps).run();
-    expect(stopped.state).toBe('stopped');
+    expect(stopped).toMatchObject({ state: 'stopped', resumable: true });
     expect(stopped.stoppedBecause).toMatch(/cannot be reached/);
     expect(stopped.lastCompleteRefreshAt).toBeNull();
     expect((await readMeta(db, 'refreshCursor'))?.pagesDone).toBe(2);
@@ -130,5 +130,38 @@ describe('the background refresh', () => {
     expect(stopped).toMatchObject({ state: 'stopped', stoppedBecause: 'The service rejected the API key.' });
     expect(sleeps).toEqual([]);
     expect(source.pages).toEqual([1]);
+  });
+});
+
+describe('when a refresh is due', () => {
+  const idle: RefreshProgress = {
+    state: 'idle',
+    pagesDone: 0,
+    lastPage: null,
+    fetched: 0,
+    total: null,
+    lastCompleteRefreshAt: null,
+    stoppedBecause: null,
+    stoppedAt: null,
+    resumable: false,
+  };
+  const at = new Date('2026-03-01T12:00:00Z');
+  const HOUR = 3_600_000;
+
+  test('never refreshed, or left part-way: at once; never while running', () => {
+    expect(refreshDue(idle, at, 6 * HOUR, 60_000)).toBe(true);
+    expect(refreshDue({ ...idle, lastCompleteRefreshAt: '2026-03-01T11:00:00Z', resumable: true }, at, 6 * HOUR, 60_000)).toBe(true);
+    expect(refreshDue({ ...idle, state: 'running' }, at, 6 * HOUR, 60_000)).toBe(false);
+  });
+
+  test('complete: again only once it is older than the interval', () => {
+    expect(refreshDue({ ...idle, lastCompleteRefreshAt: '2026-03-01T11:00:00Z', lastPage: 4 }, at, 6 * HOUR, 60_000)).toBe(false);
+    expect(refreshDue({ ...idle, lastCompleteRefreshAt: '2026-03-01T05:00:00Z', lastPage: 4 }, at, 6 * HOUR, 60_000)).toBe(true);
+  });
+
+  test('stopped: not hammered, retried after the pause', () => {
+    const stopped = { ...idle, state: 'stopped' as const, resumable: true, stoppedAt: '2026-03-01T11:59:30Z' };
+    expect(refreshDue(stopped, at, 6 * HOUR, 60_000)).toBe(false);
+    expect(refreshDue({ ...stopped, stoppedAt: '2026-03-01T11:58:00Z' }, at, 6 * HOUR, 60_000)).toBe(true);
   });
 });

@@ -4,11 +4,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, expect, test } from 'vitest';
+import { afterEach, beforeEach, expect, test, vi } from 'vitest';
 import { createTillApi, type Settings, type TillApi } from '../../../electron/contract';
 import { DEMO_FIXTURES, startSandbox, type Sandbox } from '../../../sandbox';
 import { createOfflineServices, type OfflineServices } from '../../../renderer/offline';
 import { openOfflineDb } from '../../../renderer/offline/db';
+import type { Timers } from '../../../renderer/offline/connection-monitor';
 import { APP_SENDER, configureService, createCoreFixture, type CoreFixture } from '../../support/app-core-fixture';
 import { createFakeLocks, dropDb } from './support/fixtures';
 
@@ -32,8 +33,14 @@ async function startService(): Promise<void> {
   port = Number(new URL(sandbox.url).port);
 }
 
-function openTill(settings = SETTINGS): OfflineServices {
-  const services = createOfflineServices({ api, settings: () => settings, db: openOfflineDb(dbName), locks: createFakeLocks() });
+function openTill(settings = SETTINGS, timers?: Timers): OfflineServices {
+  const services = createOfflineServices({
+    api,
+    settings: () => settings,
+    db: openOfflineDb(dbName),
+    locks: createFakeLocks(),
+    ...(timers ? { timers } : {}),
+  });
   opened.push(services);
   return services;
 }
@@ -124,4 +131,38 @@ test('with offline redemption turned off, nothing is queued', async () => {
     reason: 'offline_redemption_disabled',
   });
   expect(await till.counts()).toMatchObject({ pending: 0 });
+});
+
+test('started, it loads the index, fills the cache in the background and replays on its beat', async () => {
+  const scheduled: { callback: () => void; ms: number }[] = [];
+  const timers: Timers = {
+    setTimeout: (callback, ms) => scheduled.push({ callback, ms }),
+    clearTimeout: () => undefined,
+  };
+  const till = openTill(SETTINGS, timers);
+  till.start();
+  await vi.waitFor(
+    async () => {
+      expect(till.refresh.progress()).toMatchObject({ state: 'idle', resumable: false });
+      expect(till.refresh.progress().lastCompleteRefreshAt).not.toBeNull();
+      expect(till.cache.indexReady).toBe(true);
+    },
+    { timeout: 20_000, interval: 50 },
+  );
+  const total = till.refresh.progress().total!;
+  expect(await till.db.customers.count()).toBe(total);
+  // Every customer is now findable offline, e.g. by part of the number.
+  await sandbox.close();
+  expect(await till.searchCustomers('123 4567')).toMatchObject({ source: 'cache' });
+  expect(till.connection.state).toBe('offline');
+  await till.getCustomer(layla.id); // from the cache: no rewards known yet
+  expect(await till.checkReward(layla.rewards.availableProduct, layla.phone)).toMatchObject({ check: { verdict: 'unverifiable' } });
+
+  // Back online, a queued registration goes out on the replay beat.
+  await till.registerCustomer({ name: 'Nora Berg', phone: '+47 412 34 567' });
+  await startService();
+  till.connection.markOnline();
+  const beat = scheduled.find((timer) => timer.ms === 10_000)!;
+  beat.callback();
+  await vi.waitFor(async () => expect(await till.counts()).toMatchObject({ pending: 0, done: 1 }), { timeout: 10_000, interval: 50 });
 });
