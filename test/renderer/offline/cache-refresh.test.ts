@@ -1,5 +1,4 @@
-// @vitest-environment node
-// Pages come from the real sandbox through the main process's handler table (Node HTTP).
+// Pages come from the real sandbox through the main process's handler table (real HTTP).
 import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, test } from 'vitest';
 import type { SearchCustomersPayload, SearchResult, TillApi } from '../../../electron/contract';
 import { CacheRefresh, refreshDue, type RefreshProgress } from '../../../renderer/offline/cache-refresh';

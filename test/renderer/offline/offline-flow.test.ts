@@ -1,6 +1,5 @@
-// @vitest-environment node
 // The facade end to end against the real sandbox and the main process's handler table
-// (Node HTTP): online, the service goes away, the till keeps serving, the service returns.
+// (real HTTP): online, the service goes away, the till keeps serving, the service returns.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,6 +1,6 @@
-// @vitest-environment node
-// The main process's handler table runs here as it does in Electron's main process: under
-// Node, with real HTTP to the sandbox. IndexedDB is fake-indexeddb (the project's setup file).
+// Against the real sandbox over HTTP, through the main process's own handler table (it
+// runs in this test process, as it runs in Electron's main process); IndexedDB is
+// fake-indexeddb (the project's setup file).
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { DEMO_FIXTURES } from '../../../sandbox';
 import { journalToCsv } from '../../../renderer/offline/journal-csv';
