@@ -1,6 +1,7 @@
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
 import type { BridgeError, ConnectionStatus } from '../../electron/contract';
+import { useOfflineStore } from './offline';
 import { till } from './till';
 
 export type ConnectionState = 'unknown' | 'checking' | 'online' | 'failing' | 'offline' | 'unconfigured';
@@ -8,24 +9,29 @@ export type ConnectionState = 'unknown' | 'checking' | 'online' | 'failing' | 'o
 /** How often the header re-probes the service while the till is open. */
 const PROBE_INTERVAL_MS = 30_000;
 
-/** Kinds of failure that mean "the service can't be reached", as opposed to a refused request. */
-const UNREACHABLE_KINDS = new Set(['offline', 'timeout']);
-
+/**
+ * What the header says about the service. Whether it can be reached comes from the offline
+ * core's connection monitor, which learns from the outcome of every real call and probes
+ * while offline; this store adds a slower probe of its own (which also feeds the monitor,
+ * so an idle till notices a lost network) and the probe's detail: the mode, and whether the
+ * service refused the key.
+ */
 export const useConnectionStore = defineStore('connection', () => {
+  const offline = useOfflineStore();
   const status = ref<ConnectionStatus | null>(null);
   const checking = ref(false);
-  /** Set when an ordinary call failed to reach the service, before the next probe confirms it. */
-  const lastFailure = ref<BridgeError | null>(null);
   let timer: ReturnType<typeof setInterval> | null = null;
 
   const state = computed<ConnectionState>(() => {
-    // A call that just failed to reach the service is the freshest news there is.
-    if (lastFailure.value) return 'offline';
-    if (!status.value) return checking.value ? 'checking' : 'unknown';
-    if (status.value.mode === 'unconfigured') return 'unconfigured';
-    if (status.value.reachable === false) return 'offline';
+    if (status.value?.mode === 'unconfigured') return 'unconfigured';
+    const monitor = offline.connection?.state;
+    if (monitor === 'offline') return 'offline';
     // Reachable, but answering with a refusal (a wrong key) or an error.
-    if (status.value.reachable === true) return status.value.error ? 'failing' : 'online';
+    if (status.value?.reachable === true && status.value.error) return 'failing';
+    if (monitor === 'online') return 'online';
+    if (!status.value) return checking.value ? 'checking' : 'unknown';
+    if (status.value.reachable === false) return 'offline';
+    if (status.value.reachable === true) return 'online';
     return 'unknown';
   });
 
@@ -36,7 +42,7 @@ export const useConnectionStore = defineStore('connection', () => {
       case 'failing':
         return status.value?.error?.kind === 'unauthorized' ? 'Connected, key refused' : 'Service reports a problem';
       case 'offline':
-        return 'Service unreachable';
+        return 'Service unreachable: working from the cache';
       case 'checking':
         return 'Checking…';
       case 'unconfigured':
@@ -46,27 +52,36 @@ export const useConnectionStore = defineStore('connection', () => {
     }
   });
 
+  /** Why the till is offline, in the monitor's words, and when it next tries. */
+  const detail = computed(() => {
+    if (state.value !== 'offline') return null;
+    return offline.connection?.reason ?? status.value?.error?.message ?? null;
+  });
+
   async function refresh(): Promise<void> {
     if (checking.value) return;
     checking.value = true;
     try {
       const result = await till().connectionStatus();
-      if (result.ok) {
-        status.value = result.data;
-        lastFailure.value = null;
-      }
+      if (!result.ok) return;
+      status.value = result.data;
+      if (result.data.reachable === true) offline.noteReachable(true);
+      else if (result.data.reachable === false) offline.noteReachable(false, result.data.error?.message);
     } finally {
       checking.value = false;
     }
   }
 
-  /** Stores call this with every failed call, so the header does not wait for the next probe. */
+  /**
+   * A call was refused in a way that says something about the connection (a rejected key):
+   * shown at once rather than at the next probe. Unreachable services are the monitor's.
+   */
   function noteFailure(error: BridgeError): void {
-    if (UNREACHABLE_KINDS.has(error.kind)) lastFailure.value = error;
+    if (error.kind !== 'unauthorized' || !status.value) return;
+    status.value = { ...status.value, reachable: true, error };
   }
 
   function noteSuccess(): void {
-    lastFailure.value = null;
     if (status.value && (status.value.reachable === false || status.value.error)) {
       const { error: _error, ...rest } = status.value;
       status.value = { ...rest, reachable: true };
@@ -83,5 +98,5 @@ export const useConnectionStore = defineStore('connection', () => {
     timer = null;
   }
 
-  return { status, checking, lastFailure, state, label, refresh, noteFailure, noteSuccess, startProbing, stopProbing };
+  return { status, checking, state, label, detail, refresh, noteFailure, noteSuccess, startProbing, stopProbing };
 });

@@ -9,9 +9,10 @@ import type {
   SearchCustomersPayload,
 } from '../../electron/contract';
 import { readPhone, type PhoneReading } from '../lib/phone';
+import type { CacheNote } from '../offline';
 import { useConnectionStore } from './connection';
+import { useOfflineStore } from './offline';
 import { useSettingsStore } from './settings';
-import { till } from './till';
 
 export const PAGE_SIZE = 20;
 
@@ -23,7 +24,18 @@ export interface CustomerDraft {
   birthday: string;
 }
 
-export type CustomerNotice = { kind: 'created' | 'existing' | 'saved'; text: string };
+export type CustomerNotice = { kind: 'created' | 'existing' | 'saved' | 'queued'; text: string };
+
+/** Where the customer on screen came from, when not straight from the service. */
+export interface CustomerOrigin {
+  source: 'service' | 'cache';
+  /** When the service last returned this record: "from the cache of <time>". */
+  cachedAt: string | null;
+  /** Reward codes with a redemption queued on this till. */
+  pendingCodes: string[];
+  /** Registered while offline; the service does not know this customer yet. */
+  localOnly: boolean;
+}
 
 function emptyDraft(phone = ''): CustomerDraft {
   return { name: '', phone, email: '', birthday: '' };
@@ -38,6 +50,7 @@ export function searchPayloadFor(query: string, reading: PhoneReading | null, pa
 export const useCustomersStore = defineStore('customers', () => {
   const settings = useSettingsStore();
   const connection = useConnectionStore();
+  const offline = useOfflineStore();
 
   // ---- search -------------------------------------------------------------------------
   const query = ref('');
@@ -45,6 +58,8 @@ export const useCustomersStore = defineStore('customers', () => {
   const meta = ref<PageMeta | null>(null);
   const searching = ref(false);
   const searchError = ref<BridgeError | null>(null);
+  /** Set when the cache answered the search because the service could not be reached. */
+  const resultsFromCache = ref<CacheNote | null>(null);
   /** The query and reading the results belong to (the box may have changed since). */
   const searchedFor = ref<{ query: string; phone: PhoneReading | null } | null>(null);
   const activeIndex = ref(-1);
@@ -77,14 +92,15 @@ export const useCustomersStore = defineStore('customers', () => {
     searchError.value = null;
     customerError.value = null;
     try {
-      const result = await till().searchCustomers(searchPayloadFor(text, phone, targetPage));
+      const result = await offline.services().searchCustomers(text, targetPage);
       if (ticket !== searchTicket) return;
       if (result.ok) {
-        connection.noteSuccess();
-        results.value = result.data;
+        if (result.source === 'service') connection.noteSuccess();
+        results.value = result.customers;
         meta.value = result.meta;
+        resultsFromCache.value = result.source === 'cache' ? result.cache : null;
         searchedFor.value = { query: text, phone };
-        activeIndex.value = result.data.length > 0 ? 0 : -1;
+        activeIndex.value = result.customers.length > 0 ? 0 : -1;
       } else {
         failed(result.error);
         searchError.value = result.error;
@@ -113,6 +129,7 @@ export const useCustomersStore = defineStore('customers', () => {
     meta.value = null;
     searchedFor.value = null;
     searchError.value = null;
+    resultsFromCache.value = null;
     activeIndex.value = -1;
   }
 
@@ -121,21 +138,28 @@ export const useCustomersStore = defineStore('customers', () => {
   const loadingCustomer = ref(false);
   const customerError = ref<BridgeError | null>(null);
   const notice = ref<CustomerNotice | null>(null);
+  const origin = ref<CustomerOrigin | null>(null);
 
   async function open(id: string): Promise<boolean> {
     loadingCustomer.value = true;
     customerError.value = null;
     try {
-      const result = await till().getCustomer({ id });
+      const result = await offline.services().getCustomer(id);
       if (!result.ok) {
         failed(result.error);
         customerError.value = result.error;
         return false;
       }
-      connection.noteSuccess();
+      if (result.source === 'service') connection.noteSuccess();
       // "Registered" or "saved" belongs to the customer it was said about, not the next one opened.
-      if (current.value?.id !== result.data.id) notice.value = null;
-      current.value = result.data;
+      if (current.value?.id !== result.customer.id) notice.value = null;
+      current.value = result.customer;
+      origin.value = {
+        source: result.source,
+        cachedAt: result.cachedAt,
+        pendingCodes: result.pendingCodes,
+        localOnly: result.localOnly,
+      };
       return true;
     } finally {
       loadingCustomer.value = false;
@@ -168,6 +192,12 @@ export const useCustomersStore = defineStore('customers', () => {
     const cards = customer.cards.map((card: Card) => (card.id === redemption.card.id ? redemption.card : card));
     const rewards = customer.rewards?.filter((reward) => reward.code !== redemption.reward.code);
     current.value = { ...customer, cards, ...(rewards ? { rewards } : {}) };
+  }
+
+  /** A redemption was queued on this till: the reward stays on screen, marked pending. */
+  function markPending(code: string): void {
+    if (!origin.value || origin.value.pendingCodes.includes(code)) return;
+    origin.value = { ...origin.value, pendingCodes: [...origin.value.pendingCodes, code] };
   }
 
   // ---- register and correct -----------------------------------------------------------
@@ -229,21 +259,36 @@ export const useCustomersStore = defineStore('customers', () => {
     if (!phone) return false;
     saving.value = true;
     try {
-      const result = await till().registerCustomer({
+      const outcome = await offline.services().registerCustomer({
         name: form.name.trim(),
         phone: phone.e164,
         ...(form.email.trim() ? { email: form.email.trim() } : {}),
         ...(form.birthday ? { birthday: form.birthday } : {}),
       });
-      if (!result.ok) return rejected(result.error);
-      connection.noteSuccess();
-      const { customer, created } = result.data;
-      notice.value = created
-        ? { kind: 'created', text: `${customer.name} is now registered.` }
-        : {
-            kind: 'existing',
-            text: `This phone number was already registered, to ${customer.name}. Showing the existing customer; nothing was changed.`,
-          };
+      if (outcome.outcome === 'failed') return rejected(outcome.error);
+      if (outcome.outcome === 'refused') {
+        return rejected({ kind: 'validation', message: outcome.message, fields: outcome.fields });
+      }
+      const { customer } = outcome;
+      if (outcome.outcome === 'registered') {
+        connection.noteSuccess();
+        notice.value = outcome.created
+          ? { kind: 'created', text: `${customer.name} is now registered.` }
+          : {
+              kind: 'existing',
+              text: `This phone number was already registered, to ${customer.name}. Showing the existing customer; nothing was changed.`,
+            };
+      } else if (outcome.outcome === 'queued') {
+        notice.value = {
+          kind: 'queued',
+          text: `${customer.name} is saved on this till and can be served now. The registration is sent to the loyalty service when the till reconnects.`,
+        };
+      } else {
+        notice.value = {
+          kind: 'existing',
+          text: `This phone number is already known on this till, as ${customer.name}. Showing that customer; nothing was changed.`,
+        };
+      }
       // The register answer has no rewards: load the full customer for the customer screen.
       current.value = customer;
       await open(customer.id);
@@ -266,7 +311,7 @@ export const useCustomersStore = defineStore('customers', () => {
     saving.value = true;
     try {
       // The phone is the customer's identity: it is never part of a correction.
-      const result = await till().updateCustomer({
+      const result = await offline.services().updateCustomer({
         id: customer.id,
         name: form.name.trim(),
         ...(form.email.trim() ? { email: form.email.trim() } : {}),
@@ -296,6 +341,7 @@ export const useCustomersStore = defineStore('customers', () => {
     searchedFor,
     hasSearched,
     resultsAreCurrent,
+    resultsFromCache,
     page,
     lastPage,
     activeIndex,
@@ -307,10 +353,12 @@ export const useCustomersStore = defineStore('customers', () => {
     loadingCustomer,
     customerError,
     notice,
+    origin,
     open,
     reloadCurrent,
     openByPhone,
     applyRedemption,
+    markPending,
     draft,
     fieldErrors,
     saving,

@@ -4,10 +4,11 @@ import type { BridgeError, Customer, Redemption, Reward } from '../../electron/c
 import { formatDayTime } from '../lib/dates';
 import { readPhone, toE164 } from '../lib/phone';
 import { isRewardCode, normaliseRewardCode } from '../lib/scan-route';
+import type { OfflineCheck, OutboxItem } from '../offline';
 import { useConnectionStore } from './connection';
 import { useCustomersStore } from './customers';
+import { useOfflineStore } from './offline';
 import { useSettingsStore } from './settings';
-import { till } from './till';
 
 /** The reward check / redeem form. */
 export interface RewardDraft {
@@ -25,6 +26,9 @@ interface CheckedFor {
   phone: string;
 }
 
+const OFFLINE_REDEMPTION_OFF =
+  'This reward can’t be redeemed while the loyalty service is unreachable: redeeming offline is turned off in Settings. Try again once the till is connected.';
+
 /** Failures after which nobody can know whether the service redeemed: retrying is safe only because the service refuses a second redeem. */
 const ANSWER_LOST = new Set(['offline', 'timeout', 'server', 'bad_response']);
 
@@ -32,6 +36,7 @@ export const useRewardsStore = defineStore('rewards', () => {
   const settings = useSettingsStore();
   const customers = useCustomersStore();
   const connection = useConnectionStore();
+  const offline = useOfflineStore();
 
   const draft = ref<RewardDraft>({ code: '', phone: '', orderReference: '', paid: false });
   const fieldErrors = ref<Record<string, string>>({});
@@ -40,10 +45,18 @@ export const useRewardsStore = defineStore('rewards', () => {
   const checkError = ref<BridgeError | null>(null);
   const reward = ref<Reward | null>(null);
   const checkedFor = ref<CheckedFor | null>(null);
+  /** Set when the cache answered the check because the service could not be reached. */
+  const offlineCheck = ref<OfflineCheck | null>(null);
+  /** A redemption of this reward is already waiting in this till's outbox. */
+  const pendingHere = ref(false);
 
   const redeeming = ref(false);
   const redeemError = ref<BridgeError | null>(null);
   const redemption = ref<Redemption | null>(null);
+  /** The redemption was stored in the outbox, to be sent when the till reconnects. */
+  const queued = ref<OutboxItem | null>(null);
+  /** Plain words when the till would not redeem or queue it (offline redemption turned off, say). */
+  const refusedNote = ref<string | null>(null);
   /** Plain words after a refused redeem, e.g. "This reward was already used on 22 Nov 2026, 10:41." */
   const unavailableNote = ref<string | null>(null);
   /** An earlier redeem of this check went unanswered: a later "already used" may be ours. */
@@ -61,11 +74,32 @@ export const useRewardsStore = defineStore('rewards', () => {
       checkedFor.value.phone === resolvePhone(),
   );
 
+  /** Available by the service's word, or by the cache's while offline (then it can only be queued). */
+  const checkSaysAvailable = computed(() =>
+    offlineCheck.value ? offlineCheck.value.verdict === 'available' : reward.value?.status === 'available',
+  );
+
+  /** Offline, with offline redemption turned off in the settings: say so instead of offering it. */
+  const offlineRedemptionForbidden = computed(
+    () => offlineCheck.value?.verdict === 'available' && !settings.allowOfflineRedemption,
+  );
+
+  /** The service could not be reached during a redeem, and the settings forbid queueing it. */
+  const cannotQueueNote = computed(() =>
+    (redeemError.value?.kind === 'offline' || redeemError.value?.kind === 'timeout') && !settings.allowOfflineRedemption
+      ? OFFLINE_REDEMPTION_OFF
+      : null,
+  );
+
   const canRedeem = computed(
     () =>
-      reward.value?.status === 'available' &&
+      checkSaysAvailable.value &&
+      !pendingHere.value &&
+      !offlineRedemptionForbidden.value &&
       checkIsCurrent.value &&
       redemption.value === null &&
+      queued.value === null &&
+      refusedNote.value === null &&
       unavailableNote.value === null &&
       !redeeming.value,
   );
@@ -74,8 +108,12 @@ export const useRewardsStore = defineStore('rewards', () => {
     checkError.value = null;
     reward.value = null;
     checkedFor.value = null;
+    offlineCheck.value = null;
+    pendingHere.value = false;
     redeemError.value = null;
     redemption.value = null;
+    queued.value = null;
+    refusedNote.value = null;
     unavailableNote.value = null;
     earlierAttemptUnanswered.value = false;
   }
@@ -118,15 +156,23 @@ export const useRewardsStore = defineStore('rewards', () => {
     draft.value.paid = false;
     checking.value = true;
     try {
-      const result = await till().checkReward({ reward_code: code, phone });
+      const result = await offline.services().checkReward(code, phone);
       if (!result.ok) {
         connection.noteFailure(result.error);
         checkError.value = result.error;
         fieldErrors.value = { ...(result.error.fields ?? {}) };
         return false;
       }
-      connection.noteSuccess();
-      reward.value = result.data;
+      if (result.source === 'service') {
+        connection.noteSuccess();
+        reward.value = result.reward;
+        pendingHere.value = result.pendingHere;
+      } else {
+        // The cache answered: what it knows, and that it is only the cache's word.
+        offlineCheck.value = result.check;
+        reward.value = result.check.reward;
+        pendingHere.value = result.check.verdict === 'pending';
+      }
       checkedFor.value = { code, phone };
       return true;
     } finally {
@@ -152,41 +198,64 @@ export const useRewardsStore = defineStore('rewards', () => {
     const { paid: _paid, ...rest } = fieldErrors.value;
     fieldErrors.value = rest;
     try {
-      const orderReference = draft.value.orderReference.trim();
-      const branchId = settings.branchId;
-      const result = await till().redeemReward({
-        reward_code: target.code,
+      const outcome = await offline.services().redeemReward({
+        code: target.code,
         phone: target.phone,
-        ...(branchId ? { branch_id: branchId } : {}),
-        ...(orderReference ? { order_reference: orderReference } : {}),
+        orderReference: draft.value.orderReference,
       });
-      if (result.ok) {
-        connection.noteSuccess();
-        redemption.value = result.data;
-        reward.value = result.data.reward;
-        customers.applyRedemption(result.data);
-        return true;
+      switch (outcome.outcome) {
+        case 'redeemed':
+          connection.noteSuccess();
+          redemption.value = outcome.redemption;
+          reward.value = outcome.redemption.reward;
+          customers.applyRedemption(outcome.redemption);
+          return true;
+        case 'queued':
+          // Only now, with the outbox write committed, is the cashier told "queued".
+          queued.value = outcome.item;
+          offlineCheck.value = outcome.check;
+          customers.markPending(outcome.item.code);
+          return true;
+        case 'refused':
+          if (outcome.reason === 'invalid_input' && outcome.fields) {
+            fieldErrors.value = { ...fieldErrors.value, ...outcome.fields };
+          } else {
+            refusedNote.value = refusalWords(outcome.reason, outcome.message);
+            if (outcome.reason === 'already_queued') pendingHere.value = true;
+            if (outcome.check) offlineCheck.value = outcome.check;
+          }
+          draft.value.paid = false;
+          return false;
+        case 'failed': {
+          const { error } = outcome;
+          connection.noteFailure(error);
+          if (error.kind === 'reward_unavailable') {
+            await explainUnavailable(target);
+          } else {
+            redeemError.value = error;
+            fieldErrors.value = { ...fieldErrors.value, ...(error.fields ?? {}) };
+            if (ANSWER_LOST.has(error.kind)) earlierAttemptUnanswered.value = true;
+            // The cashier must confirm again before another attempt is sent.
+            draft.value.paid = false;
+          }
+          return false;
+        }
       }
-      connection.noteFailure(result.error);
-      if (result.error.kind === 'reward_unavailable') {
-        await explainUnavailable(target);
-      } else {
-        redeemError.value = result.error;
-        fieldErrors.value = { ...fieldErrors.value, ...(result.error.fields ?? {}) };
-        if (ANSWER_LOST.has(result.error.kind)) earlierAttemptUnanswered.value = true;
-        // The cashier must confirm again before another attempt is sent.
-        draft.value.paid = false;
-      }
-      return false;
     } finally {
       redeeming.value = false;
     }
   }
 
+  function refusalWords(reason: string, message: string): string {
+    if (reason === 'offline_redemption_disabled') return OFFLINE_REDEMPTION_OFF;
+    if (reason === 'already_queued') return 'A redemption of this reward is already queued on this till. Do not apply it again.';
+    return message;
+  }
+
   /** The service refused: ask it (without changing anything) what state the reward is in, to say why. */
   async function explainUnavailable(target: CheckedFor): Promise<void> {
-    const result = await till().checkReward({ reward_code: target.code, phone: target.phone });
-    const known = result.ok ? result.data : null;
+    const result = await offline.services().checkReward(target.code, target.phone);
+    const known = result.ok && result.source === 'service' ? result.reward : null;
     if (known) reward.value = known;
     unavailableNote.value = unavailableWords(known, earlierAttemptUnanswered.value);
   }
@@ -217,6 +286,13 @@ export const useRewardsStore = defineStore('rewards', () => {
     redeeming,
     redeemError,
     redemption,
+    queued,
+    refusedNote,
+    offlineCheck,
+    pendingHere,
+    offlineRedemptionForbidden,
+    cannotQueueNote,
+    offlineRedemptionOffWords: OFFLINE_REDEMPTION_OFF,
     unavailableNote,
     earlierAttemptUnanswered,
     forCustomer,

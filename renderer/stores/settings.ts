@@ -10,6 +10,8 @@ export interface SettingsDraft {
   defaultCountry: string;
   branchId: string;
   tillName: string;
+  /** Absent: leave the setting as it is. */
+  allowOfflineRedemption?: boolean;
 }
 
 const FALLBACK_COUNTRY = 'SA';
@@ -30,6 +32,8 @@ export const useSettingsStore = defineStore('settings', () => {
   const defaultCountry = computed(() => settings.value?.defaultCountry || FALLBACK_COUNTRY);
   const branchId = computed(() => settings.value?.branchId ?? null);
   const tillName = computed(() => settings.value?.tillName ?? '');
+  /** Whether a redemption made while the service cannot be reached may be queued. */
+  const allowOfflineRedemption = computed(() => settings.value?.allowOfflineRedemption === true);
   /** "set, ending in 1234" — all the renderer ever knows of the key. */
   const keyDescription = computed(() => {
     const key = state.value?.key;
@@ -76,6 +80,7 @@ export const useSettingsStore = defineStore('settings', () => {
       defaultCountry: current?.defaultCountry ?? FALLBACK_COUNTRY,
       branchId: current?.branchId ?? '',
       tillName: current?.tillName ?? '',
+      allowOfflineRedemption: current?.allowOfflineRedemption ?? true,
     };
   }
 
@@ -96,6 +101,7 @@ export const useSettingsStore = defineStore('settings', () => {
           defaultCountry: draft.defaultCountry.trim().toUpperCase(),
           branchId: draft.branchId.trim() || null,
           tillName: draft.tillName.trim(),
+          ...(draft.allowOfflineRedemption !== undefined ? { allowOfflineRedemption: draft.allowOfflineRedemption } : {}),
         }),
       );
       if (!ok) return false;
@@ -139,6 +145,7 @@ export const useSettingsStore = defineStore('settings', () => {
     defaultCountry,
     branchId,
     tillName,
+    allowOfflineRedemption,
     keyDescription,
     keyProtection,
     load,

@@ -2,8 +2,9 @@ import { createPinia, setActivePinia } from 'pinia';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useConnectionStore } from '../../renderer/stores/connection';
 import { useCustomersStore } from '../../renderer/stores/customers';
+import { useOfflineStore } from '../../renderer/stores/offline';
 import { useSettingsStore } from '../../renderer/stores/settings';
-import { customer, installFakeTill, tillState, type FakeTill } from './support/fake-till';
+import { customer, installFakeTill, reward, tillState, type FakeTill } from './support/fake-till';
 
 describe('customers store', () => {
   let till: FakeTill;
@@ -67,13 +68,50 @@ describe('customers store', () => {
     expect(customers.results.map((c) => c.name)).toEqual(['New']);
   });
 
-  it('tells the header when the service cannot be reached', async () => {
+  it('answers from the cache when the service cannot be reached, says so, and tells the header', async () => {
     const customers = useCustomersStore();
-    till.respond('searchCustomers', () => ({ ok: false, error: { kind: 'offline', message: 'Connection refused.' } }));
     customers.query = 'Haddad';
+    await customers.search(); // online: the answer is written through to the cache
+    expect(customers.resultsFromCache).toBeNull();
+    till.respond('searchCustomers', () => ({ ok: false, error: { kind: 'offline', message: 'Connection refused.' } }));
+    customers.query = 'haddad';
     await customers.search();
-    expect(customers.searchError?.kind).toBe('offline');
+    expect(customers.searchError).toBeNull();
+    expect(customers.results.map((c) => c.name)).toEqual(['Layla Haddad']);
+    expect(customers.resultsFromCache?.of).toMatch(/^\d{4}-\d{2}-\d{2}T/);
     expect(useConnectionStore().state).toBe('offline');
+  });
+
+  it('says the service cannot be reached when the cache does not have the customer either', async () => {
+    const customers = useCustomersStore();
+    till.respond('getCustomer', () => ({ ok: false, error: { kind: 'offline', message: 'Connection refused.' } }));
+    expect(await customers.open('a0000000-0000-4000-8000-00000000abcd')).toBe(false);
+    expect(customers.customerError?.kind).toBe('offline');
+  });
+
+  it('opens a cached customer offline with their rewards, saying where it came from', async () => {
+    const customers = useCustomersStore();
+    till.respond('getCustomer', () => ({ ok: true, data: customer({ rewards: [reward()] }) }));
+    expect(await customers.open(customer().id)).toBe(true);
+    expect(customers.origin?.source).toBe('service');
+    till.respond('getCustomer', () => ({ ok: false, error: { kind: 'timeout', message: 'No answer.' } }));
+    expect(await customers.open(customer().id)).toBe(true);
+    expect(customers.origin).toMatchObject({ source: 'cache', localOnly: false, pendingCodes: [] });
+    expect(customers.origin?.cachedAt).toBeTruthy();
+    expect(customers.current?.rewards?.map((r) => r.code)).toEqual(['RW-LAYLA001']);
+  });
+
+  it('queues a registration made offline and makes the customer usable at once', async () => {
+    const customers = useCustomersStore();
+    till.respond('registerCustomer', () => ({ ok: false, error: { kind: 'offline', message: 'Connection refused.' } }));
+    customers.startRegister('0559876543');
+    customers.draft.name = 'Noura Saleh';
+    expect(await customers.register()).toBe(true);
+    expect(customers.notice?.kind).toBe('queued');
+    expect(customers.notice?.text).toContain('when the till reconnects');
+    expect(customers.current).toMatchObject({ name: 'Noura Saleh', phone: '+966 55 987 6543' });
+    expect(customers.origin?.localOnly).toBe(true);
+    expect(await useOfflineStore().services().counts()).toMatchObject({ pending: 1 });
   });
 
   it('says whether registering created a customer or found the existing one', async () => {

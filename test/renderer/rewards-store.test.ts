@@ -1,7 +1,8 @@
 import { createPinia, setActivePinia } from 'pinia';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Redemption, Result } from '../../electron/contract';
 import { useCustomersStore } from '../../renderer/stores/customers';
+import { useOfflineStore } from '../../renderer/stores/offline';
 import { useRewardsStore } from '../../renderer/stores/rewards';
 import { useSettingsStore } from '../../renderer/stores/settings';
 import { card, customer, installFakeTill, reward, tillState, type FakeTill } from './support/fake-till';
@@ -57,6 +58,7 @@ describe('rewards store', () => {
     const first = rewards.redeem();
     const second = rewards.redeem(); // the double click
     const third = rewards.redeem(); // and a repeated Enter
+    await vi.waitFor(() => expect(till.callsTo('redeemReward')).toHaveLength(1));
     release({ ok: true, data: { reward: reward({ status: 'redeemed', redeemed_at: '2026-11-22T10:00:00+00:00' }), card: card(130) } });
     expect(await Promise.all([first, second, third])).toEqual([true, false, false]);
     expect(await rewards.redeem()).toBe(false); // and after success
@@ -110,6 +112,12 @@ describe('rewards store', () => {
     expect(await rewards.redeem()).toBe(false);
     expect(rewards.redeemError?.kind).toBe('timeout');
     expect(rewards.draft.paid).toBe(false); // confirm again
+    // The unanswered call marked the till offline; the monitor's next probe finds the service again.
+    till.respond('connectionStatus', () => ({
+      ok: true,
+      data: { mode: 'service', baseUrl: 'http://127.0.0.1:4010', reachable: true, checkedAt: '2026-11-22T10:00:01+00:00' },
+    }));
+    await useOfflineStore().services().connection.probeNow();
     till.respond('redeemReward', () => ({
       ok: false,
       error: { kind: 'reward_unavailable', status: 422, message: 'The reward is not available.' },
@@ -140,5 +148,74 @@ describe('rewards store', () => {
     expect(rewards.canRedeem).toBe(false);
     expect(await rewards.redeem()).toBe(false);
     expect(till.callsTo('redeemReward')).toHaveLength(0);
+  });
+
+  describe('while the service cannot be reached', () => {
+    const unreachable = () => ({ ok: false as const, error: { kind: 'offline' as const, message: 'Connection refused.' } });
+
+    /** Layla opened once online, so her rewards are in the cache; then the service goes away. */
+    async function cachedThenOffline(allowOfflineRedemption: boolean) {
+      till.respond('getState', () => ({ ok: true, data: tillState({ allowOfflineRedemption }) }));
+      await useSettingsStore().load();
+      till.respond('getCustomer', () => ({ ok: true, data: customer({ rewards: [reward()] }) }));
+      const customers = useCustomersStore();
+      expect(await customers.open(customer().id)).toBe(true);
+      till.respond('checkReward', unreachable);
+      till.respond('redeemReward', unreachable);
+      till.respond('getCustomer', unreachable);
+      return customers;
+    }
+
+    it('checks a cached code against the cache and says so', async () => {
+      const customers = await cachedThenOffline(true);
+      const rewards = useRewardsStore();
+      rewards.start('RW-LAYLA001', customers.current);
+      expect(await rewards.check()).toBe(true);
+      expect(rewards.offlineCheck).toMatchObject({ verdict: 'available', source: 'cache' });
+      expect(rewards.offlineCheck?.cachedAt).toBeTruthy();
+      expect(rewards.canRedeem).toBe(true);
+    });
+
+    it('does not accept a code that is not in the cache', async () => {
+      const customers = await cachedThenOffline(true);
+      const rewards = useRewardsStore();
+      rewards.start('RW-NOTCACHED9', customers.current);
+      expect(await rewards.check()).toBe(true);
+      expect(rewards.offlineCheck?.verdict).toBe('unverifiable');
+      expect(rewards.offlineCheck?.message).toContain('cannot be verified offline');
+      expect(rewards.canRedeem).toBe(false);
+    });
+
+    it('queues the redemption, marks the reward pending, and will not queue it twice', async () => {
+      const customers = await cachedThenOffline(true);
+      const rewards = useRewardsStore();
+      rewards.start('RW-LAYLA001', customers.current);
+      await rewards.check();
+      rewards.draft.orderReference = 'POS-9';
+      rewards.draft.paid = true;
+      expect(await rewards.redeem()).toBe(true);
+      expect(rewards.queued).toMatchObject({ code: 'RW-LAYLA001', orderReference: 'POS-9', state: 'pending' });
+      expect(customers.origin?.pendingCodes).toEqual(['RW-LAYLA001']);
+      const stored = await useOfflineStore().services().outboxItems();
+      expect(stored).toMatchObject([{ code: 'RW-LAYLA001', orderReference: 'POS-9', branchId: tillState().settings.branchId }]);
+
+      rewards.start('RW-LAYLA001', customers.current);
+      await rewards.check();
+      expect(rewards.pendingHere).toBe(true);
+      expect(rewards.canRedeem).toBe(false);
+      expect(await useOfflineStore().services().outboxItems()).toHaveLength(1);
+    });
+
+    it('tells the cashier plainly when offline redemption is turned off, and queues nothing', async () => {
+      const customers = await cachedThenOffline(false);
+      const rewards = useRewardsStore();
+      rewards.start('RW-LAYLA001', customers.current);
+      await rewards.check();
+      expect(rewards.offlineRedemptionForbidden).toBe(true);
+      expect(rewards.canRedeem).toBe(false);
+      rewards.draft.paid = true;
+      expect(await rewards.redeem()).toBe(false);
+      expect(await useOfflineStore().services().outboxItems()).toHaveLength(0);
+    });
   });
 });

@@ -10,6 +10,10 @@ import {
   type TillOperations,
   type TillState,
 } from '../../../electron/contract';
+import { openOfflineDb } from '../../../renderer/offline/db';
+import { setOfflineServiceOverrides } from '../../../renderer/stores/offline';
+
+let databases = 0;
 
 type Responder<K extends Operation> = (
   payload: TillOperations[K]['payload'],
@@ -42,6 +46,8 @@ export function installFakeTill(): FakeTill {
     return responder(payload as never);
   });
   Object.defineProperty(window, 'till', { value: api, configurable: true, writable: false });
+  // Each test gets an empty offline cache and outbox of its own.
+  setOfflineServiceOverrides({ db: openOfflineDb(`store-test-${Date.now()}-${++databases}`), locks: null });
   return {
     api,
     calls,

@@ -1,0 +1,207 @@
+import { defineStore } from 'pinia';
+import { computed, markRaw, ref, shallowRef } from 'vue';
+import {
+  createOfflineServices,
+  type ConnectionSnapshot,
+  type JournalEntry,
+  type OfflineServices,
+  type OfflineServicesOptions,
+  type OutboxCounts,
+  type OutboxItem,
+  type RefreshProgress,
+  type ReplayPause,
+  type ReplayRun,
+} from '../offline';
+import { useSettingsStore } from './settings';
+import { till } from './till';
+
+/**
+ * Options the offline core is opened with, beyond the bridge and the settings. The app
+ * uses the defaults (its own IndexedDB database, `navigator.locks`, the window's
+ * online/offline hints); store tests give each test its own database.
+ */
+let serviceOverrides: Partial<Omit<OfflineServicesOptions, 'api' | 'settings'>> = {};
+
+export function setOfflineServiceOverrides(overrides: Partial<Omit<OfflineServicesOptions, 'api' | 'settings'>>): void {
+  serviceOverrides = overrides;
+}
+
+/** How often the outbox is re-read, for changes made in another window. */
+const OUTBOX_POLL_MS = 5_000;
+
+const NO_COUNTS: OutboxCounts = { pending: 0, failed: 0, conflict: 0, done: 0 };
+
+/**
+ * The cache, the outbox and the connection monitor, as the screens see them. The other
+ * stores reach the service through `services()` so that, when it cannot be reached, the
+ * cache (or the outbox) answers instead.
+ */
+export const useOfflineStore = defineStore('offline', () => {
+  const settings = useSettingsStore();
+
+  let instance: OfflineServices | null = null;
+  let started = false;
+  const unsubscribers: Array<() => void> = [];
+
+  /** The offline core, opened on first use (reading `window.till` only then). */
+  function services(): OfflineServices {
+    if (!instance) {
+      const core = markRaw(
+        createOfflineServices({
+          api: till(),
+          settings: () => ({
+            defaultCountry: settings.defaultCountry,
+            branchId: settings.branchId,
+            allowOfflineRedemption: settings.allowOfflineRedemption,
+          }),
+          ...(typeof window !== 'undefined' ? { events: window } : {}),
+          ...serviceOverrides,
+        }),
+      );
+      instance = core;
+      // The header follows the monitor from the first call on, started or not.
+      connection.value = core.connection.current();
+      refresh.value = core.refresh.progress();
+      core.connection.subscribe((snapshot) => (connection.value = snapshot));
+      core.refresh.subscribe((progress) => (refresh.value = progress));
+    }
+    return instance;
+  }
+
+  const connection = ref<ConnectionSnapshot | null>(null);
+  const counts = ref<OutboxCounts>({ ...NO_COUNTS });
+  const pause = ref<ReplayPause | null>(null);
+  const refresh = ref<RefreshProgress | null>(null);
+  const items = shallowRef<OutboxItem[]>([]);
+  const journal = shallowRef<JournalEntry[]>([]);
+  const replaying = ref(false);
+  const lastReplay = ref<{ at: string; run: ReplayRun } | null>(null);
+
+  const isOffline = computed(() => connection.value?.state === 'offline');
+  const needsAttention = computed(() => counts.value.conflict + counts.value.failed);
+
+  async function reloadCounts(): Promise<void> {
+    const core = services();
+    const [nextCounts, nextPause] = await Promise.all([core.counts(), core.replayPause()]);
+    counts.value = nextCounts;
+    pause.value = nextPause;
+  }
+
+  /** Everything the outbox screen shows. */
+  async function loadOutbox(): Promise<void> {
+    const core = services();
+    const [nextItems, nextJournal] = await Promise.all([core.outboxItems(), core.journal()]);
+    items.value = nextItems;
+    journal.value = nextJournal;
+    await reloadCounts();
+  }
+
+  /**
+   * Starts the cache refresh, the connection monitor and the replay loop. Called once the
+   * till is configured; the cashier never waits for any of it.
+   */
+  function start(): void {
+    if (started) return;
+    started = true;
+    const core = services();
+    unsubscribers.push(core.onOutboxChange(() => void loadOutbox()));
+    // Another window of this till (sharing the database) changes the outbox without telling
+    // this one: a light re-read keeps the counts true.
+    const poll = setInterval(() => void loadOutbox(), OUTBOX_POLL_MS);
+    unsubscribers.push(() => clearInterval(poll));
+    core.start();
+    void loadOutbox();
+  }
+
+  function stop(): void {
+    if (!started) return;
+    started = false;
+    for (const unsubscribe of unsubscribers.splice(0)) unsubscribe();
+    instance?.stop();
+  }
+
+  /**
+   * The cashier asked for it: probe the service now, let waiting items go at once instead
+   * of at the end of their back-off, and replay.
+   */
+  async function retryNow(): Promise<ReplayRun | null> {
+    if (replaying.value) return null;
+    replaying.value = true;
+    try {
+      const core = services();
+      await core.connection.probeNow();
+      connection.value = core.connection.current();
+      if (pause.value) await core.resumeReplay();
+      // A person pressed the button: the back-off, which protects the service from tills
+      // retrying on their own, does not apply. Only the wait is cleared; nothing else changes.
+      await core.db.outbox
+        .where('state')
+        .equals('pending')
+        .modify((item) => {
+          item.nextAttemptAt = null;
+        });
+      const run = await core.replayNow();
+      lastReplay.value = { at: new Date().toISOString(), run };
+      await loadOutbox();
+      return run;
+    } finally {
+      replaying.value = false;
+    }
+  }
+
+  /** A person reviewed a failure or conflict: it moves to the journal, never silently. */
+  async function acknowledge(seq: number): Promise<boolean> {
+    const done = await services().acknowledge(seq);
+    await loadOutbox();
+    return done;
+  }
+
+  /** Puts a failed item back in the queue (after its cause was fixed). */
+  async function retryItem(seq: number): Promise<boolean> {
+    const done = await services().retry(seq);
+    await loadOutbox();
+    return done;
+  }
+
+  /** After the key was changed in Settings: a paused queue may go again. */
+  async function resumeAfterKeyChange(): Promise<void> {
+    if (!started) return;
+    await services().resumeReplay();
+    await reloadCounts();
+  }
+
+  /** The header's own probe: a lost network is noticed even while nobody calls the service. */
+  function noteReachable(reachable: boolean, reason?: string): void {
+    if (!started) return;
+    const monitor = services().connection;
+    if (reachable) monitor.markOnline();
+    else monitor.markOffline(reason ?? 'The service cannot be reached.');
+  }
+
+  async function journalCsv(): Promise<string> {
+    return services().exportJournalCsv();
+  }
+
+  return {
+    services,
+    connection,
+    counts,
+    pause,
+    refresh,
+    items,
+    journal,
+    replaying,
+    lastReplay,
+    isOffline,
+    needsAttention,
+    start,
+    stop,
+    loadOutbox,
+    retryNow,
+    retryItem,
+    acknowledge,
+    resumeAfterKeyChange,
+    noteReachable,
+    journalCsv,
+  };
+});
