@@ -8,6 +8,7 @@ export type Screen =
   | { name: 'register' }
   | { name: 'correct' }
   | { name: 'reward' }
+  | { name: 'outbox' }
   | { name: 'settings'; firstRun?: boolean };
 
 export type ScreenName = Screen['name'];

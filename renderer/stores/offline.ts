@@ -29,6 +29,10 @@ export function setOfflineServiceOverrides(overrides: Partial<Omit<OfflineServic
 /** How often the outbox is re-read, for changes made in another window. */
 const OUTBOX_POLL_MS = 5_000;
 
+/** "Retry now" waits this long, at most, for a replay already running to finish. */
+const LOCK_WAIT_TRIES = 10;
+const LOCK_WAIT_MS = 300;
+
 const NO_COUNTS: OutboxCounts = { pending: 0, failed: 0, conflict: 0, done: 0 };
 
 /**
@@ -140,7 +144,13 @@ export const useOfflineStore = defineStore('offline', () => {
         .modify((item) => {
           item.nextAttemptAt = null;
         });
-      const run = await core.replayNow();
+      // Coming back online starts a background replay at once; wait for it rather than
+      // report "someone else is sending" for our own till.
+      let run = await core.replayNow();
+      for (let tries = 0; !run.ran && tries < LOCK_WAIT_TRIES; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, LOCK_WAIT_MS));
+        run = await core.replayNow();
+      }
       lastReplay.value = { at: new Date().toISOString(), run };
       await loadOutbox();
       return run;

@@ -4,7 +4,8 @@ import type { BridgeError, Customer, Redemption, Reward } from '../../electron/c
 import { formatDayTime } from '../lib/dates';
 import { readPhone, toE164 } from '../lib/phone';
 import { isRewardCode, normaliseRewardCode } from '../lib/scan-route';
-import type { OfflineCheck, OutboxItem } from '../offline';
+import type { OfflineCheck } from '../offline';
+import type { RedemptionItem } from '../offline/db';
 import { useConnectionStore } from './connection';
 import { useCustomersStore } from './customers';
 import { useOfflineStore } from './offline';
@@ -54,7 +55,7 @@ export const useRewardsStore = defineStore('rewards', () => {
   const redeemError = ref<BridgeError | null>(null);
   const redemption = ref<Redemption | null>(null);
   /** The redemption was stored in the outbox, to be sent when the till reconnects. */
-  const queued = ref<OutboxItem | null>(null);
+  const queued = ref<RedemptionItem | null>(null);
   /** Plain words when the till would not redeem or queue it (offline redemption turned off, say). */
   const refusedNote = ref<string | null>(null);
   /** Plain words after a refused redeem, e.g. "This reward was already used on 22 Nov 2026, 10:41." */

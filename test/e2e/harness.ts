@@ -147,7 +147,8 @@ export async function scannerBurst(page: Page, text: string, gapsMs: readonly nu
 export interface Harness {
   page: Page;
   context: BrowserContext;
-  sandbox: Sandbox;
+  /** The till's service; a new object after `restartSandbox`. */
+  readonly sandbox: Sandbox;
   core: AppCore;
   /** The served page, e.g. `http://127.0.0.1:41234/index.html`. */
   appUrl: string;
@@ -162,6 +163,13 @@ export interface Harness {
   cspViolations(): Promise<string[]>;
   /** Stops the sandbox, for the "service down" scenario. Safe to call twice. */
   stopSandbox(): Promise<void>;
+  /** Starts the sandbox again on the same port with the same data: the till can reconnect. */
+  restartSandbox(): Promise<Sandbox>;
+  /**
+   * While the till's sandbox is stopped, serves the same data on another port for the
+   * duration of `work`: "the service, used by another till, while this one is offline".
+   */
+  elsewhere<T>(work: (service: Sandbox) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -188,12 +196,32 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     const { server, origin } = await serveFolder(rendererDir);
     cleanups.push(() => new Promise((done) => server.close(done)));
 
-    const sandbox = await startSandbox({ port: 0, keys: { [SERVICE_KEY]: 'coffee-club' } });
+    // The service keeps its state in a file, so that it can be stopped ("the network is
+    // down") and started again on the same port with the same data ("it is back").
+    const sandboxKeys = { [SERVICE_KEY]: 'coffee-club' };
+    const dataFile = join(work, 'sandbox.json');
+    let sandbox = await startSandbox({ port: 0, keys: sandboxKeys, dataFile });
+    const sandboxPort = Number(new URL(sandbox.url).port);
     let sandboxOpen = true;
     const stopSandbox = async (): Promise<void> => {
       if (!sandboxOpen) return;
       sandboxOpen = false;
       await sandbox.close();
+    };
+    const restartSandbox = async (): Promise<Sandbox> => {
+      if (sandboxOpen) return sandbox;
+      sandbox = await startSandbox({ port: sandboxPort, keys: sandboxKeys, dataFile });
+      sandboxOpen = true;
+      return sandbox;
+    };
+    const elsewhere = async <T>(work: (service: Sandbox) => Promise<T>): Promise<T> => {
+      if (sandboxOpen) throw new Error('Stop the sandbox first: the same data may be served by one service at a time.');
+      const other = await startSandbox({ port: 0, keys: sandboxKeys, dataFile });
+      try {
+        return await work(other);
+      } finally {
+        await other.close();
+      }
     };
     cleanups.push(stopSandbox);
 
@@ -225,7 +253,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     return {
       page,
       context,
-      sandbox,
+      get sandbox() {
+        return sandbox;
+      },
       core,
       appUrl,
       call,
@@ -246,6 +276,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       },
       cspViolations: () => page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations),
       stopSandbox,
+      restartSandbox,
+      elsewhere,
       close: cleanup,
     };
   } catch (error) {

@@ -1,0 +1,295 @@
+/**
+ * The till through a network outage, end to end: the built app in Chromium, the real main
+ * process handlers, a real sandbox that is stopped ("offline") and started again on the same
+ * port with the same data ("reconnected"). Nothing is mocked; the outbox lives in the
+ * page's IndexedDB.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { DEMO_FIXTURES } from '../../sandbox';
+import { SERVICE_KEY, startHarness, type Harness } from './harness';
+
+const { layla, omar, soren } = DEMO_FIXTURES;
+const BRANCH_ID = '5c2d7e10-8a4b-4f6c-9d1e-2b3a4c5d6e7f';
+
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+describe('working through an outage: the cache, the outbox and its replay', () => {
+  let h: Harness;
+
+  beforeAll(async () => {
+    h = await startHarness({ requestTimeoutMs: 2000 });
+    await h.configureService();
+    const branch = await h.call('updateSettings', { branchId: BRANCH_ID, allowOfflineRedemption: true });
+    if (!branch.ok) throw new Error(branch.error.message);
+    await h.openApp();
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  // ---- what a cashier does -------------------------------------------------------------
+
+  async function search(page: Page, text: string): Promise<void> {
+    await page.keyboard.press('F2');
+    await page.locator('#search').fill(text);
+    await page.locator('#search').press('Enter');
+    await page.locator('[data-testid="results-summary"], [data-testid="no-results"], .notice--error').first().waitFor();
+  }
+
+  const names = (page: Page) => page.locator('.result__name').allTextContents();
+
+  async function openCustomer(page: Page, phone: string, name: string): Promise<void> {
+    await search(page, phone);
+    await expect.poll(() => names(page)).toEqual([name]);
+    await page.locator('#search').press('Enter');
+    await expect.poll(() => page.getByTestId('customer-name').textContent()).toBe(name);
+  }
+
+  /** F3 with no customer on screen: code and phone typed, then Enter. */
+  async function checkCode(page: Page, code: string, phone: string): Promise<void> {
+    await page.keyboard.press('F2');
+    await page.keyboard.press('F3');
+    await page.locator('#reward-code').fill(code);
+    await page.locator('#reward-phone').fill(phone);
+    await page.locator('#reward-phone').press('Enter');
+    await page.locator('[data-testid="reward-result"], .notice--error, [data-testid="offline-check"]').first().waitFor();
+  }
+
+  async function queueRedemption(page: Page, code: string, phone: string, orderReference: string): Promise<void> {
+    await checkCode(page, code, phone);
+    await expect.poll(() => page.getByTestId('offline-check').textContent()).toContain('checked against the cache of');
+    await page.locator('#order-reference').fill(orderReference);
+    await page.locator('#paid').check();
+    await page.getByTestId('redeem').click();
+    await expect.poll(() => page.getByTestId('queued').textContent()).toContain(`Queued: ${code}`);
+  }
+
+  async function openOutbox(page: Page): Promise<void> {
+    await page.keyboard.press('F8');
+    await page.getByTestId('outbox-counts').waitFor();
+  }
+
+  const count = (page: Page, which: 'pending' | 'conflict' | 'failed' | 'done') =>
+    page.getByTestId(`count-${which}`).textContent().then(Number);
+
+  const redemptionsOf = (code: string) => h.sandbox.redemptions().filter((r) => r.code === code);
+
+  // ---- the scenarios, in the order an outage happens ------------------------------------
+
+  it('fills the cache in the background by itself and shows how far it got', async () => {
+    await h.page.keyboard.press('F9');
+    await expect.poll(() => h.page.getByTestId('cache-refresh').textContent()).toContain('Last complete refresh:');
+    expect(await h.page.locator('#allow-offline-redemption').isChecked()).toBe(true);
+    await h.screenshot('39-settings-offline');
+    await h.page.keyboard.press('Escape');
+    // Customers the cashier opens are cached with their rewards, for the offline check.
+    await openCustomer(h.page, layla.phone, layla.name);
+    await openCustomer(h.page, omar.phone, omar.name);
+    await expect.poll(() => h.page.getByTestId('connection').textContent()).toContain('Connected');
+  });
+
+  it('searches by phone, by name and by part of the number from the cache, saying so', async () => {
+    const { page } = h;
+    await h.stopSandbox();
+
+    await search(page, '050 123 4567');
+    await expect.poll(() => names(page)).toEqual([layla.name]);
+    await expect.poll(() => page.getByTestId('cache-note').textContent()).toMatch(/from the cache of \d{1,2} [A-Z][a-z]{2} \d{4}/);
+    await expect.poll(() => page.getByTestId('connection').textContent()).toContain('Service unreachable');
+
+    // Søren was never looked up: the background refresh brought him into the cache.
+    await search(page, 'østergaard');
+    await expect.poll(() => names(page)).toContain(soren.name);
+    expect(await page.getByTestId('cache-note').textContent()).toContain('from the cache of');
+
+    await search(page, '0123456');
+    await expect.poll(() => names(page)).toEqual(expect.arrayContaining([layla.name, soren.name]));
+    expect(await page.getByTestId('cache-note').textContent()).toContain('from the cache of');
+    await h.screenshot('40-offline-cache-results');
+  });
+
+  it('checks a cached code against the cache, and will not accept a code the cache does not hold', async () => {
+    const { page } = h;
+    await openCustomer(page, layla.phoneShown, layla.name);
+    expect(await page.getByTestId('customer-cache-note').textContent()).toContain('shown from the cache of');
+    await page.keyboard.press('F3');
+    await page.locator('#reward-code').fill(layla.rewards.availableProduct);
+    await page.locator('#reward-code').press('Enter');
+    await expect.poll(() => page.getByTestId('offline-check').textContent()).toContain('checked against the cache of');
+    await expect.poll(() => page.locator('[data-testid="reward-result"] [data-testid="reward-state"]').textContent()).toBe('Available');
+
+    await page.locator('#reward-code').fill('RW-NOTCACHED1');
+    await page.locator('#reward-code').press('Enter');
+    await expect.poll(() => page.getByTestId('offline-refusal').textContent()).toContain('cannot be verified offline');
+    expect(await page.getByTestId('redeem').count()).toBe(0);
+  });
+
+  it('queues a redemption only once it is stored, and shows the reward as pending', async () => {
+    const { page } = h;
+    await queueRedemption(page, layla.rewards.availableProduct, layla.phone, 'POS-OFF-1');
+    expect(await page.getByTestId('queued').textContent()).toContain('when the till reconnects');
+    await expect.poll(() => page.getByTestId('header-outbox-pending').textContent()).toBe('1 waiting');
+    await h.screenshot('41-offline-queued');
+
+    // Checking it again says it is already queued here, and offers no second redemption.
+    await checkCode(page, layla.rewards.availableProduct, layla.phone);
+    await expect.poll(() => page.getByTestId('reward-pending').textContent()).toContain('already queued on this till');
+    expect(await page.getByTestId('redeem').count()).toBe(0);
+    // The customer screen marks it too.
+    await openCustomer(page, layla.phone, layla.name);
+    const reward = page.locator(`.reward-list__item:has([data-code="${layla.rewards.availableProduct}"])`);
+    expect(await reward.locator('[data-testid="reward-state"]').textContent()).toBe('Redemption queued on this till');
+    expect(await reward.getByRole('button').count()).toBe(0);
+    await h.screenshot('41b-offline-customer-pending');
+  });
+
+  it('keeps the queue through a reload while offline', async () => {
+    const { page } = h;
+    await page.reload();
+    await page.locator('#search').waitFor();
+    await openOutbox(page);
+    await expect.poll(() => count(page, 'pending')).toBe(1);
+    const item = page.locator(`[data-testid="outbox-pending"] [data-code="${layla.rewards.availableProduct}"]`);
+    expect(await item.textContent()).toContain('POS-OFF-1');
+    expect(await item.textContent()).toContain(BRANCH_ID);
+    await h.screenshot('43-outbox-after-reload');
+    expect(await page.getByTestId('header-outbox-pending').textContent()).toBe('1 waiting');
+  });
+
+  it('replays when the service is back: redeemed once, with the order reference and branch', async () => {
+    const { page } = h;
+    await h.restartSandbox();
+    await page.getByTestId('retry-now').click();
+    await expect.poll(() => count(page, 'done')).toBe(1);
+    expect(await count(page, 'pending')).toBe(0);
+    const sent = redemptionsOf(layla.rewards.availableProduct);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({ order_reference: 'POS-OFF-1', branch_id: BRANCH_ID, customer_id: layla.id });
+    expect(await page.locator(`[data-testid="outbox-done"] [data-code="${layla.rewards.availableProduct}"]`).textContent()).toContain('Redeemed');
+
+    // Another replay finds nothing more to send.
+    await page.getByTestId('retry-now').click();
+    await expect.poll(() => page.getByTestId('last-replay').textContent()).toContain('Nothing is waiting to be sent.');
+    expect(redemptionsOf(layla.rewards.availableProduct)).toHaveLength(1);
+    await expect.poll(() => page.getByTestId('connection').textContent()).toContain('Connected');
+  });
+
+  it('reconciles a redemption whose answer was lost to done, not conflict, and redeems nothing twice', async () => {
+    const { page } = h;
+    const code = layla.rewards.availablePoints;
+    await h.stopSandbox();
+    await queueRedemption(page, code, layla.phone, 'POS-OFF-2');
+
+    const service = await h.restartSandbox();
+    // The service performs every request, then drops the connection instead of answering.
+    service.faults.set({ commitThenDropRate: 1 });
+    await openOutbox(page);
+    await page.getByTestId('retry-now').click();
+    await expect.poll(() => redemptionsOf(code)).toHaveLength(1);
+    await expect.poll(() => page.getByTestId('retry-now').isEnabled()).toBe(true);
+    expect(await count(page, 'pending')).toBe(1); // the till never heard back
+
+    service.faults.reset();
+    await page.getByTestId('retry-now').click();
+    await expect.poll(() => count(page, 'pending')).toBe(0);
+    expect(await count(page, 'conflict')).toBe(0);
+    expect(await page.locator(`[data-testid="outbox-done"] [data-code="${code}"]`).textContent()).toContain(
+      'confirmed after a lost answer',
+    );
+    expect(redemptionsOf(code)).toHaveLength(1);
+    expect(redemptionsOf(code)[0]).toMatchObject({ order_reference: 'POS-OFF-2', branch_id: BRANCH_ID });
+  });
+
+  it('ends in a conflict, shown to the cashier, when the reward was used elsewhere while the till was offline', async () => {
+    const { page } = h;
+    await h.stopSandbox();
+    await queueRedemption(page, omar.reward, omar.phone, 'POS-OFF-3');
+
+    // Meanwhile another till, still connected, redeems the same reward on the service.
+    await h.elsewhere(async (service) => {
+      const response = await fetch(`${service.url}/v1/rewards/redeem`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${SERVICE_KEY}`, accept: 'application/json', 'content-type': 'application/json' },
+        body: JSON.stringify({ reward_code: omar.reward, phone: omar.phone, order_reference: 'OTHER-TILL-7' }),
+      });
+      expect(response.status).toBe(200);
+    });
+    // The service's times are to the second: this till's first attempt comes in a later one.
+    await sleep(1100);
+
+    await h.restartSandbox();
+    await openOutbox(page);
+    await page.getByTestId('retry-now').click();
+    await expect.poll(() => count(page, 'conflict')).toBe(1);
+    const item = page.locator(`[data-testid="outbox-conflict"] [data-code="${omar.reward}"]`);
+    expect(await item.textContent()).toContain('The reward was used elsewhere while this till was offline.');
+    expect(await item.textContent()).toMatch(/redeemed on \d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}:\d{2}, before this till first sent it/);
+    expect(await item.textContent()).toContain('POS-OFF-3');
+    await expect.poll(() => page.getByTestId('header-outbox-conflicts').textContent()).toContain('1 conflict');
+    expect(redemptionsOf(omar.reward)).toHaveLength(0); // this till redeemed nothing
+    await h.screenshot('42-outbox-conflict');
+
+    // Nothing disappears without a person: acknowledging moves it to the journal.
+    await item.getByTestId('acknowledge').click();
+    await expect.poll(() => count(page, 'conflict')).toBe(0);
+    expect(await page.locator(`[data-testid="outbox-done"] [data-code="${omar.reward}"]`).textContent()).toContain('Conflict, acknowledged');
+  });
+
+  it('exports the journal as a CSV download', async () => {
+    const { page } = h;
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-journal').click()]);
+    expect(download.suggestedFilename()).toMatch(/^loyalty-till-journal-\d{4}-\d{2}-\d{2}\.csv$/);
+    const path = await download.path();
+    const { readFile } = await import('node:fs/promises');
+    const csv = await readFile(path, 'utf8');
+    const lines = csv.trim().split('\r\n');
+    expect(lines[0]).toBe('time,code,customer,order reference,branch,outcome');
+    expect(lines.find((line) => line.includes(layla.rewards.availableProduct))).toContain(`POS-OFF-1,${BRANCH_ID},redeemed`);
+    expect(lines.find((line) => line.includes(omar.reward))).toContain('conflict (acknowledged)');
+  });
+
+  it('redeems nothing twice when two windows replay at once', async () => {
+    const { page } = h;
+    // Three more customers with a reward waiting, opened online so their rewards are cached.
+    const picked: Array<{ code: string; phone: string; name: string }> = [];
+    const list = await h.call('searchCustomers', { page: 1, per_page: 100 });
+    if (!list.ok) throw new Error(list.error.message);
+    for (const candidate of list.data) {
+      if (picked.length === 3) break;
+      if ([layla.id, omar.id].includes(candidate.id as never)) continue;
+      const full = await h.call('getCustomer', { id: candidate.id });
+      const reward = full.ok ? full.data.rewards?.find((r) => r.status === 'available') : undefined;
+      if (reward && full.ok) picked.push({ code: reward.code, phone: candidate.phone, name: candidate.name });
+    }
+    expect(picked).toHaveLength(3);
+    for (const { phone, name } of picked) await openCustomer(page, phone, name);
+
+    await h.stopSandbox();
+    for (const [i, { code, phone }] of picked.entries()) await queueRedemption(page, code, phone, `POS-TWO-${i}`);
+
+    const second = await h.context.newPage();
+    try {
+      await second.goto(h.appUrl);
+      await second.locator('#search').waitFor();
+      await openOutbox(second);
+      await expect.poll(() => count(second, 'pending')).toBe(3); // one outbox, shared by both windows
+      await openOutbox(page);
+
+      await h.restartSandbox();
+      await Promise.all([page.getByTestId('retry-now').click(), second.getByTestId('retry-now').click()]);
+      await expect.poll(() => count(page, 'pending')).toBe(0);
+      await expect.poll(() => count(second, 'pending')).toBe(0);
+      for (const [i, { code }] of picked.entries()) {
+        expect(redemptionsOf(code)).toHaveLength(1);
+        expect(redemptionsOf(code)[0]?.order_reference).toBe(`POS-TWO-${i}`);
+      }
+      // Both windows keep replaying on their own timers: still once each a moment later.
+      await sleep(1500);
+      for (const { code } of picked) expect(redemptionsOf(code)).toHaveLength(1);
+      expect(await count(second, 'conflict')).toBe(0);
+    } finally {
+      await second.close();
+    }
+  });
+});
