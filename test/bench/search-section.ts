@@ -8,6 +8,9 @@ import { KIND_LABELS, QUERY_KINDS } from './page/queries';
 import type { Report } from './report';
 import { summarize } from './stats';
 
+/** performance.now() resolution in a cross-origin isolated Chromium page. */
+const TIMER_RESOLUTION_MS = 0.005;
+
 const sizeLabel = (size: number) => size.toLocaleString('en-GB');
 
 /** The issue's p95 targets: 2 ms at 100,000 and 5 ms at 1,000,000 (two words: 5 and 10). */
@@ -26,18 +29,20 @@ export async function seedSearchCache(bench: BenchBrowser, report: Report, size:
 
 export async function searchFigures(bench: BenchBrowser, report: Report, dbName: string, size: number): Promise<void> {
   const section = `1 search @${sizeLabel(size)}`;
-  // Each naive search reads the whole table (seconds at 100,000 on a busy machine): fewer of them.
-  const naiveReps = size >= 1_000_000 ? 3 : size >= 100_000 ? 5 : 10;
+  // Each naive search reads the whole table (seconds at 100,000 on a busy machine, a minute
+  // or more at 1,000,000): fewer of them as the table grows, and a time budget per kind.
+  const naive = size >= 1_000_000 ? { reps: 1, min: 1 } : size >= 100_000 ? { reps: 5, min: 3 } : { reps: 10, min: 5 };
   const results = (await bench.page.evaluate(
-    ([db, n, reps]) => window.bench.searchBench(db, n, { indexRounds: 4, fullRounds: 1, naiveReps: reps, distinctQueries: 50 }),
-    [dbName, size, naiveReps] as const,
+    ([db, n, reps, min]) =>
+      window.bench.searchBench(db, n, { indexRounds: 4, fullRounds: 1, naiveReps: reps, naiveMinReps: min, naiveBudgetMs: 20_000, distinctQueries: 50 }),
+    [dbName, size, naive.reps, naive.min] as const,
   )) as Record<string, SearchKindResult>;
 
   for (const kind of QUERY_KINDS) {
     const result = results[kind]!;
     const ours = summarize(result.index);
     const full = summarize(result.full);
-    const naive = summarize(result.naive);
+    const naiveSummary = summarize(result.naive);
     const limit = p95TargetMs(size, kind);
     const id = `search.${size}.${kind}`;
     report.add({
@@ -56,14 +61,17 @@ export async function searchFigures(bench: BenchBrowser, report: Report, dbName:
       summary: full,
       note: 'CustomerCache.search end to end: the index, then bulkGet of the records shown and the cache note.',
     });
-    report.add({ id: `${id}.naive`, section, label: `${KIND_LABELS[kind]}: naive Dexie filter()`, unit: 'ms', summary: naive });
-    const ratio = naive.median / ours.median;
+    report.add({ id: `${id}.naive`, section, label: `${KIND_LABELS[kind]}: naive Dexie filter()`, unit: 'ms', summary: naiveSummary });
+    // Below the timer's resolution ours reads 0: the ratio then uses the resolution, a lower bound.
+    const belowResolution = ours.median < TIMER_RESOLUTION_MS;
+    const ratio = naiveSummary.median / Math.max(ours.median, TIMER_RESOLUTION_MS);
     report.add({
       id: `${id}.ratio`,
       section,
-      label: `${KIND_LABELS[kind]}: naive / ours (medians)`,
+      label: `${KIND_LABELS[kind]}: naive / ours (medians)${belowResolution ? ', at least' : ''}`,
       unit: 'x',
       value: ratio,
+      ...(belowResolution ? { note: `ours below the ${TIMER_RESOLUTION_MS * 1000} µs timer resolution; the ratio is a lower bound` } : {}),
       ...(size === 100_000 ? { target: { text: '>= 100x', met: ratio >= 100 } } : {}),
     });
     if (result.mismatches.length > 0) {

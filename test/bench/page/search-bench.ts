@@ -57,7 +57,11 @@ export interface SearchKindResult {
 export interface SearchBenchOptions {
   indexRounds: number;
   fullRounds: number;
+  /** At most this many naive scans per kind, and at least `naiveMinReps`... */
   naiveReps: number;
+  naiveMinReps: number;
+  /** ...but no more once this much time went into one kind's naive scans (a busy machine). */
+  naiveBudgetMs: number;
   distinctQueries: number;
 }
 
@@ -91,7 +95,9 @@ export async function searchBench(dbName: string, size: number, options: SearchB
         result.full.push(performance.now() - started);
       }
     }
+    const naiveStarted = performance.now();
     for (let rep = 0; rep < options.naiveReps; rep++) {
+      if (rep >= options.naiveMinReps && performance.now() - naiveStarted > options.naiveBudgetMs) break;
       const text = list[rep % list.length]!;
       const query = parseQuery(text, COUNTRY);
       const started = performance.now();
