@@ -41,30 +41,41 @@ describe('when the loyalty service misbehaves or is down', () => {
     expect(await errorNotice().count()).toBe(0);
   });
 
-  it('says so in plain words, in the header and where the cashier was working, and keeps what was typed', async () => {
+  it('says so in the header, answers from the cache and says so, and explains what needs the service', async () => {
     const { page } = h;
     await expect.poll(() => page.getByTestId('connection').textContent()).toContain('Connected');
     await h.stopSandbox();
 
     // The box already holds the last search, so Enter opens its highlighted result: the
-    // failure of that call must show here, on the screen the cashier is still looking at.
+    // service is gone, so the till's cache answers, and the screen says how old it is.
     await page.locator('#search').fill(layla.name);
     await page.locator('#search').press('Enter');
+    await expect.poll(() => page.getByTestId('customer-cache-note').textContent()).toContain(
+      'The loyalty service can’t be reached: shown from the cache of',
+    );
+    expect(await page.getByTestId('customer-name').textContent()).toBe(layla.name);
+    await expect.poll(() => page.getByTestId('connection').textContent()).toContain('Service unreachable');
+    await h.screenshot('30-service-down');
+
+    // A correction needs the service: it says so where the cashier was working, and keeps what was typed.
+    await page.keyboard.press('F4');
+    await page.locator('#name').fill('Layla Haddad-Corrected');
+    await page.getByRole('button', { name: 'Save corrections' }).click();
     await expect.poll(() => errorNotice().textContent()).toContain('Can’t reach the loyalty service.');
     expect(await errorNotice().getAttribute('data-error-kind')).toBe('offline');
     expect(await errorNotice().textContent()).toContain('Check the till’s network connection');
-    await expect.poll(() => page.getByTestId('connection').textContent()).toContain('Service unreachable');
-    expect(await page.locator('#search').inputValue()).toBe(layla.name);
-    await h.screenshot('30-service-down');
+    expect(await page.locator('#name').inputValue()).toBe('Layla Haddad-Corrected');
   });
 
-  it('says the same when checking a reward, rather than anything about the code', async () => {
+  it('will not accept a reward code it cannot verify offline, and keeps the code typed', async () => {
     const { page } = h;
     await page.keyboard.press('F3');
     await page.locator('#reward-code').fill(layla.rewards.availableProduct);
     await page.locator('#reward-phone').fill(layla.phone);
     await page.locator('#reward-phone').press('Enter');
-    await expect.poll(() => errorNotice().textContent()).toContain('Can’t reach the loyalty service.');
+    // Layla's rewards were never fetched while the service was up: the cache cannot vouch for the code.
+    await expect.poll(() => page.getByTestId('offline-refusal').textContent()).toContain('cannot be verified offline');
+    expect(await page.getByTestId('redeem').count()).toBe(0);
     expect(await page.locator('#reward-code').inputValue()).toBe(layla.rewards.availableProduct);
     await h.screenshot('31-reward-check-offline');
   });
