@@ -26,6 +26,8 @@ export const useConnectionStore = defineStore('connection', () => {
     if (status.value?.mode === 'unconfigured') return 'unconfigured';
     const monitor = offline.connection?.state;
     if (monitor === 'offline') return 'offline';
+    // The replay found the key refused: the service answers, but not to this till.
+    if (offline.pause) return 'failing';
     // Reachable, but answering with a refusal (a wrong key) or an error.
     if (status.value?.reachable === true && status.value.error) return 'failing';
     if (monitor === 'online') return 'online';
@@ -40,7 +42,7 @@ export const useConnectionStore = defineStore('connection', () => {
       case 'online':
         return 'Connected';
       case 'failing':
-        return status.value?.error?.kind === 'unauthorized' ? 'Connected, key refused' : 'Service reports a problem';
+        return offline.pause || status.value?.error?.kind === 'unauthorized' ? 'Connected, key refused' : 'Service reports a problem';
       case 'offline':
         return 'Service unreachable: working from the cache';
       case 'checking':

@@ -175,7 +175,6 @@ export const useOfflineStore = defineStore('offline', () => {
 
   /** After the key was changed in Settings: a paused queue may go again. */
   async function resumeAfterKeyChange(): Promise<void> {
-    if (!started) return;
     await services().resumeReplay();
     await reloadCounts();
   }

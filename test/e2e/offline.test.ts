@@ -292,4 +292,50 @@ describe('working through an outage: the cache, the outbox and its replay', () =
       await second.close();
     }
   });
+
+  it('registers a customer while offline: usable at once, sent on reconnect', async () => {
+    const { page } = h;
+    await h.stopSandbox();
+    await search(page, '+966 55 111 2233');
+    await page.getByTestId('no-results').waitFor();
+    await page.locator('#search').press('Enter'); // a second Enter goes on to register
+    await page.locator('#name').fill('Huda Offline');
+    await page.getByRole('button', { name: 'Register' }).click();
+    await expect.poll(() => page.getByTestId('customer-name').textContent()).toBe('Huda Offline');
+    expect(await page.getByTestId('customer-notice').textContent()).toContain('sent to the loyalty service when the till reconnects');
+    expect(await page.getByTestId('customer-local').textContent()).toContain('does not know this customer yet');
+    await search(page, 'huda offl');
+    await expect.poll(() => names(page)).toEqual(['Huda Offline']);
+    await expect.poll(() => page.getByTestId('header-outbox-pending').textContent()).toBe('1 waiting');
+  });
+
+  it('pauses the queue when the key is refused, says what to do, and goes on once a good key is saved', async () => {
+    const { page } = h;
+    const refused = await h.call('setApiKey', { apiKey: 'revoked-key-0000' });
+    expect(refused.ok).toBe(true);
+    await h.restartSandbox();
+    await openOutbox(page);
+    await page.getByTestId('retry-now').click();
+    await expect.poll(() => page.getByTestId('replay-paused').textContent()).toContain('refused this till’s API key');
+    expect(await page.getByTestId('replay-paused').textContent()).toContain('Settings (F9)');
+    expect(await page.getByTestId('connection').textContent()).toContain('Connected, key refused');
+    expect(await count(page, 'pending')).toBe(1); // nothing lost
+    await h.screenshot('44-replay-paused');
+
+    const inService = async () => {
+      const response = await fetch(`${h.sandbox.url}/v1/customers?phone=%2B966551112233`, {
+        headers: { authorization: `Bearer ${SERVICE_KEY}`, accept: 'application/json' },
+      });
+      return ((await response.json()) as { data: Array<{ name: string }> }).data.map((c) => c.name);
+    };
+    expect(await inService()).toEqual([]);
+
+    await page.keyboard.press('F9');
+    await page.locator('#api-key').fill(SERVICE_KEY);
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await expect.poll(() => page.getByTestId('replay-paused').count()).toBe(0);
+    await expect.poll(() => page.getByTestId('connection').textContent()).toBe('Connected');
+    await expect.poll(() => page.getByTestId('header-outbox-pending').textContent(), { timeout: 20_000 }).toBe('0 waiting');
+    expect(await inService()).toEqual(['Huda Offline']);
+  });
 });
