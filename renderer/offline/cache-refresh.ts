@@ -12,7 +12,7 @@ import type { BridgeError, TillApi } from '../../electron/contract';
 import { backoffDelay, type BackoffPolicy } from './backoff';
 import { clearMeta, readMeta, writeMeta, type OfflineDb, type RefreshCursor } from './db';
 import type { CustomerCache } from './customer-cache';
-import { yieldWithTimeout } from './index-loader';
+import { yieldToBrowser } from './index-loader';
 
 export type RefreshState = 'idle' | 'running' | 'stopped';
 
@@ -97,7 +97,7 @@ export class CacheRefresh {
     this.now = options.now ?? (() => new Date());
     this.random = options.random ?? Math.random;
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
-    this.yieldToPage = options.yieldToPage ?? yieldWithTimeout;
+    this.yieldToPage = options.yieldToPage ?? yieldToBrowser;
     this.concurrency = options.concurrency ?? 3;
     this.perPage = options.perPage ?? 100;
     this.backoff = options.backoff ?? { baseMs: 1_000, maxMs: 60_000 };

@@ -10,7 +10,7 @@ import type { Customer, Redemption, Reward } from '../../electron/contract';
 import { toE164 } from '../lib/phone';
 import { LOCAL_ID_PREFIX, customerTables, putCustomerRows, readMeta, rewardKey, type CachedCustomer, type CachedReward, type OfflineDb } from './db';
 import { nameWordsOf } from './fold';
-import { loadSearchIndex, yieldWithTimeout, type IndexLoadOptions, type IndexLoadProgress } from './index-loader';
+import { loadSearchIndex, yieldToBrowser, type IndexLoadOptions, type IndexLoadProgress } from './index-loader';
 import { SlimSearchIndex, parseQuery, type IndexEntry, type IndexHits, type ParsedQuery } from './search-index';
 
 /** Results per page, as the service's default. */
@@ -86,7 +86,7 @@ export class CustomerCache {
   loadIndex(options: Omit<IndexLoadOptions, 'skip'> = {}): Promise<IndexLoadProgress> {
     if (!this.loading) {
       this.indexState = 'loading';
-      const yieldToPage = options.yieldToPage ?? yieldWithTimeout;
+      const yieldToPage = options.yieldToPage ?? yieldToBrowser;
       this.loading = loadSearchIndex(this.db, this.index, {
         ...options,
         yieldToPage: async () => {

@@ -12,14 +12,14 @@
  *   can return one customer twice, so callers deduplicate by `pk`. There is deliberately
  *   no phone-suffix index: it made inserts 3x slower and storage 3-4x larger.
  * - nothing in the hot path uses `.filter()` or `.distinct()`, which leave Dexie's fast path.
- * - `searchRows` repeats, per customer `pk`, only what the in-memory index needs, packed in
- *   one short string: loading the index reads these instead of the full records, which
- *   halved the load time in Chromium (deserialising the nested records dominated it).
+ * - `searchChunks` repeats only what the in-memory index needs, 1,024 customers to a
+ *   record (search-chunks.ts): the index loads from these, not from the full records.
  *   Every customer write goes through `putCustomerRows` / `addCustomerRow` /
  *   `deleteCustomerRow`, in a transaction over `customerTables(db)`, so the two never differ.
  */
 import { Dexie, type EntityTable } from 'dexie';
 import type { BridgeError, Customer, Reward } from '../../electron/contract';
+import { writeSearchLines, type SearchChunk } from './search-chunks';
 
 export const DEFAULT_DB_NAME = 'loyalty-till-offline';
 
@@ -58,12 +58,6 @@ export interface CachedReward {
   noLongerListed?: boolean;
   /** The outbox item of a redemption queued for it on this till. */
   pendingOutboxSeq?: number;
-}
-
-/** The search fields of one customer: `<phone digits>|<folded name words, space-separated>`. */
-export interface SearchRow {
-  pk: number;
-  s: string;
 }
 
 export type OutboxState = 'pending' | 'failed' | 'conflict';
@@ -163,7 +157,7 @@ export type OfflineDb = Dexie & {
   outbox: EntityTable<OutboxItem, 'seq'>;
   journal: EntityTable<JournalEntry, 'seq'>;
   meta: EntityTable<MetaRow, 'key'>;
-  searchRows: EntityTable<SearchRow, 'pk'>;
+  searchChunks: EntityTable<SearchChunk, 'chunk'>;
 };
 
 /**
@@ -187,40 +181,30 @@ export function openOfflineDb(name: string = DEFAULT_DB_NAME): OfflineDb {
     journal: '++seq, doneAt',
     meta: '&key',
   });
-  // Version 2: the packed search rows the index loads from, filled from existing customers.
-  // The outbox gains [state+seq], so the replayer reads "the next pending item" by index.
+  // Version 2: the packed search chunks the index loads from, filled from existing customers;
+  // the outbox gains [state+seq], so the replayer reads "the next pending item" by index.
   db.version(2)
-    .stores({ searchRows: 'pk', outbox: '++seq, state, [state+seq]' })
+    .stores({ searchChunks: 'chunk', outbox: '++seq, state, [state+seq]' })
     .upgrade(async (tx) => {
-      await tx
-        .table<CachedCustomer, number>('customers')
-        .toCollection()
-        .each((row) => tx.table<SearchRow, number>('searchRows').put(searchRowOf(row)));
+      const rows = await tx.table<CachedCustomer, number>('customers').toArray();
+      await writeSearchLines(tx.table('searchChunks') as EntityTable<SearchChunk, 'chunk'>, rows.map(searchFieldsOf));
     });
   return db;
 }
 
-export function searchRowOf(row: CachedCustomer): SearchRow {
-  const digits = row.phoneE164.replace(/\D+/g, '');
-  return { pk: row.pk!, s: `${digits}|${row.nameWords.join(' ')}` };
-}
-
-/** Reads a search row back into what the index needs. */
-export function readSearchRow(row: SearchRow): { pk: number; phoneE164: string; nameWords: string[] } {
-  const bar = row.s.indexOf('|');
-  const words = row.s.slice(bar + 1);
-  return { pk: row.pk, phoneE164: `+${row.s.slice(0, bar)}`, nameWords: words === '' ? [] : words.split(' ') };
+function searchFieldsOf(row: CachedCustomer) {
+  return { pk: row.pk!, phoneE164: row.phoneE164, nameWords: row.nameWords };
 }
 
 /** The tables a transaction that writes customers must cover. */
 export function customerTables(db: OfflineDb) {
-  return [db.customers, db.searchRows] as const;
+  return [db.customers, db.searchChunks] as const;
 }
 
-/** Stores customer rows (new ones get their `pk`) with their search rows. Returns the pks. */
+/** Stores customer rows (new ones get their `pk`) with their search lines. Returns the pks. */
 export async function putCustomerRows(db: OfflineDb, rows: CachedCustomer[]): Promise<number[]> {
   const pks = (await db.customers.bulkPut(rows, { allKeys: true })) as number[];
-  await db.searchRows.bulkPut(rows.map((row, i) => searchRowOf({ ...row, pk: pks[i]! })));
+  await writeSearchLines(db.searchChunks, rows.map((row, i) => searchFieldsOf({ ...row, pk: pks[i]! })));
   return pks;
 }
 
@@ -231,7 +215,7 @@ export async function addCustomerRow(db: OfflineDb, row: CachedCustomer): Promis
 
 export async function deleteCustomerRow(db: OfflineDb, pk: number): Promise<void> {
   await db.customers.delete(pk);
-  await db.searchRows.delete(pk);
+  await writeSearchLines(db.searchChunks, [], [pk]);
 }
 
 export async function readMeta<K extends MetaKey>(db: OfflineDb, key: K): Promise<MetaValues[K] | undefined> {

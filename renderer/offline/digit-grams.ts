@@ -10,7 +10,7 @@
 export const GRAM = 4;
 const GRAM_COUNT = 10 ** GRAM;
 /** pks handled between two pauses of a rebuild. */
-const REBUILD_SLICE = 50_000;
+const REBUILD_SLICE = 20_000;
 
 /** Calls back with each gram of a string of digits (a gram as a number, 0..9999). */
 function forEachGram(digits: string, callback: (gram: number) => void): void {

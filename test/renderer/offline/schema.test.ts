@@ -1,7 +1,8 @@
 import { Dexie } from 'dexie';
 import { afterEach, expect, test } from 'vitest';
 import { CustomerCache } from '../../../renderer/offline/customer-cache';
-import { openOfflineDb, readSearchRow, type OfflineDb } from '../../../renderer/offline/db';
+import { openOfflineDb, type OfflineDb } from '../../../renderer/offline/db';
+import { linesOf, parseSearchLine } from '../../../renderer/offline/search-chunks';
 import { nameWordsOf } from '../../../renderer/offline/fold';
 import { Outbox } from '../../../renderer/offline/outbox';
 import { customer, dropDb, freshDb } from './support/fixtures';
@@ -11,10 +12,10 @@ afterEach(async () => {
   for (const db of cleanup.splice(0)) await dropDb(db);
 });
 
-/** Every customer has a search row saying what its record says, and nothing else has one. */
+/** Every customer has a search line saying what its record says, and nothing else has one. */
 async function expectSearchRowsMatch(db: OfflineDb): Promise<void> {
   const customers = await db.customers.toArray();
-  const rows = (await db.searchRows.toArray()).map(readSearchRow);
+  const rows = (await db.searchChunks.toArray()).flatMap(linesOf).map(parseSearchLine);
   expect(rows.map((row) => row.pk).sort()).toEqual(customers.map((row) => row.pk).sort());
   for (const row of customers) {
     expect(rows.find((search) => search.pk === row.pk)).toEqual({ pk: row.pk, phoneE164: row.phoneE164, nameWords: row.nameWords });
@@ -40,7 +41,7 @@ test('a version 1 database upgrades: its customers get search rows and are found
   const db = openOfflineDb(name);
   cleanup.push(db);
   await expectSearchRowsMatch(db);
-  expect(await db.searchRows.count()).toBe(2);
+  expect(await db.searchChunks.count()).toBe(1);
   const cache = new CustomerCache(db, { defaultCountry: () => 'DK' });
   await cache.loadIndex({ yieldToPage: async () => undefined });
   expect((await cache.search('ostergaard')).customers.map((row) => row.id)).toEqual(['c-1']);

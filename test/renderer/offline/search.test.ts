@@ -146,47 +146,59 @@ for (const mode of ['index', 'fallback'] as const) {
 }
 
 describe('the in-memory index', () => {
-  test('loads in pages, yielding to the page between them', async () => {
+  // Enough customers for three chunks of 1,024 (search-chunks.ts).
+  const CROWD = Array.from({ length: 2_500 }, (_, i) =>
+    customer(`c-crowd-${i}`, `Person${i} Crowd`, `+966 56 ${String(1_000_000 + i).slice(0, 3)} ${String(1_000_000 + i).slice(3)}`),
+  );
+
+  async function crowdCache(): Promise<{ db: OfflineDb; cache: CustomerCache }> {
     const db = freshDb();
     const cache = new CustomerCache(db, { defaultCountry: () => 'SA' });
     await cache.putCustomers([...FIXED, ...HADDADS]);
+    for (let i = 0; i < CROWD.length; i += 500) await cache.putCustomers(CROWD.slice(i, i + 500));
+    return { db, cache };
+  }
+
+  test('loads in pages of chunks, yielding to the page between them', async () => {
+    const { db, cache } = await crowdCache();
     let yields = 0;
     const progress: number[] = [];
     await cache.loadIndex({
-      pageSize: 10,
+      pageSize: 1,
       yieldToPage: async () => {
         yields += 1;
       },
       onProgress: (p) => progress.push(p.loaded),
     });
     expect(cache.indexReady).toBe(true);
-    expect(cache.index.size).toBe(51);
-    expect(yields).toBe(5);
-    expect(progress).toEqual([10, 20, 30, 40, 50, 51]);
+    expect(cache.index.size).toBe(2_551);
+    // pks 1-1023, 1024-2047, 2048-2551: three pages, the last one short.
+    expect(progress).toEqual([1_023, 2_047, 2_551, 2_551]);
+    expect(yields).toBeGreaterThanOrEqual(2);
+    expect(names(await cache.search('person2499'))).toEqual(['Person2499 Crowd']);
     await dropDb(db);
   });
 
   test('a write during the load wins over the load’s older read', async () => {
-    const db = freshDb();
-    const cache = new CustomerCache(db, { defaultCountry: () => 'SA' });
-    await cache.putCustomers([...FIXED, ...HADDADS]);
+    const { db, cache } = await crowdCache();
     let renamed = false;
     await cache.loadIndex({
-      pageSize: 2,
+      pageSize: 1,
       yieldToPage: async () => {
         if (renamed) return;
         renamed = true;
-        // Layla (pk 1) was loaded already, Sami40 (a late pk) not yet.
+        // After the first chunk: Layla (pk 1) was loaded already, Person2400 (pk 2452) not yet.
         await cache.putCustomers([
           customer('c-layla', 'Layla Nasser', '+966 50 123 4567'),
-          customer('c-h40', 'Renamed Person', HADDADS[40]!.phone),
+          customer('c-crowd-2400', 'Renamed Person', CROWD[2400]!.phone),
         ]);
       },
     });
     expect(names(await cache.search('nasser'))).toEqual(['Layla Nasser']);
     expect(names(await cache.search('layla haddad'))).toEqual([]);
     expect(names(await cache.search('renamed'))).toEqual(['Renamed Person']);
-    expect(names(await cache.search('sami40'))).toEqual([]);
+    expect(names(await cache.search('person2400'))).toEqual([]);
+    expect(cache.index.size).toBe(2_551);
     await dropDb(db);
   });
 
