@@ -155,6 +155,7 @@ export class CustomerCache {
     const pks = await putCustomerRows(
       this.db,
       rows.map((change) => change.row),
+      rows.map((change) => change.previous),
     );
     rows.forEach((change, i) => (change.row.pk = pks[i]));
     return rows;

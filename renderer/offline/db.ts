@@ -201,11 +201,27 @@ export function customerTables(db: OfflineDb) {
   return [db.customers, db.searchChunks] as const;
 }
 
-/** Stores customer rows (new ones get their `pk`) with their search lines. Returns the pks. */
-export async function putCustomerRows(db: OfflineDb, rows: CachedCustomer[]): Promise<number[]> {
+/**
+ * Stores customer rows (new ones get their `pk`) with their search lines. Returns the pks.
+ * `previous` (same order, null for new rows) spares rewriting lines that did not change:
+ * most write-through is a customer fetched again as they were.
+ */
+export async function putCustomerRows(
+  db: OfflineDb,
+  rows: CachedCustomer[],
+  previous: readonly (CachedCustomer | null)[] = [],
+): Promise<number[]> {
   const pks = (await db.customers.bulkPut(rows, { allKeys: true })) as number[];
-  await writeSearchLines(db.searchChunks, rows.map((row, i) => searchFieldsOf({ ...row, pk: pks[i]! })));
+  const changed = rows
+    .map((row, i) => ({ row: { ...row, pk: pks[i]! }, before: previous[i] ?? null }))
+    .filter(({ row, before }) => !before || before.pk !== row.pk || !sameSearchFields(before, row))
+    .map(({ row }) => searchFieldsOf(row));
+  if (changed.length > 0) await writeSearchLines(db.searchChunks, changed);
   return pks;
+}
+
+function sameSearchFields(a: CachedCustomer, b: CachedCustomer): boolean {
+  return a.phoneE164 === b.phoneE164 && a.nameWords.join(' ') === b.nameWords.join(' ');
 }
 
 export async function addCustomerRow(db: OfflineDb, row: CachedCustomer): Promise<number> {
