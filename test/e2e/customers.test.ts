@@ -21,7 +21,9 @@ describe('finding, registering and correcting customers', () => {
     await h.page.keyboard.press('F2');
     await h.page.locator('#search').fill(text);
     await h.page.locator('#search').press('Enter');
-    await h.page.locator('[data-testid="results-summary"], [data-testid="no-results"], .notice--error').first().waitFor();
+    // The answer to this search, not the one still on screen from the last.
+    const answered = `[data-query="${text.trim().replace(/"/g, '\\"')}"]`;
+    await h.page.locator(`[data-testid="results-summary"]${answered}, [data-testid="no-results"]${answered}, .notice--error`).first().waitFor();
   }
 
   const names = () => h.page.locator('.result__name').allTextContents();

@@ -34,7 +34,9 @@ describe('working through an outage: the cache, the outbox and its replay', () =
     await page.keyboard.press('F2');
     await page.locator('#search').fill(text);
     await page.locator('#search').press('Enter');
-    await page.locator('[data-testid="results-summary"], [data-testid="no-results"], .notice--error').first().waitFor();
+    // The answer to this search, not the one still on screen from the last.
+    const answered = `[data-query="${text.trim().replace(/"/g, '\\"')}"]`;
+    await page.locator(`[data-testid="results-summary"]${answered}, [data-testid="no-results"]${answered}, .notice--error`).first().waitFor();
   }
 
   const names = (page: Page) => page.locator('.result__name').allTextContents();
