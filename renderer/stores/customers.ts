@@ -6,7 +6,6 @@ import type {
   Customer,
   PageMeta,
   Redemption,
-  SearchCustomersPayload,
 } from '../../electron/contract';
 import { readPhone, type PhoneReading } from '../lib/phone';
 import type { CacheNote } from '../offline';
@@ -39,12 +38,6 @@ export interface CustomerOrigin {
 
 function emptyDraft(phone = ''): CustomerDraft {
   return { name: '', phone, email: '', birthday: '' };
-}
-
-/** How a search box text is sent: an exact phone when it reads as one, a part-match otherwise. */
-export function searchPayloadFor(query: string, reading: PhoneReading | null, page: number): SearchCustomersPayload {
-  const base = { page, per_page: PAGE_SIZE };
-  return reading ? { ...base, phone: reading.e164 } : { ...base, search: query.trim() };
 }
 
 export const useCustomersStore = defineStore('customers', () => {

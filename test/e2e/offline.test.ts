@@ -340,4 +340,37 @@ describe('working through an outage: the cache, the outbox and its replay', () =
     await expect.poll(() => page.getByTestId('header-outbox-pending').textContent(), { timeout: 20_000 }).toBe('0 waiting');
     expect(await inService()).toEqual(['Huda Offline']);
   });
+
+  it('refuses an offline redemption in plain words when Settings forbid it, and queues nothing', async () => {
+    const { page } = h;
+    // A customer with a reward still waiting, opened online so the reward is cached.
+    const list = await h.call('searchCustomers', { page: 2, per_page: 100 });
+    if (!list.ok) throw new Error(list.error.message);
+    let target: { code: string; phone: string; name: string } | null = null;
+    for (const candidate of list.data) {
+      const full = await h.call('getCustomer', { id: candidate.id });
+      const reward = full.ok ? full.data.rewards?.find((r) => r.status === 'available') : undefined;
+      if (reward) {
+        target = { code: reward.code, phone: candidate.phone, name: candidate.name };
+        break;
+      }
+    }
+    if (!target) throw new Error('No customer on page 2 has a reward waiting.');
+    await openCustomer(page, target.phone, target.name);
+
+    await page.keyboard.press('F9');
+    await page.locator('#allow-offline-redemption').uncheck();
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await expect.poll(() => h.call('getState').then((r) => r.ok && r.data.settings.allowOfflineRedemption)).toBe(false);
+
+    await h.stopSandbox();
+    await checkCode(page, target.code, target.phone);
+    await expect.poll(() => page.getByTestId('offline-check').textContent()).toContain('checked against the cache of');
+    await expect.poll(() => page.getByTestId('offline-redemption-off').textContent()).toContain(
+      'can’t be redeemed while the loyalty service is unreachable',
+    );
+    expect(await page.getByTestId('redeem').count()).toBe(0);
+    expect(await page.getByTestId('header-outbox-pending').textContent()).toBe('0 waiting');
+    await h.screenshot('45-offline-redemption-off');
+  });
 });
