@@ -144,6 +144,12 @@ export async function scannerBurst(page: Page, text: string, gapsMs: readonly nu
   }
 }
 
+export interface BridgeCall {
+  channel: Channel;
+  payload: unknown;
+  at: number;
+}
+
 export interface Harness {
   page: Page;
   context: BrowserContext;
@@ -159,6 +165,8 @@ export interface Harness {
   /** Loads the app and waits until it has read its state. */
   openApp(): Promise<void>;
   screenshot(name: string): Promise<string>;
+  /** Every call the pages made over the bridge, in order (all windows of the context). */
+  bridgeCalls: BridgeCall[];
   /** Content-Security-Policy violations the page has hit since it loaded. */
   cspViolations(): Promise<string[]>;
   /** Stops the sandbox, for the "service down" scenario. Safe to call twice. */
@@ -236,7 +244,10 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     const browser: Browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
     cleanups.push(() => browser.close());
     const context = await browser.newContext({ viewport: VIEWPORT, locale: 'en-GB' });
+    const bridgeCalls: BridgeCall[] = [];
     await context.exposeBinding('tillInvoke', async (source, channel: unknown, payload: unknown) => {
+      // The key's own channel is not recorded: the key stays out of test output too.
+      bridgeCalls.push({ channel: channel as Channel, payload: channel === CHANNELS.setApiKey ? null : payload, at: Date.now() });
       const handler = core.handlers[channel as Channel];
       if (!handler) throw new Error(`No such bridge channel: ${String(channel)}`);
       return handler({ url: source.frame.url() }, payload);
@@ -275,6 +286,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
         return file;
       },
       cspViolations: () => page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations),
+      bridgeCalls,
       stopSandbox,
       restartSandbox,
       elsewhere,

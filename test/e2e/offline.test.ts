@@ -278,6 +278,7 @@ describe('working through an outage: the cache, the outbox and its replay', () =
       await expect.poll(() => count(second, 'pending')).toBe(3); // one outbox, shared by both windows
       await openOutbox(page);
 
+      const callsBefore = h.bridgeCalls.length;
       await h.restartSandbox();
       await Promise.all([page.getByTestId('retry-now').click(), second.getByTestId('retry-now').click()]);
       await expect.poll(() => count(page, 'pending')).toBe(0);
@@ -285,6 +286,16 @@ describe('working through an outage: the cache, the outbox and its replay', () =
       for (const [i, { code }] of picked.entries()) {
         expect(redemptionsOf(code)).toHaveLength(1);
         expect(redemptionsOf(code)[0]?.order_reference).toBe(`POS-TWO-${i}`);
+      }
+      // The service would refuse a second redeem anyway; what shows a single replayer is
+      // that each item was sent once, and confirmed as redeemed, not "answer lost".
+      const redeemsSent = h.bridgeCalls
+        .slice(callsBefore)
+        .filter((call) => call.channel === 'till:rewards:redeem')
+        .map((call) => (call.payload as { reward_code: string }).reward_code);
+      expect(redeemsSent.sort()).toEqual(picked.map((p) => p.code).sort());
+      for (const { code } of picked) {
+        await expect.poll(() => second.locator(`[data-testid="outbox-done"] [data-code="${code}"] .badge`).textContent()).toBe('Redeemed');
       }
       // Both windows keep replaying on their own timers: still once each a moment later.
       await sleep(1500);
