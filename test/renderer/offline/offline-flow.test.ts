@@ -165,3 +165,19 @@ test('started, it loads the index, fills the cache in the background and replays
   beat.callback();
   await vi.waitFor(async () => expect(await till.counts()).toMatchObject({ pending: 0, done: 1 }), { timeout: 10_000, interval: 50 });
 });
+
+test('a redeem whose answer is lost is queued with its attempt time and reconciles to done, redeemed once', async () => {
+  const till = openTill();
+  await till.getCustomer(layla.id);
+  sandbox.faults.set({ commitThenDropRate: 1 });
+  const lost = await till.redeemReward({ code: layla.rewards.availablePoints, phone: layla.phone, orderReference: 'ORD-LOST' });
+  expect(lost).toMatchObject({ outcome: 'queued', item: { orderReference: 'ORD-LOST' } });
+  if (lost.outcome !== 'queued') return;
+  expect(lost.item.firstAttemptAt).not.toBeNull();
+  expect(sandbox.redemptions()).toHaveLength(1);
+
+  sandbox.faults.reset();
+  expect(await till.replayNow()).toMatchObject({ done: 1, conflicts: 0 });
+  expect(sandbox.redemptions().map((r) => [r.code, r.order_reference])).toEqual([[layla.rewards.availablePoints, 'ORD-LOST']]);
+  expect(await till.journal()).toMatchObject([{ outcome: 'redeemed_answer_lost', code: layla.rewards.availablePoints }]);
+});

@@ -2,7 +2,7 @@ import { Dexie } from 'dexie';
 import { afterEach, expect, test } from 'vitest';
 import { CustomerCache } from '../../../renderer/offline/customer-cache';
 import { openOfflineDb, type OfflineDb } from '../../../renderer/offline/db';
-import { linesOf, parseSearchLine } from '../../../renderer/offline/search-chunks';
+import { linesOf, parseSearchLine, writeSearchLines } from '../../../renderer/offline/search-chunks';
 import { nameWordsOf } from '../../../renderer/offline/fold';
 import { Outbox } from '../../../renderer/offline/outbox';
 import { customer, dropDb, freshDb } from './support/fixtures';
@@ -63,4 +63,18 @@ test('search rows follow every customer write: write-through, offline registrati
   await outbox.acknowledge(registered.item.seq!);
   await expectSearchRowsMatch(db);
   expect(await db.customers.count()).toBe(2);
+});
+
+test('search lines are kept sorted by pk within a chunk, and an emptied chunk goes', async () => {
+  const db = freshDb();
+  cleanup.push(db);
+  await writeSearchLines(db.searchChunks, [
+    { pk: 7, phoneE164: '+4520123456', nameWords: ['soren'] },
+    { pk: 3, phoneE164: '+48501234567', nameWords: ['lukasz', 'zolkiewski'] },
+    { pk: 1030, phoneE164: '+966501234567', nameWords: [] },
+  ]);
+  expect((await db.searchChunks.get(0))?.lines).toBe('3 48501234567 lukasz zolkiewski\n7 4520123456 soren');
+  expect(parseSearchLine((await db.searchChunks.get(1))!.lines)).toEqual({ pk: 1030, phoneE164: '+966501234567', nameWords: [] });
+  await writeSearchLines(db.searchChunks, [], [1030]);
+  expect(await db.searchChunks.get(1)).toBeUndefined();
 });
