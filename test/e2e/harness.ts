@@ -16,7 +16,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { build as viteBuild } from 'vite';
 import { vi } from 'vitest';
 import { createAppCore, type AppCore } from '../../electron/app-core';
-import { CHANNELS, type Channel, type Operation, type TillOperations } from '../../electron/contract';
+import { CHANNELS, type Channel, type ErrorKind, type Operation, type TillOperations } from '../../electron/contract';
 import { startSandbox, type Sandbox } from '../../sandbox';
 import { createTestCipher } from '../support/test-cipher';
 
@@ -148,6 +148,8 @@ export interface BridgeCall {
   channel: Channel;
   payload: unknown;
   at: number;
+  /** `ok`, or the kind of error the bridge answered with; unset while the call is in flight. */
+  outcome?: 'ok' | ErrorKind;
 }
 
 export interface Harness {
@@ -247,10 +249,13 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     const bridgeCalls: BridgeCall[] = [];
     await context.exposeBinding('tillInvoke', async (source, channel: unknown, payload: unknown) => {
       // The key's own channel is not recorded: the key stays out of test output too.
-      bridgeCalls.push({ channel: channel as Channel, payload: channel === CHANNELS.setApiKey ? null : payload, at: Date.now() });
+      const call: BridgeCall = { channel: channel as Channel, payload: channel === CHANNELS.setApiKey ? null : payload, at: Date.now() };
+      bridgeCalls.push(call);
       const handler = core.handlers[channel as Channel];
       if (!handler) throw new Error(`No such bridge channel: ${String(channel)}`);
-      return handler({ url: source.frame.url() }, payload);
+      const result = (await handler({ url: source.frame.url() }, payload)) as { ok: boolean; error?: { kind: ErrorKind } };
+      call.outcome = result.ok ? 'ok' : (result.error?.kind ?? 'bad_response');
+      return result;
     });
     await context.addInitScript({ content: initScript });
     const page = await context.newPage();
