@@ -21,6 +21,7 @@ import type {
   UpdateCustomerPayload,
 } from '../../electron/contract';
 import { readPhone } from '../lib/phone';
+import { mayHaveBeenApplied } from './attempt-evidence';
 import { LOCAL_ID_PREFIX, openOfflineDb, rewardKey, type JournalEntry, type OfflineDb, type OutboxItem, type RedemptionItem } from './db';
 import { CacheRefresh, refreshDue, type RefreshProgress } from './cache-refresh';
 import { ConnectionMonitor, defaultTimers, observeApi, type ConnectionSnapshot, type Timers } from './connection-monitor';
@@ -320,7 +321,7 @@ export function createOfflineServices(options: OfflineServicesOptions) {
       }
       // The request may have been committed with its answer lost: the queue reconciles that.
       if (UNREACHABLE.has(result.error.kind) && settings().allowOfflineRedemption) {
-        return queueRedemption(input, attemptedAt);
+        return queueRedemption(input, mayHaveBeenApplied(result.error) ? attemptedAt : null);
       }
       return { outcome: 'failed', error: result.error };
     },

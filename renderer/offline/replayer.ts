@@ -13,6 +13,7 @@
  * The first attempt's time is stored before the request leaves, so a reload between
  * sending and answering still reconciles correctly.
  */
+import { mayHaveBeenApplied } from './attempt-evidence';
 import { Dexie } from 'dexie';
 import type { BridgeError, Reward, TillApi } from '../../electron/contract';
 import { backoffDelay, type BackoffPolicy } from './backoff';
@@ -187,7 +188,14 @@ export class Replayer {
       return 'done';
     }
     if (result.error.kind === 'reward_unavailable') return this.reconcile(item);
-    return this.setBack(item, result.error);
+    const attempted = mayHaveBeenApplied(result.error) ? item : await this.forgetAttempt(item, queued.firstAttemptAt);
+    return this.setBack(attempted, result.error);
+  }
+
+  /** An attempt the service cannot have acted on is no evidence for reconciliation. */
+  private async forgetAttempt<T extends OutboxItem>(item: T, firstAttemptAt: string | null): Promise<T> {
+    await this.options.db.outbox.update(item.seq!, { firstAttemptAt });
+    return { ...item, firstAttemptAt };
   }
 
   /** A 422 on replay: did our own earlier attempt redeem it (answer lost), or did someone else? */

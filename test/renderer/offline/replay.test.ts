@@ -1,6 +1,7 @@
 // Against the real sandbox over HTTP, through the main process's own handler table (it
 // runs in this test process, as it runs in Electron's main process); IndexedDB is
 // fake-indexeddb (the project's setup file).
+import { createServer } from 'node:net';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { DEMO_FIXTURES } from '../../../sandbox';
 import { journalToCsv } from '../../../renderer/offline/journal-csv';
@@ -175,6 +176,27 @@ describe('reconciling a 422 reward_unavailable', () => {
     expect(await harness.till.outbox.acknowledge(item.seq!)).toBe(true);
     expect(await harness.till.outbox.journal()).toMatchObject([{ outcome: 'conflict_acknowledged', code: CODE_A }]);
   });
+  test('an attempt refused before it left the till is no evidence: redeemed elsewhere later is a conflict', async () => {
+    const item = await queue(CODE_A, 'ORD-MINE');
+    const state = await harness.api.getState();
+    if (!state.ok || !state.data.settings.baseUrl) throw new Error('the harness has no service URL');
+    const serviceUrl = state.data.settings.baseUrl;
+    await harness.api.updateSettings({ baseUrl: await closedLoopbackUrl() });
+
+    // Nothing listens: the connection is refused, so the service cannot have redeemed it.
+    expect(await harness.till.replayer.runOnce()).toMatchObject({ done: 0, stoppedBy: 'backoff' });
+    const refused = await harness.till.db.outbox.get(item.seq!);
+    expect(refused).toMatchObject({ attempts: 1, firstAttemptAt: null, lastError: { kind: 'offline', code: 'ECONNREFUSED' } });
+
+    // After that refused attempt, another till redeems the same reward.
+    harness.clock.advance(5_000);
+    await harness.api.updateSettings({ baseUrl: serviceUrl });
+    expect((await harness.api.redeemReward({ reward_code: CODE_A, phone: layla.phone, order_reference: 'ORD-OTHER' })).ok).toBe(true);
+    harness.clock.advance(60_000);
+
+    expect(await harness.till.replayer.runOnce()).toMatchObject({ done: 0, conflicts: 1 });
+    expect(harness.sandbox.redemptions().map((r) => r.order_reference)).toEqual(['ORD-OTHER']);
+  });
 });
 
 describe('one replayer at a time', () => {
@@ -216,3 +238,12 @@ describe('the journal', () => {
     expect(row).toContain(`,${CODE_A},Layla Haddad,"'=HYPERLINK(""http://x"")",${BRANCH_ID},redeemed`);
   });
 });
+
+/** A loopback URL where nothing listens: a port that was free a moment ago. */
+async function closedLoopbackUrl(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
+}
