@@ -217,8 +217,6 @@ describe('working through an outage: the cache, the outbox and its replay', () =
     });
     // This till, offline, still has the reward as available in its cache and queues it. The
     // service's times are to the second, so its every attempt comes in a later second.
-    // (Queued before the other till's redemption, a failed attempt to reach the service
-    // would count as this till's first attempt: see README-offline.md, reconciliation.)
     await sleep(1100);
     await queueRedemption(page, omar.reward, omar.phone, 'POS-OFF-3');
 
