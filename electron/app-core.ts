@@ -193,6 +193,11 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
         log.error(`The demo service could not be started: ${describeError(error)}`);
         return failure({ kind: 'server', code: 'demo_unavailable', message: 'The demo could not be started. See the log for details.' });
       }
+      // The demo knows which programme its key earns on; a programme the person chose stays.
+      if (settings.get().programId === null) {
+        const chosen = await settings.update({ programId: await demo.programId() });
+        if (!chosen.ok) log.warn(`The demo's programme could not be saved as this till's: ${describeFieldErrors(chosen.fields)}`);
+      }
       return { ok: true, data: state() };
     }),
     connectionStatus: op(payloads.noPayload, async () => {

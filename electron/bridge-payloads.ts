@@ -71,7 +71,8 @@ export const updateCustomerPayload = z
   .strictObject({
     id: uuid('The customer id'),
     name: name.optional(),
-    email: email.optional(),
+    // null removes an email or birthday the customer no longer wants kept.
+    email: email.nullable().optional(),
     birthday: birthday.nullable().optional(),
   })
   .refine((body) => body.name !== undefined || body.email !== undefined || body.birthday !== undefined, {

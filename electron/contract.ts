@@ -168,7 +168,9 @@ export interface RegisterOutcome {
 export interface UpdateCustomerPayload {
   id: string;
   name?: string;
-  email?: string;
+  /** null removes the email; absent leaves it as it is. */
+  email?: string | null;
+  /** null removes the birthday; absent leaves it as it is. */
   birthday?: string | null;
 }
 
@@ -206,6 +208,11 @@ export interface Settings {
   tillName: string;
   /** When false, a redemption made while offline is refused instead of queued. */
   allowOfflineRedemption: boolean;
+  /**
+   * The programme (uuid) whose card points this till shows first. The service does not say
+   * which programme a key earns on, so the till is told; null shows every card's points.
+   */
+  programId: string | null;
 }
 
 export type SettingsPatch = Partial<Settings>;

@@ -19,6 +19,8 @@ export interface DemoMode {
   turnOff(): Promise<void>;
   /** Stops the sandbox but keeps demo mode on, for when the app quits. */
   shutdown(): Promise<void>;
+  /** The id of the programme the demo key earns on, for the till's "This till's programme". */
+  programId(): Promise<string>;
 }
 
 type RunningSandbox = { url: string; close(): Promise<void> | void };
@@ -80,6 +82,14 @@ export async function openDemoMode(options: { dir: string; log: Logger }): Promi
       on = false;
     },
     shutdown: stopSandbox,
+    async programId() {
+      // The sandbox's programmes have fixed ids, kept in its data file, so the demo data's
+      // list is the answer for every demo start (and this loads no server code).
+      const { PROGRAMS } = await import('../sandbox/demo-data');
+      const programme = PROGRAMS.find((candidate) => candidate.slug === DEMO_PROGRAMME);
+      if (!programme) throw new Error(`The sandbox has no "${DEMO_PROGRAMME}" programme.`);
+      return programme.id;
+    },
   };
 }
 

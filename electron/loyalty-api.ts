@@ -54,7 +54,7 @@ export interface RegisterBody {
 }
 export interface UpdateBody {
   name?: string;
-  email?: string;
+  email?: string | null;
   birthday?: string | null;
 }
 export interface RewardBody {

@@ -12,6 +12,7 @@ export const DEFAULT_SETTINGS: Settings = Object.freeze({
   branchId: null,
   tillName: 'Till 1',
   allowOfflineRedemption: true,
+  programId: null,
 });
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
@@ -70,6 +71,7 @@ const settingsPatchSchema = z.strictObject({
     .max(60, 'The till name can be at most 60 characters.')
     .optional(),
   allowOfflineRedemption: z.boolean('Choose yes or no.').optional(),
+  programId: z.guid('The programme id must be a UUID, as the loyalty service shows it on cards.').nullable().optional(),
 });
 
 const settingsFileSchema = settingsPatchSchema.strip();

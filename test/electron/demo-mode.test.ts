@@ -3,6 +3,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox, DEMO_FIXTURES, type Sandbox } from '../../sandbox';
+import { PROGRAMS } from '../../sandbox/demo-data';
 import { createCoreFixture, type CoreFixture } from '../support/app-core-fixture';
 
 // Demo mode: the sandbox in-process, remembered across restarts, left when a real service is set up.
@@ -53,15 +54,28 @@ test('startDemo starts the sandbox on 127.0.0.1 and the till works against it', 
   expect(registered.ok && registered.data.created).toBe(true);
 
   expect(await readdir(join(userDataDir, 'demo'))).toEqual(expect.arrayContaining(['sandbox.json', 'state.json']));
-  // The demo key is generated per start and never stored; the settings stay untouched.
+  // The demo key is generated per start and never stored; the service settings stay untouched.
   const state = await till.call('getState');
   expect(state.ok && state.data.settings.baseUrl).toBeNull();
   expect(state.ok && state.data.key.set).toBe(false);
 });
 
-test('starting the demo again is harmless', async () => {
+test("startDemo makes the demo key's programme (Coffee Club) this till's programme, and that card is the one the key earns on", async () => {
+  const coffeeClub = PROGRAMS.find((programme) => programme.slug === 'coffee-club');
+  const state = await till.call('getState');
+  expect(state.ok && state.data.settings.programId).toBe(coffeeClub?.id);
+  // The programme is the one new customers are registered in with the demo key.
+  const registered = await till.call('searchCustomers', { phone: '+966559876543' });
+  expect(registered.ok && registered.data[0]?.cards.map((card) => card.program.id)).toEqual([coffeeClub?.id]);
+});
+
+test('starting the demo again is harmless, and keeps a programme the till has chosen', async () => {
+  const bakery = PROGRAMS.find((programme) => programme.slug === 'bakery');
+  const chosen = await till.call('updateSettings', { programId: bakery?.id });
+  expect(chosen.ok).toBe(true);
   const again = await till.call('startDemo');
   expect(again.ok && again.data.mode).toBe('demo');
+  expect(again.ok && again.data.settings.programId).toBe(bakery?.id);
   const status = await till.call('connectionStatus');
   expect(status.ok && status.data.baseUrl).toBe(demoUrl);
 });

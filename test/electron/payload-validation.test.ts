@@ -52,6 +52,8 @@ const BAD_PAYLOADS: Array<[Operation, unknown, string]> = [
   ['updateCustomer', { id: layla.id, phone: '+966500000000' }, 'phone'],
   ['updateCustomer', { id: layla.id }, '_'],
   ['updateCustomer', { id: 42, name: 'X' }, 'id'],
+  ['updateCustomer', { id: layla.id, email: '' }, 'email'],
+  ['updateCustomer', { id: layla.id, birthday: '' }, 'birthday'],
   ['checkReward', { reward_code: 'LAYLA001', phone: layla.phone }, 'reward_code'],
   ['checkReward', { reward_code: 'RW-LAY LA', phone: layla.phone }, 'reward_code'],
   ['checkReward', { reward_code: 'RW-', phone: layla.phone }, 'reward_code'],
@@ -136,5 +138,17 @@ describe('the sender must be the app itself', () => {
   test('the app page itself is served', async () => {
     const result = await till.core.handlers[CHANNELS.getCustomer]({ url: 'app://till/index.html#/customers' }, { id: layla.id });
     expect(result).toMatchObject({ ok: true, data: { id: layla.id } });
+  });
+});
+
+// Last: it changes Layla at the service, and the tests above count requests for customers.
+describe('a correction that removes details', () => {
+  test('a correction may remove the email and birthday with null; the service then shows them unset', async () => {
+    const before = proxy.requests.length;
+    const result = await till.call('updateCustomer', { id: layla.id, email: null, birthday: null });
+    expect(result).toMatchObject({ ok: true, data: { id: layla.id, name: layla.name, email: null, birthday: null } });
+    expect(proxy.requests.slice(before)).toMatchObject([{ method: 'PUT', url: `/v1/customers/${layla.id}` }]);
+    const reread = await till.call('getCustomer', { id: layla.id });
+    expect(reread.ok && { email: reread.data.email, birthday: reread.data.birthday }).toEqual({ email: null, birthday: null });
   });
 });

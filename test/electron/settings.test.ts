@@ -41,6 +41,7 @@ describe('settings', () => {
       branchId: '7c0e5d1a-2b3c-4d5e-8f90-0123456789ab',
       tillName: 'Front counter',
       allowOfflineRedemption: false,
+      programId: null,
     };
     expect(result.ok && result.data.settings).toEqual(expected);
     expect(JSON.parse(await readFile(join(till.userDataDir, 'settings.json'), 'utf8'))).toEqual(expected);
@@ -73,6 +74,8 @@ describe('settings', () => {
       [{ tillName: 'T'.repeat(61) }, 'tillName'],
       [{ tillName: 'Till B', allowOfflineRedemption: 'yes' }, 'allowOfflineRedemption'],
       [{ tillName: 'Till B', apiKey: 'sneaky' }, 'apiKey'],
+      [{ tillName: 'Till B', programId: 'coffee-club' }, 'programId'],
+      [{ tillName: 'Till B', programId: 42 }, 'programId'],
     ];
     for (const [patch, field] of cases) {
       const result = await till.call('updateSettings', patch);
@@ -89,6 +92,32 @@ describe('settings', () => {
     await till.call('updateSettings', { baseUrl: 'https://loyalty.example.com', branchId: '7c0e5d1a-2b3c-4d5e-8f90-0123456789ab' });
     const result = await till.call('updateSettings', { baseUrl: null, branchId: null });
     expect(result.ok && result.data.settings).toMatchObject({ baseUrl: null, branchId: null });
+  });
+
+  test("this till's programme: none by default, a uuid is kept across a restart, null clears it, anything else is refused", async () => {
+    const till = await freshTill();
+    const fresh = await till.call('getState');
+    expect(fresh.ok && fresh.data.settings.programId).toBeNull();
+
+    const coffeeClub = '6f1c2d9e-3b4a-4c5d-8e7f-1a2b3c4d5e01';
+    const chosen = await till.call('updateSettings', { programId: coffeeClub });
+    expect(chosen.ok && chosen.data.settings.programId).toBe(coffeeClub);
+    await till.restart();
+    const after = await till.call('getState');
+    expect(after.ok && after.data.settings.programId).toBe(coffeeClub);
+
+    const file = join(till.userDataDir, 'settings.json');
+    const before = await readFile(file, 'utf8');
+    for (const bad of ['Coffee Club', '', `${coffeeClub}x`]) {
+      const refused = await till.call('updateSettings', { programId: bad });
+      expect(refused, bad).toMatchObject({ ok: false, error: { kind: 'validation', fields: { programId: expect.stringMatching(/UUID/) } } });
+    }
+    expect(await readFile(file, 'utf8')).toBe(before);
+    const unchanged = await till.call('getState');
+    expect(unchanged.ok && unchanged.data.settings.programId).toBe(coffeeClub);
+
+    const cleared = await till.call('updateSettings', { programId: null });
+    expect(cleared.ok && cleared.data.settings.programId).toBeNull();
   });
 
   test('an unreadable settings file is kept aside and defaults are used', async () => {
