@@ -6,7 +6,7 @@
  * and name-word indexes answer (and a digit search answers from the part already loaded,
  * saying it is incomplete). Neither path scans the customers table.
  */
-import type { Customer, Redemption, Reward } from '../../electron/contract';
+import type { Customer, Program, Redemption, Reward } from '../../electron/contract';
 import { toE164 } from '../lib/phone';
 import { LOCAL_ID_PREFIX, customerTables, putCustomerRows, readMeta, rewardKey, type CachedCustomer, type CachedReward, type OfflineDb } from './db';
 import { nameWordsOf } from './fold';
@@ -263,6 +263,17 @@ export class CustomerCache {
 
   async findByPhone(phoneE164: string): Promise<CachedCustomer | undefined> {
     return this.db.customers.where('phoneE164').equals(phoneE164).first();
+  }
+
+  /**
+   * The programmes on the cards of (at most `limit`) cached customers, for the Settings
+   * choice of this till's programme. A bounded one-off read, never on the search path.
+   */
+  async programmesSeen(limit = 500): Promise<Program[]> {
+    const rows = await this.db.customers.limit(limit).toArray();
+    const byId = new Map<string, Program>();
+    for (const row of rows) for (const card of row.customer.cards) byId.set(card.program.id, card.program);
+    return [...byId.values()];
   }
 
   /** Rewards to present: those still listed as available, and any with a redemption pending here. */

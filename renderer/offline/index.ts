@@ -352,6 +352,9 @@ export function createOfflineServices(options: OfflineServicesOptions) {
       return result;
     },
 
+    /** Programmes on cached customers' cards (a bounded read, for the Settings screen). */
+    programmesSeen: () => cache.programmesSeen(),
+
     // The outbox screen.
     outboxItems: () => outbox.items(),
     journal: () => outbox.journal(),

@@ -6,6 +6,7 @@ import type {
   Customer,
   PageMeta,
   Redemption,
+  UpdateCustomerPayload,
 } from '../../electron/contract';
 import { readPhone, type PhoneReading } from '../lib/phone';
 import type { CacheNote } from '../offline';
@@ -38,6 +39,22 @@ export interface CustomerOrigin {
 
 function emptyDraft(phone = ''): CustomerDraft {
   return { name: '', phone, email: '', birthday: '' };
+}
+
+/**
+ * What a correction sends: only the fields the cashier changed, so a correction never
+ * overwrites what another till changed meanwhile. An emptied email or birthday is sent as
+ * null, which removes it. The phone is the customer's identity and is never sent.
+ */
+export function correctionOf(customer: Customer, form: CustomerDraft): Omit<UpdateCustomerPayload, 'id'> {
+  const changes: Omit<UpdateCustomerPayload, 'id'> = {};
+  const name = form.name.trim();
+  if (name !== customer.name) changes.name = name;
+  const email = form.email.trim() || null;
+  if (email !== (customer.email || null)) changes.email = email;
+  const birthday = form.birthday || null;
+  if (birthday !== (customer.birthday || null)) changes.birthday = birthday;
+  return changes;
 }
 
 export const useCustomersStore = defineStore('customers', () => {
@@ -296,20 +313,17 @@ export const useCustomersStore = defineStore('customers', () => {
     if (saving.value || !customer) return false;
     const form = draft.value;
     const errors = localErrors(form, false);
-    // The bridge can change an email but not remove one: say so rather than keep it silently.
-    if (customer.email && !form.email.trim()) errors.email = 'An email can be changed here, not removed.';
     fieldErrors.value = errors;
     saveError.value = null;
     if (Object.keys(errors).length > 0) return false;
+    const changes = correctionOf(customer, form);
+    if (Object.keys(changes).length === 0) {
+      notice.value = { kind: 'saved', text: 'Nothing was changed: the details are as they were.' };
+      return true;
+    }
     saving.value = true;
     try {
-      // The phone is the customer's identity: it is never part of a correction.
-      const result = await offline.services().updateCustomer({
-        id: customer.id,
-        name: form.name.trim(),
-        ...(form.email.trim() ? { email: form.email.trim() } : {}),
-        birthday: form.birthday || null,
-      });
+      const result = await offline.services().updateCustomer({ id: customer.id, ...changes });
       if (!result.ok) return rejected(result.error);
       connection.noteSuccess();
       current.value = { ...result.data, ...(customer.rewards ? { rewards: customer.rewards } : {}) };

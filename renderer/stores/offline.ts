@@ -1,5 +1,6 @@
 import { defineStore } from 'pinia';
 import { computed, markRaw, ref, shallowRef } from 'vue';
+import type { Program } from '../../electron/contract';
 import {
   createOfflineServices,
   type ConnectionSnapshot,
@@ -191,6 +192,11 @@ export const useOfflineStore = defineStore('offline', () => {
     return services().exportJournalCsv();
   }
 
+  /** Programmes this till has seen on cached customers' cards, for choosing its own. */
+  async function programmesSeen(): Promise<Program[]> {
+    return services().programmesSeen();
+  }
+
   return {
     services,
     connection,
@@ -212,5 +218,6 @@ export const useOfflineStore = defineStore('offline', () => {
     resumeAfterKeyChange,
     noteReachable,
     journalCsv,
+    programmesSeen,
   };
 });

@@ -12,6 +12,8 @@ export interface SettingsDraft {
   tillName: string;
   /** Absent: leave the setting as it is. */
   allowOfflineRedemption?: boolean;
+  /** This till's programme id; '' for none. Absent: leave the setting as it is. */
+  programId?: string;
 }
 
 const FALLBACK_COUNTRY = 'SA';
@@ -34,6 +36,8 @@ export const useSettingsStore = defineStore('settings', () => {
   const tillName = computed(() => settings.value?.tillName ?? '');
   /** Whether a redemption made while the service cannot be reached may be queued. */
   const allowOfflineRedemption = computed(() => settings.value?.allowOfflineRedemption === true);
+  /** The programme whose card points this till shows first; null when not chosen. */
+  const programId = computed(() => settings.value?.programId ?? null);
   /** "set, ending in 1234" — all the renderer ever knows of the key. */
   const keyDescription = computed(() => {
     const key = state.value?.key;
@@ -81,6 +85,7 @@ export const useSettingsStore = defineStore('settings', () => {
       branchId: current?.branchId ?? '',
       tillName: current?.tillName ?? '',
       allowOfflineRedemption: current?.allowOfflineRedemption ?? true,
+      programId: current?.programId ?? '',
     };
   }
 
@@ -102,6 +107,7 @@ export const useSettingsStore = defineStore('settings', () => {
           branchId: draft.branchId.trim() || null,
           tillName: draft.tillName.trim(),
           ...(draft.allowOfflineRedemption !== undefined ? { allowOfflineRedemption: draft.allowOfflineRedemption } : {}),
+          ...(draft.programId !== undefined ? { programId: draft.programId.trim() || null } : {}),
         }),
       );
       if (!ok) return false;
@@ -146,6 +152,7 @@ export const useSettingsStore = defineStore('settings', () => {
     branchId,
     tillName,
     allowOfflineRedemption,
+    programId,
     keyDescription,
     keyProtection,
     load,

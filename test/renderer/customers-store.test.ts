@@ -173,14 +173,40 @@ describe('customers store', () => {
     expect(customers.current?.rewards).toEqual([]);
   });
 
-  it('says an email cannot be removed instead of silently keeping it', async () => {
+  it('removes an emptied email or birthday with null, and sends nothing that was not changed', async () => {
     const customers = useCustomersStore();
-    customers.current = customer({ email: 'layla@example.com' });
+    customers.current = customer({ email: 'layla@example.com', birthday: '1990-04-12', rewards: [] });
+    till.respond('updateCustomer', (payload) => ({
+      ok: true,
+      data: customer({ email: payload.email === undefined ? 'layla@example.com' : payload.email, birthday: '1990-04-12' }),
+    }));
     customers.startCorrect();
-    customers.draft.email = '';
-    expect(await customers.saveCorrection()).toBe(false);
-    expect(customers.fieldErrors.email).toContain('not removed');
+    customers.draft.email = '   ';
+    expect(await customers.saveCorrection()).toBe(true);
+    expect(till.callsTo('updateCustomer')).toEqual([{ id: customer().id, email: null }]);
+    expect(customers.current?.email).toBeNull();
+
+    till.respond('updateCustomer', () => ({ ok: true, data: customer({ email: null, birthday: null }) }));
+    customers.startCorrect();
+    customers.draft.birthday = '';
+    expect(await customers.saveCorrection()).toBe(true);
+    expect(till.callsTo('updateCustomer').at(-1)).toEqual({ id: customer().id, birthday: null });
+    expect(customers.current?.birthday).toBeNull();
+  });
+
+  it('sends only the fields a correction changed, and nothing at all when none changed', async () => {
+    const customers = useCustomersStore();
+    customers.current = customer({ email: null, birthday: '1990-04-12' });
+    till.respond('updateCustomer', () => ({ ok: true, data: customer({ email: 'new@example.com', birthday: '1990-04-12' }) }));
+    customers.startCorrect();
+    expect(await customers.saveCorrection()).toBe(true);
     expect(till.callsTo('updateCustomer')).toHaveLength(0);
+    expect(customers.notice?.text).toContain('Nothing was changed');
+
+    customers.startCorrect();
+    customers.draft.email = ' new@example.com ';
+    expect(await customers.saveCorrection()).toBe(true);
+    expect(till.callsTo('updateCustomer')).toEqual([{ id: customer().id, email: 'new@example.com' }]);
   });
 
   it('does not carry a "registered" notice over to the next customer opened', async () => {

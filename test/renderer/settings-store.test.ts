@@ -61,3 +61,43 @@ describe('settings store', () => {
     expect(till.callsTo('setApiKey')).toHaveLength(0);
   });
 });
+
+describe("settings store: this till's programme", () => {
+  let till: FakeTill;
+
+  beforeEach(() => {
+    setActivePinia(createPinia());
+    till = installFakeTill();
+  });
+
+  it('reads the programme from the state, edits it in the draft, and sends an emptied choice as null', async () => {
+    const coffeeClub = '6f1c2d9e-3b4a-4c5d-8e7f-1a2b3c4d5e01';
+    till.respond('getState', () => ({ ok: true, data: tillState({ programId: coffeeClub }) }));
+    till.respond('updateSettings', (patch) => ({ ok: true, data: tillState({ programId: patch.programId ?? null }) }));
+    const settings = useSettingsStore();
+    await settings.load();
+    expect(settings.programId).toBe(coffeeClub);
+    const draft = settings.draftFromState();
+    expect(draft.programId).toBe(coffeeClub);
+
+    draft.programId = '';
+    expect(await settings.save(draft)).toBe(true);
+    expect(till.callsTo('updateSettings').at(-1)).toMatchObject({ programId: null });
+    expect(settings.programId).toBeNull();
+  });
+
+  it('keeps the chosen programme in the draft when the main process refuses it', async () => {
+    till.respond('getState', () => ({ ok: true, data: tillState() }));
+    till.respond('updateSettings', () => ({
+      ok: false,
+      error: { kind: 'validation', message: 'Please check: programId.', fields: { programId: 'The programme id must be a UUID.' } },
+    }));
+    const settings = useSettingsStore();
+    await settings.load();
+    const draft = { ...settings.draftFromState(), programId: 'not-a-programme' };
+    expect(await settings.save(draft)).toBe(false);
+    expect(settings.fieldErrors.programId).toContain('UUID');
+    expect(draft.programId).toBe('not-a-programme');
+    expect(settings.programId).toBeNull();
+  });
+});

@@ -66,6 +66,7 @@ export function tillState(overrides: Partial<TillState['settings']> = {}, mode: 
       branchId: '7a1e9c40-2f3b-4d5e-8a6b-0c1d2e3f4a5b',
       tillName: 'Till 1',
       allowOfflineRedemption: false,
+      programId: null,
       ...overrides,
     },
     key: { set: true, lastFour: '4821', protection: 'os' },
@@ -82,6 +83,23 @@ export function card(points = 180): Card {
     visits: 3,
     points,
     spent: 120,
+  };
+}
+
+/** Coffee Club, the programme of `card()`. */
+export const COFFEE_CLUB_ID = 'p0000000-0000-4000-8000-000000000001';
+export const BAKERY_ID = 'p0000000-0000-4000-8000-000000000002';
+
+/** A second card of the same customer, in another programme. */
+export function bakeryCard(points = 40): Card {
+  return {
+    id: 'c0000000-0000-4000-8000-000000000002',
+    serial_number: 'BK-00000001',
+    status: 'active',
+    program: { id: BAKERY_ID, name: 'Bakery Points', type: 'point' },
+    visits: 4,
+    points,
+    spent: 30,
   };
 }
 
