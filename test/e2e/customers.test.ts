@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_FIXTURES } from '../../sandbox';
+import { PROGRAMS } from '../../sandbox/demo-data';
+import { CHANNELS } from '../../electron/contract';
 import { startHarness, type Harness } from './harness';
 
 const { layla, lukasz, soren } = DEMO_FIXTURES;
@@ -93,6 +95,41 @@ describe('finding, registering and correcting customers', () => {
     await expect.poll(() => h.page.evaluate(() => document.activeElement?.id)).toBe('search');
   });
 
+  it("with this till's programme chosen in Settings, a result shows that card's points only, and the customer shows it first", async () => {
+    const coffeeClub = PROGRAMS.find((programme) => programme.slug === 'coffee-club')!;
+    await h.page.keyboard.press('F9');
+    const choice = h.page.locator('#program-id');
+    // The choice offers the programmes on the cards of the customers this till has cached.
+    await expect
+      .poll(() => choice.locator('option').allTextContents())
+      .toEqual(expect.arrayContaining(['Coffee Club', 'Bakery Points']));
+    await choice.selectOption({ label: 'Coffee Club' });
+    await h.page.getByRole('button', { name: 'Save settings' }).click();
+    await h.page.getByText('Settings saved.').waitFor();
+    await h.screenshot('19-settings-till-programme');
+    const state = await h.call('getState');
+    expect(state.ok && state.data.settings.programId).toBe(coffeeClub.id);
+
+    // Layla holds a Bakery Points card too: the row shows her Coffee Club points alone.
+    await search(layla.phoneShown);
+    await expect.poll(names).toEqual([layla.name]);
+    const row = h.page.locator('.result').first();
+    expect(await row.locator('.card-points__item').allTextContents()).toEqual(['180 pts Coffee Club']);
+    expect(await row.locator('.card-points__item--till').count()).toBe(1);
+    await h.screenshot('11b-find-till-programme');
+
+    await h.page.locator('#search').press('Enter');
+    await expect.poll(() => h.page.getByTestId('customer-name').textContent()).toBe(layla.name);
+    expect(await h.page.getByTestId('customer-points').textContent()).toBe('180 pts Coffee Club');
+    const cards = h.page.locator('.card-details');
+    expect(await cards.count()).toBe(2); // the other programme's card stays visible
+    expect(await cards.first().locator('.card-details__programme').textContent()).toContain('Coffee Club');
+    expect(await cards.first().getAttribute('class')).toContain('card-details--till');
+    expect(await cards.nth(1).textContent()).toContain('Bakery Points');
+    expect(await cards.nth(1).getAttribute('class')).not.toContain('card-details--till');
+    await h.screenshot('12b-customer-till-programme');
+  });
+
   it('registers a new customer from an empty search, with the phone carried over (201)', async () => {
     await search('+966 55 987 6543');
     await h.page.getByTestId('no-results').waitFor();
@@ -154,6 +191,30 @@ describe('finding, registering and correcting customers', () => {
     await expect.poll(names).toEqual(['Łukasz Żółkiewski-Nowak']);
     await h.page.locator('#search').press('Enter');
     await expect.poll(() => h.page.getByTestId('customer-name').textContent()).toBe('Łukasz Żółkiewski-Nowak');
+  });
+
+  it('clears an email on correction: only the email is sent, as null, and it is gone after a reload', async () => {
+    await search(layla.phone);
+    await h.page.locator('#search').press('Enter');
+    await expect.poll(() => h.page.getByTestId('customer-name').textContent()).toBe(layla.name);
+    expect(await h.page.getByTestId('customer-email').textContent()).toBe('layla.haddad@example.com');
+    await h.page.keyboard.press('F4');
+    await h.page.locator('#email').fill('');
+    await h.page.getByRole('button', { name: 'Save corrections' }).click();
+    await expect.poll(() => h.page.getByTestId('customer-email').textContent()).toBe('—');
+    const sent = h.bridgeCalls.filter((call) => call.channel === CHANNELS.updateCustomer).at(-1);
+    expect(sent?.payload).toEqual({ id: layla.id, email: null });
+
+    await h.page.reload();
+    await h.page.locator('#search').waitFor();
+    await search(layla.phone);
+    await h.page.locator('#search').press('Enter');
+    await expect.poll(() => h.page.getByTestId('customer-name').textContent()).toBe(layla.name);
+    expect(await h.page.getByTestId('customer-email').textContent()).toBe('—');
+    const stored = await h.call('getCustomer', { id: layla.id });
+    expect(stored.ok && stored.data.email).toBeNull();
+    // Her birthday was not touched.
+    expect(stored.ok && stored.data.birthday).toBe('1990-04-12');
   });
 
   it('stays usable with a large system font: nothing runs off the side of a 1366-pixel screen', async () => {
