@@ -18,6 +18,7 @@ import { vi } from 'vitest';
 import { createAppCore, type AppCore } from '../../electron/app-core';
 import { CHANNELS, type Channel, type ErrorKind, type Operation, type TillOperations } from '../../electron/contract';
 import { startSandbox, type Sandbox } from '../../sandbox';
+import { createCapturedLog } from '../support/captured-log';
 import { createTestCipher } from '../support/test-cipher';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
@@ -239,6 +240,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       userDataDir: join(work, 'user-data'),
       cipher: createTestCipher(),
       appOrigin: origin,
+      // What would reach the till's log file (failed calls are warnings there): kept, not printed.
+      log: createCapturedLog(),
       requestTimeoutMs: options.requestTimeoutMs ?? 3000,
     });
     cleanups.push(() => core.dispose());
