@@ -7,6 +7,8 @@
  * per-gram arrays (the tail) until the next rebuild. Candidates still need checking
  * against the number itself: a gram only says the number might contain the query.
  */
+import { insertSorted, mergeSorted } from './sorted-lists';
+
 export const GRAM = 4;
 const GRAM_COUNT = 10 ** GRAM;
 /** pks handled between two pauses of a rebuild. */
@@ -74,7 +76,7 @@ export class DigitGramIndex {
         list = [];
         this.tail.set(gram, list);
       }
-      insertSortedUnique(list, pk);
+      insertSorted(list, pk);
     });
   }
 
@@ -94,30 +96,4 @@ export class DigitGramIndex {
     const tail = this.tail.get(best);
     return tail ? mergeSorted(packed, tail) : packed;
   }
-}
-
-function insertSortedUnique(list: number[], value: number): void {
-  if (list.length === 0 || list[list.length - 1]! < value) {
-    list.push(value);
-    return;
-  }
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (list[mid]! < value) lo = mid + 1;
-    else hi = mid;
-  }
-  if (list[lo] !== value) list.splice(lo, 0, value);
-}
-
-function mergeSorted(a: ArrayLike<number>, b: ArrayLike<number>): number[] {
-  const merged: number[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < a.length || j < b.length) {
-    const next = j >= b.length || (i < a.length && a[i]! <= b[j]!) ? a[i++]! : b[j++]!;
-    if (merged.length === 0 || merged[merged.length - 1] !== next) merged.push(next);
-  }
-  return merged;
 }

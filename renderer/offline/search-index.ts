@@ -19,6 +19,7 @@
 import { digitsOf, readPhone } from '../lib/phone';
 import { DigitGramIndex, GRAM } from './digit-grams';
 import { foldWords } from './fold';
+import { insertSorted, lowerBound, removeSorted } from './sorted-lists';
 
 /** What the index needs of a customer. */
 export interface IndexEntry {
@@ -117,45 +118,6 @@ class DigitSegment {
     const end = entry + 1 < this.starts.length ? this.starts[entry + 1]! - 1 : text.length - 1;
     return text.slice(start, end);
   }
-}
-
-function lowerBound(sorted: readonly string[], value: string): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid]! < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/** Inserts into a sorted array of numbers unless present. Loading appends, so the common case is a push. */
-function insertSorted(list: number[], value: number): void {
-  const last = list.length === 0 ? -1 : list[list.length - 1]!;
-  if (value > last) {
-    list.push(value);
-    return;
-  }
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (list[mid]! < value) lo = mid + 1;
-    else hi = mid;
-  }
-  if (list[lo] !== value) list.splice(lo, 0, value);
-}
-
-function removeSorted(list: number[], value: number): void {
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (list[mid]! < value) lo = mid + 1;
-    else hi = mid;
-  }
-  if (list[lo] === value) list.splice(lo, 1);
 }
 
 // Past the last character a folded word can hold: `prefix + WORD_END` bounds a prefix range.
