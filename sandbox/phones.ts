@@ -1,4 +1,11 @@
-import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import { getCountries, getCountryCallingCode, parsePhoneNumberFromString } from 'libphonenumber-js';
+
+/** Every dialling code libphonenumber knows, e.g. `966`. */
+const CALLING_CODES = new Set(getCountries().map((country) => String(getCountryCallingCode(country))));
+
+export function isKnownCallingCode(code: string): boolean {
+  return CALLING_CODES.has(code);
+}
 
 /**
  * Reads a phone as the service accepts it: international (`+...`), or local together with
@@ -8,6 +15,7 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js';
 export function normalisePhone(phone: string, countryCode?: string): string | null {
   const text = phone.trim();
   if (!/^\+?[\d\s().-]{4,32}$/.test(text)) return null;
+  if (countryCode !== undefined && !isKnownCallingCode(countryCode)) return null;
   const parsed = text.startsWith('+')
     ? parsePhoneNumberFromString(text)
     : countryCode

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { invalid, type FieldErrors } from './errors';
+import { isKnownCallingCode } from './phones';
 
 const uuid = z.guid('Must be a UUID.');
 const digitsString = (field: string) => z.string().regex(/^\d+$/, `${field} must be a whole number.`);
@@ -18,7 +19,10 @@ const birthday = z
   .refine(isCalendarDate, { message: 'Not a real date.', abort: true })
   .refine((value) => value <= new Date().toISOString().slice(0, 10), 'The birthday cannot be in the future.');
 const phone = z.string().trim().min(1, 'The phone number is required.').max(32, 'At most 32 characters.');
-const countryCode = z.string().regex(/^\d{1,4}$/, 'A dialling code without +, e.g. 966.');
+const countryCode = z
+  .string()
+  .regex(/^\d{1,4}$/, 'A dialling code without +, e.g. 966.')
+  .refine(isKnownCallingCode, 'No country has this dialling code.');
 const rewardCode = z
   .string()
   .trim()

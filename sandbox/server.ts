@@ -1,8 +1,8 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { invalid, ServiceError } from './errors';
+import { invalid, ServiceError, type FieldErrors } from './errors';
 import type { FaultSwitches } from './faults';
 import type { ProgramRecord } from './model';
-import { normalisePhone } from './phones';
+import { isKnownCallingCode, normalisePhone } from './phones';
 import { checkBody, customerIdParams, parseOrReject, redeemBody, registerBody, searchQuery, updateBody } from './schemas';
 import type { LoyaltyStore } from './store';
 
@@ -93,22 +93,20 @@ export function buildServer({ store, programsByKey, faults }: ServerOptions): Fa
       return reply.code(status).send({ ok: true, ...(message ? { message } : {}), data, ...(meta ? { meta } : {}) });
     };
 
-  const phoneOf = (phone: string, countryCode: string | undefined) => {
+  /**
+   * Reads the request's phone after its schema accepted it (the schema's extra check,
+   * `phoneProblem`, already refused an unreadable one together with any other bad field).
+   */
+  const phoneOf = (phone: string, countryCode: string | undefined): string => {
     const e164 = normalisePhone(phone, countryCode);
-    if (e164) return e164;
-    throw invalid({
-      phone: [
-        countryCode || phone.trim().startsWith('+')
-          ? 'Not a valid phone number.'
-          : 'Not a valid phone number: give it in international form (+...) or with country_code.',
-      ],
-    });
+    if (!e164) throw invalid(phoneProblem({ phone, country_code: countryCode }) ?? {});
+    return e164;
   };
 
   app.get(
     '/v1/customers',
     route(async (request) => {
-      const query = parseOrReject(searchQuery, request.query);
+      const query = parseOrReject(searchQuery, request.query, phoneProblem(request.query));
       const phone = query.phone === undefined ? undefined : phoneOf(query.phone, query.country_code);
       const { customers, meta } = store.search({
         phone,
@@ -131,7 +129,7 @@ export function buildServer({ store, programsByKey, faults }: ServerOptions): Fa
   app.post(
     '/v1/customers',
     route(async (request) => {
-      const body = parseOrReject(registerBody, request.body);
+      const body = parseOrReject(registerBody, request.body, phoneProblem(request.body));
       const phone = phoneOf(body.phone, body.country_code);
       const { created, customer } = store.register(
         { name: body.name, phone, email: body.email, birthday: body.birthday },
@@ -163,7 +161,7 @@ export function buildServer({ store, programsByKey, faults }: ServerOptions): Fa
   app.post(
     '/v1/rewards/check',
     route(async (request) => {
-      const body = parseOrReject(checkBody, request.body);
+      const body = parseOrReject(checkBody, request.body, phoneProblem(request.body));
       return { data: store.check(body.reward_code, phoneOf(body.phone, body.country_code)) };
     }),
   );
@@ -171,7 +169,7 @@ export function buildServer({ store, programsByKey, faults }: ServerOptions): Fa
   app.post(
     '/v1/rewards/redeem',
     route(async (request) => {
-      const body = parseOrReject(redeemBody, request.body);
+      const body = parseOrReject(redeemBody, request.body, phoneProblem(request.body));
       const redemption = store.redeem({
         code: body.reward_code,
         phone: phoneOf(body.phone, body.country_code),
@@ -184,6 +182,27 @@ export function buildServer({ store, programsByKey, faults }: ServerOptions): Fa
   );
 
   return app;
+}
+
+/**
+ * The phone's own check, run beside the schema so that one answer names every bad field.
+ * A missing or non-text phone is left to the schema to report.
+ */
+function phoneProblem(input: unknown): FieldErrors | undefined {
+  if (!input || typeof input !== 'object') return undefined;
+  const { phone, country_code: countryCode } = input as Record<string, unknown>;
+  if (typeof phone !== 'string' || !phone.trim()) return undefined;
+  // A malformed country_code is the schema's to report; the phone cannot be judged without it.
+  if (countryCode !== undefined && (typeof countryCode !== 'string' || !isKnownCallingCode(countryCode))) return undefined;
+  const code = countryCode as string | undefined;
+  if (normalisePhone(phone, code)) return undefined;
+  return {
+    phone: [
+      code || phone.trim().startsWith('+')
+        ? 'Not a valid phone number.'
+        : 'Not a valid phone number: give it in international form (+...) or with country_code.',
+    ],
+  };
 }
 
 function bearerKey(header: string | undefined): string | null {

@@ -184,6 +184,17 @@ describe('invalid registrations are 422 naming the field, and create nothing', (
     for (const field of ['name', 'email', 'birthday', 'extra']) expectFieldError(reply, field);
   });
 
+  it('refuses a dialling code no country has, rather than failing', async () => {
+    for (const code of ['999', '0', '9999']) {
+      expectFieldError(await register({ name: 'A', phone: '0501234567', country_code: code }), 'country_code');
+    }
+  });
+
+  it('names an unreadable phone together with the other wrong fields', async () => {
+    const reply = await register({ name: '', phone: '12', email: 'y' });
+    for (const field of ['name', 'phone', 'email']) expectFieldError(reply, field);
+  });
+
   it('gives a wrong birthday the one message that fits it', async () => {
     const messages = async (birthday: string) => {
       const reply = await register({ name: 'A', phone, birthday });
