@@ -103,9 +103,12 @@ export async function startBenchBrowser(workDir: string): Promise<BenchBrowser> 
   await page.goto(pageUrl);
   await page.waitForFunction(() => typeof window.bench === 'object');
   if (!(await page.evaluate(() => window.crossOriginIsolated))) throw new Error('The bench page is not cross-origin isolated: its timer would be too coarse.');
-  // A persistent context has no Browser object to ask; the user agent carries the version.
-  const userAgent = await page.evaluate(() => navigator.userAgent);
-  const chromiumVersion = /Chrome\/([\d.]+)/.exec(userAgent)?.[1] ?? userAgent;
+  // A persistent context has no Browser object to ask, and the user agent shows only the
+  // major version: the DevTools protocol has the full one.
+  const versionSession = await context.newCDPSession(page);
+  const { product } = await versionSession.send('Browser.getVersion');
+  await versionSession.detach();
+  const chromiumVersion = product.replace(/^(Headless)?Chrome\//, '');
 
   const call = <K extends Operation>(operation: K, payload: TillOperations[K]['payload']) =>
     core.handlers[CHANNELS[operation]]({ url: pageUrl }, payload) as Promise<TillOperations[K]['result']>;

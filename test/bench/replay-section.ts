@@ -45,7 +45,7 @@ export async function replayFigures(bench: BenchBrowser, report: Report, count: 
     if (prepared.queued.length !== count) {
       throw new Error(`Only ${prepared.queued.length} of ${count} redemptions could be queued. ${prepared.refused.slice(0, 3).join('; ')}`);
     }
-    report.note(`Replay: cached ${owners.length > count ? count : owners.length}+ customers' rewards and queued ${count} redemptions in ${(prepared.ms / 1000).toFixed(1)} s.`);
+    report.note(`Replay: cached the owners' rewards through getCustomer and queued ${count} redemptions in ${(prepared.ms / 1000).toFixed(1)} s.`);
 
     sandbox.faults.set(REPLAY_FAULTS);
     let result: ReplayResult;

@@ -116,6 +116,9 @@ async function main(): Promise<void> {
   const missed = report.missed;
   console.log(`\n${report.figures.filter((f) => f.target).length - missed.length} targets met, ${missed.length} missed${missed.length ? `: ${missed.map((f) => f.id).join(', ')}` : ''}.`);
   console.log(`Load average (1, 5, 15 min) before ${loadBefore.map((n) => n.toFixed(1)).join(' ')}, after ${loadavg().map((n) => n.toFixed(1)).join(' ')} on ${cpus().length} CPUs.`);
+  if (timings.search_1000000_s !== undefined) {
+    console.log(`The 1,000,000 search section (seeding, search, readiness) took ${timings.search_1000000_s.toFixed(0)} s.`);
+  }
   console.log(`Run took ${totalSeconds.toFixed(0)} s${million ? ' (with --million)' : ''}; results in ${RESULTS_FILE}`);
   await report.write(RESULTS_FILE, {
     when: new Date().toISOString(),
