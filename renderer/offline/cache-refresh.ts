@@ -1,14 +1,15 @@
 /**
  * The background refresh that fills the cache with the whole customer base, by paging
  * `GET /v1/customers?per_page=100` politely:
- * - a few pages in flight at once (bounded concurrency), each page written in one batch;
+ * - a few pages in flight at once (bounded concurrency), one writer storing the pages that
+ *   have arrived in one transaction with the cursor;
  * - back-off with jitter on errors, honouring `Retry-After` on 429;
  * - resumable: the highest page below which everything is stored is kept in `meta`, so a
  *   restart continues there (the service lists customers oldest first, so pages are stable
  *   while new customers register; they land on the last pages);
  * - observable: how many were fetched, of how many, and when the last complete refresh was.
  */
-import type { BridgeError, TillApi } from '../../electron/contract';
+import type { BridgeError, Customer, TillApi } from '../../electron/contract';
 import { backoffDelay, type BackoffPolicy } from './backoff';
 import { clearMeta, readMeta, writeMeta, type OfflineDb, type RefreshCursor } from './db';
 import type { CustomerCache } from './customer-cache';
@@ -68,6 +69,47 @@ export interface CacheRefreshOptions {
 const RETRYABLE = new Set<BridgeError['kind']>(['offline', 'timeout', 'rate_limited', 'server', 'bad_response']);
 
 class StopRun extends Error {}
+
+/** Pages stored in one transaction at most (and customers, whatever the page size). */
+const WRITE_BATCH_PAGES = 5;
+const WRITE_BATCH_CUSTOMERS = 500;
+/** How far the fetchers may run ahead of what is stored, in pages. */
+const MAX_PAGES_AHEAD = 12;
+
+interface FetchedPage {
+  page: number;
+  customers: Customer[];
+  fetchedAt: string;
+  lastPage: number;
+  total: number;
+}
+
+/** Removes and returns the pages that follow `from` without a gap, a batch's worth at most. */
+function takeInOrder(arrived: Map<number, FetchedPage>, from: number): FetchedPage[] {
+  const batch: FetchedPage[] = [];
+  let customers = 0;
+  for (let page = from; arrived.has(page) && batch.length < WRITE_BATCH_PAGES; page++) {
+    const fetched = arrived.get(page)!;
+    if (batch.length > 0 && customers + fetched.customers.length > WRITE_BATCH_CUSTOMERS) break;
+    arrived.delete(page);
+    batch.push(fetched);
+    customers += fetched.customers.length;
+  }
+  return batch;
+}
+
+/** Wakes whoever waits for "something changed" (a page arrived, a batch was stored). */
+class Changes {
+  private waiters: (() => void)[] = [];
+
+  next(): Promise<void> {
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  notify(): void {
+    for (const resolve of this.waiters.splice(0)) resolve();
+  }
+}
 
 export class CacheRefresh {
   private snapshot: RefreshProgress = {
@@ -136,7 +178,7 @@ export class CacheRefresh {
     return this.running;
   }
 
-  /** Stops after the pages in flight; the cursor keeps the place. */
+  /** Stops after the pages in flight (those in order are stored); the cursor keeps the place. */
   stop(): void {
     this.stopRequested = true;
   }
@@ -146,16 +188,17 @@ export class CacheRefresh {
     this.update({ state: 'running', stoppedBecause: null, stoppedAt: null });
     try {
       let cursor = await readMeta(db, 'refreshCursor');
+      let first: FetchedPage | null = null;
       if (!cursor || cursor.perPage !== this.perPage) {
         const startedAt = this.now().toISOString();
-        const first = await this.fetchPage(1);
-        cursor = { startedAt, perPage: this.perPage, lastPage: first.lastPage, total: first.total, pagesDone: 1 };
-        await writeMeta(db, 'refreshCursor', cursor);
-        this.update({ resumable: true, pagesDone: 1, lastPage: cursor.lastPage, total: cursor.total, fetched: first.count });
+        first = await this.fetchPage(1);
+        // Stored (page 1 with it) by the writer: a cursor never points past what is stored.
+        cursor = { startedAt, perPage: this.perPage, lastPage: first.lastPage, total: first.total, pagesDone: 0 };
+        this.update({ pagesDone: 0, lastPage: cursor.lastPage, total: cursor.total, fetched: 0 });
       } else {
         this.update({ pagesDone: cursor.pagesDone, lastPage: cursor.lastPage, total: cursor.total, fetched: cursor.pagesDone * this.perPage });
       }
-      await this.fetchRemaining(cursor);
+      await this.fill(cursor, first);
       const total = this.snapshot.total ?? 0;
       await writeMeta(db, 'lastCompleteRefresh', { at: cursor.startedAt, total });
       await clearMeta(db, 'refreshCursor');
@@ -172,53 +215,121 @@ export class CacheRefresh {
     return this.progress();
   }
 
-  /** Pages after the cursor, a few at a time; the cursor advances only over a gap-free prefix. */
-  private async fetchRemaining(cursor: RefreshCursor): Promise<void> {
-    let next = cursor.pagesDone + 1;
-    const finished = new Set<number>();
-    let failure: StopRun | null = null;
-    const worker = async () => {
-      while (failure === null && next <= cursor.lastPage) {
+  /**
+   * Pages after the cursor: a few fetchers, one writer.
+   *
+   * IndexedDB runs read-write transactions over the same tables one after another, and a
+   * read waits for every overlapping write created before it; one transaction per page
+   * made the fill slow and made the cashier's reads queue behind several writes. So the
+   * writer stores every page that has arrived in order after the cursor (up to
+   * WRITE_BATCH_PAGES) in ONE transaction that also moves the cursor: the pages and the
+   * cursor commit together, and a restart repeats exactly the pages not stored.
+   */
+  private async fill(cursor: RefreshCursor, first: FetchedPage | null): Promise<void> {
+    const arrived = new Map<number, FetchedPage>();
+    if (first) arrived.set(1, first);
+    const changed = new Changes();
+    let next = cursor.pagesDone + 1 + (first ? 1 : 0);
+    let lastPage = cursor.lastPage;
+    let failure: unknown = null;
+    let fetching = true;
+
+    const fetcher = async () => {
+      while (failure === null && next <= lastPage) {
         if (this.stopRequested) {
           failure = new StopRun('The refresh was stopped.');
-          return;
+          break;
+        }
+        // Fetch only so far ahead of the writer: pages waiting in memory stay bounded.
+        if (next > cursor.pagesDone + MAX_PAGES_AHEAD) {
+          await changed.next();
+          continue;
         }
         const page = next++;
         try {
-          const result = await this.fetchPage(page);
+          const fetched = await this.fetchPage(page);
           // New customers may add pages while we page: follow them.
-          if (result.lastPage > cursor.lastPage) cursor.lastPage = result.lastPage;
-          cursor.total = result.total;
-          finished.add(page);
-          while (finished.has(cursor.pagesDone + 1)) {
-            finished.delete(cursor.pagesDone + 1);
-            cursor.pagesDone += 1;
-          }
-          await writeMeta(this.options.db, 'refreshCursor', { ...cursor });
-          this.update({
-            pagesDone: cursor.pagesDone,
-            lastPage: cursor.lastPage,
-            total: cursor.total,
-            fetched: this.snapshot.fetched + result.count,
-          });
-          await this.yieldToPage();
+          lastPage = Math.max(lastPage, fetched.lastPage);
+          arrived.set(page, fetched);
         } catch (error) {
-          if (error instanceof StopRun) failure ??= error;
-          else throw error;
+          failure ??= error;
         }
+        changed.notify();
       }
     };
-    await Promise.all(Array.from({ length: this.concurrency }, worker));
-    if (failure) throw failure;
+
+    const writer = async () => {
+      for (;;) {
+        const batch = takeInOrder(arrived, cursor.pagesDone + 1);
+        if (batch.length === 0) {
+          // After a failure the pages in order are still stored; the rest are fetched again.
+          if (!fetching) return;
+          await changed.next();
+          continue;
+        }
+        // The cashier first: a search queues behind at most the one write already running.
+        await this.options.cache.whenSearchesIdle();
+        try {
+          await this.storeBatch(cursor, batch);
+        } catch (error) {
+          failure ??= new StopRun(`The cache could not store the customers: ${error instanceof Error ? error.message : String(error)}`);
+          changed.notify();
+          return;
+        }
+        if (this.stopRequested) {
+          failure ??= new StopRun('The refresh was stopped.');
+          changed.notify();
+          return;
+        }
+        changed.notify();
+        await this.yieldToPage();
+      }
+    };
+
+    const writing = writer();
+    await Promise.all(Array.from({ length: this.concurrency }, fetcher));
+    fetching = false;
+    changed.notify();
+    await writing;
+    if (failure !== null) throw failure;
   }
 
-  /** One page, with retries; stores it and returns what the service said about the size. */
-  private async fetchPage(page: number): Promise<{ lastPage: number; total: number; count: number }> {
+  /** One transaction: the batch's customers and the cursor moved past them. */
+  private async storeBatch(cursor: RefreshCursor, batch: FetchedPage[]): Promise<void> {
+    const { db, cache } = this.options;
+    const last = batch[batch.length - 1]!;
+    const moved: RefreshCursor = {
+      ...cursor,
+      pagesDone: last.page,
+      lastPage: Math.max(cursor.lastPage, ...batch.map((page) => page.lastPage)),
+      total: last.total,
+    };
+    const customers = batch.flatMap((page) => page.customers);
+    // The oldest fetch time of the batch: "from the cache of" never claims fresher data.
+    const fetchedAt = batch.reduce((oldest, page) => (page.fetchedAt < oldest ? page.fetchedAt : oldest), last.fetchedAt);
+    await cache.putCustomers(customers, fetchedAt, { tables: [db.meta], write: () => writeMeta(db, 'refreshCursor', moved) });
+    Object.assign(cursor, moved);
+    this.update({
+      resumable: true,
+      pagesDone: cursor.pagesDone,
+      lastPage: cursor.lastPage,
+      total: cursor.total,
+      fetched: this.snapshot.fetched + customers.length,
+    });
+  }
+
+  /** One page, with retries; returns it unstored (the writer stores it). */
+  private async fetchPage(page: number): Promise<FetchedPage> {
     for (let tries = 1; ; tries++) {
       const result = await this.options.api.searchCustomers({ page, per_page: this.perPage });
       if (result.ok) {
-        await this.options.cache.putCustomers(result.data, this.now().toISOString());
-        return { lastPage: result.meta.last_page, total: result.meta.total, count: result.data.length };
+        return {
+          page,
+          customers: result.data,
+          fetchedAt: this.now().toISOString(),
+          lastPage: result.meta.last_page,
+          total: result.meta.total,
+        };
       }
       const { error } = result;
       if (!RETRYABLE.has(error.kind) || tries >= this.maxTries || this.stopRequested) {

@@ -6,6 +6,7 @@
  * and name-word indexes answer (and a digit search answers from the part already loaded,
  * saying it is incomplete). Neither path scans the customers table.
  */
+import type { Table } from 'dexie';
 import type { Customer, Program, Redemption, Reward } from '../../electron/contract';
 import { toE164 } from '../lib/phone';
 import { LOCAL_ID_PREFIX, customerTables, putCustomerRows, readMeta, rewardKey, type CachedCustomer, type CachedReward, type OfflineDb } from './db';
@@ -91,7 +92,7 @@ export class CustomerCache {
         ...options,
         yieldToPage: async () => {
           await yieldToPage();
-          await this.searchesIdle();
+          await this.whenSearchesIdle();
         },
         skip: (pk) => this.writtenDuringLoad.has(pk),
       }).then((progress) => {
@@ -109,9 +110,22 @@ export class CustomerCache {
   // Write-through
   // ---------------------------------------------------------------------------------
 
-  /** Stores customers as the service returned them (search pages, register, update). */
-  async putCustomers(customers: readonly Customer[], fetchedAt = this.now().toISOString()): Promise<CachedCustomer[]> {
-    const changes = await this.db.transaction('rw', customerTables(this.db), () => this.writeCustomers(customers, fetchedAt));
+  /**
+   * Stores customers as the service returned them (search pages, register, update, refresh
+   * batches). `alongside` writes more tables in the same transaction: the refresh moves its
+   * cursor with the pages it stores, so both commit or neither does.
+   */
+  async putCustomers(
+    customers: readonly Customer[],
+    fetchedAt = this.now().toISOString(),
+    alongside?: { tables: readonly Table[]; write: () => Promise<void> },
+  ): Promise<CachedCustomer[]> {
+    const tables = [...customerTables(this.db), ...(alongside?.tables ?? [])];
+    const changes = await this.db.transaction('rw', tables, async () => {
+      const written = await this.writeCustomers(customers, fetchedAt);
+      await alongside?.write();
+      return written;
+    });
     // The index follows only what committed.
     for (const { row, previous } of changes) this.indexWrite(row, previous);
     return changes.map((change) => change.row);
@@ -284,7 +298,12 @@ export class CustomerCache {
       .sort((a, b) => a.code.localeCompare(b.code));
   }
 
-  private searchesIdle(): Promise<void> {
+  /**
+   * Resolves when no cashier search is running. Background writers (the index load, the
+   * refresh) wait on it before each transaction, so a search queues behind at most the one
+   * already running.
+   */
+  whenSearchesIdle(): Promise<void> {
     if (this.activeSearches === 0) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }

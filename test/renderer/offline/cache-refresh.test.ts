@@ -43,11 +43,12 @@ function instrumented(hook: (payload: SearchCustomersPayload) => SearchResult | 
   return { api: { searchCustomers }, pages, maxInFlight: () => maxInFlight };
 }
 
-function refreshWith(api: { searchCustomers: Search }, sleeps: number[] = []) {
+function refreshWith(api: { searchCustomers: Search }, sleeps: number[] = [], perPage = 100) {
   return new CacheRefresh({
     api,
     db,
     cache,
+    perPage,
     concurrency: 3,
     random: () => 0.5,
     sleep: async (ms) => {
@@ -77,7 +78,8 @@ describe('the background refresh', () => {
     expect(source.maxInFlight()).toBeGreaterThan(1);
     expect([...source.pages].sort((a, b) => a - b)).toEqual(Array.from({ length: Math.ceil(total / 100) }, (_, i) => i + 1));
     // Progress was visible on the way, not only at the end.
-    expect(seen.filter((p) => p.state === 'running').map((p) => p.pagesDone)).toContain(2);
+    const lastPage = Math.ceil(total / 100);
+    expect(seen.some((p) => p.state === 'running' && p.pagesDone > 0 && p.pagesDone < lastPage)).toBe(true);
     // And what it stored is searchable offline.
     expect((await cache.search('layla')).customers.map((row) => row.customer.name)).toContain('Layla Haddad');
   });
@@ -129,6 +131,123 @@ describe('the background refresh', () => {
     expect(stopped).toMatchObject({ state: 'stopped', stoppedBecause: 'The service rejected the API key.' });
     expect(sleeps).toEqual([]);
     expect(source.pages).toEqual([1]);
+  });
+});
+
+/** Records what each of the refresh's transactions committed: its customers' ids and the cursor after it. */
+function recordCommits(target: CustomerCache) {
+  const commits: { ids: string[]; pagesDone: number | undefined; stored: number }[] = [];
+  const put = target.putCustomers.bind(target);
+  target.putCustomers = async (...args) => {
+    const rows = await put(...args);
+    commits.push({
+      ids: rows.map((row) => row.id),
+      pagesDone: (await readMeta(db, 'refreshCursor'))?.pagesDone,
+      stored: await db.customers.count(),
+    });
+    return rows;
+  };
+  return commits;
+}
+
+describe('the refresh writer', () => {
+  test('stores the pages that have arrived in one transaction that also moves the cursor', async () => {
+    // Page 2 answers only once pages 3 and 4 have arrived: the writer then finds 2, 3 and 4 waiting.
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const arrived = new Set<number>();
+    const searchCustomers: Search = async (payload) => {
+      const page = payload.page ?? 1;
+      if (page === 2) await gate;
+      const result = await service.api.searchCustomers(payload);
+      arrived.add(page);
+      if (arrived.has(3) && arrived.has(4)) release();
+      return result;
+    };
+    const commits = recordCommits(cache);
+    const perPage = 25;
+
+    const done = await refreshWith({ searchCustomers }, [], perPage).run();
+
+    expect(done.state).toBe('idle');
+    expect(await db.customers.count()).toBe(done.total);
+    // Page 1 alone (nothing else had arrived), then one transaction with pages 2, 3, 4 at least.
+    expect(commits[0]).toMatchObject({ pagesDone: 1, stored: perPage });
+    expect(commits[1]!.pagesDone).toBeGreaterThanOrEqual(4);
+    expect(commits[1]!.ids.length).toBe((commits[1]!.pagesDone! - 1) * perPage);
+    // After every transaction, what is stored is exactly the pages the cursor covers.
+    let stored = 0;
+    for (const commit of commits) {
+      stored += commit.ids.length;
+      expect(commit.stored).toBe(stored);
+      if (commit.pagesDone !== undefined && commit.pagesDone * perPage <= done.total!) {
+        expect(commit.stored).toBe(commit.pagesDone * perPage);
+      }
+    }
+    expect(commits.length).toBeLessThan(done.lastPage!);
+  });
+
+  test('a batch that fails to store moves neither its pages nor the cursor; the next run repeats exactly those pages', async () => {
+    const commits = recordCommits(cache);
+    const write = cache.writeCustomers.bind(cache);
+    let writes = 0;
+    // The second batch fails inside its transaction, after its rows were put: IndexedDB aborts it.
+    cache.writeCustomers = async (...args) => {
+      const rows = await write(...args);
+      writes += 1;
+      if (writes === 2) throw new Error('disk full');
+      return rows;
+    };
+    const perPage = 25;
+
+    const stopped = await refreshWith(instrumented().api, [], perPage).run();
+
+    expect(stopped).toMatchObject({ state: 'stopped', resumable: true });
+    expect(stopped.stoppedBecause).toMatch(/could not store.*disk full/);
+    expect(commits).toHaveLength(1);
+    expect((await readMeta(db, 'refreshCursor'))?.pagesDone).toBe(1);
+    expect(await db.customers.count()).toBe(perPage);
+    expect((await db.customers.toArray()).map((row) => row.id).sort()).toEqual([...commits[0]!.ids].sort());
+
+    cache.writeCustomers = write;
+    const resumed = instrumented();
+    const done = await refreshWith(resumed.api, [], perPage).run();
+
+    expect(done.state).toBe('idle');
+    expect(Math.min(...resumed.pages)).toBe(2);
+    expect(new Set(resumed.pages).size).toBe(resumed.pages.length);
+    const committedIds = commits.flatMap((commit) => commit.ids);
+    expect(committedIds).toHaveLength(done.total!);
+    expect(new Set(committedIds).size).toBe(done.total);
+  });
+
+  test('stopped mid-fill and restarted: no page lost, none stored twice', async () => {
+    const commits = recordCommits(cache);
+    const perPage = 25;
+    const first = refreshWith(instrumented().api, [], perPage);
+    const stopAfterSecondCommit = first.subscribe((progress) => {
+      if (progress.pagesDone >= 2) first.stop();
+    });
+
+    const stopped = await first.run();
+    stopAfterSecondCommit();
+
+    expect(stopped).toMatchObject({ state: 'stopped', stoppedBecause: 'The refresh was stopped.', resumable: true });
+    const cursor = (await readMeta(db, 'refreshCursor'))!;
+    expect(cursor.pagesDone).toBeLessThan(cursor.lastPage);
+    expect(await db.customers.count()).toBe(cursor.pagesDone * perPage);
+
+    const resumed = instrumented();
+    const done = await refreshWith(resumed.api, [], perPage).run();
+
+    expect(done.state).toBe('idle');
+    expect([...resumed.pages].sort((a, b) => a - b)).toEqual(
+      Array.from({ length: done.lastPage! - cursor.pagesDone }, (_, i) => cursor.pagesDone + 1 + i),
+    );
+    const committedIds = commits.flatMap((commit) => commit.ids);
+    expect(committedIds).toHaveLength(done.total!);
+    expect(new Set(committedIds).size).toBe(done.total);
+    expect(await db.customers.count()).toBe(done.total);
   });
 });
 
