@@ -3,7 +3,9 @@
  *
  * The cashier-facing operations try the service first and fall back to the cache (or the
  * outbox) when it cannot be reached, saying which one answered (`source`). Everything the
- * service returns is written through to the cache on the way.
+ * service returns is written through to the cache behind the answer (write-behind.ts): the
+ * cashier never waits for IndexedDB, which may be busy with the background refresh. Reads
+ * that answer from the cache first let the queued writes finish, so they see them.
  *
  *   const offline = createOfflineServices({ api: window.till, settings: () => tillStore.settings });
  *   offline.start();
@@ -31,6 +33,7 @@ import { checkRewardOffline, type OfflineCheck } from './offline-check';
 import { Outbox, type OutboxCounts, type QueueRefusal } from './outbox';
 import { parseQuery } from './search-index';
 import { Replayer, type LockManagerLike, type ReplayPause, type ReplayRun } from './replayer';
+import { WriteBehind, type WriteFailureListener } from './write-behind';
 
 export type { OfflineCheck, OutboxCounts, RefreshProgress, ConnectionSnapshot, ReplayPause, ReplayRun, OutboxItem, JournalEntry };
 
@@ -129,6 +132,13 @@ export function createOfflineServices(options: OfflineServicesOptions) {
     random,
   });
   const refresh = new CacheRefresh({ api, db, cache, now, random });
+  /** The service's answers, written through to the cache in order behind the answer. */
+  const writeBehind = new WriteBehind();
+  /** Cache reads that answer the cashier see every answer already shown. */
+  const afterWrites = async <T>(read: () => Promise<T>): Promise<T> => {
+    await writeBehind.settled();
+    return read();
+  };
   const replayEveryMs = options.replayEveryMs ?? 10_000;
   const refreshEveryMs = options.refreshEveryMs ?? 6 * 60 * 60_000;
 
@@ -160,7 +170,7 @@ export function createOfflineServices(options: OfflineServicesOptions) {
   }
 
   async function searchOffline(text: string, page: number): Promise<CustomerSearch> {
-    const found: CacheSearchResult = await cache.search(text, page, PAGE_SIZE);
+    const found: CacheSearchResult = await afterWrites(() => cache.search(text, page, PAGE_SIZE));
     return {
       ok: true,
       source: 'cache',
@@ -175,7 +185,7 @@ export function createOfflineServices(options: OfflineServicesOptions) {
   }
 
   async function lookupOffline(id: string, error: BridgeError): Promise<CustomerLookup> {
-    const cached = await cache.getCustomer(id);
+    const cached = await afterWrites(() => cache.getCustomer(id));
     if (!cached) return { ok: false, error };
     return {
       ok: true,
@@ -191,7 +201,7 @@ export function createOfflineServices(options: OfflineServicesOptions) {
     input: { code: string; phone: string; orderReference?: string | null },
     firstAttemptAt: string | null,
   ): Promise<RedeemOutcome> {
-    const queued = await outbox.queueRedemption({ ...input, firstAttemptAt }, settings());
+    const queued = await afterWrites(() => outbox.queueRedemption({ ...input, firstAttemptAt }, settings()));
     if (queued.ok) return { outcome: 'queued', item: queued.item, check: queued.check };
     return {
       outcome: 'refused',
@@ -249,8 +259,10 @@ export function createOfflineServices(options: OfflineServicesOptions) {
         result = await api.searchCustomers({ ...base, search: query.digits });
       }
       if (result.ok) {
-        await cache.putCustomers(result.data);
-        return { ok: true, source: 'service', customers: result.data, meta: result.meta };
+        const customers = result.data;
+        const fetchedAt = now().toISOString();
+        writeBehind.queue('a page of search results', () => cache.putCustomers(customers, fetchedAt));
+        return { ok: true, source: 'service', customers, meta: result.meta };
       }
       if (UNREACHABLE.has(result.error.kind)) return searchOffline(text, page);
       return { ok: false, error: result.error };
@@ -262,12 +274,15 @@ export function createOfflineServices(options: OfflineServicesOptions) {
       if (id.startsWith(LOCAL_ID_PREFIX) || offlineNow()) return lookupOffline(id, notReachable);
       const result = await api.getCustomer({ id });
       if (result.ok) {
-        const stored = await cache.putCustomerWithRewards(result.data);
+        const customer = result.data;
+        const fetchedAt = now().toISOString();
+        writeBehind.queue('a customer and their rewards', () => cache.putCustomerWithRewards(customer, fetchedAt));
         return {
           ok: true,
           source: 'service',
-          customer: result.data,
-          cachedAt: stored.record.fetchedAt,
+          customer,
+          cachedAt: fetchedAt,
+          // Pending marks live on the rewards table, which the refresh never writes: a quick read.
           pendingCodes: await pendingCodesOf(id),
           localOnly: false,
         };
@@ -282,14 +297,18 @@ export function createOfflineServices(options: OfflineServicesOptions) {
       const offline = async () => ({
         ok: true as const,
         source: 'cache' as const,
-        check: await checkRewardOffline(db, { code, phone }, { defaultCountry: country, now: now() }),
+        check: await afterWrites(() => checkRewardOffline(db, { code, phone }, { defaultCountry: country, now: now() })),
       });
       if (offlineNow()) return offline();
       const reading = readPhone(phone, country);
       const result = await api.checkReward({ reward_code: code.trim(), phone: reading?.e164 ?? phone.trim() });
       if (result.ok) {
-        const stored = await cache.putReward(result.data, reading?.e164 ?? null);
-        return { ok: true, source: 'service', reward: result.data, pendingHere: stored.pendingOutboxSeq !== undefined };
+        const reward = result.data;
+        const fetchedAt = now().toISOString();
+        writeBehind.queue('a checked reward', () => cache.putReward(reward, reading?.e164 ?? null, fetchedAt));
+        // The pending mark is set by the outbox, not by write-through: read it as it stands.
+        const pendingHere = (await db.rewards.get(rewardKey(reward.code)))?.pendingOutboxSeq !== undefined;
+        return { ok: true, source: 'service', reward, pendingHere };
       }
       if (UNREACHABLE.has(result.error.kind)) return offline();
       return { ok: false, error: result.error };
@@ -316,8 +335,11 @@ export function createOfflineServices(options: OfflineServicesOptions) {
         ...(orderReference ? { order_reference: orderReference } : {}),
       });
       if (result.ok) {
-        await cache.applyRedemption(result.data, reading?.e164 ?? input.phone.trim());
-        return { outcome: 'redeemed', redemption: result.data };
+        const redemption = result.data;
+        const phoneE164 = reading?.e164 ?? input.phone.trim();
+        const fetchedAt = now().toISOString();
+        writeBehind.queue('a redemption', () => cache.applyRedemption(redemption, phoneE164, fetchedAt));
+        return { outcome: 'redeemed', redemption };
       }
       // The request may have been committed with its answer lost: the queue reconciles that.
       if (UNREACHABLE.has(result.error.kind) && settings().allowOfflineRedemption) {
@@ -329,7 +351,7 @@ export function createOfflineServices(options: OfflineServicesOptions) {
     /** Register (idempotent by phone); offline it is queued and the customer usable at once. */
     async registerCustomer(payload: RegisterCustomerPayload): Promise<RegisterOutcome> {
       const queue = async (): Promise<RegisterOutcome> => {
-        const queued = await outbox.queueRegistration(payload, settings());
+        const queued = await afterWrites(() => outbox.queueRegistration(payload, settings()));
         if (!queued.ok) return { outcome: 'refused', message: queued.message, fields: queued.fields };
         if (!queued.queued) return { outcome: 'known_here', customer: queued.customer.customer };
         replaySoon();
@@ -338,8 +360,10 @@ export function createOfflineServices(options: OfflineServicesOptions) {
       if (offlineNow()) return queue();
       const result = await api.registerCustomer(payload);
       if (result.ok) {
-        await cache.putCustomers([result.data.customer]);
-        return { outcome: 'registered', customer: result.data.customer, created: result.data.created };
+        const { customer, created } = result.data;
+        const fetchedAt = now().toISOString();
+        writeBehind.queue('a registered customer', () => cache.putCustomers([customer], fetchedAt));
+        return { outcome: 'registered', customer, created };
       }
       if (UNREACHABLE.has(result.error.kind)) return queue();
       return { outcome: 'failed', error: result.error };
@@ -348,9 +372,21 @@ export function createOfflineServices(options: OfflineServicesOptions) {
     /** Corrections need the service (they are not queued); the answer is written through. */
     async updateCustomer(payload: UpdateCustomerPayload) {
       const result = await api.updateCustomer(payload);
-      if (result.ok) await cache.putCustomers([result.data]);
+      if (result.ok) {
+        const customer = result.data;
+        const fetchedAt = now().toISOString();
+        writeBehind.queue('a corrected customer', () => cache.putCustomers([customer], fetchedAt));
+      }
       return result;
     },
+
+    /**
+     * Subscribes to failed write-through (the answer was shown, the cache missed it): for the
+     * error log. Without a subscriber the failures go to the console.
+     */
+    onCacheWriteFailure: (listener: WriteFailureListener) => writeBehind.onFailure(listener),
+    /** Resolves once every answer shown so far is written through (or its failure reported). */
+    cacheWritesSettled: () => writeBehind.settled(),
 
     /** Programmes on cached customers' cards (a bounded read, for the Settings screen). */
     programmesSeen: () => cache.programmesSeen(),
