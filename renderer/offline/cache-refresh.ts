@@ -72,6 +72,11 @@ class StopRun extends Error {}
 
 /** Pages stored in one transaction at most (and customers, whatever the page size). */
 const WRITE_BATCH_PAGES = 5;
+/**
+ * While the cashier searches the cache (a search within this many ms), one page per
+ * transaction: a search waits for at most one page's write instead of a whole batch's.
+ */
+const CASHIER_ACTIVE_MS = 1_000;
 const WRITE_BATCH_CUSTOMERS = 500;
 /** How far the fetchers may run ahead of what is stored, in pages. */
 const MAX_PAGES_AHEAD = 12;
@@ -85,10 +90,10 @@ interface FetchedPage {
 }
 
 /** Removes and returns the pages that follow `from` without a gap, a batch's worth at most. */
-function takeInOrder(arrived: Map<number, FetchedPage>, from: number): FetchedPage[] {
+function takeInOrder(arrived: Map<number, FetchedPage>, from: number, maxPages: number): FetchedPage[] {
   const batch: FetchedPage[] = [];
   let customers = 0;
-  for (let page = from; arrived.has(page) && batch.length < WRITE_BATCH_PAGES; page++) {
+  for (let page = from; arrived.has(page) && batch.length < maxPages; page++) {
     const fetched = arrived.get(page)!;
     if (batch.length > 0 && customers + fetched.customers.length > WRITE_BATCH_CUSTOMERS) break;
     arrived.delete(page);
@@ -260,15 +265,17 @@ export class CacheRefresh {
 
     const writer = async () => {
       for (;;) {
-        const batch = takeInOrder(arrived, cursor.pagesDone + 1);
-        if (batch.length === 0) {
+        if (!arrived.has(cursor.pagesDone + 1)) {
           // After a failure the pages in order are still stored; the rest are fetched again.
           if (!fetching) return;
           await changed.next();
           continue;
         }
-        // The cashier first: a search queues behind at most the one write already running.
-        await this.options.cache.whenSearchesIdle();
+        // The cashier first: a search queues behind at most the one write already running,
+        // and while they search that write is one page long.
+        const { cache } = this.options;
+        await cache.whenSearchesIdle();
+        const batch = takeInOrder(arrived, cursor.pagesDone + 1, cache.searchedRecently(CASHIER_ACTIVE_MS) ? 1 : WRITE_BATCH_PAGES);
         try {
           await this.storeBatch(cursor, batch);
         } catch (error) {

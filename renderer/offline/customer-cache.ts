@@ -67,6 +67,8 @@ export class CustomerCache {
   private loading: Promise<IndexLoadProgress> | null = null;
   /** Searches in progress: the index load waits for them between pages (the cashier comes first). */
   private activeSearches = 0;
+  /** When the last search ended (monotonic ms), so background writers can tell a cashier at work. */
+  private lastSearchEndedAt = Number.NEGATIVE_INFINITY;
   private idleWaiters: (() => void)[] = [];
   /** pks written through while the index loads: the loader must not index an older read of them. */
   private writtenDuringLoad = new Set<number>();
@@ -308,6 +310,11 @@ export class CustomerCache {
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
+  /** A search is running or ended less than `withinMs` ago: the cashier is at work. */
+  searchedRecently(withinMs: number): boolean {
+    return this.activeSearches > 0 || performance.now() - this.lastSearchEndedAt < withinMs;
+  }
+
   /** Offline search: the same kinds of answers as the service's search, from the cache. */
   async search(text: string, page = 1, perPage = PAGE_SIZE): Promise<CacheSearchResult> {
     this.activeSearches += 1;
@@ -315,6 +322,7 @@ export class CustomerCache {
       return await this.searchNow(text, page, perPage);
     } finally {
       this.activeSearches -= 1;
+      this.lastSearchEndedAt = performance.now();
       if (this.activeSearches === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
     }
   }

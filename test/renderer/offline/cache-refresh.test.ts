@@ -187,6 +187,39 @@ describe('the refresh writer', () => {
     expect(commits.length).toBeLessThan(done.lastPage!);
   });
 
+  test('while the cashier searches, each transaction stores one page, so a search waits for one page at most', async () => {
+    // Same arrival order as above: pages 2, 3 and 4 are all waiting when page 2 arrives.
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const arrived = new Set<number>();
+    const searchCustomers: Search = async (payload) => {
+      const page = payload.page ?? 1;
+      if (page === 2) await gate;
+      const result = await service.api.searchCustomers(payload);
+      arrived.add(page);
+      if (arrived.has(3) && arrived.has(4)) release();
+      return result;
+    };
+    const commits = recordCommits(cache);
+    const perPage = 25;
+    let filling = true;
+    let searches = 0;
+    const cashier = (async () => {
+      while (filling) {
+        await cache.search('layla');
+        searches += 1;
+      }
+    })();
+
+    const done = await refreshWith({ searchCustomers }, [], perPage).run().finally(() => (filling = false));
+    await cashier;
+
+    expect(done.state).toBe('idle');
+    expect(searches).toBeGreaterThan(0);
+    expect(commits.map((commit) => commit.pagesDone ?? done.lastPage)).toEqual(Array.from({ length: done.lastPage! }, (_, i) => i + 1));
+    expect(await db.customers.count()).toBe(done.total);
+  });
+
   test('a batch that fails to store moves neither its pages nor the cursor; the next run repeats exactly those pages', async () => {
     const commits = recordCommits(cache);
     const write = cache.writeCustomers.bind(cache);
