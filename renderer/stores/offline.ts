@@ -13,6 +13,7 @@ import {
   type ReplayPause,
   type ReplayRun,
 } from '../offline';
+import { useErrorLogStore } from './error-log';
 import { useSettingsStore } from './settings';
 import { till } from './till';
 
@@ -69,6 +70,9 @@ export const useOfflineStore = defineStore('offline', () => {
       refresh.value = core.refresh.progress();
       core.connection.subscribe((snapshot) => (connection.value = snapshot));
       core.refresh.subscribe((progress) => (refresh.value = progress));
+      // A write-through that failed costs only a cache miss later, but the log must show it.
+      const errorLog = useErrorLogStore();
+      core.onCacheWriteFailure(({ what, error }) => errorLog.report(error, `offline cache: ${what}`));
     }
     return instance;
   }

@@ -40,6 +40,24 @@ describe('offline store: the outbox as the cashier drives it', () => {
     await useOfflineStore().loadOutbox();
   }
 
+  it('a cache write-through that fails is reported to the log, and the answer is still shown', async () => {
+    const offline = useOfflineStore();
+    const customers = useCustomersStore();
+    till.respond('searchCustomers', () => ({
+      ok: true,
+      data: [customer()],
+      meta: { current_page: 1, last_page: 1, per_page: 20, total: 1 },
+    }));
+    // The cache cannot be written: the database is gone from under the till.
+    offline.services().db.close();
+    customers.query = 'Layla';
+    await customers.search();
+    expect(customers.results.map((found) => found.id)).toEqual([customer().id]);
+    await offline.services().cacheWritesSettled();
+    const reports = till.callsTo('reportError') as Array<{ source?: string }>;
+    expect(reports.some((report) => report.source?.startsWith('offline cache'))).toBe(true);
+  });
+
   it('counts what waits, and "Retry now" sends it at once even inside its back-off', async () => {
     await queuedOffline();
     const offline = useOfflineStore();
