@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: what makes a till fast, beside the naive way, in one run, in Debian's
  * headless Chromium against the sandbox on 127.0.0.1. Prints a table and writes
- * test/bench/results.json. See test/bench/README-bench.md.
+ * test/bench/results.json. See the README, "The benchmark".
  *
  *   npm run bench                     the default run (10,000 and 100,000 cached customers)
  *   npm run bench -- --million        also 1,000,000 cached customers (several minutes more)
