@@ -150,20 +150,24 @@ function recordCommits(target: CustomerCache) {
   return commits;
 }
 
+/** Page 2 answers only once pages 3 and 4 have arrived: the writer then finds 2, 3 and 4 waiting. */
+function pageTwoArrivesLast(): Search {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const arrived = new Set<number>();
+  return async (payload) => {
+    const page = payload.page ?? 1;
+    if (page === 2) await gate;
+    const result = await service.api.searchCustomers(payload);
+    arrived.add(page);
+    if (arrived.has(3) && arrived.has(4)) release();
+    return result;
+  };
+}
+
 describe('the refresh writer', () => {
   test('stores the pages that have arrived in one transaction that also moves the cursor', async () => {
-    // Page 2 answers only once pages 3 and 4 have arrived: the writer then finds 2, 3 and 4 waiting.
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    const arrived = new Set<number>();
-    const searchCustomers: Search = async (payload) => {
-      const page = payload.page ?? 1;
-      if (page === 2) await gate;
-      const result = await service.api.searchCustomers(payload);
-      arrived.add(page);
-      if (arrived.has(3) && arrived.has(4)) release();
-      return result;
-    };
+    const searchCustomers = pageTwoArrivesLast();
     const commits = recordCommits(cache);
     const perPage = 25;
 
@@ -188,18 +192,7 @@ describe('the refresh writer', () => {
   });
 
   test('while the cashier searches, each transaction stores one page, so a search waits for one page at most', async () => {
-    // Same arrival order as above: pages 2, 3 and 4 are all waiting when page 2 arrives.
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    const arrived = new Set<number>();
-    const searchCustomers: Search = async (payload) => {
-      const page = payload.page ?? 1;
-      if (page === 2) await gate;
-      const result = await service.api.searchCustomers(payload);
-      arrived.add(page);
-      if (arrived.has(3) && arrived.has(4)) release();
-      return result;
-    };
+    const searchCustomers = pageTwoArrivesLast();
     const commits = recordCommits(cache);
     const perPage = 25;
     let filling = true;
