@@ -9,8 +9,9 @@
  *   while new customers register; they land on the last pages);
  * - observable: how many were fetched, of how many, and when the last complete refresh was.
  */
-import type { BridgeError, Customer, TillApi } from '../../electron/contract';
+import type { Customer, TillApi } from '../../electron/contract';
 import { backoffDelay, type BackoffPolicy } from './backoff';
+import { isTransient } from './failure-kinds';
 import { clearMeta, readMeta, writeMeta, type OfflineDb, type RefreshCursor } from './db';
 import type { CustomerCache } from './customer-cache';
 import { yieldToBrowser } from './index-loader';
@@ -65,8 +66,6 @@ export interface CacheRefreshOptions {
   /** Tries of one page before the run stops (and resumes later from its cursor). */
   maxTriesPerPage?: number;
 }
-
-const RETRYABLE = new Set<BridgeError['kind']>(['offline', 'timeout', 'rate_limited', 'server', 'bad_response']);
 
 class StopRun extends Error {}
 
@@ -339,7 +338,7 @@ export class CacheRefresh {
         };
       }
       const { error } = result;
-      if (!RETRYABLE.has(error.kind) || tries >= this.maxTries || this.stopRequested) {
+      if (!isTransient(error) || tries >= this.maxTries || this.stopRequested) {
         throw new StopRun(error.message);
       }
       let delay = backoffDelay(tries, this.backoff, this.random);

@@ -5,8 +5,9 @@
  * browser's `online`/`offline` events are hints only: a LAN without internet says
  * "online", and the service may be down while the network is up.
  */
-import type { ConnectionStatus, Result, TillApi } from '../../electron/contract';
+import type { BridgeError, ConnectionStatus, Result, TillApi } from '../../electron/contract';
 import { backoffDelay, type BackoffPolicy } from './backoff';
+import { isUnreachable } from './failure-kinds';
 
 export type ConnectionState = 'unknown' | 'online' | 'offline';
 
@@ -35,7 +36,6 @@ export interface ConnectionMonitorOptions {
   backoff?: BackoffPolicy;
 }
 
-const UNREACHABLE = new Set(['offline', 'timeout']);
 const DEFAULT_PROBE_BACKOFF: BackoffPolicy = { baseMs: 2_000, maxMs: 60_000 };
 
 export const defaultTimers: Timers = {
@@ -78,8 +78,8 @@ export class ConnectionMonitor {
   }
 
   /** Learns from the outcome of any call to the service. */
-  report(result: { ok: true } | { ok: false; error: { kind: string; message: string } }): void {
-    if (result.ok || !UNREACHABLE.has(result.error.kind)) this.markOnline();
+  report(result: { ok: true } | { ok: false; error: BridgeError }): void {
+    if (result.ok || !isUnreachable(result.error)) this.markOnline();
     else this.markOffline(result.error.message);
   }
 

@@ -23,7 +23,7 @@ import type {
   UpdateCustomerPayload,
 } from '../../electron/contract';
 import { readPhone } from '../lib/phone';
-import { mayHaveBeenApplied } from './attempt-evidence';
+import { isUnreachable, mayHaveBeenApplied } from './failure-kinds';
 import { LOCAL_ID_PREFIX, openOfflineDb, rewardKey, type JournalEntry, type OfflineDb, type OutboxItem, type RedemptionItem } from './db';
 import { CacheRefresh, refreshDue, type RefreshProgress } from './cache-refresh';
 import { ConnectionMonitor, defaultTimers, observeApi, type ConnectionSnapshot, type Timers } from './connection-monitor';
@@ -40,8 +40,6 @@ export type { OfflineCheck, OutboxCounts, RefreshProgress, ConnectionSnapshot, R
 /** After a refresh stopped (offline, rejected key), wait this long before trying again. */
 const REFRESH_RETRY_AFTER_STOP_MS = 60_000;
 
-/** Failures that mean "the service could not be reached", so the cache answers instead. */
-const UNREACHABLE = new Set<BridgeError['kind']>(['offline', 'timeout']);
 
 export interface CacheNote {
   /** Oldest fetch time among the customers shown: "from the cache of <time>". */
@@ -264,7 +262,7 @@ export function createOfflineServices(options: OfflineServicesOptions) {
         writeBehind.queue('a page of search results', () => cache.putCustomers(customers, fetchedAt));
         return { ok: true, source: 'service', customers, meta: result.meta };
       }
-      if (UNREACHABLE.has(result.error.kind)) return searchOffline(text, page);
+      if (isUnreachable(result.error)) return searchOffline(text, page);
       return { ok: false, error: result.error };
     },
 
@@ -287,7 +285,7 @@ export function createOfflineServices(options: OfflineServicesOptions) {
           localOnly: false,
         };
       }
-      if (UNREACHABLE.has(result.error.kind)) return lookupOffline(id, result.error);
+      if (isUnreachable(result.error)) return lookupOffline(id, result.error);
       return { ok: false, error: result.error };
     },
 
@@ -310,7 +308,7 @@ export function createOfflineServices(options: OfflineServicesOptions) {
         const pendingHere = (await db.rewards.get(rewardKey(reward.code)))?.pendingOutboxSeq !== undefined;
         return { ok: true, source: 'service', reward, pendingHere };
       }
-      if (UNREACHABLE.has(result.error.kind)) return offline();
+      if (isUnreachable(result.error)) return offline();
       return { ok: false, error: result.error };
     },
 
@@ -342,7 +340,7 @@ export function createOfflineServices(options: OfflineServicesOptions) {
         return { outcome: 'redeemed', redemption };
       }
       // The request may have been committed with its answer lost: the queue reconciles that.
-      if (UNREACHABLE.has(result.error.kind) && settings().allowOfflineRedemption) {
+      if (isUnreachable(result.error) && settings().allowOfflineRedemption) {
         return queueRedemption(input, mayHaveBeenApplied(result.error) ? attemptedAt : null);
       }
       return { outcome: 'failed', error: result.error };
@@ -365,7 +363,7 @@ export function createOfflineServices(options: OfflineServicesOptions) {
         writeBehind.queue('a registered customer', () => cache.putCustomers([customer], fetchedAt));
         return { outcome: 'registered', customer, created };
       }
-      if (UNREACHABLE.has(result.error.kind)) return queue();
+      if (isUnreachable(result.error)) return queue();
       return { outcome: 'failed', error: result.error };
     },
 

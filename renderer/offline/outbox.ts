@@ -5,7 +5,7 @@
  * acknowledged a failure or a conflict.
  */
 import type { Customer, RegisterCustomerPayload, Settings } from '../../electron/contract';
-import { readPhone, type PhoneReading } from '../lib/phone';
+import { digitsOf, readPhone, type PhoneReading } from '../lib/phone';
 import {
   LOCAL_ID_PREFIX,
   addCustomerRow,
@@ -326,8 +326,8 @@ export class Outbox {
 /** The phone of a registration: local with its dialling code when one was given, else with the till's country. */
 function readRegistrationPhone(payload: RegisterCustomerPayload, defaultCountry: string): PhoneReading | null {
   if (payload.country_code && !payload.phone.trim().startsWith('+')) {
-    const national = payload.phone.replace(/\D+/g, '').replace(/^0+/, '');
-    const reading = readPhone(`+${payload.country_code.replace(/\D+/g, '')}${national}`, defaultCountry);
+    const national = digitsOf(payload.phone).replace(/^0+/, '');
+    const reading = readPhone(`+${digitsOf(payload.country_code)}${national}`, defaultCountry);
     if (reading) return reading;
   }
   return readPhone(payload.phone, defaultCountry);

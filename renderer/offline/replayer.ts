@@ -13,7 +13,7 @@
  * The first attempt's time is stored before the request leaves, so a reload between
  * sending and answering still reconciles correctly.
  */
-import { mayHaveBeenApplied } from './attempt-evidence';
+import { isTransient, mayHaveBeenApplied } from './failure-kinds';
 import { Dexie } from 'dexie';
 import type { BridgeError, Reward, TillApi } from '../../electron/contract';
 import { backoffDelay, type BackoffPolicy } from './backoff';
@@ -57,7 +57,6 @@ export interface ReplayerOptions {
   lockName?: string;
 }
 
-const TRANSIENT = new Set<BridgeError['kind']>(['offline', 'timeout', 'rate_limited', 'server', 'bad_response']);
 const DEFAULT_BACKOFF: BackoffPolicy = { baseMs: 2_000, maxMs: 5 * 60_000 };
 
 /**
@@ -292,7 +291,7 @@ export class Replayer {
       this.emit();
       return 'paused';
     }
-    if (TRANSIENT.has(error.kind)) {
+    if (isTransient(error)) {
       let delay = backoffDelay(item.attempts, this.backoff, this.random);
       if (error.retryAfterMs !== undefined) delay = Math.max(delay, error.retryAfterMs);
       const nextAttemptAt = new Date(this.now().getTime() + delay).toISOString();

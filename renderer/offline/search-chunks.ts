@@ -8,6 +8,7 @@
  * Every customer write updates its chunk in the same transaction (db.ts helpers).
  */
 import type { EntityTable } from 'dexie';
+import { digitsOf } from '../lib/phone';
 
 const CHUNK_BITS = 10;
 
@@ -29,8 +30,7 @@ export function chunkOf(pk: number): number {
 
 /** Folded words hold no spaces (fold.ts splits on them), so a space separates fields safely. */
 export function searchLineOf(fields: SearchFields): string {
-  const digits = fields.phoneE164.replace(/\D+/g, '');
-  return [String(fields.pk), digits, ...fields.nameWords].join(' ');
+  return [String(fields.pk), digitsOf(fields.phoneE164), ...fields.nameWords].join(' ');
 }
 
 export function parseSearchLine(line: string): SearchFields {

@@ -6,6 +6,7 @@ import { readPhone, toE164 } from '../lib/phone';
 import { isRewardCode, normaliseRewardCode } from '../lib/scan-route';
 import type { OfflineCheck } from '../offline';
 import type { RedemptionItem } from '../offline/db';
+import { isUnreachable } from '../offline/failure-kinds';
 import { useConnectionStore } from './connection';
 import { useCustomersStore } from './customers';
 import { useOfflineStore } from './offline';
@@ -87,7 +88,7 @@ export const useRewardsStore = defineStore('rewards', () => {
 
   /** The service could not be reached during a redeem, and the settings forbid queueing it. */
   const cannotQueueNote = computed(() =>
-    (redeemError.value?.kind === 'offline' || redeemError.value?.kind === 'timeout') && !settings.allowOfflineRedemption
+    redeemError.value && isUnreachable(redeemError.value) && !settings.allowOfflineRedemption
       ? OFFLINE_REDEMPTION_OFF
       : null,
   );

@@ -1,4 +1,20 @@
+/**
+ * What a failed call means for the offline core, decided in one place: whether the cache
+ * answers instead, whether to try again later, and whether the service may have acted.
+ */
 import type { BridgeError } from '../../electron/contract';
+
+/** The service could not be reached (or did not answer in time): the cache or the outbox answers. */
+export function isUnreachable(error: BridgeError): boolean {
+  return error.kind === 'offline' || error.kind === 'timeout';
+}
+
+const TRANSIENT = new Set<BridgeError['kind']>(['offline', 'timeout', 'rate_limited', 'server', 'bad_response']);
+
+/** Nothing was refused for good: worth another try after a back-off. */
+export function isTransient(error: BridgeError): boolean {
+  return TRANSIENT.has(error.kind);
+}
 
 // Transport failures that happen before a request leaves the till: the service cannot have
 // acted on it (nothing listened, the name did not resolve, the network was down, the TLS
