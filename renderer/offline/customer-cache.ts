@@ -9,7 +9,7 @@
 import type { Table } from 'dexie';
 import type { Customer, Program, Redemption, Reward } from '../../electron/contract';
 import { toE164 } from '../lib/phone';
-import { LOCAL_ID_PREFIX, customerTables, putCustomerRows, readMeta, rewardKey, type CachedCustomer, type CachedReward, type OfflineDb } from './db';
+import { LOCAL_ID_PREFIX, customerTables, putCustomerRows, rewardKey, type CachedCustomer, type CachedReward, type OfflineDb } from './db';
 import { nameWordsOf } from './fold';
 import { loadSearchIndex, yieldToBrowser, type IndexLoadOptions, type IndexLoadProgress } from './index-loader';
 import { SlimSearchIndex, parseQuery, type IndexEntry, type IndexHits, type ParsedQuery } from './search-index';
@@ -36,7 +36,6 @@ export interface CacheSearchResult {
   query: ParsedQuery;
   /** The oldest fetch time among the customers shown: "from the cache of <time>". */
   cacheOf: string | null;
-  lastCompleteRefreshAt: string | null;
 }
 
 export interface CachedCustomerWithRewards {
@@ -342,7 +341,6 @@ export class CustomerCache {
       (oldest, row) => (oldest === null || row.fetchedAt < oldest ? row.fetchedAt : oldest),
       null,
     );
-    const lastRefresh = await readMeta(this.db, 'lastCompleteRefresh');
     return {
       customers,
       page,
@@ -354,7 +352,6 @@ export class CustomerCache {
       via,
       query,
       cacheOf,
-      lastCompleteRefreshAt: lastRefresh?.at ?? null,
     };
   }
 

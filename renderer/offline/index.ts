@@ -44,7 +44,6 @@ const REFRESH_RETRY_AFTER_STOP_MS = 60_000;
 export interface CacheNote {
   /** Oldest fetch time among the customers shown: "from the cache of <time>". */
   of: string | null;
-  lastCompleteRefreshAt: string | null;
   /** False while the search index is still loading and the answer may miss customers. */
   complete: boolean;
   /** More matched than can be listed: type more. */
@@ -174,7 +173,7 @@ export function createOfflineServices(options: OfflineServicesOptions) {
       source: 'cache',
       customers: found.customers.map((row) => row.customer),
       meta: { current_page: found.page, last_page: found.lastPage, per_page: found.perPage, total: found.total },
-      cache: { of: found.cacheOf, lastCompleteRefreshAt: found.lastCompleteRefreshAt, complete: found.complete, capped: found.capped },
+      cache: { of: found.cacheOf, complete: found.complete, capped: found.capped },
     };
   }
 
