@@ -116,12 +116,16 @@ export class LoyaltyStore {
   }
 
   /** The phone is the identity: a known phone returns the existing customer, unchanged. */
-  register(input: NewCustomer, program: ProgramRecord): { created: boolean; customer: ReturnType<LoyaltyStore['customerJson']> } {
+  /** `changed` is false for a known phone that already has a card here: nothing to save. */
+  register(
+    input: NewCustomer,
+    program: ProgramRecord,
+  ): { created: boolean; changed: boolean; customer: ReturnType<LoyaltyStore['customerJson']> } {
     const existingId = this.customerIdByPhone.get(input.phone);
     if (existingId) {
       const existing = this.requireCustomer(existingId);
-      this.ensureCard(existing, program);
-      return { created: false, customer: this.customerJson(existing) };
+      const changed = this.ensureCard(existing, program);
+      return { created: false, changed, customer: this.customerJson(existing) };
     }
     const now = isoTimestamp(this.now());
     const customer: CustomerRecord = {
@@ -141,7 +145,7 @@ export class LoyaltyStore {
     this.data.customers.splice(at, 0, customer);
     this.indexCustomer(customer);
     this.ensureCard(customer, program);
-    return { created: true, customer: this.customerJson(customer) };
+    return { created: true, changed: true, customer: this.customerJson(customer) };
   }
 
   update(id: string, patch: CustomerPatch) {
@@ -235,9 +239,10 @@ export class LoyaltyStore {
     return customer;
   }
 
-  private ensureCard(customer: CustomerRecord, program: ProgramRecord): void {
+  /** Gives the customer a card in the programme unless they have one; true when it did. */
+  private ensureCard(customer: CustomerRecord, program: ProgramRecord): boolean {
     const cards = this.cardsByCustomer.get(customer.id) ?? [];
-    if (cards.some((card) => card.program_id === program.id)) return;
+    if (cards.some((card) => card.program_id === program.id)) return false;
     const card: CardRecord = {
       id: randomUUID(),
       customer_id: customer.id,
@@ -250,6 +255,7 @@ export class LoyaltyStore {
     };
     this.data.cards.push(card);
     this.indexCard(card);
+    return true;
   }
 
   private customerJson(customer: CustomerRecord) {

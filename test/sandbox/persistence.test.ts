@@ -2,7 +2,7 @@
  * The data file: written atomically (never half-written, no temporary files left behind),
  * every acknowledged change on disk, and a damaged file refused rather than replaced.
  */
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -73,6 +73,22 @@ describe('the data file', () => {
       expect(reply.status).toBe(201);
       const data = JSON.parse(await readFile(dataFile, 'utf8'));
       expect(data.customers.map((c: any) => c.id)).toContain(reply.body.data.id);
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it('is not rewritten when a known customer who already has a card here registers again', async () => {
+    const dataFile = join(dir, 'data.json');
+    const sandbox = await startSandbox({ dataFile });
+    try {
+      const { layla } = DEMO_FIXTURES;
+      const before = await stat(dataFile);
+      const reply = await post(sandbox, '/v1/customers', { name: layla.name, phone: layla.phone });
+      expect(reply.status).toBe(200);
+      const after = await stat(dataFile);
+      expect(after.mtimeMs).toBe(before.mtimeMs);
+      expect(after.ino).toBe(before.ino);
     } finally {
       await sandbox.close();
     }
