@@ -406,6 +406,8 @@ export function createOfflineServices(options: OfflineServicesOptions) {
       replaySoon();
     },
     replayNow: () => replayer.runOnce(),
+    /** A person asked to send now: the back-off waits no longer apply. */
+    clearBackoff: () => outbox.clearWaits(),
     /** Subscribes to outbox changes (counts) and pause changes. */
     onOutboxChange(listener: () => void): () => void {
       const a = outbox.subscribe(listener);

@@ -258,6 +258,19 @@ export class Outbox {
     return acknowledged !== null;
   }
 
+  /**
+   * Clears the back-off waits of every pending item. The back-off protects the service from
+   * tills retrying on their own; a person asking to send now is not held to it.
+   */
+  async clearWaits(): Promise<void> {
+    await this.db.outbox
+      .where('state')
+      .equals('pending')
+      .modify((item) => {
+        item.nextAttemptAt = null;
+      });
+  }
+
   /** Puts a failed item back in the queue (after the cause was fixed, e.g. the settings). */
   async retry(seq: number): Promise<boolean> {
     const changed = await this.db.outbox

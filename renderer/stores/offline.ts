@@ -141,14 +141,8 @@ export const useOfflineStore = defineStore('offline', () => {
       await core.connection.probeNow();
       connection.value = core.connection.current();
       if (pause.value) await core.resumeReplay();
-      // A person pressed the button: the back-off, which protects the service from tills
-      // retrying on their own, does not apply. Only the wait is cleared; nothing else changes.
-      await core.db.outbox
-        .where('state')
-        .equals('pending')
-        .modify((item) => {
-          item.nextAttemptAt = null;
-        });
+      // A person pressed the button: the back-off does not apply.
+      await core.clearBackoff();
       // Coming back online starts a background replay at once; wait for it rather than
       // report "someone else is sending" for our own till.
       let run = await core.replayNow();
