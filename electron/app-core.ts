@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { isRecord } from '../common/is-record';
 import { getCountryCallingCode, type CountryCode } from 'libphonenumber-js';
 import type { z } from 'zod';
 import {
@@ -17,7 +18,7 @@ import { openSettings } from './settings';
 import { openDemoMode } from './demo-mode';
 import { createLoyaltyApi, type LoyaltyApi, type ServiceTarget } from './loyalty-api';
 import { createRedactingLogger, describeError, type Logger } from './log';
-import { scrubSecrets } from './scrub-secrets';
+import { ResultTooDeepError, scrubSecrets } from './scrub-secrets';
 import { isFromOrigin } from './sender-origin';
 import { describeFieldErrors, fieldErrors } from './validation-errors';
 import * as payloads from './bridge-payloads';
@@ -234,6 +235,10 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       try {
         return scrubSecrets(await run(payload), secrets());
       } catch (error) {
+        if (error instanceof ResultTooDeepError) {
+          log.warn(`${operation}: ${error.message}`);
+          return failure({ kind: 'bad_response', message: 'The loyalty service answered with data nested too deeply to read.' });
+        }
         log.error(`${operation} failed inside the till app: ${describeError(error)}`);
         return failure({ kind: 'server', code: 'internal_error', message: 'Something went wrong inside the till app. See the log for details.' });
       }
@@ -255,10 +260,6 @@ function failure(error: BridgeError): Failure {
 
 function validationFailure(fields: Record<string, string>): Failure {
   return failure({ kind: 'validation', message: describeFieldErrors(fields), fields });
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function quietConsoleLogger(): Logger {
