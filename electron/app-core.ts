@@ -1,6 +1,5 @@
 import { join } from 'node:path';
 import { isRecord } from '../common/is-record';
-import { getCountryCallingCode, type CountryCode } from 'libphonenumber-js';
 import type { z } from 'zod';
 import {
   CHANNELS,
@@ -106,15 +105,6 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     return { api: cached.api, target };
   }
 
-  /** Local phone numbers are read with the till's country unless the caller said otherwise. */
-  function withCountry<T extends { phone?: string; country_code?: string }>(body: T): T {
-    if (!body.phone) return body;
-    if (body.phone.startsWith('00')) return { ...body, phone: `+${body.phone.slice(2)}` };
-    if (body.phone.startsWith('+') || body.country_code) return body;
-    const country = settings.get().defaultCountry as CountryCode;
-    return { ...body, country_code: getCountryCallingCode(country) };
-  }
-
   /** Leaving demo mode happens when a real service has just been fully configured. */
   async function leaveDemoIfConfigured(): Promise<void> {
     if (demo.isOn() && settings.get().baseUrl && vault.key()) {
@@ -144,7 +134,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   const operations: Record<Operation, Run> = {
     searchCustomers: op(
       payloads.searchCustomersPayload,
-      viaApi((api, query: z.output<typeof payloads.searchCustomersPayload>) => api.searchCustomers(withCountry(query))),
+      viaApi((api, query: z.output<typeof payloads.searchCustomersPayload>) => api.searchCustomers(query)),
     ),
     getCustomer: op(
       payloads.getCustomerPayload,
@@ -152,7 +142,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     ),
     registerCustomer: op(
       payloads.registerCustomerPayload,
-      viaApi((api, body: z.output<typeof payloads.registerCustomerPayload>) => api.registerCustomer(withCountry(body))),
+      viaApi((api, body: z.output<typeof payloads.registerCustomerPayload>) => api.registerCustomer(body)),
     ),
     updateCustomer: op(
       payloads.updateCustomerPayload,
@@ -160,14 +150,14 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     ),
     checkReward: op(
       payloads.checkRewardPayload,
-      viaApi((api, body: z.output<typeof payloads.checkRewardPayload>) => api.checkReward(withCountry(body))),
+      viaApi((api, body: z.output<typeof payloads.checkRewardPayload>) => api.checkReward(body)),
     ),
     redeemReward: op(
       payloads.redeemRewardPayload,
       viaApi((api, body: z.output<typeof payloads.redeemRewardPayload>) => {
         const branchId = settings.get().branchId;
         const withBranch = body.branch_id === undefined && branchId ? { ...body, branch_id: branchId } : body;
-        return api.redeemReward(withCountry(withBranch));
+        return api.redeemReward(withBranch);
       }),
     ),
     getState: op(payloads.noPayload, async () => ({ ok: true, data: state() })),

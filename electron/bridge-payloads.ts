@@ -19,6 +19,20 @@ const phone = plainText('Enter a phone number.')
   .regex(/^\+?[\d\s().-]+$/, 'A phone number may contain only digits, spaces, brackets, dots, dashes and a leading +.')
   .refine((text) => text.replace(/\D/g, '').length >= 4, 'The phone number is too short.');
 
+/**
+ * Phones are read (and normalised to E.164) once, at the edge where they are typed: the
+ * renderer, which needs E.164 for its cache and outbox anyway. The bridge passes on only
+ * a phone that says its own country: international (`+…`), or local with `country_code`.
+ */
+function phoneSaysItsCountry(body: { phone?: string | undefined; country_code?: string | undefined }, ctx: z.RefinementCtx): void {
+  if (body.phone === undefined || body.phone.startsWith('+') || body.country_code !== undefined) return;
+  ctx.addIssue({
+    code: 'custom',
+    path: ['phone'],
+    message: 'Give the phone in international form (starting with +), or with its country calling code.',
+  });
+}
+
 const countryCode = plainText()
   .trim()
   .regex(/^\d{1,4}$/, 'The country calling code is 1 to 4 digits, without +.');
@@ -53,17 +67,20 @@ export const searchCustomersPayload = z
   .refine((query) => query.country_code === undefined || query.phone !== undefined, {
     path: ['country_code'],
     message: 'A country code is only used together with a phone number.',
-  });
+  })
+  .superRefine(phoneSaysItsCountry);
 
 export const getCustomerPayload = z.strictObject({ id: uuid('The customer id') });
 
-export const registerCustomerPayload = z.strictObject({
-  name,
-  phone,
-  country_code: countryCode.optional(),
-  email: email.optional(),
-  birthday: birthday.optional(),
-});
+export const registerCustomerPayload = z
+  .strictObject({
+    name,
+    phone,
+    country_code: countryCode.optional(),
+    email: email.optional(),
+    birthday: birthday.optional(),
+  })
+  .superRefine(phoneSaysItsCountry);
 
 export const updateCustomerPayload = z
   .strictObject({
@@ -78,19 +95,23 @@ export const updateCustomerPayload = z
     message: 'Nothing to change: give a name, email or birthday.',
   });
 
-export const checkRewardPayload = z.strictObject({
-  reward_code: rewardCode,
-  phone,
-  country_code: countryCode.optional(),
-});
+export const checkRewardPayload = z
+  .strictObject({
+    reward_code: rewardCode,
+    phone,
+    country_code: countryCode.optional(),
+  })
+  .superRefine(phoneSaysItsCountry);
 
-export const redeemRewardPayload = z.strictObject({
-  reward_code: rewardCode,
-  phone,
-  country_code: countryCode.optional(),
-  branch_id: uuid('The branch id').optional(),
-  order_reference: plainText().trim().min(1, 'The order reference is empty.').max(100, 'The order reference can be at most 100 characters.').optional(),
-});
+export const redeemRewardPayload = z
+  .strictObject({
+    reward_code: rewardCode,
+    phone,
+    country_code: countryCode.optional(),
+    branch_id: uuid('The branch id').optional(),
+    order_reference: plainText().min(1, 'The order reference is empty.').max(100, 'The order reference can be at most 100 characters.').optional(),
+  })
+  .superRefine(phoneSaysItsCountry);
 
 export const setApiKeyPayload = z.strictObject({
   apiKey: plainText('Enter the API key.')
