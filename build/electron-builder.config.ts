@@ -11,10 +11,11 @@ export const APP_ID = 'app.loyaltytill.desktop';
 export const PRODUCT_NAME = 'Loyalty Till';
 
 /**
- * What goes into app.asar: the bundled main process and preload, the built renderer,
- * and package.json. electron-builder adds the production `dependencies` from
- * node_modules by itself (never devDependencies); the exclusions below apply to those
- * too, so no TypeScript sources, type declarations or source maps ride along.
+ * What goes into app.asar: the bundles of the main process, the preload and the demo
+ * sandbox (build/build-main.ts), the built renderer, and package.json. No node_modules:
+ * esbuild and Vite inline every library, so package.json has no runtime `dependencies`
+ * for electron-builder to copy (it never copies devDependencies). The exclusions keep
+ * sources, source maps and .env files out should a build ever leave them in dist/.
  */
 export const PACKED_FILES = [
   'dist/main/**/*',
