@@ -3,7 +3,7 @@
 // Used by build/dist.ts (npm run dist:win / dist:mac / dist:dir), and loadable by the
 // electron-builder CLI as well: `npx electron-builder --config build/electron-builder.config.ts`.
 // Signing and notarisation are switched by environment variables (see build/signing.ts
-// and the README, Installers and till set-up); nothing secret lives in this file.
+// and docs/operations.md); nothing secret lives in this file.
 import type { Configuration } from 'electron-builder';
 import { readSigningPlan, type Env } from './signing';
 
@@ -55,7 +55,7 @@ export function createBuilderConfig(env: Env = process.env): Configuration {
       onlyLoadAppFromAsar: true,
       grantFileProtocolExtraPrivileges: false,
     },
-    // No auto-update: tills are updated by whoever manages them (see the README, Installers and till set-up).
+    // No auto-update: tills are updated by whoever manages them (see docs/operations.md).
     publish: null,
 
     win: {
