@@ -1,7 +1,7 @@
 import { BrowserWindow } from 'electron';
 
 /**
- * The till's one window. Every web preference below is a security choice (see the
+ * The till's one window. Every web preference below is a security choice (see
  * docs/security.md): the page is an untrusted renderer that can reach the main
  * process only through `window.till`.
  */
