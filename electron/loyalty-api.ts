@@ -23,7 +23,7 @@ import {
   redemptionSchema,
   rewardSchema,
 } from './response-schemas';
-import { scrubSecrets } from './scrub-secrets';
+import { MAX_RESULT_DEPTH, scrubSecrets } from './scrub-secrets';
 import { plainServiceText } from './service-text';
 
 /** Where to send requests and with which key. */
@@ -50,8 +50,6 @@ export interface LoyaltyApiOptions {
 // A cashier is waiting: a couple of quick retries, then tell them.
 const DEFAULT_RETRY: RetryPolicy = { attempts: 3, baseDelayMs: 200, maxWaitMs: 2000 };
 const MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
-// No answer of the spec nests more than a handful of levels; a deeper one is not worth walking.
-const MAX_ANSWER_DEPTH = 64;
 
 export interface SearchQuery {
   phone?: string;
@@ -219,7 +217,8 @@ export function createLoyaltyApi(target: ServiceTarget, options: LoyaltyApiOptio
 /** Interprets one HTTP answer: the envelope on success, a `Failure` otherwise. */
 function readAnswer(status: number, text: string, retryAfter: string | undefined, apiKey: string): Envelope | Failure {
   const parsed = parseJson(text);
-  if (parsed !== undefined && nestsDeeperThan(parsed, MAX_ANSWER_DEPTH)) {
+  // No answer of the spec nests more than a handful of levels; the bridge carries no deeper result.
+  if (parsed !== undefined && nestsDeeperThan(parsed, MAX_RESULT_DEPTH)) {
     return { ok: false, error: badResponse('The loyalty service answered with data nested too deeply to read.', status) };
   }
   // The key goes before anything is read, shortened or copied from the answer: a message cut

@@ -203,6 +203,12 @@ describe('deep nesting', () => {
     expect((thrown as Error).name).toBe('ResultTooDeepError');
   });
 
+  test.each([40, 100])('a %i-level answer is bad_response', async (levels) => {
+    const stub = await tillAnswered(200, `{"ok":true,"data":{"extra":${deep(levels)}}}`);
+    const result = await stub.call('getCustomer', { id: layla.id });
+    expect(result).toMatchObject({ ok: false, error: { kind: 'bad_response' } });
+  });
+
   test('a million-level answer is bad_response', async () => {
     const body = `{"ok":true,"data":${JSON.stringify(CUSTOMER).slice(0, -1)},"extra":${deep(1_000_000)}}}`;
     const stub = await tillAnswered(200, body);
