@@ -1,17 +1,22 @@
-// Bundles the Electron main process and the preload with esbuild into dist/main/.
+// Bundles the Electron main process, the preload and the demo sandbox with esbuild into
+// dist/main/. The packed app carries these bundles and no node_modules at all.
 //
-// The preload runs sandboxed, where `require` reaches only `electron` and a few Node
-// built-ins: so it is bundled whole (the contract's `createTillApi` inlined). The main
-// process keeps the runtime `dependencies` from package.json external: electron-builder
-// ships them in node_modules, and bundling them would duplicate them.
-import { build, type BuildOptions } from 'esbuild';
-import { readFileSync } from 'node:fs';
+// - preload.cjs: runs sandboxed, where `require` reaches only `electron` and a few Node
+//   built-ins, so it is bundled whole (the contract's `createTillApi` inlined).
+// - main.cjs: the main process with its libraries (axios, zod, electron-log,
+//   libphonenumber-js with the "min" metadata it reads country codes from) inlined.
+//   Only `electron` stays external: it is provided by the runtime, and nothing native is used.
+// - demo-sandbox.cjs: the sandbox service (fastify and its dependencies), required from
+//   main.cjs only when the till starts the demo, so a till on a real service never loads it.
+import { build, type BuildOptions, type Plugin } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const pkg = JSON.parse(readFileSync(`${root}/package.json`, 'utf8')) as { dependencies?: Record<string, string> };
 
-const common: BuildOptions = {
+/** The file name of the demo's bundle, beside main.cjs. */
+export const DEMO_SANDBOX_BUNDLE = 'demo-sandbox.cjs';
+
+const shared: BuildOptions = {
   absWorkingDir: root,
   bundle: true,
   platform: 'node',
@@ -21,19 +26,49 @@ const common: BuildOptions = {
   sourcemap: false,
   logLevel: 'warning',
   legalComments: 'none',
+  // Runtime code reads NODE_ENV to drop development checks.
+  define: { 'process.env.NODE_ENV': '"production"' },
+  minifySyntax: true,
+  minifyWhitespace: true,
+};
+
+/**
+ * demo-mode.ts imports `../sandbox` dynamically; in the bundle that import becomes a
+ * require of the separate demo bundle instead of inlining the whole service into main.cjs.
+ */
+const demoSandboxOnDemand: Plugin = {
+  name: 'demo-sandbox-on-demand',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /^\.\.\/sandbox$/ }, (args) =>
+      args.importer.replace(/\\/g, '/').endsWith('electron/demo-mode.ts') ? { path: 'demo-sandbox', namespace: 'demo-sandbox' } : undefined,
+    );
+    // A CommonJS require (resolved beside main.cjs, inside app.asar) rather than an ES import().
+    pluginBuild.onLoad({ filter: /.*/, namespace: 'demo-sandbox' }, () => ({
+      contents: `module.exports = require(${JSON.stringify(`./${DEMO_SANDBOX_BUNDLE}`)});`,
+      loader: 'js',
+    }));
+    pluginBuild.onResolve({ filter: /^\.\/demo-sandbox\.cjs$/ }, (args) => ({ path: args.path, external: true }));
+  },
 };
 
 /** `outDir` is relative to the project; tests build elsewhere so they never race a pack over dist/. */
 export async function buildMain(outDir = 'dist/main'): Promise<void> {
   await Promise.all([
     build({
-      ...common,
+      ...shared,
       entryPoints: ['electron/main.ts'],
       outfile: `${outDir}/main.cjs`,
-      external: ['electron', ...Object.keys(pkg.dependencies ?? {})],
+      external: ['electron'],
+      plugins: [demoSandboxOnDemand],
     }),
     build({
-      ...common,
+      ...shared,
+      entryPoints: ['sandbox/index.ts'],
+      outfile: `${outDir}/${DEMO_SANDBOX_BUNDLE}`,
+      external: ['electron'],
+    }),
+    build({
+      ...shared,
       entryPoints: ['electron/preload.ts'],
       outfile: `${outDir}/preload.cjs`,
       external: ['electron'],
@@ -43,7 +78,7 @@ export async function buildMain(outDir = 'dist/main'): Promise<void> {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   buildMain().then(
-    () => console.log('Built dist/main/main.cjs and dist/main/preload.cjs'),
+    () => console.log(`Built dist/main/main.cjs, dist/main/preload.cjs and dist/main/${DEMO_SANDBOX_BUNDLE}`),
     (error: unknown) => {
       console.error(`build:main failed: ${error instanceof Error ? error.message : String(error)}`);
       process.exit(1);

@@ -3,7 +3,7 @@
 // Used by build/dist.ts (npm run dist:win / dist:mac / dist:dir), and loadable by the
 // electron-builder CLI as well: `npx electron-builder --config build/electron-builder.config.ts`.
 // Signing and notarisation are switched by environment variables (see build/signing.ts
-// and the README, Installers and till set-up); nothing secret lives in this file.
+// and docs/operations.md); nothing secret lives in this file.
 import type { Configuration } from 'electron-builder';
 import { readSigningPlan, type Env } from './signing';
 
@@ -11,10 +11,11 @@ export const APP_ID = 'app.loyaltytill.desktop';
 export const PRODUCT_NAME = 'Loyalty Till';
 
 /**
- * What goes into app.asar: the bundled main process and preload, the built renderer,
- * and package.json. electron-builder adds the production `dependencies` from
- * node_modules by itself (never devDependencies); the exclusions below apply to those
- * too, so no TypeScript sources, type declarations or source maps ride along.
+ * What goes into app.asar: the bundles of the main process, the preload and the demo
+ * sandbox (build/build-main.ts), the built renderer, and package.json. No node_modules:
+ * esbuild and Vite inline every library, so package.json has no runtime `dependencies`
+ * for electron-builder to copy (it never copies devDependencies). The exclusions keep
+ * sources, source maps and .env files out should a build ever leave them in dist/.
  */
 export const PACKED_FILES = [
   'dist/main/**/*',
@@ -54,7 +55,7 @@ export function createBuilderConfig(env: Env = process.env): Configuration {
       onlyLoadAppFromAsar: true,
       grantFileProtocolExtraPrivileges: false,
     },
-    // No auto-update: tills are updated by whoever manages them (see the README, Installers and till set-up).
+    // No auto-update: tills are updated by whoever manages them (see docs/operations.md).
     publish: null,
 
     win: {

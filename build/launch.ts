@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { electronBinary } from './electron-binary';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const DOWNLOAD_TIMEOUT_MS = 120_000;
@@ -15,19 +16,6 @@ const DOWNLOAD_TIMEOUT_MS = 120_000;
 function fail(line: string): never {
   console.error(`Loyalty Till: ${line}`);
   process.exit(1);
-}
-
-/** Where Electron's package expects its binary (mirrors node_modules/electron/index.js). */
-function electronBinary(electronDir: string): string | null {
-  const pathFile = join(electronDir, 'path.txt');
-  const relative = existsSync(pathFile) ? readFileSync(pathFile, 'utf8').trim() : null;
-  if (process.env.ELECTRON_OVERRIDE_DIST_PATH) {
-    const binary = join(process.env.ELECTRON_OVERRIDE_DIST_PATH, relative || 'electron');
-    return existsSync(binary) ? binary : null;
-  }
-  if (!relative) return null;
-  const binary = join(electronDir, 'dist', relative);
-  return existsSync(binary) ? binary : null;
 }
 
 /** Runs Electron's own installer with its output captured; returns why it failed, or null. */

@@ -1,4 +1,7 @@
+import { isRecord } from '../common/is-record';
 import type { BridgeError, ErrorKind } from './contract';
+import { replaceControlCharacters } from './control-characters';
+import { plainServiceText } from './service-text';
 
 /**
  * Turns whatever came back from a loyalty service into the bridge's closed set of error
@@ -9,7 +12,9 @@ import type { BridgeError, ErrorKind } from './contract';
  * Nothing here sees request headers, so the API key cannot leak through an error.
  */
 
-const MAX_MESSAGE = 300;
+// A service's field errors are shown beside the till's own fields: a few short names are plenty.
+const MAX_FIELD_NAME = 64;
+const MAX_FIELDS = 20;
 
 export interface ErrorBodyParts {
   code?: string;
@@ -22,7 +27,8 @@ export function readErrorBody(body: unknown): ErrorBodyParts {
   if (typeof body === 'string') {
     const text = body.trim();
     if (!text || looksLikeMarkup(text)) return {};
-    return { message: shorten(text) };
+    const message = plainServiceText(text);
+    return message ? { message } : {};
   }
   if (!isRecord(body)) return {};
   const parts: ErrorBodyParts = {};
@@ -30,7 +36,8 @@ export function readErrorBody(body: unknown): ErrorBodyParts {
   const code = nested?.code ?? body.code ?? (typeof body.error === 'string' ? body.error : undefined);
   if (typeof code === 'string' && /^[A-Za-z0-9_.-]{1,64}$/.test(code)) parts.code = code;
   const message = nested?.message ?? body.message ?? body.detail ?? body.title;
-  if (typeof message === 'string' && message.trim()) parts.message = shorten(message.trim());
+  const plain = plainServiceText(message);
+  if (plain) parts.message = plain;
   const fields = readFields(nested?.fields ?? body.errors ?? body.fields);
   if (fields) parts.fields = fields;
   return parts;
@@ -38,12 +45,18 @@ export function readErrorBody(body: unknown): ErrorBodyParts {
 
 function readFields(value: unknown): Record<string, string> | undefined {
   if (!isRecord(value)) return undefined;
-  const fields: Record<string, string> = {};
-  for (const [name, messages] of Object.entries(value)) {
+  // A Map, then own properties: a field called `__proto__` or `constructor` is a field like any other.
+  const fields = new Map<string, string>();
+  for (const [rawName, messages] of Object.entries(value)) {
+    if (fields.size >= MAX_FIELDS) break;
+    // Longer names are not ours and are left out, never cut: a cut could leave part of a secret unmatched.
+    const name = replaceControlCharacters(rawName, '').trim();
+    if (name.length > MAX_FIELD_NAME) continue;
     const first = Array.isArray(messages) ? messages.find((m) => typeof m === 'string') : messages;
-    if (typeof first === 'string' && first.trim()) fields[name] = shorten(first.trim());
+    const message = plainServiceText(first);
+    if (name && message && !fields.has(name)) fields.set(name, message);
   }
-  return Object.keys(fields).length > 0 ? fields : undefined;
+  return fields.size > 0 ? Object.fromEntries(fields) : undefined;
 }
 
 /** The error for an HTTP answer that was not a success. */
@@ -133,12 +146,4 @@ export function errorFromTransport(code: string | undefined, deadlineFired: bool
 
 function looksLikeMarkup(text: string): boolean {
   return /^<(!doctype|html|\?xml|head|body)/i.test(text) || /<\/(html|body|div|p)>/i.test(text);
-}
-
-function shorten(text: string): string {
-  return text.length > MAX_MESSAGE ? `${text.slice(0, MAX_MESSAGE - 1)}…` : text;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

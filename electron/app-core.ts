@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { getCountryCallingCode, type CountryCode } from 'libphonenumber-js';
+import { isRecord } from '../common/is-record';
 import type { z } from 'zod';
 import {
   CHANNELS,
@@ -17,7 +17,7 @@ import { openSettings } from './settings';
 import { openDemoMode } from './demo-mode';
 import { createLoyaltyApi, type LoyaltyApi, type ServiceTarget } from './loyalty-api';
 import { createRedactingLogger, describeError, type Logger } from './log';
-import { scrubSecrets } from './scrub-secrets';
+import { ResultTooDeepError, scrubSecrets } from './scrub-secrets';
 import { isFromOrigin } from './sender-origin';
 import { describeFieldErrors, fieldErrors } from './validation-errors';
 import * as payloads from './bridge-payloads';
@@ -105,15 +105,6 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     return { api: cached.api, target };
   }
 
-  /** Local phone numbers are read with the till's country unless the caller said otherwise. */
-  function withCountry<T extends { phone?: string; country_code?: string }>(body: T): T {
-    if (!body.phone) return body;
-    if (body.phone.startsWith('00')) return { ...body, phone: `+${body.phone.slice(2)}` };
-    if (body.phone.startsWith('+') || body.country_code) return body;
-    const country = settings.get().defaultCountry as CountryCode;
-    return { ...body, country_code: getCountryCallingCode(country) };
-  }
-
   /** Leaving demo mode happens when a real service has just been fully configured. */
   async function leaveDemoIfConfigured(): Promise<void> {
     if (demo.isOn() && settings.get().baseUrl && vault.key()) {
@@ -143,7 +134,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   const operations: Record<Operation, Run> = {
     searchCustomers: op(
       payloads.searchCustomersPayload,
-      viaApi((api, query: z.output<typeof payloads.searchCustomersPayload>) => api.searchCustomers(withCountry(query))),
+      viaApi((api, query: z.output<typeof payloads.searchCustomersPayload>) => api.searchCustomers(query)),
     ),
     getCustomer: op(
       payloads.getCustomerPayload,
@@ -151,7 +142,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     ),
     registerCustomer: op(
       payloads.registerCustomerPayload,
-      viaApi((api, body: z.output<typeof payloads.registerCustomerPayload>) => api.registerCustomer(withCountry(body))),
+      viaApi((api, body: z.output<typeof payloads.registerCustomerPayload>) => api.registerCustomer(body)),
     ),
     updateCustomer: op(
       payloads.updateCustomerPayload,
@@ -159,14 +150,14 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     ),
     checkReward: op(
       payloads.checkRewardPayload,
-      viaApi((api, body: z.output<typeof payloads.checkRewardPayload>) => api.checkReward(withCountry(body))),
+      viaApi((api, body: z.output<typeof payloads.checkRewardPayload>) => api.checkReward(body)),
     ),
     redeemReward: op(
       payloads.redeemRewardPayload,
       viaApi((api, body: z.output<typeof payloads.redeemRewardPayload>) => {
         const branchId = settings.get().branchId;
         const withBranch = body.branch_id === undefined && branchId ? { ...body, branch_id: branchId } : body;
-        return api.redeemReward(withCountry(withBranch));
+        return api.redeemReward(withBranch);
       }),
     ),
     getState: op(payloads.noPayload, async () => ({ ok: true, data: state() })),
@@ -234,6 +225,10 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       try {
         return scrubSecrets(await run(payload), secrets());
       } catch (error) {
+        if (error instanceof ResultTooDeepError) {
+          log.warn(`${operation}: ${error.message}`);
+          return failure({ kind: 'bad_response', message: 'The loyalty service answered with data nested too deeply to read.' });
+        }
         log.error(`${operation} failed inside the till app: ${describeError(error)}`);
         return failure({ kind: 'server', code: 'internal_error', message: 'Something went wrong inside the till app. See the log for details.' });
       }
@@ -255,10 +250,6 @@ function failure(error: BridgeError): Failure {
 
 function validationFailure(fields: Record<string, string>): Failure {
   return failure({ kind: 'validation', message: describeFieldErrors(fields), fields });
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function quietConsoleLogger(): Logger {

@@ -1,6 +1,8 @@
 /**
- * The renderer's Content-Security-Policy, sent as a response header by the `app://`
- * protocol handler (a header, unlike a <meta> tag, also covers the first bytes of the page).
+ * The renderer's Content-Security-Policy, and its only source: sent as a response header
+ * by the `app://` protocol handler (a header, unlike a <meta> tag, also covers the first
+ * bytes of the page). index.html carries no copy; the end-to-end tests load the page
+ * through the same handler, so this is the policy they run under.
  *
  * The page needs nothing beyond its own bundle: it reaches the network only through the
  * bridge, so `connect-src` allows the app itself and nothing else. No inline scripts, no

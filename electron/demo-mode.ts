@@ -84,8 +84,9 @@ export async function openDemoMode(options: { dir: string; log: Logger }): Promi
     shutdown: stopSandbox,
     async programId() {
       // The sandbox's programmes have fixed ids, kept in its data file, so the demo data's
-      // list is the answer for every demo start (and this loads no server code).
-      const { PROGRAMS } = await import('../sandbox/demo-data');
+      // list is the answer for every demo start. From the same module as startSandbox: in
+      // the packed app that is the demo's own bundle, loaded only for the demo.
+      const { PROGRAMS } = await import('../sandbox');
       const programme = PROGRAMS.find((candidate) => candidate.slug === DEMO_PROGRAMME);
       if (!programme) throw new Error(`The sandbox has no "${DEMO_PROGRAMME}" programme.`);
       return programme.id;

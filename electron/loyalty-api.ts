@@ -1,9 +1,12 @@
 import axios, { type AxiosInstance, type Method } from 'axios';
+import type { z } from 'zod';
+import { backoffDelay } from '../common/backoff';
+import { isRecord } from '../common/is-record';
+import { nestsDeeperThan } from '../common/json-depth';
 import type {
   BridgeError,
   Customer,
   Failure,
-  PageMeta,
   Redemption,
   RegisterOutcome,
   Result,
@@ -12,6 +15,16 @@ import type {
 } from './contract';
 import { badResponse, errorFromResponse, errorFromTransport } from './api-errors';
 import type { Logger } from './log';
+import {
+  customerListSchema,
+  customerSchema,
+  customerWithRewardsSchema,
+  pageMetaSchema,
+  redemptionSchema,
+  rewardSchema,
+} from './response-schemas';
+import { MAX_RESULT_DEPTH, scrubSecrets } from './scrub-secrets';
+import { plainServiceText } from './service-text';
 
 /** Where to send requests and with which key. */
 export interface ServiceTarget {
@@ -135,7 +148,7 @@ export function createLoyaltyApi(target: ServiceTarget, options: LoyaltyApiOptio
       });
       log.info(`${spec.method} ${spec.path} -> ${response.status} (${Date.now() - started} ms)`);
       const retryAfter = response.headers['retry-after'];
-      return readAnswer(response.status, response.data, typeof retryAfter === 'string' ? retryAfter : undefined);
+      return readAnswer(response.status, response.data, typeof retryAfter === 'string' ? retryAfter : undefined, target.apiKey);
     } catch (thrown) {
       // Only the error code is read: axios errors carry the request config, key included.
       const code = axios.isAxiosError(thrown) ? thrown.code : undefined;
@@ -161,42 +174,37 @@ export function createLoyaltyApi(target: ServiceTarget, options: LoyaltyApiOptio
     async searchCustomers(query) {
       const answer = await send({ method: 'GET', path: '/v1/customers', params: query, retry: true });
       if (!isEnvelope(answer)) return answer;
-      if (!Array.isArray(answer.data) || !answer.data.every(isCustomerLike)) return unreadable(answer.status);
-      if (!isPageMeta(answer.meta)) return unreadable(answer.status);
-      return { ok: true, data: answer.data as Customer[], meta: answer.meta, status: answer.status };
+      const customers = customerListSchema.safeParse(answer.data);
+      const meta = pageMetaSchema.safeParse(answer.meta);
+      if (!customers.success || !meta.success) return unreadable(answer.status);
+      return { ok: true, data: customers.data satisfies Customer[], meta: meta.data, status: answer.status };
     },
     async getCustomer(id) {
       const answer = await send({ method: 'GET', path: `/v1/customers/${encodeURIComponent(id)}`, retry: true });
       if (!isEnvelope(answer)) return answer;
-      if (!isCustomerLike(answer.data)) return unreadable(answer.status);
-      return success(answer, answer.data as Customer);
+      return shaped(answer, customerWithRewardsSchema, (customer): Customer => customer);
     },
     async registerCustomer(body) {
       const answer = await send({ method: 'POST', path: '/v1/customers', body, retry: false });
       if (!isEnvelope(answer)) return answer;
-      if (!isCustomerLike(answer.data)) return unreadable(answer.status);
       // The phone is the identity: 201 means new, 200 means the phone was already known.
-      return success(answer, { customer: answer.data as Customer, created: answer.status === 201 });
+      return shaped(answer, customerSchema, (customer): RegisterOutcome => ({ customer, created: answer.status === 201 }));
     },
     async updateCustomer(id, body) {
       const answer = await send({ method: 'PUT', path: `/v1/customers/${encodeURIComponent(id)}`, body, retry: false });
       if (!isEnvelope(answer)) return answer;
-      if (!isCustomerLike(answer.data)) return unreadable(answer.status);
-      return success(answer, answer.data as Customer);
+      return shaped(answer, customerSchema, (customer): Customer => customer);
     },
     async checkReward(body) {
       // POST, but it changes nothing; still not retried, so the policy stays "GETs only".
       const answer = await send({ method: 'POST', path: '/v1/rewards/check', body, retry: false });
       if (!isEnvelope(answer)) return answer;
-      if (!isRewardLike(answer.data)) return unreadable(answer.status);
-      return success(answer, answer.data as Reward);
+      return shaped(answer, rewardSchema, (reward): Reward => reward);
     },
     async redeemReward(body) {
       const answer = await send({ method: 'POST', path: '/v1/rewards/redeem', body, retry: false });
       if (!isEnvelope(answer)) return answer;
-      const data = answer.data as { reward?: unknown; card?: unknown } | null;
-      if (!isRecord(data) || !isRewardLike(data.reward) || !isRecord(data.card)) return unreadable(answer.status);
-      return success(answer, data as unknown as Redemption);
+      return shaped(answer, redemptionSchema, (redemption): Redemption => redemption);
     },
     async probe() {
       const answer = await once({ method: 'GET', path: '/v1/customers', params: { per_page: 1 }, retry: false });
@@ -207,8 +215,15 @@ export function createLoyaltyApi(target: ServiceTarget, options: LoyaltyApiOptio
 }
 
 /** Interprets one HTTP answer: the envelope on success, a `Failure` otherwise. */
-function readAnswer(status: number, text: string, retryAfter: string | undefined): Envelope | Failure {
-  const body = parseJson(text);
+function readAnswer(status: number, text: string, retryAfter: string | undefined, apiKey: string): Envelope | Failure {
+  const parsed = parseJson(text);
+  // No answer of the spec nests more than a handful of levels; the bridge carries no deeper result.
+  if (parsed !== undefined && nestsDeeperThan(parsed, MAX_RESULT_DEPTH)) {
+    return { ok: false, error: badResponse('The loyalty service answered with data nested too deeply to read.', status) };
+  }
+  // The key goes before anything is read, shortened or copied from the answer: a message cut
+  // to length could otherwise keep part of an echoed key that no later scrub would match.
+  const body = scrubSecrets(parsed, [apiKey]);
   if (status < 200 || status >= 300) {
     return { ok: false, error: errorFromResponse(status, body === undefined ? text : body, retryAfter) };
   }
@@ -222,7 +237,7 @@ function readAnswer(status: number, text: string, retryAfter: string | undefined
     status,
     data: body.data,
     meta: body.meta,
-    message: typeof body.message === 'string' ? body.message : undefined,
+    message: plainServiceText(body.message),
   };
 }
 
@@ -232,14 +247,19 @@ export function retryDelay(error: BridgeError, attempt: number, policy: RetryPol
     return error.retryAfterMs <= policy.maxWaitMs ? error.retryAfterMs : null;
   }
   if (error.kind !== 'offline' && error.kind !== 'server' && error.kind !== 'rate_limited') return null;
-  const backoff = policy.baseDelayMs * 2 ** (attempt - 1);
-  return Math.min(policy.maxWaitMs, Math.round(backoff / 2 + Math.random() * backoff));
+  return backoffDelay(attempt, { baseMs: policy.baseDelayMs, maxMs: policy.maxWaitMs });
 }
 
 function success<T>(answer: Envelope, data: T): Result<T> {
   const result: Result<T> = { ok: true, data, status: answer.status };
   if (answer.message !== undefined) result.message = answer.message;
   return result;
+}
+
+/** The answer's data checked against its schema, then turned into the result's data. */
+function shaped<S extends z.ZodType, T>(answer: Envelope, schema: S, toResult: (data: z.output<S>) => T): Result<T> {
+  const parsed = schema.safeParse(answer.data);
+  return parsed.success ? success(answer, toResult(parsed.data)) : unreadable(answer.status);
 }
 
 function unreadable(status: number): Failure {
@@ -257,25 +277,6 @@ function parseJson(text: string): unknown {
   } catch {
     return undefined;
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function isCustomerLike(value: unknown): boolean {
-  return isRecord(value) && typeof value.id === 'string' && typeof value.phone === 'string';
-}
-
-function isRewardLike(value: unknown): boolean {
-  return isRecord(value) && typeof value.code === 'string' && typeof value.status === 'string';
-}
-
-function isPageMeta(value: unknown): value is PageMeta {
-  return (
-    isRecord(value) &&
-    ['current_page', 'last_page', 'per_page', 'total'].every((name) => Number.isInteger(value[name]))
-  );
 }
 
 function sleep(ms: number): Promise<void> {

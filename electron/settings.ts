@@ -5,6 +5,7 @@ import type { Settings, SettingsPatch } from './contract';
 import { readFileIfExists, writeFileAtomic } from './atomic-file';
 import { describeError, type Logger } from './log';
 import { fieldErrors } from './validation-errors';
+import { plainText } from './control-characters';
 
 export const DEFAULT_SETTINGS: Settings = Object.freeze({
   baseUrl: null,
@@ -21,8 +22,7 @@ const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
  * The service's base URL, normalised: no trailing slash, and no trailing `/v1` (the client
  * adds the version to every path, and people paste URLs copied from the docs).
  */
-export const baseUrlSchema = z
-  .string()
+export const baseUrlSchema = plainText()
   .trim()
   .max(2048, 'The service URL is too long.')
   .transform((text, ctx) => {
@@ -55,8 +55,7 @@ export const baseUrlSchema = z
 
 const settingsPatchSchema = z.strictObject({
   baseUrl: baseUrlSchema.nullable().optional(),
-  defaultCountry: z
-    .string()
+  defaultCountry: plainText()
     .trim()
     .transform((text) => text.toUpperCase())
     .refine((code) => /^[A-Z]{2}$/.test(code) && isSupportedCountry(code), {
@@ -64,8 +63,7 @@ const settingsPatchSchema = z.strictObject({
     })
     .optional(),
   branchId: z.guid('The branch id must be a UUID, as issued by the loyalty service.').nullable().optional(),
-  tillName: z
-    .string()
+  tillName: plainText()
     .trim()
     .min(1, 'Give the till a name.')
     .max(60, 'The till name can be at most 60 characters.')

@@ -1,8 +1,8 @@
 import { BrowserWindow } from 'electron';
 
 /**
- * The till's one window. Every web preference below is a security choice (see the
- * README, Security): the page is an untrusted renderer that can reach the main
+ * The till's one window. Every web preference below is a security choice (see
+ * docs/security.md): the page is an untrusted renderer that can reach the main
  * process only through `window.till`.
  */
 export function createMainWindow(options: { preloadPath: string; devTools: boolean }): BrowserWindow {

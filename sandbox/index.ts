@@ -12,7 +12,7 @@ import { AtomicJsonWriter, loadData } from './persistence';
 import { buildServer } from './server';
 import { LoyaltyStore, type RedemptionRecord } from './store';
 
-export { DEMO_FIXTURES } from './demo-data';
+export { DEMO_FIXTURES, PROGRAMS } from './demo-data';
 export type { FaultSettings } from './faults';
 export type { RedemptionRecord } from './store';
 

@@ -1,18 +1,2 @@
-/**
- * Exponential back-off with jitter, shared by the replayer, the cache refresh and the
- * connection probe. The jitter spreads tills that lost the network together, so they do
- * not all come back at the same second.
- */
-export interface BackoffPolicy {
-  baseMs: number;
-  maxMs: number;
-}
-
-/**
- * Delay before try number `failures + 1`: the exponential step, capped, then "equal
- * jitter" (half fixed, half random) so a delay is never close to zero.
- */
-export function backoffDelay(failures: number, policy: BackoffPolicy, random: () => number): number {
-  const step = Math.min(policy.maxMs, policy.baseMs * 2 ** Math.max(0, failures - 1));
-  return Math.round(step / 2 + random() * (step / 2));
-}
+// The back-off formula lives in common/, shared with the main process's retries.
+export { backoffDelay, type BackoffPolicy } from '../../common/backoff';

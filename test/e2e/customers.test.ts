@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_FIXTURES } from '../../sandbox';
 import { PROGRAMS } from '../../sandbox/demo-data';
 import { CHANNELS } from '../../electron/contract';
+import { CONTENT_SECURITY_POLICY } from '../../electron/content-security-policy';
 import { startHarness, type Harness } from './harness';
 
 const { layla, lukasz, soren } = DEMO_FIXTURES;
@@ -237,5 +238,21 @@ describe('finding, registering and correcting customers', () => {
 
   it('ran the whole time under the page’s Content-Security-Policy without a violation', async () => {
     expect(await h.cspViolations()).toEqual([]);
+  });
+
+  it('gets its Content-Security-Policy from the app:// protocol handler as a header, the one source, and is held to it', async () => {
+    const response = await h.page.reload();
+    expect(response?.headers()['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
+    expect(await h.page.locator('meta[http-equiv="Content-Security-Policy" i]').count()).toBe(0);
+    await h.page.locator('main.screen > *').first().waitFor();
+    // An injected inline script is refused by the header's policy, and the refusal is reported.
+    const ran = await h.page.evaluate(() => {
+      const script = document.createElement('script');
+      script.textContent = 'window.__inlineRan = true';
+      document.head.append(script);
+      return (window as unknown as { __inlineRan?: boolean }).__inlineRan === true;
+    });
+    expect(ran).toBe(false);
+    await expect.poll(() => h.cspViolations()).toEqual([expect.stringMatching(/^script-src/)]);
   });
 });

@@ -10,12 +10,15 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize, resolve, sep } from 'node:path';
+import { Readable } from 'node:stream';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { fileURLToPath } from 'node:url';
 import { build as esbuild } from 'esbuild';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { build as viteBuild } from 'vite';
 import { vi } from 'vitest';
 import { createAppCore, type AppCore } from '../../electron/app-core';
+import { APP_ORIGIN, createAppProtocolHandler } from '../../electron/app-protocol';
 import { CHANNELS, type Channel, type ErrorKind, type Operation, type TillOperations } from '../../electron/contract';
 import { startSandbox, type Sandbox } from '../../sandbox';
 import { createCapturedLog } from '../support/captured-log';
@@ -67,7 +70,7 @@ export async function buildRenderer(outDir: string): Promise<void> {
   });
 }
 
-/** A static server for the built renderer: enough for the page, nothing outside its folder. */
+/** A static server for a folder (the benchmark's page): nothing outside it. */
 export async function serveFolder(folder: string): Promise<{ server: Server; origin: string }> {
   const root = resolve(folder);
   const server = createServer((request, response) => {
@@ -86,6 +89,32 @@ export async function serveFolder(folder: string): Promise<{ server: Server; ori
         response.writeHead(404).end();
       }
     })();
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as AddressInfo;
+  return { server, origin: `http://127.0.0.1:${port}` };
+}
+
+/**
+ * Serves the built renderer through the app's own `app://` protocol handler (the code
+ * main.ts registers), so the page gets exactly the headers the app sends, its
+ * Content-Security-Policy above all. Chromium cannot load a custom scheme here, so each
+ * request to the local server is handed to the handler as the `app://till/...` request
+ * Electron would make; files are read as Electron's `net.fetch` reads them.
+ */
+export async function serveThroughAppProtocol(folder: string): Promise<{ server: Server; origin: string }> {
+  const handle = createAppProtocolHandler({
+    rootDir: folder,
+    fetchFile: async (fileUrl) => new Response(await readFile(fileURLToPath(fileUrl))),
+  });
+  const server = createServer((request, response) => {
+    void (async () => {
+      const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+      const answer = await handle(new Request(`${APP_ORIGIN}${path}`, { method: request.method ?? 'GET' }));
+      response.writeHead(answer.status, Object.fromEntries(answer.headers));
+      if (answer.body) Readable.fromWeb(answer.body as NodeReadableStream).pipe(response);
+      else response.end();
+    })().catch(() => response.writeHead(500).end());
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   const { port } = server.address() as AddressInfo;
@@ -204,7 +233,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   try {
     const rendererDir = join(work, 'renderer');
     const [, initScript] = await Promise.all([buildRenderer(rendererDir), bridgeInitScript()]);
-    const { server, origin } = await serveFolder(rendererDir);
+    const { server, origin } = await serveThroughAppProtocol(rendererDir);
     cleanups.push(() => new Promise((done) => server.close(done)));
 
     // The service keeps its state in a file, so that it can be stopped ("the network is

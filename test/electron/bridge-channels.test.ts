@@ -37,9 +37,15 @@ describe('searchCustomers', () => {
     expect(result.meta).toMatchObject({ current_page: 1, total: 1 });
   });
 
-  test("reads a local phone with the till's default country (SA)", async () => {
-    const result = await till.call('searchCustomers', { phone: '050 123 4567' });
-    expect(result.ok && result.data.map((c) => c.id)).toEqual([layla.id]);
+  test('a local phone must come with its country code: the renderer reads phones, the bridge does not guess', async () => {
+    for (const operation of ['searchCustomers', 'registerCustomer', 'checkReward', 'redeemReward'] as const) {
+      const payload = { name: 'Layla', reward_code: layla.rewards.availableProduct, phone: '050 123 4567' };
+      const { name, reward_code, phone } = payload;
+      const body = operation === 'searchCustomers' ? { phone } : operation === 'registerCustomer' ? { name, phone } : { reward_code, phone };
+      const result = await till.call(operation, body);
+      expect(!result.ok && result.error.fields?.phone, operation).toMatch(/international form/);
+    }
+    expect(sandbox.redemptions()).toHaveLength(0);
   });
 
   test('an explicit country code wins over the default country', async () => {
@@ -90,7 +96,7 @@ describe('registerCustomer and updateCustomer', () => {
     expect(first.status).toBe(201);
     created = first.data.customer;
 
-    const again = await till.call('registerCustomer', { name: 'Nadia Again', phone: '055 111 2233' });
+    const again = await till.call('registerCustomer', { name: 'Nadia Again', phone: '55 111 2233', country_code: '966' });
     if (!again.ok) throw new Error(again.error.message);
     expect(again.data.created).toBe(false);
     expect(again.data.customer.id).toBe(created.id);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { startSandbox, DEMO_FIXTURES, type Sandbox } from '../../sandbox';
 import type { Operation } from '../../electron/contract';
 import { configureService, createCoreFixture, type CoreFixture } from '../support/app-core-fixture';
+import { CUSTOMER } from '../support/answer-shapes';
 import { startCountingProxy, startSilentServer, startStubServer, type StubServer } from '../support/stub-servers';
 
 // The whole suite of bridge calls, successes and failures, with one distinctive key: the
@@ -23,7 +24,7 @@ async function startEchoingService(status: number): Promise<StubServer> {
     const auth = request.headers.authorization ?? '';
     const body =
       status === 200
-        ? { ok: true, data: { id: layla.id, name: 'Echo', phone: '+966 50 123 4567', cards: [], note: auth } }
+        ? { ok: true, data: { ...CUSTOMER, name: `Echo ${auth}`, rewards: [] } }
         : { message: `Rejected ${auth}`, errors: { phone: [`bad with ${auth}`] }, error: { code: 'echo', message: `header was ${auth}` } };
     response.writeHead(status, { 'Content-Type': 'application/json', 'Retry-After': '60' }).end(JSON.stringify(body));
   });

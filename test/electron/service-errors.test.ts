@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { startSandbox, DEMO_FIXTURES, type Sandbox } from '../../sandbox';
 import { configureService, createCoreFixture, type CoreFixture } from '../support/app-core-fixture';
+import { CUSTOMER } from '../support/answer-shapes';
 import { startCountingProxy, startSilentServer, startStubServer, type StubServer } from '../support/stub-servers';
 
 // Every error kind of the contract, produced for real over HTTP.
@@ -115,7 +116,7 @@ describe('answers that are errors', () => {
         response.writeHead(429, { 'Retry-After': '0', 'Content-Type': 'application/json' }).end('{"message":"slow down"}');
         return;
       }
-      const customer = { id: layla.id, name: layla.name, phone: layla.phoneShown, cards: [] };
+      const customer = { ...CUSTOMER, rewards: [] };
       response.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ ok: true, data: customer }));
     });
     const till = await tillFor(flaky.url);
