@@ -9,7 +9,7 @@ import { z } from 'zod';
 const uuid = (what: string) => z.guid(`${what} must be a UUID.`);
 
 // Characters people and scanners put in phone numbers (as renderer/lib/phone.ts reads them).
-const phone = z
+export const phone = z
   .string('Enter a phone number.')
   .trim()
   .min(1, 'Enter a phone number.')
@@ -17,12 +17,12 @@ const phone = z
   .regex(/^\+?[\d\s().-]+$/, 'A phone number may contain only digits, spaces, brackets, dots, dashes and a leading +.')
   .refine((text) => text.replace(/\D/g, '').length >= 4, 'The phone number is too short.');
 
-const countryCode = z
+export const countryCode = z
   .string()
   .trim()
   .regex(/^\d{1,4}$/, 'The country calling code is 1 to 4 digits, without +.');
 
-const rewardCode = z
+export const rewardCode = z
   .string('Enter the reward code.')
   .trim()
   .max(64, 'The reward code is too long.')
@@ -30,7 +30,7 @@ const rewardCode = z
   // Typed codes often arrive as "rw-..."; the prefix is fixed, the rest is passed on as shown.
   .transform((code) => `RW-${code.slice(3)}`);
 
-const name = z
+export const name = z
   .string('Enter the name.')
   .trim()
   .min(1, 'Enter the name.')
@@ -44,11 +44,19 @@ const birthday = z
   .pipe(z.iso.date('Enter the birthday as YYYY-MM-DD.'))
   .refine((date) => date <= new Date().toISOString().slice(0, 10), 'The birthday cannot be in the future.');
 
+export const searchText = z.string().trim().min(1, 'Type something to search for.').max(100, 'The search is too long.');
+
+export const orderReference = z
+  .string()
+  .trim()
+  .min(1, 'The order reference is empty.')
+  .max(100, 'The order reference can be at most 100 characters.');
+
 export const searchCustomersPayload = z
   .strictObject({
     phone: phone.optional(),
     country_code: countryCode.optional(),
-    search: z.string().trim().min(1, 'Type something to search for.').max(100, 'The search is too long.').optional(),
+    search: searchText.optional(),
     page: z.int('The page must be a whole number.').min(1, 'Pages start at 1.').max(1_000_000).optional(),
     per_page: z.int('Results per page must be a whole number.').min(1, 'At least 1 per page.').max(100, 'At most 100 per page.').optional(),
   })
@@ -91,7 +99,7 @@ export const redeemRewardPayload = z.strictObject({
   phone,
   country_code: countryCode.optional(),
   branch_id: uuid('The branch id').optional(),
-  order_reference: z.string().trim().min(1, 'The order reference is empty.').max(100, 'The order reference can be at most 100 characters.').optional(),
+  order_reference: orderReference.optional(),
 });
 
 export const setApiKeyPayload = z.strictObject({
@@ -101,6 +109,20 @@ export const setApiKeyPayload = z.strictObject({
     .min(8, 'That is too short to be an API key.')
     .max(512, 'That is too long to be an API key.')
     .regex(/^[\x21-\x7e]+$/, 'An API key has no spaces or special characters; paste it exactly as issued.'),
+});
+
+/** The page's report of how a redemption a link prepared ended (see pos-callback.ts). */
+export const linkOutcomePayload = z.strictObject({
+  link_id: z.uuid('The link id must be a UUID.'),
+  outcome: z.enum(['redeemed', 'queued', 'refused'], 'The outcome is redeemed, queued or refused.'),
+  reward_code: rewardCode,
+  order_reference: orderReference.optional(),
+  points_balance: z.int('The balance must be a whole number.').optional(),
+  card_serial_number: z.string().trim().min(1).max(100).optional(),
+  message: z
+    .string()
+    .transform((text) => truncate(text, 500))
+    .optional(),
 });
 
 /** Operations without a payload accept nothing (the preload sends `undefined`). */
