@@ -70,7 +70,7 @@ function run(): void {
   // command line carries the link. The second instance quits; the link is handled here.
   app.on('second-instance', (_event, argv) => {
     showWindow();
-    for (const url of linksInArgv(argv)) receiveLink(url, 'second-instance');
+    for (const url of linksInArgv(argv ?? [])) receiveLink(url, 'second-instance');
   });
   // macOS: links come as open-url, also the one that started the app.
   app.on('open-url', (event, url) => {
