@@ -5,6 +5,7 @@
 // Signing and notarisation are switched by environment variables (see build/signing.ts
 // and docs/operations.md); nothing secret lives in this file.
 import type { Configuration } from 'electron-builder';
+import { LINK_SCHEME } from '../electron/link-scheme';
 import { readSigningPlan, type Env } from './signing';
 
 export const APP_ID = 'app.loyaltytill.desktop';
@@ -27,6 +28,11 @@ export const PACKED_FILES = [
   '!**/{test,tests,__tests__}/**',
 ] as const;
 
+/** The link protocol, declared for the macOS bundle and registered by the NSIS include. */
+export const LINK_PROTOCOL = Object.freeze({ name: 'Loyalty Till link', schemes: [LINK_SCHEME], role: 'Viewer' as const });
+/** Adds the Windows registry keys of `loyalty-till://` to the NSIS installer and removes them on uninstall. */
+export const NSIS_INCLUDE = 'build/installer.nsh';
+
 export function createBuilderConfig(env: Env = process.env): Configuration {
   const signing = readSigningPlan(env);
   return {
@@ -42,7 +48,11 @@ export function createBuilderConfig(env: Env = process.env): Configuration {
     // Only the UI languages the till may run in; the rest of Chromium's locales is dead weight.
     electronLanguages: ['en-US', 'en-GB', 'ar', 'da', 'de', 'es', 'nb', 'pl', 'tr'],
     fileAssociations: [],
-    protocols: [],
+    // `loyalty-till://` links from the POS (docs/pos-integration.md). electron-builder turns
+    // this into the macOS bundle's CFBundleURLTypes; its NSIS target does not register
+    // protocols, so build/installer.nsh (nsis.include) writes the Windows registry keys.
+    // The app registers itself at start where neither ran (electron/protocol-client.ts).
+    protocols: [LINK_PROTOCOL],
     // Hardened Electron: no running as plain Node, no NODE_OPTIONS or --inspect from outside,
     // code only from the (integrity-checked) app.asar, cookies encrypted at rest, and no
     // extra powers for file:// pages (the renderer is served from the app's own protocol).
@@ -79,6 +89,7 @@ export function createBuilderConfig(env: Env = process.env): Configuration {
       installerIcon: 'build/icon.ico',
       uninstallerIcon: 'build/icon.ico',
       artifactName: 'Loyalty-Till-Setup-${version}.${ext}',
+      include: NSIS_INCLUDE,
     },
 
     mac: {

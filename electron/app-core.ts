@@ -22,6 +22,9 @@ import { isFromOrigin } from './sender-origin';
 import { describeFieldErrors, fieldErrors } from './validation-errors';
 import * as payloads from './bridge-payloads';
 import { createRendererErrorLog } from './renderer-error-log';
+import { createLinkInbox, type LinkInbox } from './link-inbox';
+import type { LinkRateLimit } from './link-rate-limit';
+import { createPosCallback, type DeliveryResult } from './pos-callback';
 
 export type BridgeSender = { url: string } | null | undefined;
 export type BridgeHandler = (sender: BridgeSender, payload: unknown) => Promise<unknown>;
@@ -33,6 +36,10 @@ export interface AppCore {
   dispose(): Promise<void>;
   /** The core's redacting logger, for the shell's own messages. */
   log: Logger;
+  /** Where every `loyalty-till://` link the OS delivers goes (main.ts; the e2e harness). */
+  links: LinkInbox;
+  /** Deliveries to the POS callback still under way (tests wait on them). */
+  callbackDeliveries(): Promise<DeliveryResult[]>;
 }
 
 export interface AppCoreOptions {
@@ -45,6 +52,10 @@ export interface AppCoreOptions {
   log?: Logger;
   /** Deadline for one request to the loyalty service. */
   requestTimeoutMs?: number;
+  /** How many links are taken how fast (tests set a generous one). */
+  linkRateLimit?: LinkRateLimit;
+  /** Waits before each retry of the POS callback (tests shorten them). */
+  callbackRetryDelaysMs?: readonly number[];
 }
 
 const DEFAULT_TIMEOUT_MS = 8000;
@@ -115,6 +126,15 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   }
 
   const reportRendererError = createRendererErrorLog(log);
+
+  const links = createLinkInbox({ log, ...(options.linkRateLimit ? { rateLimit: options.linkRateLimit } : {}) });
+  const posCallback = createPosCallback({
+    url: () => settings.get().posCallbackUrl,
+    log,
+    secrets: () => secrets(),
+    ...(options.callbackRetryDelaysMs ? { retryDelaysMs: options.callbackRetryDelaysMs } : {}),
+  });
+  const deliveries = new Set<Promise<DeliveryResult>>();
 
   // Each operation: the schema its payload must match, and what to do with a valid payload.
   type Run = (payload: unknown) => Promise<Result<unknown> | Failure>;
@@ -212,6 +232,30 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       reportRendererError(report);
       return { ok: true, data: null };
     }),
+    takeLinkMessages: op(payloads.noPayload, async () => ({ ok: true, data: links.take() })),
+    reportLinkOutcome: op(payloads.linkOutcomePayload, async (report) => {
+      // Only a reward link this process handed out, once, for the code it named: the page
+      // cannot make the till post outcomes of its own invention.
+      const link = links.claimRewardLink(report.link_id);
+      if (!link || link.code.toUpperCase() !== report.reward_code.toUpperCase()) {
+        log.warn('An outcome was reported for a link that is unknown, already reported, or for another code; nothing was sent.');
+        return validationFailure({ link_id: 'No reward link with this id is waiting for its outcome.' });
+      }
+      const sent = posCallback.send({
+        event: 'loyalty-till.redemption',
+        link_id: report.link_id,
+        outcome: report.outcome,
+        reward_code: report.reward_code,
+        order_reference: report.order_reference ?? null,
+        points_balance: report.points_balance ?? null,
+        card_serial_number: report.card_serial_number ?? null,
+        message: report.message ?? null,
+        till_name: settings.get().tillName,
+      });
+      deliveries.add(sent.delivery);
+      void sent.delivery.finally(() => deliveries.delete(sent.delivery));
+      return { ok: true, data: { callback: sent.callback } };
+    }),
   };
 
   const handlers = {} as BridgeHandlers;
@@ -238,6 +282,8 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   return {
     handlers,
     log,
+    links,
+    callbackDeliveries: () => Promise.all([...deliveries]),
     async dispose() {
       await demo.shutdown();
     },

@@ -12,7 +12,7 @@ import { plainText, replaceControlCharacters } from './control-characters';
 const uuid = (what: string) => z.guid(`${what} must be a UUID.`);
 
 // Characters people and scanners put in phone numbers (as renderer/lib/phone.ts reads them).
-const phone = plainText('Enter a phone number.')
+export const phone = plainText('Enter a phone number.')
   .trim()
   .min(1, 'Enter a phone number.')
   .max(32, 'The phone number is too long.')
@@ -33,18 +33,18 @@ function phoneSaysItsCountry(body: { phone?: string | undefined; country_code?: 
   });
 }
 
-const countryCode = plainText()
+export const countryCode = plainText()
   .trim()
   .regex(/^\d{1,4}$/, 'The country calling code is 1 to 4 digits, without +.');
 
-const rewardCode = plainText('Enter the reward code.')
+export const rewardCode = plainText('Enter the reward code.')
   .trim()
   .max(64, 'The reward code is too long.')
   .regex(/^RW-[A-Za-z0-9]+$/i, 'A reward code looks like RW- followed by letters and digits.')
   // Typed codes often arrive as "rw-..."; the prefix is fixed, the rest is passed on as shown.
   .transform((code) => `RW-${code.slice(3)}`);
 
-const name = plainText('Enter the name.')
+export const name = plainText('Enter the name.')
   .trim()
   .min(1, 'Enter the name.')
   .max(200, 'The name can be at most 200 characters.');
@@ -56,11 +56,18 @@ const birthday = plainText()
   .pipe(z.iso.date('Enter the birthday as YYYY-MM-DD.'))
   .refine((date) => date <= new Date().toISOString().slice(0, 10), 'The birthday cannot be in the future.');
 
+export const searchText = plainText().trim().min(1, 'Type something to search for.').max(100, 'The search is too long.');
+
+export const orderReference = plainText()
+  .trim()
+  .min(1, 'The order reference is empty.')
+  .max(100, 'The order reference can be at most 100 characters.');
+
 export const searchCustomersPayload = z
   .strictObject({
     phone: phone.optional(),
     country_code: countryCode.optional(),
-    search: plainText().trim().min(1, 'Type something to search for.').max(100, 'The search is too long.').optional(),
+    search: searchText.optional(),
     page: z.int('The page must be a whole number.').min(1, 'Pages start at 1.').max(1_000_000).optional(),
     per_page: z.int('Results per page must be a whole number.').min(1, 'At least 1 per page.').max(100, 'At most 100 per page.').optional(),
   })
@@ -109,7 +116,7 @@ export const redeemRewardPayload = z
     phone,
     country_code: countryCode.optional(),
     branch_id: uuid('The branch id').optional(),
-    order_reference: plainText().min(1, 'The order reference is empty.').max(100, 'The order reference can be at most 100 characters.').optional(),
+    order_reference: orderReference.optional(),
   })
   .superRefine(phoneSaysItsCountry);
 
@@ -119,6 +126,20 @@ export const setApiKeyPayload = z.strictObject({
     .min(8, 'That is too short to be an API key.')
     .max(512, 'That is too long to be an API key.')
     .regex(/^[\x21-\x7e]+$/, 'An API key has no spaces or special characters; paste it exactly as issued.'),
+});
+
+/** The page's report of how a redemption a link prepared ended (see pos-callback.ts). */
+export const linkOutcomePayload = z.strictObject({
+  link_id: z.uuid('The link id must be a UUID.'),
+  outcome: z.enum(['redeemed', 'queued', 'refused'], 'The outcome is redeemed, queued or refused.'),
+  reward_code: rewardCode,
+  order_reference: orderReference.optional(),
+  points_balance: z.int('The balance must be a whole number.').optional(),
+  card_serial_number: z.string().trim().min(1).max(100).optional(),
+  message: z
+    .string()
+    .transform((text) => truncate(text, 500))
+    .optional(),
 });
 
 /** Operations without a payload accept nothing (the preload sends `undefined`). */

@@ -213,6 +213,11 @@ export interface Settings {
    * which programme a key earns on, so the till is told; null shows every card's points.
    */
   programId: string | null;
+  /**
+   * Where the outcome of a redemption a POS link prepared is POSTed (see docs/pos-integration.md):
+   * https, or http only for 127.0.0.1 / localhost. Set here only, never by a link. null: no callback.
+   */
+  posCallbackUrl: string | null;
 }
 
 export type SettingsPatch = Partial<Settings>;
@@ -256,6 +261,48 @@ export interface RendererErrorReport {
 }
 
 // ---------------------------------------------------------------------------------------
+// Links from the POS: `loyalty-till://…` (see electron/till-link.ts and docs/pos-integration.md)
+// ---------------------------------------------------------------------------------------
+
+/**
+ * What a link asks the till to open, validated by the main process. A link only fills in and
+ * navigates: nothing here redeems, registers or changes anything by itself.
+ */
+export type LinkRequest =
+  | { route: 'customer'; phone: string; country?: string }
+  | { route: 'reward'; code: string; phone?: string; country?: string; order?: string }
+  | { route: 'register'; name?: string; phone?: string; country?: string }
+  | { route: 'find'; q: string };
+
+export type LinkRoute = LinkRequest['route'];
+
+/** Pushed from the main process to the page, or handed over when the page starts. */
+export type LinkMessage =
+  | { kind: 'request'; id: string; request: LinkRequest; receivedAt: string }
+  | { kind: 'refused'; reason: string; receivedAt: string };
+
+export type LinkOutcome = 'redeemed' | 'queued' | 'refused';
+
+/** The page's word on how a redemption that a link prepared ended; the main process tells the POS. */
+export interface LinkOutcomeReport {
+  /** The `id` of the link's request message. */
+  link_id: string;
+  outcome: LinkOutcome;
+  reward_code: string;
+  order_reference?: string;
+  /** The card's points after the redemption, when the service answered with the card. */
+  points_balance?: number;
+  card_serial_number?: string;
+  /** Plain words, for a refusal. */
+  message?: string;
+}
+
+export interface LinkOutcomeReceipt {
+  /** `not_set`: no callback URL in Settings, nothing is sent. */
+  callback: 'sending' | 'not_set';
+}
+
+// ---------------------------------------------------------------------------------------
 // The bridge: one channel per operation
 // ---------------------------------------------------------------------------------------
 
@@ -275,6 +322,10 @@ export interface TillOperations {
   connectionStatus: { payload: void; result: Result<ConnectionStatus> };
   /** Renderer errors go to the main process's log file; the renderer has no file access. */
   reportError: { payload: RendererErrorReport; result: Result<null> };
+  /** Links that arrived before the page could listen (a link that started the app). */
+  takeLinkMessages: { payload: void; result: Result<LinkMessage[]> };
+  /** After a redemption a link prepared: the main process POSTs the outcome to the POS callback. */
+  reportLinkOutcome: { payload: LinkOutcomeReport; result: Result<LinkOutcomeReceipt> };
 }
 
 export type Operation = keyof TillOperations;
@@ -294,27 +345,44 @@ export const CHANNELS = {
   startDemo: 'till:demo:start',
   connectionStatus: 'till:connection:status',
   reportError: 'till:log:error',
+  takeLinkMessages: 'till:links:take',
+  reportLinkOutcome: 'till:links:outcome',
 } as const satisfies Record<Operation, string>;
 
 export type Channel = (typeof CHANNELS)[Operation];
+
+/** The one message the main process pushes to the page unasked: a link arrived. */
+export const LINK_PUSH_CHANNEL = 'till:push:link';
 
 export type TillApi = {
   [K in Operation]: TillOperations[K]['payload'] extends void
     ? () => Promise<TillOperations[K]['result']>
     : (payload: TillOperations[K]['payload']) => Promise<TillOperations[K]['result']>;
+} & {
+  /** Calls `listener` with every link message the main process pushes; returns the unsubscribe. */
+  onLinkMessage(listener: (message: LinkMessage) => void): () => void;
 };
 
 export type Invoke = (channel: Channel, payload?: unknown) => Promise<unknown>;
 
+/** Listens on the push channel: `ipcRenderer.on` in the preload (the event object stays behind). */
+export type Subscribe = (channel: typeof LINK_PUSH_CHANNEL, listener: (payload: unknown) => void) => () => void;
+
 /**
- * Builds `window.till` over an invoke function: `ipcRenderer.invoke` in the preload,
- * a Playwright binding in the end-to-end tests. Nothing else is exposed.
+ * Builds `window.till` over an invoke function and a subscribe function: `ipcRenderer` in
+ * the preload, Playwright bindings in the end-to-end tests. Nothing else is exposed: no
+ * generic send or listen, only the fixed channels.
  */
-export function createTillApi(invoke: Invoke): TillApi {
-  const api = {} as Record<Operation, (payload?: unknown) => Promise<unknown>>;
+export function createTillApi(invoke: Invoke, subscribe: Subscribe = nothingPushed): TillApi {
+  const api = {} as Record<string, unknown>;
   for (const operation of Object.keys(CHANNELS) as Operation[]) {
     const channel = CHANNELS[operation];
     api[operation] = (payload?: unknown) => invoke(channel, payload);
   }
+  api.onLinkMessage = (listener: (message: LinkMessage) => void) =>
+    subscribe(LINK_PUSH_CHANNEL, (payload) => listener(payload as LinkMessage));
   return Object.freeze(api) as unknown as TillApi;
 }
+
+/** For a `window.till` over the handler table alone (unit tests): nothing is ever pushed. */
+const nothingPushed: Subscribe = () => () => undefined;

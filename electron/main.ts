@@ -1,12 +1,15 @@
 import { app, ipcMain, Menu, net, protocol, session, shell, type BrowserWindow } from 'electron';
 import { join } from 'node:path';
-import { CHANNELS } from './contract';
+import { CHANNELS, LINK_PUSH_CHANNEL } from './contract';
 import { createAppCore, type AppCore } from './app-core';
 import { APP_ORIGIN, APP_SCHEME, createAppProtocolHandler } from './app-protocol';
 import { buildAppMenu } from './app-menu';
 import { createFileLogger } from './electron-log-file';
 import { createRedactingLogger, describeError } from './log';
 import { createSafeStorageCipher } from './safe-storage-cipher';
+import type { LinkSource } from './link-inbox';
+import { protocolClientArgs } from './protocol-client';
+import { linksInArgv } from './till-link';
 import { installWebContentsGuards } from './web-contents-guards';
 import { createMainWindow } from './window';
 
@@ -36,6 +39,13 @@ function run(): void {
   let window: BrowserWindow | null = null;
   let disposed = false;
   const devTools = !app.isPackaged;
+  // Links that arrive before the core is ready (macOS sends open-url before `ready`).
+  const early: Array<{ url: string; via: LinkSource }> = [];
+
+  const receiveLink = (url: string, via: LinkSource) => {
+    if (core) core.links.receive(url, via);
+    else if (early.length < 10) early.push({ url, via });
+  };
 
   const showWindow = () => {
     if (window && !window.isDestroyed()) {
@@ -43,11 +53,31 @@ function run(): void {
       window.focus();
       return;
     }
-    window = createMainWindow({ preloadPath: PRELOAD, devTools });
-    void window.loadURL(`${APP_ORIGIN}/index.html`);
+    const created = createMainWindow({ preloadPath: PRELOAD, devTools });
+    window = created;
+    if (core) {
+      const links = core.links;
+      const push = (message: unknown) => created.webContents.send(LINK_PUSH_CHANNEL, message);
+      links.attach(push);
+      // A reload starts a new page that has not subscribed yet: hold links until it asks.
+      created.webContents.on('did-start-loading', () => links.attach(push));
+      created.on('closed', () => links.detach());
+    }
+    void created.loadURL(`${APP_ORIGIN}/index.html`);
   };
 
-  app.on('second-instance', showWindow);
+  // Windows (and Linux): a link opened while the app runs starts a second instance, whose
+  // command line carries the link. The second instance quits; the link is handled here.
+  app.on('second-instance', (_event, argv) => {
+    showWindow();
+    for (const url of linksInArgv(argv ?? [])) receiveLink(url, 'second-instance');
+  });
+  // macOS: links come as open-url, also the one that started the app.
+  app.on('open-url', (event, url) => {
+    event.preventDefault();
+    receiveLink(url, 'open-url');
+    if (core) showWindow();
+  });
 
   app.on('will-quit', (event) => {
     if (disposed || !core) return;
@@ -91,6 +121,10 @@ function run(): void {
         }),
       );
       app.on('activate', showWindow);
+      registerAsLinkHandler(log);
+      // `"Loyalty Till.exe" "loyalty-till://…"`: a link on the command line of the first start.
+      for (const url of linksInArgv(process.argv.slice(1))) receiveLink(url, 'command-line');
+      for (const { url, via } of early.splice(0)) receiveLink(url, via);
       showWindow();
       log.info(`Loyalty Till ${app.getVersion()} started.`);
     })
@@ -99,4 +133,12 @@ function run(): void {
       createRedactingLogger(fileLog, () => []).error(`Start-up failed: ${describeError(error)}`);
       app.exit(1);
     });
+}
+
+/** Where the installer did not register `loyalty-till://` (an unpacked build), the app does. */
+function registerAsLinkHandler(log: { info(message: string): void; warn(message: string): void }): void {
+  const args = protocolClientArgs({ defaultApp: process.defaultApp === true, execPath: process.execPath, argv: process.argv });
+  if (app.isDefaultProtocolClient(...args)) return;
+  if (app.setAsDefaultProtocolClient(...args)) log.info(`Registered as the handler of ${args[0]}:// links.`);
+  else log.warn(`Could not register as the handler of ${args[0]}:// links; the installer registers them.`);
 }

@@ -14,6 +14,7 @@ export const DEFAULT_SETTINGS: Settings = Object.freeze({
   tillName: 'Till 1',
   allowOfflineRedemption: true,
   programId: null,
+  posCallbackUrl: null,
 });
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
@@ -53,15 +54,52 @@ export const baseUrlSchema = plainText()
     return `${url.protocol}//${url.host}${path}`;
   });
 
+/**
+ * The POS's callback for link outcomes. The same rule as the service URL (https, or http
+ * to this machine only) and no user name or password; a query string is allowed, since a
+ * POS may route on it. The outcome carries no secret, but it does name an order and a code.
+ */
+export const posCallbackUrlSchema = plainText()
+  .trim()
+  .max(2048, 'The callback URL is too long.')
+  .transform((text, ctx) => {
+    let url: URL;
+    try {
+      url = new URL(text);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'Enter the full callback URL, such as http://127.0.0.1:8080/loyalty.' });
+      return z.NEVER;
+    }
+    const loopback = LOOPBACK_HOSTS.has(url.hostname);
+    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'The callback URL must start with https:// (plain http is allowed only for 127.0.0.1 or localhost).',
+      });
+      return z.NEVER;
+    }
+    if (url.username || url.password) {
+      ctx.addIssue({ code: 'custom', message: 'Do not put a user name or password in the callback URL.' });
+      return z.NEVER;
+    }
+    if (url.hash) {
+      ctx.addIssue({ code: 'custom', message: 'The callback URL must not contain #.' });
+      return z.NEVER;
+    }
+    return url.href;
+  });
+
+/** A country the phone library knows, as a two-letter code (SA, GB). */
+export const countrySchema = plainText()
+  .trim()
+  .transform((text) => text.toUpperCase())
+  .refine((code) => /^[A-Z]{2}$/.test(code) && isSupportedCountry(code), {
+    message: 'Choose a two-letter country code, such as SA or GB.',
+  });
+
 const settingsPatchSchema = z.strictObject({
   baseUrl: baseUrlSchema.nullable().optional(),
-  defaultCountry: plainText()
-    .trim()
-    .transform((text) => text.toUpperCase())
-    .refine((code) => /^[A-Z]{2}$/.test(code) && isSupportedCountry(code), {
-      message: 'Choose a two-letter country code, such as SA or GB.',
-    })
-    .optional(),
+  defaultCountry: countrySchema.optional(),
   branchId: z.guid('The branch id must be a UUID, as issued by the loyalty service.').nullable().optional(),
   tillName: plainText()
     .trim()
@@ -70,6 +108,7 @@ const settingsPatchSchema = z.strictObject({
     .optional(),
   allowOfflineRedemption: z.boolean('Choose yes or no.').optional(),
   programId: z.guid('The programme id must be a UUID, as the loyalty service shows it on cards.').nullable().optional(),
+  posCallbackUrl: posCallbackUrlSchema.nullable().optional(),
 });
 
 const settingsFileSchema = settingsPatchSchema.strip();

@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
-import type { BridgeError, Customer, Redemption, Reward } from '../../electron/contract';
+import type { BridgeError, Customer, LinkOutcomeReport, Redemption, Reward } from '../../electron/contract';
 import { formatDayTime } from '../lib/dates';
 import { readPhone, toE164 } from '../lib/phone';
 import { isRewardCode, normaliseRewardCode } from '../lib/scan-route';
@@ -11,6 +11,7 @@ import { useConnectionStore } from './connection';
 import { useCustomersStore } from './customers';
 import { useOfflineStore } from './offline';
 import { useSettingsStore } from './settings';
+import { till } from './till';
 
 /** The reward check / redeem form. */
 export interface RewardDraft {
@@ -63,6 +64,9 @@ export const useRewardsStore = defineStore('rewards', () => {
   const unavailableNote = ref<string | null>(null);
   /** An earlier redeem of this check went unanswered: a later "already used" may be ours. */
   const earlierAttemptUnanswered = ref(false);
+
+  /** Set when a POS link prepared this reward: its outcome is reported back once (see stores/links.ts). */
+  const fromLink = ref<{ id: string; code: string } | null>(null);
 
   /** The customer who was on screen when the check started; null means "ask for the phone". */
   const forCustomer = ref<Customer | null>(null);
@@ -127,6 +131,7 @@ export const useRewardsStore = defineStore('rewards', () => {
    */
   function start(code = '', customer: Customer | null = null): void {
     forCustomer.value = customer;
+    fromLink.value = null;
     draft.value = { code: code ? normaliseRewardCode(code) : '', phone: '', orderReference: '', paid: false };
     fieldErrors.value = {};
     clearOutcome();
@@ -211,12 +216,17 @@ export const useRewardsStore = defineStore('rewards', () => {
           redemption.value = outcome.redemption;
           reward.value = outcome.redemption.reward;
           customers.applyRedemption(outcome.redemption);
+          reportToLink(target, 'redeemed', {
+            points_balance: outcome.redemption.card.points,
+            card_serial_number: outcome.redemption.card.serial_number,
+          });
           return true;
         case 'queued':
           // Only now, with the outbox write committed, is the cashier told "queued".
           queued.value = outcome.item;
           offlineCheck.value = outcome.check;
           customers.markPending(outcome.item.code);
+          reportToLink(target, 'queued', {});
           return true;
         case 'refused':
           if (outcome.reason === 'invalid_input' && outcome.fields) {
@@ -225,6 +235,7 @@ export const useRewardsStore = defineStore('rewards', () => {
             refusedNote.value = refusalWords(outcome.reason, outcome.message);
             if (outcome.reason === 'already_queued') pendingHere.value = true;
             if (outcome.check) offlineCheck.value = outcome.check;
+            reportToLink(target, 'refused', { message: refusedNote.value });
           }
           draft.value.paid = false;
           return false;
@@ -233,6 +244,7 @@ export const useRewardsStore = defineStore('rewards', () => {
           connection.noteFailure(error);
           if (error.kind === 'reward_unavailable') {
             await explainUnavailable(target);
+            reportToLink(target, 'refused', { message: unavailableNote.value ?? error.message });
           } else {
             redeemError.value = error;
             fieldErrors.value = { ...fieldErrors.value, ...(error.fields ?? {}) };
@@ -246,6 +258,21 @@ export const useRewardsStore = defineStore('rewards', () => {
     } finally {
       redeeming.value = false;
     }
+  }
+
+  /**
+   * Tells the main process how a redemption a link prepared ended, once, so that it can
+   * answer the POS. Only for the code the link named: a code the cashier typed instead is
+   * not the link's. A report that fails is logged by the main process; the cashier is not held up.
+   */
+  function reportToLink(target: CheckedFor, outcome: LinkOutcomeReport['outcome'], extra: Partial<LinkOutcomeReport>): void {
+    const link = fromLink.value;
+    if (!link || link.code !== target.code) return;
+    fromLink.value = null;
+    const order = draft.value.orderReference.trim();
+    void till()
+      .reportLinkOutcome({ link_id: link.id, outcome, reward_code: target.code, ...(order ? { order_reference: order } : {}), ...extra })
+      .catch(() => undefined);
   }
 
   function refusalWords(reason: string, message: string): string {
@@ -298,6 +325,7 @@ export const useRewardsStore = defineStore('rewards', () => {
     unavailableNote,
     earlierAttemptUnanswered,
     forCustomer,
+    fromLink,
     customerPhone,
     canRedeem,
     start,

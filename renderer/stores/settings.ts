@@ -14,6 +14,8 @@ export interface SettingsDraft {
   allowOfflineRedemption?: boolean;
   /** This till's programme id; '' for none. Absent: leave the setting as it is. */
   programId?: string;
+  /** Where outcomes of link-prepared redemptions are POSTed; '' for none. Absent: leave it as it is. */
+  posCallbackUrl?: string;
 }
 
 const FALLBACK_COUNTRY = 'SA';
@@ -86,6 +88,7 @@ export const useSettingsStore = defineStore('settings', () => {
       tillName: current?.tillName ?? '',
       allowOfflineRedemption: current?.allowOfflineRedemption ?? true,
       programId: current?.programId ?? '',
+      posCallbackUrl: current?.posCallbackUrl ?? '',
     };
   }
 
@@ -108,6 +111,7 @@ export const useSettingsStore = defineStore('settings', () => {
           tillName: draft.tillName.trim(),
           ...(draft.allowOfflineRedemption !== undefined ? { allowOfflineRedemption: draft.allowOfflineRedemption } : {}),
           ...(draft.programId !== undefined ? { programId: draft.programId.trim() || null } : {}),
+          ...(draft.posCallbackUrl !== undefined ? { posCallbackUrl: draft.posCallbackUrl.trim() || null } : {}),
         }),
       );
       if (!ok) return false;

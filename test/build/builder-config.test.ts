@@ -5,7 +5,8 @@ import { getConfig, validateConfiguration } from 'app-builder-lib/out/util/confi
 import { DebugLogger } from 'builder-util';
 import type { Configuration } from 'electron-builder';
 import { describe, expect, it } from 'vitest';
-import { APP_ID, createBuilderConfig, PRODUCT_NAME } from '../../build/electron-builder.config';
+import { APP_ID, createBuilderConfig, NSIS_INCLUDE, PRODUCT_NAME } from '../../build/electron-builder.config';
+import { LINK_SCHEME } from '../../electron/link-scheme';
 
 const PROJECT_DIR = fileURLToPath(new URL('../..', import.meta.url));
 const CONFIG_FILE = 'build/electron-builder.config.ts';
@@ -60,11 +61,36 @@ describe('electron-builder configuration', () => {
     expect(keys).toEqual(['com.apple.security.cs.allow-jit']);
   });
 
+  it('declares the loyalty-till:// protocol for the macOS bundle (CFBundleURLTypes)', async () => {
+    const config = createBuilderConfig({});
+    expect(LINK_SCHEME).toBe('loyalty-till');
+    expect(config.protocols).toEqual([{ name: 'Loyalty Till link', schemes: [LINK_SCHEME], role: 'Viewer' }]);
+    // The same declaration survives electron-builder's own loader, as the CLI would read it.
+    const loaded = await getConfig(PROJECT_DIR, CONFIG_FILE, null);
+    expect(loaded.protocols).toEqual(config.protocols);
+  });
+
+  it('registers the loyalty-till:// protocol in the NSIS installer, per user or per machine, and removes it on uninstall', () => {
+    // electron-builder's NSIS target ignores `protocols`: the include writes the registry keys.
+    const config = createBuilderConfig({});
+    expect(config.nsis?.include).toBe(NSIS_INCLUDE);
+    const script = readFileSync(join(PROJECT_DIR, NSIS_INCLUDE), 'utf8');
+    const install = script.match(/!macro customInstall\n([\s\S]*?)!macroend/)?.[1] ?? '';
+    const uninstall = script.match(/!macro customUnInstall\n([\s\S]*?)!macroend/)?.[1] ?? '';
+    const key = `Software\\Classes\\${LINK_SCHEME}`;
+    // SHELL_CONTEXT: HKLM for "anyone who uses this computer", HKCU for "only for me".
+    expect(install).toContain(`WriteRegStr SHELL_CONTEXT "${key}" "URL Protocol" ""`);
+    expect(install).toContain(`WriteRegStr SHELL_CONTEXT "${key}" "" "URL:Loyalty Till link"`);
+    // The link is one quoted argument after the end of switches: it cannot add a switch.
+    expect(install).toContain(`WriteRegStr SHELL_CONTEXT "${key}\\shell\\open\\command" "" '"$appExe" -- "%1"'`);
+    expect(uninstall).toContain(`DeleteRegKey SHELL_CONTEXT "${key}"`);
+    expect(uninstall).toMatch(/\$\{ifNot\} \$\{isUpdated\}/);
+  });
+
   it('packs into asar, associates no file types and flips the hardening fuses', () => {
     const config = createBuilderConfig({});
     expect(config.asar).toBe(true);
     expect(config.fileAssociations).toEqual([]);
-    expect(config.protocols).toEqual([]);
     expect(config.electronFuses).toMatchObject({
       runAsNode: false,
       enableCookieEncryption: true,
@@ -77,7 +103,14 @@ describe('electron-builder configuration', () => {
 
   it('points only at files that exist in the repository', () => {
     const config = createBuilderConfig({});
-    const referenced = [config.win?.icon, config.nsis?.installerIcon, config.nsis?.uninstallerIcon, config.mac?.icon, config.mac?.entitlements];
+    const referenced = [
+      config.win?.icon,
+      config.nsis?.installerIcon,
+      config.nsis?.uninstallerIcon,
+      config.nsis?.include,
+      config.mac?.icon,
+      config.mac?.entitlements,
+    ];
     for (const file of referenced) {
       expect(file, 'a referenced build resource').toBeTruthy();
       expect(existsSync(join(PROJECT_DIR, file!)), `${file} exists`).toBe(true);

@@ -19,7 +19,8 @@ import { build as viteBuild } from 'vite';
 import { vi } from 'vitest';
 import { createAppCore, type AppCore } from '../../electron/app-core';
 import { APP_ORIGIN, createAppProtocolHandler } from '../../electron/app-protocol';
-import { CHANNELS, type Channel, type ErrorKind, type Operation, type TillOperations } from '../../electron/contract';
+import { CHANNELS, LINK_PUSH_CHANNEL, type Channel, type ErrorKind, type LinkMessage, type Operation, type TillOperations } from '../../electron/contract';
+import type { LinkReceipt } from '../../electron/link-inbox';
 import { startSandbox, type Sandbox } from '../../sandbox';
 import { createCapturedLog } from '../support/captured-log';
 import { createTestCipher } from '../support/test-cipher';
@@ -141,8 +142,16 @@ window.__cspViolations = [];
 document.addEventListener('securitypolicyviolation', (event) => {
   window.__cspViolations.push(event.violatedDirective + ' ' + (event.blockedURI || ''));
 });
+// The push channel, as the preload's ipcRenderer.on: the harness calls __tillPush from Node.
+const tillPushListeners = new Set();
+Object.defineProperty(window, '__tillPush', {
+  value: (channel, payload) => { for (const listener of tillPushListeners) if (listener.channel === channel) listener.fn(payload); },
+});
 Object.defineProperty(window, 'till', {
-  value: TillContract.createTillApi((channel, payload) => window.tillInvoke(channel, payload)),
+  value: TillContract.createTillApi(
+    (channel, payload) => window.tillInvoke(channel, payload),
+    (channel, fn) => { const entry = { channel, fn }; tillPushListeners.add(entry); return () => tillPushListeners.delete(entry); },
+  ),
   writable: false,
   configurable: false,
 });`;
@@ -196,6 +205,11 @@ export interface Harness {
   configureService(): Promise<void>;
   /** Loads the app and waits until it has read its state. */
   openApp(): Promise<void>;
+  /**
+   * A `loyalty-till://` link, delivered as main.ts delivers one from a second instance's
+   * command line: through the core's link inbox, pushed to the page on the link channel.
+   */
+  deliverLink(url: string): LinkReceipt;
   screenshot(name: string): Promise<string>;
   /** Every call the pages made over the bridge, in order (all windows of the context). */
   bridgeCalls: BridgeCall[];
@@ -216,6 +230,8 @@ export interface Harness {
 export interface HarnessOptions {
   /** Deadline for one service request in the app core; short so "service down" is quick. */
   requestTimeoutMs?: number;
+  /** Waits before each retry of the POS callback. */
+  callbackRetryDelaysMs?: readonly number[];
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
@@ -272,6 +288,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       // What would reach the till's log file (failed calls are warnings there): kept, not printed.
       log: createCapturedLog(),
       requestTimeoutMs: options.requestTimeoutMs ?? 3000,
+      ...(options.callbackRetryDelaysMs ? { callbackRetryDelaysMs: options.callbackRetryDelaysMs } : {}),
     });
     cleanups.push(() => core.dispose());
 
@@ -294,6 +311,14 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     page.setDefaultTimeout(10_000);
     const appUrl = `${origin}/index.html`;
     const sender = { url: appUrl };
+    // What main.ts does with the window's webContents.send.
+    const pushLink = (message: LinkMessage) =>
+      void page
+        .evaluate(([channel, payload]) => (window as unknown as { __tillPush(c: string, p: unknown): void }).__tillPush(channel, payload), [
+          LINK_PUSH_CHANNEL,
+          message,
+        ] as const)
+        .catch(() => undefined);
 
     const call = (<K extends Operation>(operation: K, payload?: TillOperations[K]['payload']) =>
       core.handlers[CHANNELS[operation]](sender, payload)) as Harness['call'];
@@ -314,9 +339,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
         if (!key.ok) throw new Error(`Key refused: ${key.error.message}`);
       },
       async openApp() {
+        core.links.attach(pushLink);
         await page.goto(appUrl);
         await page.locator('main.screen > *').first().waitFor();
       },
+      deliverLink: (url: string) => core.links.receive(url, 'second-instance'),
       async screenshot(name: string) {
         const file = join(SCREENSHOT_DIR, `${name}.png`);
         await page.screenshot({ path: file, fullPage: false });

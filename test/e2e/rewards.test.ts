@@ -55,19 +55,22 @@ describe('checking and redeeming rewards, and the barcode scanner', () => {
     expect(result).toContain('Breakfast for points');
     expect(result).toContain('Costs50 points from the card');
     expect(h.sandbox.redemptions()).toHaveLength(0);
-    // Once a check says it can be used, the order reference is next.
-    await expect.poll(focusedField).toBe('order-reference');
+    // Once a check says it can be used, the "Order paid — redeem" button has the focus.
+    await expect.poll(() => h.page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('redeem-confirm');
     await h.screenshot('20-reward-check');
   });
 
   it('redeems only after the payment is confirmed, with the order reference and branch, exactly once on a double click', async () => {
+    // Enter in the order reference (a scanned receipt ends with one) moves on; it does not redeem.
     await h.page.locator('#order-reference').fill('POS-1001');
-    await h.page.getByTestId('redeem').click();
-    await expect.poll(() => h.page.locator('#paid-error').textContent()).toContain('paid');
+    await h.page.locator('#order-reference').press('Enter');
+    await expect.poll(() => h.page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('redeem-confirm');
+    await sleep(300);
     expect(h.sandbox.redemptions()).toHaveLength(0);
 
-    await h.page.locator('#paid').check();
-    await h.page.getByTestId('redeem').dblclick();
+    // The button is the confirmation of payment.
+    expect(await h.page.getByTestId('redeem-confirm').textContent()).toContain('Order paid — redeem');
+    await h.page.getByTestId('redeem-confirm').dblclick();
     await h.page.getByTestId('redeemed').waitFor();
     await h.page.keyboard.press('Enter'); // a repeated Enter must not send another either
     await sleep(300);
@@ -96,11 +99,10 @@ describe('checking and redeeming rewards, and the barcode scanner', () => {
     const other = await h.call('redeemReward', { reward_code: layla.rewards.availableProduct, phone: layla.phone });
     expect(other.ok).toBe(true);
     await h.page.locator('#order-reference').fill('POS-1002');
-    await h.page.locator('#paid').check();
-    await h.page.getByTestId('redeem').click();
+    await h.page.getByTestId('redeem-confirm').click();
     const note = h.page.getByTestId('unavailable-note');
     await expect.poll(() => note.textContent()).toMatch(/This reward was already used on \d{1,2} [A-Z][a-z]{2} \d{4}/);
-    expect(await h.page.getByTestId('redeem').count()).toBe(0);
+    expect(await h.page.getByTestId('redeem-confirm').count()).toBe(0);
     expect(h.sandbox.redemptions().filter((r) => r.code === layla.rewards.availableProduct)).toHaveLength(1);
     await h.screenshot('22-redeem-refused');
   });
@@ -112,7 +114,7 @@ describe('checking and redeeming rewards, and the barcode scanner', () => {
     await h.page.locator('#reward-phone').fill('0501234567');
     await h.page.locator('#reward-phone').press('Enter');
     await expect.poll(rewardState).toMatch(/^Used on /);
-    expect(await h.page.getByTestId('redeem').count()).toBe(0);
+    expect(await h.page.getByTestId('redeem-confirm').count()).toBe(0);
 
     await h.page.locator('#reward-code').fill('RW-NOSUCHCODE');
     await h.page.locator('#reward-code').press('Enter');

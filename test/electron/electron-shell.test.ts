@@ -3,7 +3,7 @@ import { EventEmitter } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CHANNELS } from '../../electron/contract';
+import { CHANNELS, LINK_PUSH_CHANNEL } from '../../electron/contract';
 
 // The Electron binary cannot run here, so the thin Electron shell (main.ts, window.ts,
 // web-contents-guards.ts) is exercised against a recording stand-in for the `electron`
@@ -23,6 +23,8 @@ const electron = vi.hoisted(() => {
     getPath: (name: string) => app.paths[name] ?? `/nonexistent/${name}`,
     getVersion: () => '0.0.0-test',
     requestSingleInstanceLock: vi.fn(() => true),
+    isDefaultProtocolClient: vi.fn(() => false),
+    setAsDefaultProtocolClient: vi.fn(() => true),
     enableSandbox: vi.fn(),
     quit: vi.fn(),
     exit: vi.fn(),
@@ -30,6 +32,7 @@ const electron = vi.hoisted(() => {
   const windows: Array<{ options: Record<string, any>; loaded: string[] }> = [];
   class BrowserWindow extends EventEmitter {
     loaded: string[] = [];
+    webContents = Object.assign(new EventEmitter(), { send: vi.fn() });
     constructor(public options: Record<string, any>) {
       super();
       windows.push(this);
@@ -151,6 +154,39 @@ describe('main.ts', () => {
     electron.app.emit('second-instance');
     expect(electron.windows).toHaveLength(1);
     expect((electron.windows[0] as any).focus).toHaveBeenCalled();
+  });
+
+  test('registers as the loyalty-till:// handler where the installer did not, with -- before the link', () => {
+    expect(electron.app.isDefaultProtocolClient).toHaveBeenCalledWith('loyalty-till', process.execPath, expect.any(Array));
+    const [scheme, path, args] = electron.app.setAsDefaultProtocolClient.mock.calls[0] as unknown as [string, string, string[]];
+    expect(scheme).toBe('loyalty-till');
+    expect(path).toBe(process.execPath);
+    expect(args.at(-1)).toBe('--');
+  });
+
+  test('a link in a second instance’s command line, and a macOS open-url, reach the page on the link channel', async () => {
+    const [window] = electron.windows as unknown as Array<{ webContents: { send: ReturnType<typeof vi.fn> } }>;
+    // The page asks for what arrived before it listened; from then on links are pushed.
+    const taken = await registered(CHANNELS.takeLinkMessages)({ senderFrame: { url: 'app://till/index.html' } }, undefined);
+    expect(taken).toEqual({ ok: true, data: [] });
+
+    electron.app.emit('second-instance', {}, ['Loyalty Till.exe', '--allow-file-access', '--', 'loyalty-till://find?q=Layla'], '/');
+    expect(window!.webContents.send).toHaveBeenLastCalledWith(
+      LINK_PUSH_CHANNEL,
+      expect.objectContaining({ kind: 'request', request: { route: 'find', q: 'Layla' } }),
+    );
+
+    const openUrl = { preventDefault: vi.fn() };
+    electron.app.emit('open-url', openUrl, 'loyalty-till://customer?phone=%2B966501234567');
+    expect(openUrl.preventDefault).toHaveBeenCalled();
+    expect(window!.webContents.send).toHaveBeenLastCalledWith(
+      LINK_PUSH_CHANNEL,
+      expect.objectContaining({ kind: 'request', request: { route: 'customer', phone: '+966501234567' } }),
+    );
+    // Arguments that are not links are never read as one.
+    const sends = window!.webContents.send.mock.calls.length;
+    electron.app.emit('second-instance', {}, ['Loyalty Till.exe', '--inspect', 'https://evil.example/'], '/');
+    expect(window!.webContents.send.mock.calls.length).toBe(sends);
   });
 
   test('the menu offers Open Logs Folder, which opens the logs folder', () => {

@@ -23,7 +23,10 @@ describe('bundling the main process and the preload', () => {
     expect([...preload.matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1])).toEqual(['electron']);
     expect([...preload.matchAll(/exposeInMainWorld\(\s*"([^"]+)"/g)].map((m) => m[1])).toEqual(['till']);
     expect(preload).toContain('till:rewards:redeem');
-    expect(preload).not.toMatch(/ipcRenderer\.(send|on)\b/);
+    expect(preload).not.toMatch(/ipcRenderer\.send/);
+    // One listener, on the link push channel only.
+    expect([...preload.matchAll(/ipcRenderer\.on\(([^,]+),/g)].map((m) => m[1])).toEqual(['LINK_PUSH_CHANNEL']);
+    expect(preload).toContain('till:push:link');
   });
 
   test('the main bundle needs only electron, Node built-ins and, for the demo, its own sandbox bundle', async () => {

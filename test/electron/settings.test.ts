@@ -42,6 +42,7 @@ describe('settings', () => {
       tillName: 'Front counter',
       allowOfflineRedemption: false,
       programId: null,
+      posCallbackUrl: null,
     };
     expect(result.ok && result.data.settings).toEqual(expected);
     expect(JSON.parse(await readFile(join(till.userDataDir, 'settings.json'), 'utf8'))).toEqual(expected);

@@ -67,6 +67,7 @@ export function tillState(overrides: Partial<TillState['settings']> = {}, mode: 
       tillName: 'Till 1',
       allowOfflineRedemption: false,
       programId: null,
+      posCallbackUrl: null,
       ...overrides,
     },
     key: { set: true, lastFour: '4821', protection: 'os' },
