@@ -92,14 +92,21 @@ function defaultMessage(kind: ErrorKind, status: number): string {
   }
 }
 
-/** `Retry-After` as milliseconds: delta-seconds or an HTTP date. */
+/**
+ * The longest `Retry-After` honoured. A service (or a proxy in front of it) asking for more
+ * is broken or hostile; "99999999999999 seconds" or a date in the year 9999 must not stop
+ * the till for good, nor overflow a timer.
+ */
+export const MAX_RETRY_AFTER_MS = 60 * 60_000;
+
+/** `Retry-After` as milliseconds, at most `MAX_RETRY_AFTER_MS`: delta-seconds or an HTTP date. */
 export function parseRetryAfter(header: string | undefined, now = Date.now()): number | undefined {
   if (!header) return undefined;
   const text = header.trim();
-  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  if (/^\d+$/.test(text)) return Math.min(MAX_RETRY_AFTER_MS, Number(text) * 1000);
   const date = Date.parse(text);
   if (Number.isNaN(date)) return undefined;
-  return Math.max(0, date - now);
+  return Math.min(MAX_RETRY_AFTER_MS, Math.max(0, date - now));
 }
 
 export function badResponse(message: string, status?: number): BridgeError {

@@ -181,6 +181,8 @@ export interface Harness {
    * duration of `work`: "the service, used by another till, while this one is offline".
    */
   elsewhere<T>(work: (service: Sandbox) => Promise<T>): Promise<T>;
+  /** Sets the service's clock to run `ms` ahead of the real one (negative: behind). */
+  skewServiceClock(ms: number): void;
   close(): Promise<void>;
 }
 
@@ -211,7 +213,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     // down") and started again on the same port with the same data ("it is back").
     const sandboxKeys = { [SERVICE_KEY]: 'coffee-club' };
     const dataFile = join(work, 'sandbox.json');
-    let sandbox = await startSandbox({ port: 0, keys: sandboxKeys, dataFile });
+    let serviceSkewMs = 0;
+    const serviceNow = () => new Date(Date.now() + serviceSkewMs);
+    let sandbox = await startSandbox({ port: 0, keys: sandboxKeys, dataFile, now: serviceNow });
     const sandboxPort = Number(new URL(sandbox.url).port);
     let sandboxOpen = true;
     const stopSandbox = async (): Promise<void> => {
@@ -221,13 +225,13 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     };
     const restartSandbox = async (): Promise<Sandbox> => {
       if (sandboxOpen) return sandbox;
-      sandbox = await startSandbox({ port: sandboxPort, keys: sandboxKeys, dataFile });
+      sandbox = await startSandbox({ port: sandboxPort, keys: sandboxKeys, dataFile, now: serviceNow });
       sandboxOpen = true;
       return sandbox;
     };
     const elsewhere = async <T>(work: (service: Sandbox) => Promise<T>): Promise<T> => {
       if (sandboxOpen) throw new Error('Stop the sandbox first: the same data may be served by one service at a time.');
-      const other = await startSandbox({ port: 0, keys: sandboxKeys, dataFile });
+      const other = await startSandbox({ port: 0, keys: sandboxKeys, dataFile, now: serviceNow });
       try {
         return await work(other);
       } finally {
@@ -298,6 +302,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       stopSandbox,
       restartSandbox,
       elsewhere,
+      skewServiceClock(ms: number) {
+        serviceSkewMs = ms;
+      },
       close: cleanup,
     };
   } catch (error) {
