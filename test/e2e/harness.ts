@@ -17,7 +17,7 @@ import { build as viteBuild } from 'vite';
 import { vi } from 'vitest';
 import { createAppCore, type AppCore } from '../../electron/app-core';
 import { CHANNELS, type Channel, type ErrorKind, type Operation, type TillOperations } from '../../electron/contract';
-import { startSandbox, type Sandbox } from '../../sandbox';
+import { startSandbox, type RedemptionRecord, type Sandbox } from '../../sandbox';
 import { createCapturedLog } from '../support/captured-log';
 import { createTestCipher } from '../support/test-cipher';
 
@@ -181,6 +181,11 @@ export interface Harness {
    * duration of `work`: "the service, used by another till, while this one is offline".
    */
   elsewhere<T>(work: (service: Sandbox) => Promise<T>): Promise<T>;
+  /**
+   * Every redemption the service made since the harness started, across restarts and the
+   * service "elsewhere": the judge of whose redemption each one was.
+   */
+  allRedemptions(): RedemptionRecord[];
   /** Sets the service's clock to run `ms` ahead of the real one (negative: behind). */
   skewServiceClock(ms: number): void;
   close(): Promise<void>;
@@ -218,9 +223,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     let sandbox = await startSandbox({ port: 0, keys: sandboxKeys, dataFile, now: serviceNow });
     const sandboxPort = Number(new URL(sandbox.url).port);
     let sandboxOpen = true;
+    const pastRedemptions: RedemptionRecord[] = [];
     const stopSandbox = async (): Promise<void> => {
       if (!sandboxOpen) return;
       sandboxOpen = false;
+      pastRedemptions.push(...sandbox.redemptions());
       await sandbox.close();
     };
     const restartSandbox = async (): Promise<Sandbox> => {
@@ -235,6 +242,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       try {
         return await work(other);
       } finally {
+        pastRedemptions.push(...other.redemptions());
         await other.close();
       }
     };
@@ -302,6 +310,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       stopSandbox,
       restartSandbox,
       elsewhere,
+      allRedemptions: () => [...pastRedemptions, ...(sandboxOpen ? sandbox.redemptions() : [])],
       skewServiceClock(ms: number) {
         serviceSkewMs = ms;
       },

@@ -170,7 +170,7 @@ describe('reconciling a 422 reward_unavailable', () => {
       lastError: null,
     });
     expect(conflict?.note).toMatch(/not by this till/);
-    expect(conflict?.attribution).toMatchObject({ verdict: 'no_unanswered_attempt' });
+    expect(conflict).toMatchObject({ attribution: { verdict: 'no_unanswered_attempt' } });
     expect(harness.sandbox.redemptions().map((r) => r.order_reference)).toEqual(['ORD-OTHER']);
     // Kept until acknowledged, and shown pending meanwhile.
     expect(await harness.till.outbox.counts()).toMatchObject({ conflict: 1, done: 0 });
