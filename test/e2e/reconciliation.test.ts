@@ -272,6 +272,7 @@ describe('reconciliation a manager can trust', () => {
   it('20 minutes of a refused key and "Retry now": once the right key is saved the queue drains within 10 s by itself', async () => {
     const { page } = h;
     const [first, second] = [targets[1]!, targets[8]!];
+    await openCustomer(page, first);
     await openCustomer(page, second);
     await h.stopSandbox();
     await queueOffline(first, 'POS-KEY-1');
