@@ -17,3 +17,15 @@ export function backoffDelay(failures: number, policy: BackoffPolicy, random: ()
   const step = Math.min(policy.maxMs, policy.baseMs * 2 ** Math.max(0, failures - 1));
   return Math.round(step / 2 + random() * (step / 2));
 }
+
+/**
+ * The longest wait a `Retry-After` may impose: a service (or a proxy) may send any number or
+ * any date, and a timer past 2^31 ms fires at once. Both runtimes cap with this one value.
+ */
+export const MAX_RETRY_AFTER_MS = 60 * 60_000;
+
+/** A `Retry-After` as a wait the till will keep: 0 when absent or unreadable, at most an hour. */
+export function boundedRetryAfter(retryAfterMs: number | undefined): number {
+  if (typeof retryAfterMs !== 'number' || !Number.isFinite(retryAfterMs) || retryAfterMs <= 0) return 0;
+  return Math.min(MAX_RETRY_AFTER_MS, retryAfterMs);
+}

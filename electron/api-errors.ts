@@ -1,3 +1,4 @@
+import { MAX_RETRY_AFTER_MS } from '../common/backoff';
 import { isRecord } from '../common/is-record';
 import type { BridgeError, ErrorKind } from './contract';
 import { replaceControlCharacters } from './control-characters';
@@ -105,14 +106,14 @@ function defaultMessage(kind: ErrorKind, status: number): string {
   }
 }
 
-/** `Retry-After` as milliseconds: delta-seconds or an HTTP date. */
+/** `Retry-After` as milliseconds, at most `MAX_RETRY_AFTER_MS`: delta-seconds or an HTTP date. */
 export function parseRetryAfter(header: string | undefined, now = Date.now()): number | undefined {
   if (!header) return undefined;
   const text = header.trim();
-  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  if (/^\d+$/.test(text)) return Math.min(MAX_RETRY_AFTER_MS, Number(text) * 1000);
   const date = Date.parse(text);
   if (Number.isNaN(date)) return undefined;
-  return Math.max(0, date - now);
+  return Math.min(MAX_RETRY_AFTER_MS, Math.max(0, date - now));
 }
 
 export function badResponse(message: string, status?: number): BridgeError {

@@ -16,6 +16,7 @@ import { openVault } from './vault';
 import { openSettings } from './settings';
 import { openDemoMode } from './demo-mode';
 import { createLoyaltyApi, type LoyaltyApi, type ServiceTarget } from './loyalty-api';
+import { ServiceClock } from './service-clock';
 import { createRedactingLogger, describeError, type Logger } from './log';
 import { ResultTooDeepError, scrubSecrets } from './scrub-secrets';
 import { isFromOrigin } from './sender-origin';
@@ -56,6 +57,8 @@ export interface AppCoreOptions {
   linkRateLimit?: LinkRateLimit;
   /** Waits before each retry of the POS callback (tests shorten them). */
   callbackRetryDelaysMs?: readonly number[];
+  /** The estimate of the service's clock; tests inject one with their own clocks. */
+  serviceClock?: ServiceClock;
 }
 
 const DEFAULT_TIMEOUT_MS = 8000;
@@ -88,6 +91,9 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   const mode = () => (demo.isOn() ? 'demo' : settings.get().baseUrl && vault.key() ? 'service' : 'unconfigured');
   const state = (): TillState => ({ settings: settings.get(), key: vault.status(), mode: mode() });
 
+  // One estimate for the till: every answer from the service it talks to refines it.
+  let clock = options.serviceClock ?? new ServiceClock();
+  let clockFor: string | null = null;
   let cached: { id: string; api: LoyaltyApi } | null = null;
   /** The client for whatever the till talks to right now, or why there is none. */
   async function currentApi(): Promise<{ api: LoyaltyApi; target: ServiceTarget } | Failure> {
@@ -112,7 +118,12 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       target = { baseUrl, apiKey };
     }
     const id = `${target.baseUrl}\n${target.apiKey}`;
-    if (cached?.id !== id) cached = { id, api: createLoyaltyApi(target, { timeoutMs, log }) };
+    if (cached?.id !== id) {
+      // Another service has another clock; a new key for the same service does not.
+      if (clockFor !== null && clockFor !== target.baseUrl) clock = new ServiceClock({ monotonicNow: clock.monotonicNow, wallNow: clock.wallNow });
+      clockFor = target.baseUrl;
+      cached = { id, api: createLoyaltyApi(target, { timeoutMs, log, clock }) };
+    }
     return { api: cached.api, target };
   }
 
@@ -227,6 +238,19 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       if (!probe.ok) status.error = probe.error;
       status.checkedAt = new Date().toISOString();
       return { ok: true, data: status };
+    }),
+    serviceClock: op(payloads.noPayload, async () => {
+      const estimate = clock.estimate();
+      return {
+        ok: true,
+        data: {
+          offsetMs: estimate?.offsetMs ?? null,
+          uncertaintyMs: estimate?.uncertaintyMs ?? null,
+          tillClockOffMs: estimate?.wallOffsetMs ?? null,
+          localNow: clock.monotonicNow(),
+          requestTimeoutMs: timeoutMs,
+        },
+      };
     }),
     reportError: op(payloads.reportErrorPayload, async (report) => {
       reportRendererError(report);

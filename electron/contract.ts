@@ -106,8 +106,42 @@ export interface BridgeError {
   code?: string;
   /** Field name -> message, for validation errors, shown beside the field. */
   fields?: Record<string, string>;
-  /** From `Retry-After`, for `rate_limited`. */
+  /** From `Retry-After`, for `rate_limited`; capped (a hostile or broken value never means "for ever"). */
   retryAfterMs?: number;
+}
+
+/**
+ * When one request to the service was made, for reconciling a lost answer. Times are
+ * milliseconds: `local*` on the main process's monotonic clock, the others on the service's
+ * clock as estimated from the `Date` headers of its answers (null while it is not known).
+ */
+export interface AttemptTiming {
+  localStart: number;
+  localEnd: number;
+  /** Just before the request was handed to the network, on the service's clock. */
+  start: number | null;
+  /** When the answer came or the till gave up on it, on the service's clock. */
+  end: number | null;
+  /** Both service times are true to within this many ms. */
+  uncertaintyMs: number | null;
+  /**
+   * Whether the whole request was written to the connection. False when the connection
+   * failed before that: the service cannot have acted on it.
+   */
+  requestSent: boolean;
+}
+
+/** The service's clock as this till estimates it (see electron/service-clock.ts). */
+export interface ServiceClockReading {
+  /** service time = local (monotonic) time + offsetMs; null while unknown. */
+  offsetMs: number | null;
+  uncertaintyMs: number | null;
+  /** service time - this till's own clock: how far off the till's clock is; null while unknown. */
+  tillClockOffMs: number | null;
+  /** Now on the main process's monotonic clock, the scale of `AttemptTiming.local*`. */
+  localNow: number;
+  /** The longest one request may take before the till gives up on it. */
+  requestTimeoutMs: number;
 }
 
 export interface Success<T> {
@@ -117,11 +151,15 @@ export interface Success<T> {
   status?: number;
   /** The service's human-readable `message`, where it sent one. */
   message?: string;
+  /** When the request was made (redemptions only). */
+  attempt?: AttemptTiming;
 }
 
 export interface Failure {
   ok: false;
   error: BridgeError;
+  /** When the request was made and whether it was completely sent (redemptions only). */
+  attempt?: AttemptTiming;
 }
 
 export type Result<T> = Success<T> | Failure;
@@ -320,6 +358,8 @@ export interface TillOperations {
   clearApiKey: { payload: void; result: Result<TillState> };
   startDemo: { payload: void; result: Result<TillState> };
   connectionStatus: { payload: void; result: Result<ConnectionStatus> };
+  /** The service's clock as estimated from its answers; no request is made. */
+  serviceClock: { payload: void; result: Result<ServiceClockReading> };
   /** Renderer errors go to the main process's log file; the renderer has no file access. */
   reportError: { payload: RendererErrorReport; result: Result<null> };
   /** Links that arrived before the page could listen (a link that started the app). */
@@ -344,6 +384,7 @@ export const CHANNELS = {
   clearApiKey: 'till:key:clear',
   startDemo: 'till:demo:start',
   connectionStatus: 'till:connection:status',
+  serviceClock: 'till:clock:get',
   reportError: 'till:log:error',
   takeLinkMessages: 'till:links:take',
   reportLinkOutcome: 'till:links:outcome',

@@ -4,6 +4,7 @@ import { backoffDelay } from '../common/backoff';
 import { isRecord } from '../common/is-record';
 import { nestsDeeperThan } from '../common/json-depth';
 import type {
+  AttemptTiming,
   BridgeError,
   Customer,
   Failure,
@@ -25,6 +26,7 @@ import {
 } from './response-schemas';
 import { MAX_RESULT_DEPTH, scrubSecrets } from './scrub-secrets';
 import { plainServiceText } from './service-text';
+import { ServiceClock } from './service-clock';
 
 /** Where to send requests and with which key. */
 export interface ServiceTarget {
@@ -45,6 +47,8 @@ export interface LoyaltyApiOptions {
   timeoutMs: number;
   log: Logger;
   retry?: RetryPolicy;
+  /** Learns the service's clock from every answer; shared across clients of one till. */
+  clock?: ServiceClock;
 }
 
 // A cashier is waiting: a couple of quick retries, then tell them.
@@ -97,6 +101,7 @@ interface Envelope {
   data: unknown;
   meta: unknown;
   message: string | undefined;
+  attempt?: AttemptTiming;
 }
 
 interface RequestSpec {
@@ -105,6 +110,8 @@ interface RequestSpec {
   params?: object;
   body?: object;
   retry: boolean;
+  /** Report when the request was made (`attempt`), for reconciling a lost answer. */
+  timed?: boolean;
 }
 
 /**
@@ -115,6 +122,20 @@ interface RequestSpec {
 export function createLoyaltyApi(target: ServiceTarget, options: LoyaltyApiOptions): LoyaltyApi {
   const { timeoutMs, log } = options;
   const retry = options.retry ?? DEFAULT_RETRY;
+  const clock = options.clock ?? new ServiceClock();
+
+  /** The attempt's times on the service's clock, with the estimate as it stands after it. */
+  function timing(localStart: number, localEnd: number, requestSent: boolean): AttemptTiming {
+    const estimate = clock.estimate();
+    return {
+      localStart,
+      localEnd,
+      start: estimate ? localStart + estimate.offsetMs : null,
+      end: estimate ? localEnd + estimate.offsetMs : null,
+      uncertaintyMs: estimate ? estimate.uncertaintyMs : null,
+      requestSent,
+    };
+  }
   const http: AxiosInstance = axios.create({
     // Node's http, always: under a DOM-like test environment axios would otherwise pick XHR.
     adapter: 'http',
@@ -134,6 +155,7 @@ export function createLoyaltyApi(target: ServiceTarget, options: LoyaltyApiOptio
 
   async function once(spec: RequestSpec): Promise<Envelope | Failure> {
     const started = Date.now();
+    const localStart = clock.monotonicNow();
     // A hard deadline for the whole exchange: axios's own timeout is per socket inactivity.
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(), timeoutMs);
@@ -146,15 +168,26 @@ export function createLoyaltyApi(target: ServiceTarget, options: LoyaltyApiOptio
         headers: spec.body ? { 'Content-Type': 'application/json' } : undefined,
         signal: deadline.signal,
       });
+      const localEnd = clock.monotonicNow();
       log.info(`${spec.method} ${spec.path} -> ${response.status} (${Date.now() - started} ms)`);
-      const retryAfter = response.headers['retry-after'];
-      return readAnswer(response.status, response.data, typeof retryAfter === 'string' ? retryAfter : undefined, target.apiKey);
+      const header = (name: string) => {
+        const value: unknown = response.headers[name];
+        return typeof value === 'string' ? value : undefined;
+      };
+      clock.observe(header('date'), localStart, localEnd);
+      const answer = readAnswer(response.status, response.data, header('retry-after'), target.apiKey);
+      return spec.timed ? { ...answer, attempt: timing(localStart, localEnd, true) } : answer;
     } catch (thrown) {
-      // Only the error code is read: axios errors carry the request config, key included.
+      const localEnd = clock.monotonicNow();
+      // Only the error code and whether the request was written are read: axios errors
+      // carry the request config, key included.
       const code = axios.isAxiosError(thrown) ? thrown.code : undefined;
       const error = errorFromTransport(code, deadline.signal.aborted);
-      log.warn(`${spec.method} ${spec.path} -> ${error.kind}${code ? ` (${code})` : ''} (${Date.now() - started} ms)`);
-      return { ok: false, error };
+      const sent = requestWasWritten(thrown);
+      log.warn(
+        `${spec.method} ${spec.path} -> ${error.kind}${code ? ` (${code})` : ''}${sent ? '' : ', request not sent'} (${Date.now() - started} ms)`,
+      );
+      return spec.timed ? { ok: false, error, attempt: timing(localStart, localEnd, sent) } : { ok: false, error };
     } finally {
       clearTimeout(timer);
     }
@@ -202,9 +235,12 @@ export function createLoyaltyApi(target: ServiceTarget, options: LoyaltyApiOptio
       return shaped(answer, rewardSchema, (reward): Reward => reward);
     },
     async redeemReward(body) {
-      const answer = await send({ method: 'POST', path: '/v1/rewards/redeem', body, retry: false });
+      const answer = await send({ method: 'POST', path: '/v1/rewards/redeem', body, retry: false, timed: true });
       if (!isEnvelope(answer)) return answer;
-      return shaped(answer, redemptionSchema, (redemption): Redemption => redemption);
+      const result = shaped(answer, redemptionSchema, (redemption): Redemption => redemption);
+      // The attempt's timing goes with every outcome: a lost or unreadable answer is exactly
+      // when the outbox needs to know when the request was on the wire.
+      return answer.attempt ? { ...result, attempt: answer.attempt } : result;
     },
     async probe() {
       const answer = await once({ method: 'GET', path: '/v1/customers', params: { per_page: 1 }, retry: false });
@@ -212,6 +248,16 @@ export function createLoyaltyApi(target: ServiceTarget, options: LoyaltyApiOptio
       return { ok: true, data: null, status: answer.status };
     },
   };
+}
+
+/**
+ * Whether the failed request had been written to the connection in full. Node's request
+ * emits 'finish' (and sets `writableFinished`) once its last byte was handed to the socket;
+ * a connection refused, or reset before that, leaves it unset.
+ */
+function requestWasWritten(thrown: unknown): boolean {
+  const request = axios.isAxiosError(thrown) ? (thrown.request as { writableFinished?: unknown } | undefined) : undefined;
+  return request?.writableFinished === true;
 }
 
 /** Interprets one HTTP answer: the envelope on success, a `Failure` otherwise. */

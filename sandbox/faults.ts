@@ -14,6 +14,13 @@ export interface FaultSettings {
   /** Answer 429 with `Retry-After` without doing anything. */
   rateLimitRate: number;
   retryAfterSeconds: number;
+  /** Sent as `Retry-After` verbatim instead of `retryAfterSeconds` (e.g. an HTTP date). */
+  retryAfterHeader: string | null;
+  /**
+   * Reset the connection (TCP RST) before reading the request: a new connection as soon as it
+   * is accepted, a kept-alive one as soon as the next request's headers arrive.
+   */
+  resetOnConnectRate: number;
 }
 
 export type FaultDecision = 'none' | 'error' | 'drop' | 'commit_then_drop' | 'rate_limit';
@@ -25,6 +32,8 @@ const NONE: FaultSettings = {
   commitThenDropRate: 0,
   rateLimitRate: 0,
   retryAfterSeconds: 1,
+  retryAfterHeader: null,
+  resetOnConnectRate: 0,
 };
 
 export class FaultSwitches {
@@ -42,6 +51,11 @@ export class FaultSwitches {
 
   current(): Readonly<FaultSettings> {
     return this.settings;
+  }
+
+  /** Whether to reset a connection just accepted (its own draw, before any request). */
+  resetOnConnect(): boolean {
+    return this.settings.resetOnConnectRate > 0 && this.random() < this.settings.resetOnConnectRate;
   }
 
   /** One draw per request, so the rates add up to the chance that anything goes wrong. */

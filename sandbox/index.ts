@@ -29,7 +29,7 @@ export interface SandboxOptions {
   customers?: number;
   /** Seed of the demo data. */
   seed?: number;
-  /** The service's clock (tests move it to expire rewards). */
+  /** The service's clock, for its timestamps and its `Date` header (tests move or skew it). */
   now?: () => Date;
 }
 
@@ -68,7 +68,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   }
 
   const faults = new FaultSwitches();
-  const app = buildServer({ store, programsByKey, faults });
+  const app = buildServer({ store, programsByKey, faults, now });
   await app.listen({ port: options.port ?? 0, host: options.host ?? '127.0.0.1' });
   const address = app.server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;

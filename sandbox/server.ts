@@ -14,6 +14,8 @@ export interface ServerOptions {
   /** API key -> the programme it earns on. */
   programsByKey: Map<string, ProgramRecord>;
   faults: FaultSwitches;
+  /** The service's clock: its `Date` header says this time, as `redeemed_at` does. */
+  now?: () => Date;
 }
 
 interface Answer {
@@ -30,14 +32,28 @@ declare module 'fastify' {
   }
 }
 
-export function buildServer({ store, programsByKey, faults }: ServerOptions): FastifyInstance {
+export function buildServer({ store, programsByKey, faults, now = () => new Date() }: ServerOptions): FastifyInstance {
   const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT_BYTES, forceCloseConnections: true });
+  // A real service's Date header and its timestamps come from the same clock.
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('date', now().toUTCString());
+  });
+  // A new connection is reset before any of it is read; a kept-alive one on its next request.
+  app.server.on('connection', (socket) => {
+    if (faults.resetOnConnect()) socket.resetAndDestroy();
+  });
   // Fastify reads text/plain by default; the spec's bodies are JSON only, so anything else is a 415.
   app.removeContentTypeParser('text/plain');
   app.decorateRequest('program', null);
   app.decorateRequest('dropAfterHandling', false);
 
   app.addHook('onRequest', async (request, reply) => {
+    if (faults.resetOnConnect()) {
+      // Before the body is read, with a reset rather than a close.
+      reply.hijack();
+      request.raw.socket.resetAndDestroy();
+      return reply;
+    }
     const { latencyMs, retryAfterSeconds } = faults.current();
     if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
     switch (faults.decide()) {
@@ -48,7 +64,7 @@ export function buildServer({ store, programsByKey, faults }: ServerOptions): Fa
       case 'error':
         return reply.code(500).send(new ServiceError(500, 'server_error', 'Injected server error.').body());
       case 'rate_limit':
-        reply.header('retry-after', String(retryAfterSeconds));
+        reply.header('retry-after', faults.current().retryAfterHeader ?? String(retryAfterSeconds));
         return reply.code(429).send(new ServiceError(429, 'rate_limited', 'Too many requests.').body());
       case 'commit_then_drop':
         request.dropAfterHandling = true;

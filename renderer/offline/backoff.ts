@@ -1,2 +1,2 @@
-// The back-off formula lives in common/, shared with the main process's retries.
-export { backoffDelay, type BackoffPolicy } from '../../common/backoff';
+// The back-off formula and the Retry-After cap live in common/, shared with the main process.
+export { backoffDelay, boundedRetryAfter, MAX_RETRY_AFTER_MS, type BackoffPolicy } from '../../common/backoff';

@@ -10,7 +10,7 @@
  * - observable: how many were fetched, of how many, and when the last complete refresh was.
  */
 import type { Customer, TillApi } from '../../electron/contract';
-import { backoffDelay, type BackoffPolicy } from './backoff';
+import { backoffDelay, boundedRetryAfter, type BackoffPolicy } from './backoff';
 import { isTransient } from './failure-kinds';
 import { clearMeta, readMeta, writeMeta, type OfflineDb, type RefreshCursor } from './db';
 import type { CustomerCache } from './customer-cache';
@@ -342,7 +342,7 @@ export class CacheRefresh {
         throw new StopRun(error.message);
       }
       let delay = backoffDelay(tries, this.backoff, this.random);
-      if (error.retryAfterMs !== undefined) delay = Math.max(delay, error.retryAfterMs);
+      delay = Math.max(delay, boundedRetryAfter(error.retryAfterMs));
       await this.sleep(delay);
     }
   }

@@ -62,11 +62,39 @@ export interface CachedReward {
 
 export type OutboxState = 'pending' | 'failed' | 'conflict';
 
+/**
+ * One attempt of this till's that the service may have acted on without our hearing the
+ * answer: the request was completely sent and no definite answer came back, or the page
+ * went away before the answer (`localEnd` null). Times are milliseconds: on the service's
+ * clock (null when it was unknown then), and on the main process's monotonic clock.
+ */
+export interface AttemptRecord {
+  start: number | null;
+  end: number | null;
+  uncertaintyMs: number | null;
+  localStart: number;
+  /** Null while the attempt is in flight, or when the page went away before it ended. */
+  localEnd: number | null;
+}
+
+/** What a conflict's reconciliation found, so that the words say what is known and no more. */
+export interface Attribution {
+  verdict:
+    | 'outside_attempts' // redeemed at a time outside every unanswered attempt of this till
+    | 'no_unanswered_attempt' // this till never sent a request the service could have acted on unheard
+    | 'clock_unknown' // this till had unanswered attempts, but the service's clock was unknown
+    | 'not_redeemed' // the service refused it, and does not show it redeemed (e.g. expired)
+    | 'not_found'; // the service no longer finds this code for this phone
+  redeemedAt: string | null;
+  /** Service-clock ISO starts of this till's unanswered attempts. */
+  attemptsAt: string[];
+}
+
 interface OutboxItemBase {
   seq?: number;
   state: OutboxState;
   queuedAt: string;
-  /** Recorded before the first request leaves, so a lost answer can be reconciled. */
+  /** This till's clock, for display; reconciliation uses `unanswered`. */
   firstAttemptAt: string | null;
   lastAttemptAt: string | null;
   attempts: number;
@@ -75,6 +103,10 @@ interface OutboxItemBase {
   lastError: BridgeError | null;
   /** Plain words for the cashier: why it failed or conflicts. */
   note: string | null;
+  /** Attempts the service may have acted on unheard, recorded before each request leaves. */
+  unanswered?: AttemptRecord[];
+  /** Transient failures in a row, for the back-off (a refused key is not one). */
+  failures?: number;
 }
 
 export interface RedemptionItem extends OutboxItemBase {
@@ -87,6 +119,8 @@ export interface RedemptionItem extends OutboxItemBase {
   customerName: string;
   /** What the service said about the reward when a conflict was found, kept for review. */
   serviceReward: Reward | null;
+  /** What reconciliation found, for a conflict. */
+  attribution?: Attribution;
 }
 
 export interface RegistrationItem extends OutboxItemBase {
@@ -104,7 +138,7 @@ export type OutboxItem = RedemptionItem | RegistrationItem;
 
 export type JournalOutcome =
   | 'redeemed' // the service confirmed the redemption
-  | 'redeemed_answer_lost' // 422 on replay, and the service shows it redeemed by our earlier attempt
+  | 'redeemed_answer_lost' // 422 on replay, redeemed during one of our unanswered attempts: most likely ours
   | 'registered'
   | 'conflict_acknowledged' // used elsewhere while we were offline; a person reviewed it
   | 'failure_acknowledged'; // refused by the service; a person reviewed it
@@ -125,6 +159,10 @@ export interface JournalEntry {
   queuedAt: string;
   firstAttemptAt: string | null;
   note: string | null;
+  /** The outcome's time on the service's clock (ISO), where it was known. */
+  serviceAt?: string | null;
+  /** For `redeemed_answer_lost`: the start of the unanswered attempt it was redeemed during (service clock). */
+  attemptAt?: string | null;
 }
 
 /** Resumable state of the background refresh (cache-refresh.ts). */

@@ -32,7 +32,9 @@ import { journalToCsv } from './journal-csv';
 import { checkRewardOffline, type OfflineCheck } from './offline-check';
 import { Outbox, type OutboxCounts, type QueueRefusal } from './outbox';
 import { parseQuery } from './search-index';
-import { Replayer, type LockManagerLike, type ReplayPause, type ReplayRun } from './replayer';
+import { Replayer, readServiceClock, type LockManagerLike, type ReplayPause, type ReplayRun } from './replayer';
+import { closedAttempt, serviceNow } from './attribution';
+import type { AttemptRecord } from './db';
 import { WriteBehind, type WriteFailureListener } from './write-behind';
 
 export type { OfflineCheck, OutboxCounts, RefreshProgress, ConnectionSnapshot, ReplayPause, ReplayRun, OutboxItem, JournalEntry };
@@ -197,8 +199,9 @@ export function createOfflineServices(options: OfflineServicesOptions) {
   async function queueRedemption(
     input: { code: string; phone: string; orderReference?: string | null },
     firstAttemptAt: string | null,
+    unanswered: AttemptRecord | null = null,
   ): Promise<RedeemOutcome> {
-    const queued = await afterWrites(() => outbox.queueRedemption({ ...input, firstAttemptAt }, settings()));
+    const queued = await afterWrites(() => outbox.queueRedemption({ ...input, firstAttemptAt, unanswered }, settings()));
     if (queued.ok) return { outcome: 'queued', item: queued.item, check: queued.check };
     return {
       outcome: 'refused',
@@ -340,7 +343,13 @@ export function createOfflineServices(options: OfflineServicesOptions) {
       }
       // The request may have been committed with its answer lost: the queue reconciles that.
       if (isUnreachable(result.error) && settings().allowOfflineRedemption) {
-        return queueRedemption(input, mayHaveBeenApplied(result.error) ? attemptedAt : null);
+        // Only a request that was completely sent, and got no answer, may have been applied.
+        const ambiguous = mayHaveBeenApplied(result.error) && result.attempt?.requestSent !== false;
+        return queueRedemption(
+          input,
+          ambiguous ? attemptedAt : null,
+          ambiguous && result.attempt ? closedAttempt(result.attempt) : null,
+        );
       }
       return { outcome: 'failed', error: result.error };
     },
@@ -392,7 +401,7 @@ export function createOfflineServices(options: OfflineServicesOptions) {
     outboxItems: () => outbox.items(),
     journal: () => outbox.journal(),
     counts: () => outbox.counts(),
-    acknowledge: (seq: number) => outbox.acknowledge(seq),
+    acknowledge: async (seq: number) => outbox.acknowledge(seq, serviceNow(await readServiceClock(api))),
     retry: async (seq: number) => {
       const retried = await outbox.retry(seq);
       if (retried) replaySoon();
@@ -400,11 +409,18 @@ export function createOfflineServices(options: OfflineServicesOptions) {
     },
     exportJournalCsv: async () => journalToCsv(await outbox.journal()),
     replayPause: () => replayer.pause(),
-    /** After the key was fixed in the settings. */
+    /** "Retry now" on a paused queue. */
     resumeReplay: async () => {
       await replayer.resume();
       replaySoon();
     },
+    /** A new key was saved: the pause and every back-off wait end, and the queue goes at once. */
+    resumeAfterKeyChange: async () => {
+      await replayer.resumeWithNewKey();
+      replaySoon();
+    },
+    /** The service's clock as the main process estimates it (null where unknown). */
+    serviceClock: () => readServiceClock(api),
     replayNow: () => replayer.runOnce(),
     /** A person asked to send now: the back-off waits no longer apply. */
     clearBackoff: () => outbox.clearWaits(),

@@ -6,12 +6,13 @@
  * and order references come from people and must never execute when the file is opened.
  */
 import type { JournalEntry, JournalOutcome } from './db';
+import { likelyOursWords } from './reconciliation-words';
 
-export const JOURNAL_CSV_HEADER = ['time', 'code', 'customer', 'order reference', 'branch', 'outcome'] as const;
+export const JOURNAL_CSV_HEADER = ['time', 'code', 'customer', 'order reference', 'branch', 'outcome', 'service time'] as const;
 
 const OUTCOME_WORDS: Record<JournalOutcome, string> = {
   redeemed: 'redeemed',
-  redeemed_answer_lost: 'redeemed (confirmed after a lost answer)',
+  redeemed_answer_lost: 'redeemed, most likely by this till (answer lost)',
   registered: 'registered',
   conflict_acknowledged: 'conflict (acknowledged)',
   failure_acknowledged: 'failed (acknowledged)',
@@ -33,7 +34,14 @@ export function journalToCsv(entries: readonly JournalEntry[]): string {
     entry.customerName || entry.phoneE164,
     entry.orderReference,
     entry.branchId,
-    entry.note ? `${OUTCOME_WORDS[entry.outcome]}: ${entry.note}` : OUTCOME_WORDS[entry.outcome],
+    outcomeCell(entry),
+    entry.serviceAt ?? '',
   ]);
   return [JOURNAL_CSV_HEADER, ...rows].map((row) => row.map(csvCell).join(',')).join('\r\n') + '\r\n';
+}
+
+function outcomeCell(entry: JournalEntry): string {
+  // Entries journalled before the attribution rule said "confirmed": the evidence was a time.
+  const note = entry.outcome === 'redeemed_answer_lost' && (entry.attemptAt || !entry.note || entry.note.startsWith('Confirmed')) ? likelyOursWords(entry.attemptAt) : entry.note;
+  return note ? `${OUTCOME_WORDS[entry.outcome]}: ${note}` : OUTCOME_WORDS[entry.outcome];
 }

@@ -13,6 +13,7 @@ import {
   deleteCustomerRow,
   rewardKey,
   type CachedCustomer,
+  type AttemptRecord,
   type JournalEntry,
   type JournalOutcome,
   type OfflineDb,
@@ -35,9 +36,11 @@ export interface QueueRedemptionInput {
   orderReference?: string | null;
   /**
    * When an online attempt was already made (and its answer lost) before falling back to
-   * the queue: its start time, so that reconciliation counts it as our first attempt.
+   * the queue: its start time on this till's clock, for display.
    */
   firstAttemptAt?: string | null;
+  /** That attempt on the service's clock, when the service may have acted on it unheard. */
+  unanswered?: AttemptRecord | null;
 }
 
 export type QueueRefusal =
@@ -131,6 +134,8 @@ export class Outbox {
         nextAttemptAt: null,
         lastError: null,
         note: null,
+        unanswered: input.unanswered ? [input.unanswered] : [],
+        failures: 0,
         code: check.code,
         phoneE164: check.phoneE164!,
         branchId: settings.branchId,
@@ -237,12 +242,13 @@ export class Outbox {
   }
 
   /** A person has reviewed a failure or a conflict: it moves to the journal. */
-  async acknowledge(seq: number): Promise<boolean> {
+  /** `serviceAt`: the service's time now (ISO), where known, for the journal. */
+  async acknowledge(seq: number, serviceAt: string | null = null): Promise<boolean> {
     const acknowledged = await this.db.transaction('rw', [this.db.outbox, this.db.journal, this.db.rewards, ...customerTables(this.db)], async () => {
       const item = await this.db.outbox.get(seq);
       if (!item || item.state === 'pending') return null;
       const outcome: JournalOutcome = item.state === 'conflict' ? 'conflict_acknowledged' : 'failure_acknowledged';
-      await this.finish(item, outcome, item.note);
+      await this.finish(item, outcome, item.note, undefined, { serviceAt });
       if (item.kind === 'register') {
         // The service never accepted this customer; the journal keeps the record of it.
         const local = await this.db.customers.get(item.customerPk);
@@ -262,12 +268,13 @@ export class Outbox {
    * Clears the back-off waits of every pending item. The back-off protects the service from
    * tills retrying on their own; a person asking to send now is not held to it.
    */
-  async clearWaits(): Promise<void> {
+  async clearWaits(options: { forgetFailures?: boolean } = {}): Promise<void> {
     await this.db.outbox
       .where('state')
       .equals('pending')
       .modify((item) => {
         item.nextAttemptAt = null;
+        if (options.forgetFailures) item.failures = 0;
       });
   }
 
@@ -290,8 +297,15 @@ export class Outbox {
    * Moves an item from the outbox to the journal and clears its reward's pending mark.
    * Call inside a transaction over outbox, journal and rewards.
    */
-  async finish(item: OutboxItem, outcome: JournalOutcome, note: string | null, customerId?: string): Promise<void> {
+  async finish(
+    item: OutboxItem,
+    outcome: JournalOutcome,
+    note: string | null,
+    customerId?: string,
+    times: { serviceAt?: string | null; attemptAt?: string | null } = {},
+  ): Promise<void> {
     const doneAt = this.now().toISOString();
+    const serviceTimes = { serviceAt: times.serviceAt ?? null, ...(times.attemptAt ? { attemptAt: times.attemptAt } : {}) };
     const entry: JournalEntry =
       item.kind === 'redeem'
         ? {
@@ -308,6 +322,7 @@ export class Outbox {
             queuedAt: item.queuedAt,
             firstAttemptAt: item.firstAttemptAt,
             note,
+            ...serviceTimes,
           }
         : {
             outboxSeq: item.seq!,
@@ -323,6 +338,7 @@ export class Outbox {
             queuedAt: item.queuedAt,
             firstAttemptAt: item.firstAttemptAt,
             note,
+            ...serviceTimes,
           };
     await this.db.journal.add(entry);
     await this.db.outbox.delete(item.seq!);

@@ -4,20 +4,36 @@
  *
  * - network errors, timeouts, 429 and 5xx: the item waits with exponential back-off and
  *   jitter, and nothing behind it overtakes it (order is kept);
- * - 401: the whole queue pauses until a person fixes the key (`resume()`);
- * - 422 `reward_unavailable`: reconciled through `checkReward`. Redeemed at or after our
- *   first attempt means that attempt succeeded and only its answer was lost: done.
- *   Otherwise the reward was used elsewhere while we were offline: a conflict, kept;
+ * - 401: the whole queue pauses until a person fixes the key (`resume()`); it is not a
+ *   failed attempt and adds nothing to the back-off;
+ * - 422 `reward_unavailable`: reconciled through `checkReward` and attribution.ts: redeemed
+ *   inside the window of one of this till's unanswered attempts means most likely ours
+ *   (done, and said so); anything else is a conflict, kept for a person;
  * - other refusals (validation, not found): failed, kept until acknowledged; later items go on.
  *
- * The first attempt's time is stored before the request leaves, so a reload between
- * sending and answering still reconciles correctly.
+ * Each attempt is recorded, on the service's clock, before the request leaves, so a reload
+ * between sending and answering still reconciles correctly.
  */
 import { isTransient, mayHaveBeenApplied } from './failure-kinds';
 import { Dexie } from 'dexie';
-import type { BridgeError, Reward, TillApi } from '../../electron/contract';
-import { backoffDelay, type BackoffPolicy } from './backoff';
-import { clearMeta, customerTables, deleteCustomerRow, readMeta, writeMeta, type CachedCustomer, type OfflineDb, type OutboxItem, type RedemptionItem, type RegistrationItem } from './db';
+import type { AttemptTiming, BridgeError, Reward, ServiceClockReading, TillApi } from '../../electron/contract';
+import { attribute, closedAttempt, legacyAttempts, openAttempt, serviceNow } from './attribution';
+import { conflictNote, likelyOursWords } from './reconciliation-words';
+import { backoffDelay, boundedRetryAfter, type BackoffPolicy } from './backoff';
+import {
+  clearMeta,
+  customerTables,
+  deleteCustomerRow,
+  readMeta,
+  writeMeta,
+  type Attribution,
+  type AttemptRecord,
+  type CachedCustomer,
+  type OfflineDb,
+  type OutboxItem,
+  type RedemptionItem,
+  type RegistrationItem,
+} from './db';
 import type { CustomerCache } from './customer-cache';
 import type { Outbox } from './outbox';
 
@@ -59,6 +75,17 @@ export interface ReplayerOptions {
 
 const DEFAULT_BACKOFF: BackoffPolicy = { baseMs: 2_000, maxMs: 5 * 60_000 };
 
+/** The service's clock as the main process estimates it; null where the bridge cannot say. */
+export async function readServiceClock(api: Pick<TillApi, 'serviceClock'>): Promise<ServiceClockReading | null> {
+  if (typeof api.serviceClock !== 'function') return null;
+  try {
+    const reading = await api.serviceClock();
+    return reading.ok ? reading.data : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * In-page stand-in where `navigator.locks` is missing: it keeps replayers of this page
  * apart. Chromium (and so Electron) always has Web Locks, which also covers other windows.
@@ -75,11 +102,6 @@ export const localLocks: LockManagerLike = {
     }
   },
 };
-
-/** The service's timestamps are to the second: our attempt time is compared at that precision. */
-function wholeSecond(iso: string): number {
-  return Math.floor(Date.parse(iso) / 1000) * 1000;
-}
 
 export class Replayer {
   private readonly now: () => Date;
@@ -111,6 +133,15 @@ export class Replayer {
   async resume(): Promise<void> {
     await clearMeta(this.options.db, 'replayPause');
     this.emit();
+  }
+
+  /**
+   * A working key was saved: the pause ends and every back-off wait goes, with the failures
+   * counted towards it (they were most likely the key's), so the queue drains at once.
+   */
+  async resumeWithNewKey(): Promise<void> {
+    await this.options.outbox.clearWaits({ forgetFailures: true });
+    await this.resume();
   }
 
   /** When the first pending item may next be tried (null: now, or nothing pending). */
@@ -160,73 +191,102 @@ export class Replayer {
     }
   }
 
-  /** Stores the attempt before the request leaves. */
-  private async recordAttempt<T extends OutboxItem>(item: T): Promise<T> {
+  /**
+   * Stores the attempt before the request leaves. For a redemption the attempt is also
+   * opened on the service's clock: if the page goes away before the answer, it stays
+   * unanswered, and reconciliation knows when it may have been made.
+   */
+  private async recordAttempt<T extends OutboxItem>(item: T, clock: ServiceClockReading | null = null): Promise<T> {
     const at = this.now().toISOString();
-    const changes = {
+    const open = item.kind === 'redeem' ? openAttempt(clock) : null;
+    // Queued by an earlier version, which kept only this till's own times: placed once, now.
+    const earlier = item.unanswered ?? (item.kind === 'redeem' ? legacyAttempts(item, clock) : []);
+    const changes: Partial<OutboxItem> = {
       firstAttemptAt: item.firstAttemptAt ?? at,
       lastAttemptAt: at,
       attempts: item.attempts + 1,
+      unanswered: open ? [...earlier, open] : earlier,
     };
     await this.options.db.outbox.update(item.seq!, changes);
     return { ...item, ...changes };
   }
 
+  /**
+   * Closes the attempt opened by `recordAttempt`: kept (with the main process's own times)
+   * when the service may have acted on it unheard, dropped when it cannot have.
+   */
+  private async closeAttempt(item: RedemptionItem, opened: boolean, error: BridgeError | null, timing: AttemptTiming | undefined): Promise<RedemptionItem> {
+    const all = item.unanswered ?? [];
+    const earlier = opened ? all.slice(0, -1) : all;
+    const ambiguous = error !== null && mayHaveBeenApplied(error) && timing?.requestSent !== false;
+    let unanswered: AttemptRecord[];
+    if (!ambiguous) unanswered = earlier;
+    else if (timing) unanswered = [...earlier, closedAttempt(timing)];
+    // Without the main process's timing, the opened record stands (it ends at the deadline).
+    else unanswered = all;
+    await this.options.db.outbox.update(item.seq!, { unanswered });
+    return { ...item, unanswered };
+  }
+
   private async replayRedemption(queued: RedemptionItem): Promise<Outcome> {
-    const item = await this.recordAttempt(queued);
+    const clock = await readServiceClock(this.options.api);
+    const item = await this.recordAttempt(queued, clock);
     const result = await this.options.api.redeemReward({
       reward_code: item.code,
       phone: item.phoneE164,
       ...(item.branchId ? { branch_id: item.branchId } : {}),
       ...(item.orderReference ? { order_reference: item.orderReference } : {}),
     });
+    // recordAttempt opened a record exactly when the clock could be read.
+    const opened = clock !== null;
+    const attempted = await this.closeAttempt(item, opened, result.ok ? null : result.error, result.attempt);
     if (result.ok) {
-      await this.complete(item, 'redeemed', null, async () => {
-        await this.options.cache.applyRedemption(result.data, item.phoneE164);
-      });
+      await this.complete(attempted, 'redeemed', null, async () => {
+        await this.options.cache.applyRedemption(result.data, attempted.phoneE164);
+      }, undefined, { serviceAt: isoOrNull(result.attempt?.end) });
       return 'done';
     }
-    if (result.error.kind === 'reward_unavailable') return this.reconcile(item);
-    const attempted = mayHaveBeenApplied(result.error) ? item : await this.forgetAttempt(item, queued.firstAttemptAt);
+    if (result.error.kind === 'reward_unavailable') return this.reconcile(attempted);
+    if (result.error.kind === 'unauthorized') {
+      // A refused key is not a failed attempt: nothing was tried, and nothing adds to the back-off.
+      await this.options.db.outbox.update(attempted.seq!, { attempts: queued.attempts, lastAttemptAt: queued.lastAttemptAt, firstAttemptAt: queued.firstAttemptAt });
+    }
     return this.setBack(attempted, result.error);
   }
 
-  /** An attempt the service cannot have acted on is no evidence for reconciliation. */
-  private async forgetAttempt<T extends OutboxItem>(item: T, firstAttemptAt: string | null): Promise<T> {
-    await this.options.db.outbox.update(item.seq!, { firstAttemptAt });
-    return { ...item, firstAttemptAt };
-  }
-
-  /** A 422 on replay: did our own earlier attempt redeem it (answer lost), or did someone else? */
+  /** A 422 on replay: did one of our unanswered attempts redeem it, or did someone else? */
   private async reconcile(item: RedemptionItem): Promise<Outcome> {
     const check = await this.options.api.checkReward({ reward_code: item.code, phone: item.phoneE164 });
     if (!check.ok) {
       if (check.error.kind === 'not_found') {
-        return this.conflict(item, null, 'The service refused the redemption and no longer finds this code for this phone.');
+        return this.conflict(item, null, { verdict: 'not_found', redeemedAt: null, attemptsAt: [] });
       }
       return this.setBack(item, check.error);
     }
     const reward = check.data;
     const redeemedAt = reward.redeemed_at;
-    if (reward.status === 'redeemed' && redeemedAt && Date.parse(redeemedAt) >= wholeSecond(item.firstAttemptAt!)) {
-      await this.complete(item, 'redeemed_answer_lost', `Confirmed redeemed at ${redeemedAt}; the first answer was lost.`, async () => {
+    // Read after the check: its answer refined the estimate.
+    const clock = await readServiceClock(this.options.api);
+    if (reward.status !== 'redeemed' || !redeemedAt) {
+      return this.conflict(item, reward, { verdict: 'not_redeemed', redeemedAt: null, attemptsAt: [] });
+    }
+    const verdict = attribute(redeemedAt, item.unanswered ?? [], clock);
+    if (verdict.ours) {
+      await this.complete(item, 'redeemed_answer_lost', likelyOursWords(verdict.attemptAt), async () => {
         await this.options.cache.putReward(reward, item.phoneE164);
-      });
+      }, undefined, { serviceAt: serviceNow(clock), attemptAt: verdict.attemptAt });
       return 'done';
     }
-    const why =
-      reward.status === 'redeemed' && redeemedAt
-        ? `Redeemed elsewhere at ${redeemedAt}, before this till's first attempt at ${item.firstAttemptAt}.`
-        : `The service reports the reward as ${reward.status}${reward.expires_at ? ` (expires ${reward.expires_at})` : ''}.`;
-    return this.conflict(item, reward, why);
+    return this.conflict(item, reward, verdict.attribution);
   }
 
-  private async conflict(item: RedemptionItem, reward: Reward | null, note: string): Promise<Outcome> {
+  private async conflict(item: RedemptionItem, reward: Reward | null, attribution: Attribution): Promise<Outcome> {
     const { db, cache } = this.options;
+    const note = conflictNote(attribution, reward?.status);
     await db.transaction('rw', [db.outbox, db.rewards, ...customerTables(db)], async () => {
       await db.outbox.update(item.seq!, (row) => {
         if (row.kind !== 'redeem') return;
-        Object.assign(row, { state: 'conflict', serviceReward: reward, note, nextAttemptAt: null });
+        Object.assign(row, { state: 'conflict', serviceReward: reward, attribution, note, nextAttemptAt: null });
       });
       // The cache learns the service's view; the pending mark stays until a person acknowledges.
       if (reward) await cache.putReward(reward, item.phoneE164);
@@ -242,7 +302,12 @@ export class Replayer {
       ...(item.email ? { email: item.email } : {}),
       ...(item.birthday ? { birthday: item.birthday } : {}),
     });
-    if (!result.ok) return this.setBack(item, result.error);
+    if (!result.ok) {
+      if (result.error.kind === 'unauthorized') {
+        await this.options.db.outbox.update(item.seq!, { attempts: queued.attempts, lastAttemptAt: queued.lastAttemptAt, firstAttemptAt: queued.firstAttemptAt });
+      }
+      return this.setBack(item, result.error);
+    }
     const { db, cache } = this.options;
     const written: { row: CachedCustomer; previous: CachedCustomer | null }[] = [];
     let orphan: CachedCustomer | null = null;
@@ -270,11 +335,12 @@ export class Replayer {
     note: string | null,
     updateCache: () => Promise<void>,
     customerId?: string,
+    times: { serviceAt?: string | null; attemptAt?: string | null } = {},
   ): Promise<void> {
     const { db, outbox } = this.options;
     await db.transaction('rw', [db.outbox, db.journal, db.rewards, ...customerTables(db)], async () => {
       await updateCache();
-      await outbox.finish(item, outcome, note, customerId);
+      await outbox.finish(item, outcome, note, customerId, times);
     });
   }
 
@@ -292,10 +358,10 @@ export class Replayer {
       return 'paused';
     }
     if (isTransient(error)) {
-      let delay = backoffDelay(item.attempts, this.backoff, this.random);
-      if (error.retryAfterMs !== undefined) delay = Math.max(delay, error.retryAfterMs);
+      const failures = (item.failures ?? 0) + 1;
+      const delay = Math.max(backoffDelay(failures, this.backoff, this.random), boundedRetryAfter(error.retryAfterMs));
       const nextAttemptAt = new Date(this.now().getTime() + delay).toISOString();
-      await db.outbox.update(item.seq!, { lastError: error, nextAttemptAt });
+      await db.outbox.update(item.seq!, { lastError: error, nextAttemptAt, failures });
       return 'backoff';
     }
     await db.outbox.update(item.seq!, { state: 'failed', lastError: error, note: error.message, nextAttemptAt: null });
@@ -308,3 +374,7 @@ export class Replayer {
 }
 
 type Outcome = 'done' | 'conflict' | 'failed' | 'backoff' | 'paused';
+
+function isoOrNull(ms: number | null | undefined): string | null {
+  return typeof ms === 'number' && Number.isFinite(ms) ? new Date(ms).toISOString() : null;
+}

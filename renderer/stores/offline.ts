@@ -84,6 +84,8 @@ export const useOfflineStore = defineStore('offline', () => {
   const items = shallowRef<OutboxItem[]>([]);
   const journal = shallowRef<JournalEntry[]>([]);
   const replaying = ref(false);
+  /** How far this till's clock is off the service's (ms, service minus till); null while unknown. */
+  const tillClockOffMs = ref<number | null>(null);
   const lastReplay = ref<{ at: string; run: ReplayRun } | null>(null);
 
   const isOffline = computed(() => connection.value?.state === 'offline');
@@ -91,9 +93,14 @@ export const useOfflineStore = defineStore('offline', () => {
 
   async function reloadCounts(): Promise<void> {
     const core = services();
-    const [nextCounts, nextPause] = await Promise.all([core.counts(), core.replayPause()]);
+    const [nextCounts, nextPause, clock] = await Promise.all([core.counts(), core.replayPause(), core.serviceClock()]);
     counts.value = nextCounts;
     pause.value = nextPause;
+    // Only an offset larger than the estimate's own uncertainty is worth telling.
+    tillClockOffMs.value =
+      clock && clock.tillClockOffMs !== null && clock.uncertaintyMs !== null && Math.abs(clock.tillClockOffMs) > clock.uncertaintyMs
+        ? clock.tillClockOffMs
+        : null;
   }
 
   /** Everything the outbox screen shows. */
@@ -174,7 +181,7 @@ export const useOfflineStore = defineStore('offline', () => {
 
   /** After the key was changed in Settings: a paused queue may go again. */
   async function resumeAfterKeyChange(): Promise<void> {
-    await services().resumeReplay();
+    await services().resumeAfterKeyChange();
     await reloadCounts();
   }
 
@@ -205,6 +212,7 @@ export const useOfflineStore = defineStore('offline', () => {
     journal,
     replaying,
     lastReplay,
+    tillClockOffMs,
     isOffline,
     needsAttention,
     start,

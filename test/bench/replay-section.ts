@@ -69,6 +69,12 @@ export async function replayFigures(bench: BenchBrowser, report: Report, count: 
       const r = recorded.get(q.orderReference);
       return !r || r.code.toUpperCase() !== q.code || r.branch_id !== BRANCH_ID;
     }).length;
+    // Attribution judged by the service's record: "done" must be a redemption with our order
+    // reference, "conflict" one with someone else's (or none).
+    const wrongAttribution = result.verdicts.filter((v) => {
+      const ours = recorded.get(v.orderReference ?? '')?.code.toUpperCase() === v.code.toUpperCase();
+      return v.verdict === 'done' ? !ours : ours;
+    }).length;
     const done = result.journal.redeemed + result.journal.redeemed_answer_lost;
     const left = result.outbox.pending + result.outbox.failed + result.outbox.conflict;
 
@@ -81,10 +87,18 @@ export async function replayFigures(bench: BenchBrowser, report: Report, count: 
       note: `back-off ${BACKOFF.baseMs}-${BACKOFF.maxMs} ms; faults ${JSON.stringify(REPLAY_FAULTS)}`,
     });
     report.add({ id: 'replay.redeemed', section: SECTION, label: 'redeemed (answer received)', unit: '', value: result.journal.redeemed });
-    report.add({ id: 'replay.reconciled', section: SECTION, label: 'reconciled (answer lost, service shows ours)', unit: '', value: result.journal.redeemed_answer_lost });
+    report.add({ id: 'replay.reconciled', section: SECTION, label: 'reconciled (answer lost, redeemed during our unanswered attempt)', unit: '', value: result.journal.redeemed_answer_lost });
     report.add({ id: 'replay.conflicts', section: SECTION, label: 'conflicts', unit: '', value: result.outbox.conflict, target: { text: '0 (nobody else used them)', met: result.outbox.conflict === 0 } });
     report.add({ id: 'replay.duplicates', section: SECTION, label: 'duplicates in sandbox.redemptions()', unit: '', value: duplicates, target: { text: '0', met: duplicates === 0 } });
     report.add({ id: 'replay.lost', section: SECTION, label: 'lost (queued, not in sandbox.redemptions())', unit: '', value: lost, target: { text: '0', met: lost === 0 } });
+    report.add({
+      id: 'replay.wrongAttribution',
+      section: SECTION,
+      label: 'attribution wrong (done but not ours, or conflict but ours), against sandbox.redemptions()',
+      unit: '',
+      value: wrongAttribution,
+      target: { text: '0', met: wrongAttribution === 0 },
+    });
     report.add({
       id: 'replay.done',
       section: SECTION,

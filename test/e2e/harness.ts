@@ -21,7 +21,7 @@ import { createAppCore, type AppCore } from '../../electron/app-core';
 import { APP_ORIGIN, createAppProtocolHandler } from '../../electron/app-protocol';
 import { CHANNELS, LINK_PUSH_CHANNEL, type Channel, type ErrorKind, type LinkMessage, type Operation, type TillOperations } from '../../electron/contract';
 import type { LinkReceipt } from '../../electron/link-inbox';
-import { startSandbox, type Sandbox } from '../../sandbox';
+import { startSandbox, type RedemptionRecord, type Sandbox } from '../../sandbox';
 import { createCapturedLog } from '../support/captured-log';
 import { createTestCipher } from '../support/test-cipher';
 
@@ -224,6 +224,13 @@ export interface Harness {
    * duration of `work`: "the service, used by another till, while this one is offline".
    */
   elsewhere<T>(work: (service: Sandbox) => Promise<T>): Promise<T>;
+  /**
+   * Every redemption the service made since the harness started, across restarts and the
+   * service "elsewhere": the judge of whose redemption each one was.
+   */
+  allRedemptions(): RedemptionRecord[];
+  /** Sets the service's clock to run `ms` ahead of the real one (negative: behind). */
+  skewServiceClock(ms: number): void;
   close(): Promise<void>;
 }
 
@@ -256,26 +263,31 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     // down") and started again on the same port with the same data ("it is back").
     const sandboxKeys = { [SERVICE_KEY]: 'coffee-club' };
     const dataFile = join(work, 'sandbox.json');
-    let sandbox = await startSandbox({ port: 0, keys: sandboxKeys, dataFile });
+    let serviceSkewMs = 0;
+    const serviceNow = () => new Date(Date.now() + serviceSkewMs);
+    let sandbox = await startSandbox({ port: 0, keys: sandboxKeys, dataFile, now: serviceNow });
     const sandboxPort = Number(new URL(sandbox.url).port);
     let sandboxOpen = true;
+    const pastRedemptions: RedemptionRecord[] = [];
     const stopSandbox = async (): Promise<void> => {
       if (!sandboxOpen) return;
       sandboxOpen = false;
+      pastRedemptions.push(...sandbox.redemptions());
       await sandbox.close();
     };
     const restartSandbox = async (): Promise<Sandbox> => {
       if (sandboxOpen) return sandbox;
-      sandbox = await startSandbox({ port: sandboxPort, keys: sandboxKeys, dataFile });
+      sandbox = await startSandbox({ port: sandboxPort, keys: sandboxKeys, dataFile, now: serviceNow });
       sandboxOpen = true;
       return sandbox;
     };
     const elsewhere = async <T>(work: (service: Sandbox) => Promise<T>): Promise<T> => {
       if (sandboxOpen) throw new Error('Stop the sandbox first: the same data may be served by one service at a time.');
-      const other = await startSandbox({ port: 0, keys: sandboxKeys, dataFile });
+      const other = await startSandbox({ port: 0, keys: sandboxKeys, dataFile, now: serviceNow });
       try {
         return await work(other);
       } finally {
+        pastRedemptions.push(...other.redemptions());
         await other.close();
       }
     };
@@ -354,6 +366,10 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       stopSandbox,
       restartSandbox,
       elsewhere,
+      allRedemptions: () => [...pastRedemptions, ...(sandboxOpen ? sandbox.redemptions() : [])],
+      skewServiceClock(ms: number) {
+        serviceSkewMs = ms;
+      },
       close: cleanup,
     };
   } catch (error) {

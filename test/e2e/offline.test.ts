@@ -196,7 +196,7 @@ describe('working through an outage: the cache, the outbox and its replay', () =
     await expect.poll(() => count(page, 'pending')).toBe(0);
     expect(await count(page, 'conflict')).toBe(0);
     expect(await page.locator(`[data-testid="outbox-done"] [data-code="${code}"]`).textContent()).toContain(
-      'confirmed after a lost answer',
+      'most likely this till’s',
     );
     expect(redemptionsOf(code)).toHaveLength(1);
     expect(redemptionsOf(code)[0]).toMatchObject({ order_reference: 'POS-OFF-2', branch_id: BRANCH_ID });
@@ -224,8 +224,8 @@ describe('working through an outage: the cache, the outbox and its replay', () =
     await page.getByTestId('retry-now').click();
     await expect.poll(() => count(page, 'conflict')).toBe(1);
     const item = page.locator(`[data-testid="outbox-conflict"] [data-code="${omar.reward}"]`);
-    expect(await item.textContent()).toContain('The reward was used elsewhere while this till was offline.');
-    expect(await item.textContent()).toMatch(/redeemed on \d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}:\d{2}, before this till first sent it/);
+    expect(await item.textContent()).toContain('The reward was already used: not by this till.');
+    expect(await item.textContent()).toMatch(/redeemed on \d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}:\d{2} \(the service’s time\)/);
     expect(await item.textContent()).toContain('POS-OFF-3');
     await expect.poll(() => page.getByTestId('header-outbox-conflicts').textContent()).toContain('1 conflict');
     expect(redemptionsOf(omar.reward)).toHaveLength(0); // this till redeemed nothing
@@ -245,7 +245,7 @@ describe('working through an outage: the cache, the outbox and its replay', () =
     const { readFile } = await import('node:fs/promises');
     const csv = await readFile(path, 'utf8');
     const lines = csv.trim().split('\r\n');
-    expect(lines[0]).toBe('time,code,customer,order reference,branch,outcome');
+    expect(lines[0]).toBe('time,code,customer,order reference,branch,outcome,service time');
     expect(lines.find((line) => line.includes(layla.rewards.availableProduct))).toContain(`POS-OFF-1,${BRANCH_ID},redeemed`);
     expect(lines.find((line) => line.includes(omar.reward))).toContain('conflict (acknowledged)');
   });

@@ -85,6 +85,22 @@ describe('fault switches', () => {
     expect(await rewardStatus(layla.rewards.availableProduct, layla.phone)).toBe('available');
   });
 
+  it('retryAfterHeader is sent as Retry-After verbatim', async () => {
+    sandbox.faults.set({ rateLimitRate: 1, retryAfterHeader: 'Fri, 31 Dec 9999 23:59:59 GMT' });
+    const reply = await get(sandbox, '/v1/customers?per_page=1');
+    expectError(reply, 429, 'rate_limited');
+    expect(reply.headers.get('retry-after')).toBe('Fri, 31 Dec 9999 23:59:59 GMT');
+  });
+
+  it('resetOnConnectRate 1 resets every connection before the request is read, and does nothing', async () => {
+    sandbox.faults.set({ resetOnConnectRate: 1 });
+    const code = layla.rewards.availableProduct;
+    await expect(post(sandbox, '/v1/rewards/redeem', { reward_code: code, phone: layla.phone })).rejects.toThrow();
+    sandbox.faults.reset();
+    expect(await rewardStatus(code, layla.phone)).toBe('available');
+    expect(sandbox.redemptions().filter((r) => r.code === code)).toEqual([]);
+  });
+
   it('without the switch there is never a 429', async () => {
     const replies = await Promise.all(Array.from({ length: 40 }, () => get(sandbox, '/v1/customers?per_page=1')));
     expect(replies.map((reply) => reply.status)).toEqual(Array(40).fill(200));
@@ -102,7 +118,16 @@ describe('fault switches', () => {
   });
 
   it('reset() turns every switch off at once', async () => {
-    sandbox.faults.set({ latencyMs: 5, errorRate: 0.5, dropRate: 0.2, commitThenDropRate: 0.2, rateLimitRate: 0.1, retryAfterSeconds: 30 });
+    sandbox.faults.set({
+      latencyMs: 5,
+      errorRate: 0.5,
+      dropRate: 0.2,
+      commitThenDropRate: 0.2,
+      rateLimitRate: 0.1,
+      retryAfterSeconds: 30,
+      retryAfterHeader: 'Fri, 31 Dec 9999 23:59:59 GMT',
+      resetOnConnectRate: 0.1,
+    });
     sandbox.faults.reset();
     expect(sandbox.faults.current()).toEqual({
       latencyMs: 0,
@@ -111,6 +136,8 @@ describe('fault switches', () => {
       commitThenDropRate: 0,
       rateLimitRate: 0,
       retryAfterSeconds: 1,
+      retryAfterHeader: null,
+      resetOnConnectRate: 0,
     });
     const replies = await Promise.all(Array.from({ length: 30 }, () => get(sandbox, '/v1/customers?per_page=1')));
     expect(replies.every((reply) => reply.status === 200)).toBe(true);

@@ -74,6 +74,8 @@ export interface ReplayResult {
   paused: boolean;
   /** Failures and conflicts as the app recorded them, for the report. */
   notes: string[];
+  /** Per code, what the till concluded: done (journal) or conflict (outbox), with its order reference. */
+  verdicts: Array<{ code: string; orderReference: string | null; verdict: 'done' | 'conflict' }>;
   timedOut: boolean;
 }
 
@@ -111,8 +113,17 @@ export async function runReplay(options: { backoff: BackoffPolicy; timeLimitMs: 
   const ms = performance.now() - started;
 
   const journal = { redeemed: 0, redeemed_answer_lost: 0, registered: 0, conflict_acknowledged: 0, failure_acknowledged: 0 };
-  for (const entry of await db.journal.toArray()) journal[entry.outcome] += 1;
+  const verdicts: ReplayResult['verdicts'] = [];
+  for (const entry of await db.journal.toArray()) {
+    journal[entry.outcome] += 1;
+    if (entry.code && (entry.outcome === 'redeemed' || entry.outcome === 'redeemed_answer_lost')) {
+      verdicts.push({ code: entry.code, orderReference: entry.orderReference, verdict: 'done' });
+    }
+  }
   const items = await db.outbox.toArray();
+  for (const item of items) {
+    if (item.kind === 'redeem' && item.state === 'conflict') verdicts.push({ code: item.code, orderReference: item.orderReference, verdict: 'conflict' });
+  }
   const count = (which: string) => items.filter((item) => item.state === which).length;
   return {
     ms,
@@ -123,6 +134,7 @@ export async function runReplay(options: { backoff: BackoffPolicy; timeLimitMs: 
     paused,
     notes: items.map((item) => `${item.state}: ${item.kind === 'redeem' ? item.code : ''} ${item.note ?? item.lastError?.message ?? ''}`),
     timedOut,
+    verdicts,
   };
 }
 

@@ -37,10 +37,18 @@ describe('journal CSV', () => {
   test('one row per entry under the agreed header, CRLF line ends', () => {
     const csv = journalToCsv([entry, { ...entry, seq: 2, customerName: '', outcome: 'failure_acknowledged', note: 'Unknown code.' }]);
     expect(csv.split('\r\n')).toEqual([
-      'time,code,customer,order reference,branch,outcome',
-      `2026-03-01T09:00:00.000Z,RW-LAYLA001,"Haddad, ""Layla""",'@SUM(A1),,redeemed (confirmed after a lost answer)`,
-      `2026-03-01T09:00:00.000Z,RW-LAYLA001,'+966501234567,'@SUM(A1),,failed (acknowledged): Unknown code.`,
+      'time,code,customer,order reference,branch,outcome,service time',
+      `2026-03-01T09:00:00.000Z,RW-LAYLA001,"Haddad, ""Layla""",'@SUM(A1),,"redeemed, most likely by this till (answer lost): Redeemed while this till’s answer was lost — most likely this till’s.",`,
+      `2026-03-01T09:00:00.000Z,RW-LAYLA001,'+966501234567,'@SUM(A1),,failed (acknowledged): Unknown code.,`,
       '',
     ]);
+  });
+
+  test('a redemption attributed by its time says "most likely", with the attempt and the service time', () => {
+    const csv = journalToCsv([{ ...entry, attemptAt: '2026-03-01T08:35:21.000Z', serviceAt: '2026-03-01T08:36:02.000Z' }]);
+    const row = csv.split('\r\n')[1]!;
+    expect(row).toMatch(/redeemed during this till’s unanswered attempt at \d{2}:\d{2}:21 — most likely this till’s/i);
+    expect(row).not.toMatch(/confirmed/i);
+    expect(row.endsWith(',2026-03-01T08:36:02.000Z')).toBe(true);
   });
 });

@@ -116,9 +116,10 @@ describe('replaying the outbox', () => {
     expect((await harness.till.db.outbox.get(item.seq!))?.lastError?.kind).toBe('unauthorized');
 
     // Paused: nothing is sent, even once the key is right again, until a person resumes.
+    // A refused key is not a failed attempt: nothing counts towards the back-off.
     await harness.core.call('setApiKey', { apiKey: 'demo-key' });
     expect(await harness.till.replayer.runOnce()).toMatchObject({ stoppedBy: 'paused' });
-    expect((await harness.till.db.outbox.get(item.seq!))?.attempts).toBe(1);
+    expect(await harness.till.db.outbox.get(item.seq!)).toMatchObject({ attempts: 0, nextAttemptAt: null });
 
     await harness.till.replayer.resume();
     expect(await harness.till.replayer.runOnce()).toMatchObject({ done: 1 });
@@ -168,7 +169,8 @@ describe('reconciling a 422 reward_unavailable', () => {
       serviceReward: { code: CODE_A, status: 'redeemed' },
       lastError: null,
     });
-    expect(conflict?.note).toMatch(/Redeemed elsewhere/);
+    expect(conflict?.note).toMatch(/not by this till/);
+    expect(conflict).toMatchObject({ attribution: { verdict: 'no_unanswered_attempt' } });
     expect(harness.sandbox.redemptions().map((r) => r.order_reference)).toEqual(['ORD-OTHER']);
     // Kept until acknowledged, and shown pending meanwhile.
     expect(await harness.till.outbox.counts()).toMatchObject({ conflict: 1, done: 0 });
@@ -186,7 +188,7 @@ describe('reconciling a 422 reward_unavailable', () => {
     // Nothing listens: the connection is refused, so the service cannot have redeemed it.
     expect(await harness.till.replayer.runOnce()).toMatchObject({ done: 0, stoppedBy: 'backoff' });
     const refused = await harness.till.db.outbox.get(item.seq!);
-    expect(refused).toMatchObject({ attempts: 1, firstAttemptAt: null, lastError: { kind: 'offline', code: 'ECONNREFUSED' } });
+    expect(refused).toMatchObject({ attempts: 1, unanswered: [], lastError: { kind: 'offline', code: 'ECONNREFUSED' } });
 
     // After that refused attempt, another till redeems the same reward.
     harness.clock.advance(5_000);
@@ -234,7 +236,7 @@ describe('the journal', () => {
     await harness.till.replayer.runOnce();
     const csv = journalToCsv(await harness.till.outbox.journal());
     const [header, row] = csv.trimEnd().split('\r\n');
-    expect(header).toBe('time,code,customer,order reference,branch,outcome');
+    expect(header).toBe('time,code,customer,order reference,branch,outcome,service time');
     expect(row).toContain(`,${CODE_A},Layla Haddad,"'=HYPERLINK(""http://x"")",${BRANCH_ID},redeemed`);
   });
 });
