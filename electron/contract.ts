@@ -213,7 +213,14 @@ export interface Settings {
    * which programme a key earns on, so the till is told; null shows every card's points.
    */
   programId: string | null;
+  /** Light, dark, or whatever the operating system prefers (`system`). */
+  theme: Theme;
+  /** ISO 4217 code for amounts such as "spent"; null takes the default country's currency. */
+  currency: string | null;
 }
+
+export const THEMES = ['system', 'light', 'dark'] as const;
+export type Theme = (typeof THEMES)[number];
 
 export type SettingsPatch = Partial<Settings>;
 

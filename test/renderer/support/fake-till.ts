@@ -67,6 +67,8 @@ export function tillState(overrides: Partial<TillState['settings']> = {}, mode: 
       tillName: 'Till 1',
       allowOfflineRedemption: false,
       programId: null,
+      theme: 'system',
+      currency: null,
       ...overrides,
     },
     key: { set: true, lastFour: '4821', protection: 'os' },
