@@ -62,8 +62,7 @@ describe('working through an outage: the cache, the outbox and its replay', () =
     await checkCode(page, code, phone);
     await expect.poll(() => page.getByTestId('offline-check').textContent()).toContain('checked against the cache of');
     await page.locator('#order-reference').fill(orderReference);
-    await page.locator('#paid').check();
-    await page.getByTestId('redeem').click();
+    await page.getByTestId('redeem-confirm').click();
     await expect.poll(() => page.getByTestId('queued').textContent()).toContain(`Queued: ${code}`);
   }
 
@@ -124,7 +123,7 @@ describe('working through an outage: the cache, the outbox and its replay', () =
     await page.locator('#reward-code').fill('RW-NOTCACHED1');
     await page.locator('#reward-code').press('Enter');
     await expect.poll(() => page.getByTestId('offline-refusal').textContent()).toContain('cannot be verified offline');
-    expect(await page.getByTestId('redeem').count()).toBe(0);
+    expect(await page.getByTestId('redeem-confirm').count()).toBe(0);
   });
 
   it('queues a redemption only once it is stored, and shows the reward as pending', async () => {
@@ -137,7 +136,7 @@ describe('working through an outage: the cache, the outbox and its replay', () =
     // Checking it again says it is already queued here, and offers no second redemption.
     await checkCode(page, layla.rewards.availableProduct, layla.phone);
     await expect.poll(() => page.getByTestId('reward-pending').textContent()).toContain('already queued on this till');
-    expect(await page.getByTestId('redeem').count()).toBe(0);
+    expect(await page.getByTestId('redeem-confirm').count()).toBe(0);
     // The customer screen marks it too.
     await openCustomer(page, layla.phone, layla.name);
     const reward = page.locator(`.reward-list__item:has([data-code="${layla.rewards.availableProduct}"])`);
@@ -380,7 +379,12 @@ describe('working through an outage: the cache, the outbox and its replay', () =
     await expect.poll(() => page.getByTestId('offline-redemption-off').textContent()).toContain(
       'can’t be redeemed while the loyalty service is unreachable',
     );
-    expect(await page.getByTestId('redeem').count()).toBe(0);
+    expect(await page.getByTestId('redeem-confirm').count()).toBe(0);
+    // One statement, not a green "Available" under a red refusal.
+    expect(await page.locator('[data-testid="reward-result"] [data-testid="reward-state"]').textContent()).toBe(
+      'Available — can’t be redeemed while offline',
+    );
+    expect(await page.locator('.notice--error').count()).toBe(0);
     expect(await page.getByTestId('header-outbox-pending').textContent()).toBe('0 waiting');
     await h.screenshot('45-offline-redemption-off');
   });

@@ -41,6 +41,7 @@ describe('checking and redeeming rewards, and the barcode scanner', () => {
   }
 
   const rewardState = () => h.page.locator('[data-testid="reward-result"] [data-testid="reward-state"]').textContent();
+  const focusedTestId = () => h.page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? null);
   const focusedField = () =>
     h.page.evaluate(() => (document.activeElement instanceof HTMLInputElement ? document.activeElement.id : null));
 
@@ -55,35 +56,47 @@ describe('checking and redeeming rewards, and the barcode scanner', () => {
     expect(result).toContain('Breakfast for points');
     expect(result).toContain('Costs50 points from the card');
     expect(h.sandbox.redemptions()).toHaveLength(0);
-    // Once a check says it can be used, the order reference is next.
-    await expect.poll(focusedField).toBe('order-reference');
+    // Once a check says it can be used, the confirmation is next: Enter redeems.
+    await expect.poll(focusedTestId).toBe('redeem-confirm');
+    expect(await h.page.getByTestId('redeem-confirm').textContent()).toContain('Order paid — redeem');
+    expect(await h.page.locator('#paid').count()).toBe(0);
     await h.screenshot('20-reward-check');
   });
 
-  it('redeems only after the payment is confirmed, with the order reference and branch, exactly once on a double click', async () => {
+  it('redeems on "Order paid — redeem", with the order reference and branch, exactly once on a double click', async () => {
     await h.page.locator('#order-reference').fill('POS-1001');
-    await h.page.getByTestId('redeem').click();
-    await expect.poll(() => h.page.locator('#paid-error').textContent()).toContain('paid');
+    await h.page.locator('#order-reference').press('Enter'); // moves on to the confirmation, sends nothing
+    await expect.poll(focusedTestId).toBe('redeem-confirm');
     expect(h.sandbox.redemptions()).toHaveLength(0);
 
-    await h.page.locator('#paid').check();
-    await h.page.getByTestId('redeem').dblclick();
+    await h.page.getByTestId('redeem-confirm').dblclick();
     await h.page.getByTestId('redeemed').waitFor();
-    await h.page.keyboard.press('Enter'); // a repeated Enter must not send another either
     await sleep(300);
 
     const sent = h.sandbox.redemptions().filter((r) => r.code === layla.rewards.availablePoints);
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatchObject({ order_reference: 'POS-1001', branch_id: BRANCH_ID, customer_id: layla.id });
     const redeemed = await h.page.getByTestId('redeemed').textContent();
+    expect(redeemed).toContain('Redeemed: Breakfast for points');
+    expect(redeemed).toContain('Hand over:');
     expect(redeemed).toContain('for order POS-1001');
+    // Success is not dressed as failure: no red "Used on" badge, no red notice.
+    expect(await h.page.locator('[data-testid="reward-state"]').count()).toBe(0);
+    expect(await h.page.locator('.notice--error').count()).toBe(0);
     // The points reward cost 50: the card after redemption shows what the service now holds.
     const customer = await h.call('getCustomer', { id: layla.id });
     if (!customer.ok) throw new Error(customer.error.message);
     const card = customer.data.cards.find((c) => c.program.name === 'Coffee Club');
     expect(await h.page.locator('[data-testid="redeemed"] [data-testid="card-points"]').textContent()).toBe(String(card?.points));
     await h.page.evaluate(() => window.getSelection()?.removeAllRanges()); // the double click selected text
+    await expect.poll(focusedTestId).toBe('next-customer');
     await h.screenshot('21-redeemed');
+
+    // Enter on "Next customer": back to an empty Find, nothing sent again.
+    await h.page.keyboard.press('Enter');
+    await expect.poll(() => h.page.locator('main').getAttribute('data-screen')).toBe('find');
+    expect(await h.page.locator('#search').inputValue()).toBe('');
+    expect(h.sandbox.redemptions().filter((r) => r.code === layla.rewards.availablePoints)).toHaveLength(1);
   });
 
   it('explains a refused second redemption with the date it was used', async () => {
@@ -96,11 +109,10 @@ describe('checking and redeeming rewards, and the barcode scanner', () => {
     const other = await h.call('redeemReward', { reward_code: layla.rewards.availableProduct, phone: layla.phone });
     expect(other.ok).toBe(true);
     await h.page.locator('#order-reference').fill('POS-1002');
-    await h.page.locator('#paid').check();
-    await h.page.getByTestId('redeem').click();
+    await h.page.getByTestId('redeem-confirm').click();
     const note = h.page.getByTestId('unavailable-note');
     await expect.poll(() => note.textContent()).toMatch(/This reward was already used on \d{1,2} [A-Z][a-z]{2} \d{4}/);
-    expect(await h.page.getByTestId('redeem').count()).toBe(0);
+    expect(await h.page.getByTestId('redeem-confirm').count()).toBe(0);
     expect(h.sandbox.redemptions().filter((r) => r.code === layla.rewards.availableProduct)).toHaveLength(1);
     await h.screenshot('22-redeem-refused');
   });
@@ -112,7 +124,7 @@ describe('checking and redeeming rewards, and the barcode scanner', () => {
     await h.page.locator('#reward-phone').fill('0501234567');
     await h.page.locator('#reward-phone').press('Enter');
     await expect.poll(rewardState).toMatch(/^Used on /);
-    expect(await h.page.getByTestId('redeem').count()).toBe(0);
+    expect(await h.page.getByTestId('redeem-confirm').count()).toBe(0);
 
     await h.page.locator('#reward-code').fill('RW-NOSUCHCODE');
     await h.page.locator('#reward-code').press('Enter');

@@ -75,7 +75,7 @@ describe('when the loyalty service misbehaves or is down', () => {
     await page.locator('#reward-phone').press('Enter');
     // Layla's rewards were never fetched while the service was up: the cache cannot vouch for the code.
     await expect.poll(() => page.getByTestId('offline-refusal').textContent()).toContain('cannot be verified offline');
-    expect(await page.getByTestId('redeem').count()).toBe(0);
+    expect(await page.getByTestId('redeem-confirm').count()).toBe(0);
     expect(await page.locator('#reward-code').inputValue()).toBe(layla.rewards.availableProduct);
     await h.screenshot('31-reward-check-offline');
   });
