@@ -256,7 +256,14 @@ export interface Settings {
    * https, or http only for 127.0.0.1 / localhost. Set here only, never by a link. null: no callback.
    */
   posCallbackUrl: string | null;
+  /** Light, dark, or whatever the operating system prefers (`system`). */
+  theme: Theme;
+  /** ISO 4217 code for amounts such as "spent"; null takes the default country's currency. */
+  currency: string | null;
 }
+
+export const THEMES = ['system', 'light', 'dark'] as const;
+export type Theme = (typeof THEMES)[number];
 
 export type SettingsPatch = Partial<Settings>;
 

@@ -1,7 +1,7 @@
 import { rename } from 'node:fs/promises';
 import { z } from 'zod';
 import { isSupportedCountry } from 'libphonenumber-js';
-import type { Settings, SettingsPatch } from './contract';
+import { THEMES, type Settings, type SettingsPatch } from './contract';
 import { readFileIfExists, writeFileAtomic } from './atomic-file';
 import { describeError, type Logger } from './log';
 import { fieldErrors } from './validation-errors';
@@ -15,7 +15,12 @@ export const DEFAULT_SETTINGS: Settings = Object.freeze({
   allowOfflineRedemption: true,
   programId: null,
   posCallbackUrl: null,
+  theme: 'system',
+  currency: null,
 });
+
+/** The currencies this runtime can format: the same Intl data the renderer formats with. */
+const KNOWN_CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
@@ -109,6 +114,16 @@ const settingsPatchSchema = z.strictObject({
   allowOfflineRedemption: z.boolean('Choose yes or no.').optional(),
   programId: z.guid('The programme id must be a UUID, as the loyalty service shows it on cards.').nullable().optional(),
   posCallbackUrl: posCallbackUrlSchema.nullable().optional(),
+  theme: z.enum(THEMES, 'Choose system, light or dark.').optional(),
+  currency: z
+    .string()
+    .trim()
+    .transform((text) => text.toUpperCase())
+    .refine((code) => /^[A-Z]{3}$/.test(code) && KNOWN_CURRENCIES.has(code), {
+      message: 'Choose a three-letter ISO 4217 currency code, such as SAR or EUR.',
+    })
+    .nullable()
+    .optional(),
 });
 
 const settingsFileSchema = settingsPatchSchema.strip();

@@ -8,6 +8,7 @@ import type {
   Redemption,
   UpdateCustomerPayload,
 } from '../../electron/contract';
+import { z } from 'zod';
 import { readPhone, type PhoneReading } from '../lib/phone';
 import type { CacheNote } from '../offline';
 import { useConnectionStore } from './connection';
@@ -15,6 +16,17 @@ import { useOfflineStore } from './offline';
 import { useSettingsStore } from './settings';
 
 export const PAGE_SIZE = 20;
+/** The same rule the service applies to an email address. */
+const EMAIL = z.email();
+/** How many customers of this shift the empty Find screen offers again. */
+export const RECENT_LIMIT = 6;
+
+/** A customer served in this shift: enough to show and reopen them. Kept in memory only. */
+export interface RecentCustomer {
+  id: string;
+  name: string;
+  phone: string;
+}
 
 /** The register / correct form. Strings throughout so that whatever was typed survives a failure. */
 export interface CustomerDraft {
@@ -149,6 +161,13 @@ export const useCustomersStore = defineStore('customers', () => {
   const customerError = ref<BridgeError | null>(null);
   const notice = ref<CustomerNotice | null>(null);
   const origin = ref<CustomerOrigin | null>(null);
+  /** Newest first; never written to disk, so it is gone when the app closes. */
+  const recent = ref<RecentCustomer[]>([]);
+
+  function remember(customer: Customer): void {
+    const entry = { id: customer.id, name: customer.name, phone: customer.phone };
+    recent.value = [entry, ...recent.value.filter((other) => other.id !== customer.id)].slice(0, RECENT_LIMIT);
+  }
 
   async function open(id: string): Promise<boolean> {
     loadingCustomer.value = true;
@@ -164,6 +183,7 @@ export const useCustomersStore = defineStore('customers', () => {
       // "Registered" or "saved" belongs to the customer it was said about, not the next one opened.
       if (current.value?.id !== result.customer.id) notice.value = null;
       current.value = result.customer;
+      remember(result.customer);
       origin.value = {
         source: result.source,
         cachedAt: result.cachedAt,
@@ -238,7 +258,10 @@ export const useCustomersStore = defineStore('customers', () => {
     });
   }
 
-  /** Checks that need no round trip; the service has the last word on everything else. */
+  /**
+   * Every check that needs no round trip, all at once, so the cashier fixes the form in one
+   * go; the service has the last word, and its own field messages replace these.
+   */
   function localErrors(form: CustomerDraft, needsPhone: boolean): Record<string, string> {
     const errors: Record<string, string> = {};
     if (!form.name.trim()) errors.name = 'Enter the customer’s name.';
@@ -247,7 +270,13 @@ export const useCustomersStore = defineStore('customers', () => {
       else if (!readPhone(form.phone, settings.defaultCountry))
         errors.phone = `This doesn’t read as a full phone number (local numbers are read as ${settings.defaultCountry}).`;
     }
-    if (form.birthday && !/^\d{4}-\d{2}-\d{2}$/.test(form.birthday)) errors.birthday = 'Use the date picker (YYYY-MM-DD).';
+    const email = form.email.trim();
+    if (email && !EMAIL.safeParse(email).success) errors.email = 'This doesn’t read as an email address (name@example.com).';
+    if (form.birthday) {
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(form.birthday) || Number.isNaN(Date.parse(form.birthday)))
+        errors.birthday = 'Use the date picker (YYYY-MM-DD).';
+      else if (form.birthday > new Date().toISOString().slice(0, 10)) errors.birthday = 'A birthday can’t be in the future.';
+    }
     return errors;
   }
 
@@ -357,6 +386,7 @@ export const useCustomersStore = defineStore('customers', () => {
     moveSelection,
     clearSearch,
     current,
+    recent,
     loadingCustomer,
     customerError,
     notice,

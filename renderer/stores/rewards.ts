@@ -19,8 +19,6 @@ export interface RewardDraft {
   /** Typed only when no customer is on screen. */
   phone: string;
   orderReference: string;
-  /** The cashier's confirmation that the order has been paid. */
-  paid: boolean;
 }
 
 /** What a check was made for: a redeem goes to exactly this code and phone. */
@@ -41,7 +39,7 @@ export const useRewardsStore = defineStore('rewards', () => {
   const connection = useConnectionStore();
   const offline = useOfflineStore();
 
-  const draft = ref<RewardDraft>({ code: '', phone: '', orderReference: '', paid: false });
+  const draft = ref<RewardDraft>({ code: '', phone: '', orderReference: '' });
   const fieldErrors = ref<Record<string, string>>({});
 
   const checking = ref(false);
@@ -132,7 +130,7 @@ export const useRewardsStore = defineStore('rewards', () => {
   function start(code = '', customer: Customer | null = null): void {
     forCustomer.value = customer;
     fromLink.value = null;
-    draft.value = { code: code ? normaliseRewardCode(code) : '', phone: '', orderReference: '', paid: false };
+    draft.value = { code: code ? normaliseRewardCode(code) : '', phone: '', orderReference: '' };
     fieldErrors.value = {};
     clearOutcome();
   }
@@ -160,7 +158,6 @@ export const useRewardsStore = defineStore('rewards', () => {
 
     draft.value.code = code;
     clearOutcome();
-    draft.value.paid = false;
     checking.value = true;
     try {
       const result = await offline.services().checkReward(code, phone);
@@ -188,22 +185,18 @@ export const useRewardsStore = defineStore('rewards', () => {
   }
 
   /**
-   * Redeems the checked reward. Sends at most one request per confirmation: a second call
+   * Redeems the checked reward. Called by the cashier's "Order paid — redeem", which is itself
+   * the confirmation that the order has been settled (the service's rule: redeem only after
+   * settlement). Sends at most one request per confirmation: a second call
    * while one is in flight, or after the reward was redeemed or refused, sends nothing —
    * whatever the buttons do. Returns true when the service redeemed it.
    */
   async function redeem(): Promise<boolean> {
     const target = checkedFor.value;
     if (!canRedeem.value || !target) return false;
-    if (!draft.value.paid) {
-      fieldErrors.value = { ...fieldErrors.value, paid: 'Confirm that the order has been paid first.' };
-      return false;
-    }
     // Guard set before the first await: a repeated Enter or double click lands here and stops.
     redeeming.value = true;
     redeemError.value = null;
-    const { paid: _paid, ...rest } = fieldErrors.value;
-    fieldErrors.value = rest;
     try {
       const outcome = await offline.services().redeemReward({
         code: target.code,
@@ -237,7 +230,6 @@ export const useRewardsStore = defineStore('rewards', () => {
             if (outcome.check) offlineCheck.value = outcome.check;
             reportToLink(target, 'refused', { message: refusedNote.value });
           }
-          draft.value.paid = false;
           return false;
         case 'failed': {
           const { error } = outcome;
@@ -249,8 +241,6 @@ export const useRewardsStore = defineStore('rewards', () => {
             redeemError.value = error;
             fieldErrors.value = { ...fieldErrors.value, ...(error.fields ?? {}) };
             if (ANSWER_LOST.has(error.kind)) earlierAttemptUnanswered.value = true;
-            // The cashier must confirm again before another attempt is sent.
-            draft.value.paid = false;
           }
           return false;
         }

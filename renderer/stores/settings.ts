@@ -1,6 +1,7 @@
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
-import type { BridgeError, Result, Settings, TillState } from '../../electron/contract';
+import type { BridgeError, Result, Settings, Theme, TillState } from '../../electron/contract';
+import { currencyOfCountry } from '../lib/money';
 import { till } from './till';
 
 /** What the settings form edits. The API key is typed here and sent once; it is never read back. */
@@ -16,6 +17,10 @@ export interface SettingsDraft {
   programId?: string;
   /** Where outcomes of link-prepared redemptions are POSTed; '' for none. Absent: leave it as it is. */
   posCallbackUrl?: string;
+  /** Absent: leave the setting as it is. */
+  theme?: Theme;
+  /** ISO 4217 code; '' takes the default country's currency. Absent: leave the setting as it is. */
+  currency?: string;
 }
 
 const FALLBACK_COUNTRY = 'SA';
@@ -40,6 +45,9 @@ export const useSettingsStore = defineStore('settings', () => {
   const allowOfflineRedemption = computed(() => settings.value?.allowOfflineRedemption === true);
   /** The programme whose card points this till shows first; null when not chosen. */
   const programId = computed(() => settings.value?.programId ?? null);
+  const theme = computed<Theme>(() => settings.value?.theme ?? 'system');
+  /** The currency amounts are shown in: the one chosen, or the default country's. */
+  const currency = computed(() => settings.value?.currency ?? currencyOfCountry(defaultCountry.value));
   /** "set, ending in 1234" — all the renderer ever knows of the key. */
   const keyDescription = computed(() => {
     const key = state.value?.key;
@@ -89,6 +97,8 @@ export const useSettingsStore = defineStore('settings', () => {
       allowOfflineRedemption: current?.allowOfflineRedemption ?? true,
       programId: current?.programId ?? '',
       posCallbackUrl: current?.posCallbackUrl ?? '',
+      theme: current?.theme ?? 'system',
+      currency: current?.currency ?? '',
     };
   }
 
@@ -112,6 +122,8 @@ export const useSettingsStore = defineStore('settings', () => {
           ...(draft.allowOfflineRedemption !== undefined ? { allowOfflineRedemption: draft.allowOfflineRedemption } : {}),
           ...(draft.programId !== undefined ? { programId: draft.programId.trim() || null } : {}),
           ...(draft.posCallbackUrl !== undefined ? { posCallbackUrl: draft.posCallbackUrl.trim() || null } : {}),
+          ...(draft.theme !== undefined ? { theme: draft.theme } : {}),
+          ...(draft.currency !== undefined ? { currency: draft.currency.trim() || null } : {}),
         }),
       );
       if (!ok) return false;
@@ -157,6 +169,8 @@ export const useSettingsStore = defineStore('settings', () => {
     tillName,
     allowOfflineRedemption,
     programId,
+    theme,
+    currency,
     keyDescription,
     keyProtection,
     load,

@@ -153,7 +153,9 @@ describe('working through an outage: the cache, the outbox and its replay', () =
     await expect.poll(() => count(page, 'pending')).toBe(1);
     const item = page.locator(`[data-testid="outbox-pending"] [data-code="${layla.rewards.availableProduct}"]`);
     expect(await item.textContent()).toContain('POS-OFF-1');
-    expect(await item.textContent()).toContain(BRANCH_ID);
+    // The branch by the till's name, the phone grouped as on every other screen.
+    expect(await item.textContent()).toContain('Till 2’s branch');
+    expect(await item.textContent()).toContain(layla.phoneShown);
     await h.screenshot('43-outbox-after-reload');
     expect(await page.getByTestId('header-outbox-pending').textContent()).toBe('1 waiting');
   });
@@ -380,6 +382,11 @@ describe('working through an outage: the cache, the outbox and its replay', () =
       'can’t be redeemed while the loyalty service is unreachable',
     );
     expect(await page.getByTestId('redeem-confirm').count()).toBe(0);
+    // One statement, not a green "Available" under a red refusal.
+    expect(await page.locator('[data-testid="reward-result"] [data-testid="reward-state"]').textContent()).toBe(
+      'Available — can’t be redeemed while offline',
+    );
+    expect(await page.locator('.notice--error').count()).toBe(0);
     expect(await page.getByTestId('header-outbox-pending').textContent()).toBe('0 waiting');
     await h.screenshot('45-offline-redemption-off');
   });

@@ -41,6 +41,7 @@ describe('checking and redeeming rewards, and the barcode scanner', () => {
   }
 
   const rewardState = () => h.page.locator('[data-testid="reward-result"] [data-testid="reward-state"]').textContent();
+  const focusedTestId = () => h.page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? null);
   const focusedField = () =>
     h.page.evaluate(() => (document.activeElement instanceof HTMLInputElement ? document.activeElement.id : null));
 
@@ -55,38 +56,47 @@ describe('checking and redeeming rewards, and the barcode scanner', () => {
     expect(result).toContain('Breakfast for points');
     expect(result).toContain('Costs50 points from the card');
     expect(h.sandbox.redemptions()).toHaveLength(0);
-    // Once a check says it can be used, the "Order paid — redeem" button has the focus.
-    await expect.poll(() => h.page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('redeem-confirm');
+    // Once a check says it can be used, the confirmation is next: Enter redeems.
+    await expect.poll(focusedTestId).toBe('redeem-confirm');
+    expect(await h.page.getByTestId('redeem-confirm').textContent()).toContain('Order paid — redeem');
+    expect(await h.page.locator('#paid').count()).toBe(0);
     await h.screenshot('20-reward-check');
   });
 
-  it('redeems only after the payment is confirmed, with the order reference and branch, exactly once on a double click', async () => {
-    // Enter in the order reference (a scanned receipt ends with one) moves on; it does not redeem.
+  it('redeems on "Order paid — redeem", with the order reference and branch, exactly once on a double click', async () => {
     await h.page.locator('#order-reference').fill('POS-1001');
-    await h.page.locator('#order-reference').press('Enter');
-    await expect.poll(() => h.page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('redeem-confirm');
-    await sleep(300);
+    await h.page.locator('#order-reference').press('Enter'); // moves on to the confirmation, sends nothing
+    await expect.poll(focusedTestId).toBe('redeem-confirm');
     expect(h.sandbox.redemptions()).toHaveLength(0);
 
-    // The button is the confirmation of payment.
-    expect(await h.page.getByTestId('redeem-confirm').textContent()).toContain('Order paid — redeem');
     await h.page.getByTestId('redeem-confirm').dblclick();
     await h.page.getByTestId('redeemed').waitFor();
-    await h.page.keyboard.press('Enter'); // a repeated Enter must not send another either
     await sleep(300);
 
     const sent = h.sandbox.redemptions().filter((r) => r.code === layla.rewards.availablePoints);
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatchObject({ order_reference: 'POS-1001', branch_id: BRANCH_ID, customer_id: layla.id });
     const redeemed = await h.page.getByTestId('redeemed').textContent();
+    expect(redeemed).toContain('Redeemed: Breakfast for points');
+    expect(redeemed).toContain('Hand over:');
     expect(redeemed).toContain('for order POS-1001');
+    // Success is not dressed as failure: no red "Used on" badge, no red notice.
+    expect(await h.page.locator('[data-testid="reward-state"]').count()).toBe(0);
+    expect(await h.page.locator('.notice--error').count()).toBe(0);
     // The points reward cost 50: the card after redemption shows what the service now holds.
     const customer = await h.call('getCustomer', { id: layla.id });
     if (!customer.ok) throw new Error(customer.error.message);
     const card = customer.data.cards.find((c) => c.program.name === 'Coffee Club');
     expect(await h.page.locator('[data-testid="redeemed"] [data-testid="card-points"]').textContent()).toBe(String(card?.points));
     await h.page.evaluate(() => window.getSelection()?.removeAllRanges()); // the double click selected text
+    await expect.poll(focusedTestId).toBe('next-customer');
     await h.screenshot('21-redeemed');
+
+    // Enter on "Next customer": back to an empty Find, nothing sent again.
+    await h.page.keyboard.press('Enter');
+    await expect.poll(() => h.page.locator('main').getAttribute('data-screen')).toBe('find');
+    expect(await h.page.locator('#search').inputValue()).toBe('');
+    expect(h.sandbox.redemptions().filter((r) => r.code === layla.rewards.availablePoints)).toHaveLength(1);
   });
 
   it('explains a refused second redemption with the date it was used', async () => {

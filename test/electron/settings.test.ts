@@ -34,6 +34,8 @@ describe('settings', () => {
       branchId: '7c0e5d1a-2b3c-4d5e-8f90-0123456789ab',
       tillName: '  Front counter ',
       allowOfflineRedemption: false,
+      theme: 'dark',
+      currency: ' gbp ',
     });
     const expected = {
       baseUrl: 'https://loyalty.example.com/api',
@@ -43,6 +45,8 @@ describe('settings', () => {
       allowOfflineRedemption: false,
       programId: null,
       posCallbackUrl: null,
+      theme: 'dark',
+      currency: 'GBP',
     };
     expect(result.ok && result.data.settings).toEqual(expected);
     expect(JSON.parse(await readFile(join(till.userDataDir, 'settings.json'), 'utf8'))).toEqual(expected);
@@ -77,6 +81,9 @@ describe('settings', () => {
       [{ tillName: 'Till B', apiKey: 'sneaky' }, 'apiKey'],
       [{ tillName: 'Till B', programId: 'coffee-club' }, 'programId'],
       [{ tillName: 'Till B', programId: 42 }, 'programId'],
+      [{ tillName: 'Till B', theme: 'blue' }, 'theme'],
+      [{ tillName: 'Till B', currency: 'XYZ' }, 'currency'],
+      [{ tillName: 'Till B', currency: 'pounds' }, 'currency'],
     ];
     for (const [patch, field] of cases) {
       const result = await till.call('updateSettings', patch);

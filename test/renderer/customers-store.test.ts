@@ -151,11 +151,21 @@ describe('customers store', () => {
     }));
     customers.startRegister('+966501234567');
     customers.draft.name = 'Layla';
-    customers.draft.email = 'layla@';
+    customers.draft.email = 'layla@example.com';
     expect(await customers.register()).toBe(false);
     expect(customers.fieldErrors).toEqual({ email: 'Not a valid email address.' });
-    expect(customers.draft.email).toBe('layla@');
+    expect(customers.draft.email).toBe('layla@example.com');
     expect(customers.draft.name).toBe('Layla');
+  });
+
+  it('names every bad field at once before asking the service', async () => {
+    const customers = useCustomersStore();
+    customers.startRegister('12');
+    customers.draft.email = 'layla@';
+    customers.draft.birthday = '2999-01-01';
+    expect(await customers.register()).toBe(false);
+    expect(Object.keys(customers.fieldErrors).sort()).toEqual(['birthday', 'email', 'name', 'phone']);
+    expect(till.callsTo('registerCustomer')).toHaveLength(0);
   });
 
   it('never sends the phone with a correction', async () => {

@@ -42,10 +42,13 @@ describe('rewards store', () => {
     expect(till.callsTo('checkReward')).toEqual([{ reward_code: 'RW-LAYLA001', phone: '+966501234567' }]);
   });
 
-  it('will not redeem before the cashier confirms the order is paid', async () => {
-    const rewards = await checked();
+  it('will not redeem a code that was not checked, or whose code changed since the check', async () => {
+    const rewards = useRewardsStore();
+    rewards.start('RW-LAYLA001', customer());
     expect(await rewards.redeem()).toBe(false);
-    expect(rewards.fieldErrors.paid).toBeTruthy();
+    const checkedOne = await checked();
+    checkedOne.draft.code = 'RW-LAYLA002';
+    expect(await checkedOne.redeem()).toBe(false);
     expect(till.callsTo('redeemReward')).toHaveLength(0);
   });
 
@@ -53,7 +56,6 @@ describe('rewards store', () => {
     const rewards = await checked();
     let release: (value: Result<Redemption>) => void = () => undefined;
     till.respond('redeemReward', () => new Promise((resolve) => (release = resolve)));
-    rewards.draft.paid = true;
     rewards.draft.orderReference = ' POS-77 ';
     const first = rewards.redeem();
     const second = rewards.redeem(); // the double click
@@ -81,7 +83,6 @@ describe('rewards store', () => {
     till.respond('redeemReward', () => ({ ok: true, data: { reward: reward({ status: 'redeemed' }), card: card(130) } }));
     rewards.start('RW-LAYLA001', customers.current);
     await rewards.check();
-    rewards.draft.paid = true;
     await rewards.redeem();
     expect(customers.current?.cards[0]?.points).toBe(130);
     expect(customers.current?.rewards).toEqual([]);
@@ -97,7 +98,6 @@ describe('rewards store', () => {
       ok: true,
       data: reward({ status: 'redeemed', redeemed_at: '2026-11-20T09:30:00+00:00' }),
     }));
-    rewards.draft.paid = true;
     expect(await rewards.redeem()).toBe(false);
     expect(rewards.unavailableNote).toMatch(/^This reward was already used on 20 Nov 2026/);
     expect(rewards.canRedeem).toBe(false);
@@ -108,10 +108,8 @@ describe('rewards store', () => {
   it('after an unanswered attempt, allows a new confirmation, and says a later refusal may be its own', async () => {
     const rewards = await checked();
     till.respond('redeemReward', () => ({ ok: false, error: { kind: 'timeout', message: 'No answer in time.' } }));
-    rewards.draft.paid = true;
     expect(await rewards.redeem()).toBe(false);
     expect(rewards.redeemError?.kind).toBe('timeout');
-    expect(rewards.draft.paid).toBe(false); // confirm again
     // The unanswered call marked the till offline; the monitor's next probe finds the service again.
     till.respond('connectionStatus', () => ({
       ok: true,
@@ -123,7 +121,6 @@ describe('rewards store', () => {
       error: { kind: 'reward_unavailable', status: 422, message: 'The reward is not available.' },
     }));
     till.respond('checkReward', () => ({ ok: true, data: reward({ status: 'redeemed', redeemed_at: '2026-11-22T10:00:00+00:00' }) }));
-    rewards.draft.paid = true;
     await rewards.redeem();
     expect(rewards.unavailableNote).toContain('possibly by your earlier attempt');
     expect(till.callsTo('redeemReward')).toHaveLength(2);
@@ -144,7 +141,6 @@ describe('rewards store', () => {
   it('needs a new check when the code is changed after checking', async () => {
     const rewards = await checked();
     rewards.draft.code = 'RW-LAYLA002';
-    rewards.draft.paid = true;
     expect(rewards.canRedeem).toBe(false);
     expect(await rewards.redeem()).toBe(false);
     expect(till.callsTo('redeemReward')).toHaveLength(0);
@@ -192,7 +188,6 @@ describe('rewards store', () => {
       rewards.start('RW-LAYLA001', customers.current);
       await rewards.check();
       rewards.draft.orderReference = 'POS-9';
-      rewards.draft.paid = true;
       expect(await rewards.redeem()).toBe(true);
       expect(rewards.queued).toMatchObject({ code: 'RW-LAYLA001', orderReference: 'POS-9', state: 'pending' });
       expect(customers.origin?.pendingCodes).toEqual(['RW-LAYLA001']);
@@ -213,7 +208,6 @@ describe('rewards store', () => {
       await rewards.check();
       expect(rewards.offlineRedemptionForbidden).toBe(true);
       expect(rewards.canRedeem).toBe(false);
-      rewards.draft.paid = true;
       expect(await rewards.redeem()).toBe(false);
       expect(await useOfflineStore().services().outboxItems()).toHaveLength(0);
     });

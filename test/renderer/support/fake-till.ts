@@ -68,6 +68,8 @@ export function tillState(overrides: Partial<TillState['settings']> = {}, mode: 
       allowOfflineRedemption: false,
       programId: null,
       posCallbackUrl: null,
+      theme: 'system',
+      currency: null,
       ...overrides,
     },
     key: { set: true, lastFour: '4821', protection: 'os' },
