@@ -22,6 +22,7 @@ import { isFromOrigin } from './sender-origin';
 import { describeFieldErrors, fieldErrors } from './validation-errors';
 import * as payloads from './bridge-payloads';
 import { createRendererErrorLog } from './renderer-error-log';
+import { systemLanguageTags } from './system-languages';
 
 export type BridgeSender = { url: string } | null | undefined;
 export type BridgeHandler = (sender: BridgeSender, payload: unknown) => Promise<unknown>;
@@ -45,6 +46,8 @@ export interface AppCoreOptions {
   log?: Logger;
   /** Deadline for one request to the loyalty service. */
   requestTimeoutMs?: number;
+  /** The OS's preferred languages (Electron's `app.getPreferredSystemLanguages()`); none known by default. */
+  systemLanguages?: () => readonly string[];
 }
 
 const DEFAULT_TIMEOUT_MS = 8000;
@@ -75,7 +78,13 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   }
 
   const mode = () => (demo.isOn() ? 'demo' : settings.get().baseUrl && vault.key() ? 'service' : 'unconfigured');
-  const state = (): TillState => ({ settings: settings.get(), key: vault.status(), mode: mode() });
+  const systemLanguages = options.systemLanguages ?? (() => []);
+  const state = (): TillState => ({
+    settings: settings.get(),
+    key: vault.status(),
+    mode: mode(),
+    systemLanguages: systemLanguageTags(systemLanguages()),
+  });
 
   let cached: { id: string; api: LoyaltyApi } | null = null;
   /** The client for whatever the till talks to right now, or why there is none. */

@@ -1,7 +1,7 @@
 import { rename } from 'node:fs/promises';
 import { z } from 'zod';
 import { isSupportedCountry } from 'libphonenumber-js';
-import type { Settings, SettingsPatch } from './contract';
+import { ARABIC_DIGITS, INTERFACE_LANGUAGES, type Settings, type SettingsPatch } from './contract';
 import { readFileIfExists, writeFileAtomic } from './atomic-file';
 import { describeError, type Logger } from './log';
 import { fieldErrors } from './validation-errors';
@@ -13,6 +13,8 @@ export const DEFAULT_SETTINGS: Settings = Object.freeze({
   tillName: 'Till 1',
   allowOfflineRedemption: true,
   programId: null,
+  language: null,
+  arabicDigits: 'arab',
 });
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
@@ -72,6 +74,11 @@ const settingsPatchSchema = z.strictObject({
     .optional(),
   allowOfflineRedemption: z.boolean('Choose yes or no.').optional(),
   programId: z.guid('The programme id must be a UUID, as the loyalty service shows it on cards.').nullable().optional(),
+  language: z
+    .enum(INTERFACE_LANGUAGES, `Choose one of the till's languages: ${INTERFACE_LANGUAGES.join(', ')}.`)
+    .nullable()
+    .optional(),
+  arabicDigits: z.enum(ARABIC_DIGITS, 'Choose Arabic-Indic (arab) or Latin (latn) digits.').optional(),
 });
 
 const settingsFileSchema = settingsPatchSchema.strip();

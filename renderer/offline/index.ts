@@ -34,6 +34,7 @@ import { Outbox, type OutboxCounts, type QueueRefusal } from './outbox';
 import { parseQuery } from './search-index';
 import { Replayer, type LockManagerLike, type ReplayPause, type ReplayRun } from './replayer';
 import { WriteBehind, type WriteFailureListener } from './write-behind';
+import { t } from '../i18n';
 
 export type { OfflineCheck, OutboxCounts, RefreshProgress, ConnectionSnapshot, ReplayPause, ReplayRun, OutboxItem, JournalEntry };
 
@@ -267,7 +268,7 @@ export function createOfflineServices(options: OfflineServicesOptions) {
 
     /** One customer with the rewards awaiting redemption; from the cache when offline. */
     async getCustomer(id: string): Promise<CustomerLookup> {
-      const notReachable: BridgeError = { kind: 'offline', message: 'The service cannot be reached and this customer is not in the cache.' };
+      const notReachable: BridgeError = { kind: 'offline', message: t('connection.notCachedCustomer') };
       if (id.startsWith(LOCAL_ID_PREFIX) || offlineNow()) return lookupOffline(id, notReachable);
       const result = await api.getCustomer({ id });
       if (result.ok) {

@@ -6,8 +6,22 @@
  * and order references come from people and must never execute when the file is opened.
  */
 import type { JournalEntry, JournalOutcome } from './db';
+import { t } from '../i18n';
 
-export const JOURNAL_CSV_HEADER = ['time', 'code', 'customer', 'order reference', 'branch', 'outcome'] as const;
+/** The header row, in the interface language of the moment the file is made. */
+export function journalCsvHeader(): string[] {
+  return [
+    t('journalCsv.header.time'),
+    t('journalCsv.header.code'),
+    t('journalCsv.header.customer'),
+    t('journalCsv.header.orderReference'),
+    t('journalCsv.header.branch'),
+    t('journalCsv.header.outcome'),
+  ];
+}
+
+// The outcome words are the reconciliation's own wording and are still English here:
+// they move into the catalogues together with the outbox's notes (see docs/languages.md).
 
 const OUTCOME_WORDS: Record<JournalOutcome, string> = {
   redeemed: 'redeemed',
@@ -35,5 +49,5 @@ export function journalToCsv(entries: readonly JournalEntry[]): string {
     entry.branchId,
     entry.note ? `${OUTCOME_WORDS[entry.outcome]}: ${entry.note}` : OUTCOME_WORDS[entry.outcome],
   ]);
-  return [JOURNAL_CSV_HEADER, ...rows].map((row) => row.map(csvCell).join(',')).join('\r\n') + '\r\n';
+  return [journalCsvHeader(), ...rows].map((row) => row.map(csvCell).join(',')).join('\r\n') + '\r\n';
 }

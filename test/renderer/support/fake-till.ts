@@ -67,10 +67,13 @@ export function tillState(overrides: Partial<TillState['settings']> = {}, mode: 
       tillName: 'Till 1',
       allowOfflineRedemption: false,
       programId: null,
+      language: null,
+      arabicDigits: 'arab',
       ...overrides,
     },
     key: { set: true, lastFour: '4821', protection: 'os' },
     mode,
+    systemLanguages: ['en-GB'],
   };
 }
 
