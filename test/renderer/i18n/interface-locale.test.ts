@@ -88,3 +88,12 @@ describe('numbers and dates in the interface locale', () => {
     expect(describeExpiry(null).text).toBe('بلا تاريخ انتهاء');
   });
 });
+
+describe('the journal CSV', () => {
+  it('has its header row in the interface language', async () => {
+    const { journalToCsv } = await import('../../../renderer/offline/journal-csv');
+    expect(journalToCsv([]).split('\r\n')[0]).toBe('time,code,customer,order reference,branch,outcome');
+    applyInterfaceLocale({ language: 'ar', arabicDigits: 'arab' }, null);
+    expect(journalToCsv([]).split('\r\n')[0]).toBe('الوقت,الرمز,العميل,مرجع الطلب,الفرع,النتيجة');
+  });
+});
