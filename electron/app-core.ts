@@ -26,6 +26,7 @@ import { createRendererErrorLog } from './renderer-error-log';
 import { createLinkInbox, type LinkInbox } from './link-inbox';
 import type { LinkRateLimit } from './link-rate-limit';
 import { createPosCallback, type DeliveryResult } from './pos-callback';
+import { systemLanguageTags } from './system-languages';
 
 export type BridgeSender = { url: string } | null | undefined;
 export type BridgeHandler = (sender: BridgeSender, payload: unknown) => Promise<unknown>;
@@ -59,6 +60,8 @@ export interface AppCoreOptions {
   callbackRetryDelaysMs?: readonly number[];
   /** The estimate of the service's clock; tests inject one with their own clocks. */
   serviceClock?: ServiceClock;
+  /** The OS's preferred languages (Electron's `app.getPreferredSystemLanguages()`); none known by default. */
+  systemLanguages?: () => readonly string[];
 }
 
 const DEFAULT_TIMEOUT_MS = 8000;
@@ -89,7 +92,13 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   }
 
   const mode = () => (demo.isOn() ? 'demo' : settings.get().baseUrl && vault.key() ? 'service' : 'unconfigured');
-  const state = (): TillState => ({ settings: settings.get(), key: vault.status(), mode: mode() });
+  const systemLanguages = options.systemLanguages ?? (() => []);
+  const state = (): TillState => ({
+    settings: settings.get(),
+    key: vault.status(),
+    mode: mode(),
+    systemLanguages: systemLanguageTags(systemLanguages()),
+  });
 
   // One estimate for the till: every answer from the service it talks to refines it.
   let clock = options.serviceClock ?? new ServiceClock();

@@ -235,6 +235,19 @@ export interface Redemption {
 // Settings, key and connection
 // ---------------------------------------------------------------------------------------
 
+/**
+ * The interface languages the till ships, each complete in the renderer's catalogues.
+ * A language joins this list only with every message translated (see docs/languages.md).
+ */
+export const INTERFACE_LANGUAGES = ['en', 'ar'] as const;
+
+export type InterfaceLanguage = (typeof INTERFACE_LANGUAGES)[number];
+
+/** How numbers are written in Arabic: Arabic-Indic (٠١٢) or Latin (012) digits. */
+export const ARABIC_DIGITS = ['arab', 'latn'] as const;
+
+export type ArabicDigits = (typeof ARABIC_DIGITS)[number];
+
 /** Not secret; kept by the main process in the user-data folder. */
 export interface Settings {
   /** https, or http only for 127.0.0.1 / localhost. null until configured. */
@@ -260,6 +273,10 @@ export interface Settings {
   theme: Theme;
   /** ISO 4217 code for amounts such as "spent"; null takes the default country's currency. */
   currency: string | null;
+  /** The interface language; null follows the operating system's preferred languages. */
+  language: InterfaceLanguage | null;
+  /** Digits used for numbers, dates and money when the interface is in Arabic. */
+  arabicDigits: ArabicDigits;
 }
 
 export const THEMES = ['system', 'light', 'dark'] as const;
@@ -296,6 +313,11 @@ export interface TillState {
   settings: Settings;
   key: KeyStatus;
   mode: ConnectionMode;
+  /**
+   * The operating system's preferred languages, most preferred first, as BCP 47 tags
+   * (`ar-SA`, `en-GB`); what the interface follows while `settings.language` is null.
+   */
+  systemLanguages: string[];
 }
 
 export interface RendererErrorReport {

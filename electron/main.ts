@@ -102,6 +102,11 @@ function run(): void {
         cipher: createSafeStorageCipher(),
         appOrigin: APP_ORIGIN,
         log: fileLog,
+        // Read on every getState, so a language added in the OS is followed without a restart.
+        systemLanguages: () => {
+          const preferred = app.getPreferredSystemLanguages();
+          return preferred.length > 0 ? preferred : [app.getLocale()];
+        },
       });
       const handlers = core.handlers;
       const log = core.log;

@@ -1,7 +1,7 @@
 import { rename } from 'node:fs/promises';
 import { z } from 'zod';
 import { isSupportedCountry } from 'libphonenumber-js';
-import { THEMES, type Settings, type SettingsPatch } from './contract';
+import { ARABIC_DIGITS, INTERFACE_LANGUAGES, THEMES, type Settings, type SettingsPatch } from './contract';
 import { readFileIfExists, writeFileAtomic } from './atomic-file';
 import { describeError, type Logger } from './log';
 import { fieldErrors } from './validation-errors';
@@ -17,6 +17,8 @@ export const DEFAULT_SETTINGS: Settings = Object.freeze({
   posCallbackUrl: null,
   theme: 'system',
   currency: null,
+  language: null,
+  arabicDigits: 'arab',
 });
 
 /** The currencies this runtime can format: the same Intl data the renderer formats with. */
@@ -124,6 +126,11 @@ const settingsPatchSchema = z.strictObject({
     })
     .nullable()
     .optional(),
+  language: z
+    .enum(INTERFACE_LANGUAGES, `Choose one of the till's languages: ${INTERFACE_LANGUAGES.join(', ')}.`)
+    .nullable()
+    .optional(),
+  arabicDigits: z.enum(ARABIC_DIGITS, 'Choose Arabic-Indic (arab) or Latin (latn) digits.').optional(),
 });
 
 const settingsFileSchema = settingsPatchSchema.strip();

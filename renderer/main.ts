@@ -1,6 +1,8 @@
 import { createPinia } from 'pinia';
 import { createApp } from 'vue';
 import App from './App.vue';
+import { i18n } from './i18n';
+import { followInterfaceLocale } from './i18n/interface-locale';
 import { installScanListener } from './lib/scanner';
 import { useErrorLogStore } from './stores/error-log';
 import { useScansStore } from './stores/scans';
@@ -9,6 +11,9 @@ import './styles.css';
 const app = createApp(App);
 const pinia = createPinia();
 app.use(pinia);
+app.use(i18n);
+// The document's lang and dir, the catalogues and the number formats follow the settings.
+followInterfaceLocale(pinia, document.documentElement);
 
 const errorLog = useErrorLogStore(pinia);
 app.config.errorHandler = (error, _instance, info) => errorLog.report(error, `vue: ${info}`);

@@ -53,15 +53,28 @@ export const DEMO_FIXTURES = {
   isik: { id: '3d2f8b1a-6c4e-4f7a-9b2d-000000000005', name: 'Işık Yılmaz', phone: '+905321234567', country: 'TR' },
 } as const;
 
-const NAMES: Record<string, { first: string[]; last: string[]; mobile: (digits: () => string) => string }> = {
+interface CountryNames {
+  first: string[];
+  last: string[];
+  /** The same names in Arabic script, index for index (some with tashkeel, as people write them). */
+  arabicFirst?: string[];
+  arabicLast?: string[];
+  mobile: (digits: () => string) => string;
+}
+
+const NAMES: Record<string, CountryNames> = {
   SA: {
     first: ['Layla', 'Omar', 'Fatima', 'Yousef', 'Noura', 'Ahmed', 'Sara', 'Khalid', 'Reem', 'Hassan', 'Mariam', 'Faisal', 'Huda', 'Tariq'],
     last: ['Haddad', 'Al-Zahrani', 'Khalil', 'Al-Qahtani', 'Mansour', 'Al-Harbi', 'Al-Otaibi', 'Nasser', 'Saleh', 'Aziz', 'Rahman'],
+    arabicFirst: ['لَيلى', 'عُمر', 'فاطمة', 'يوسف', 'نورة', 'أحمد', 'سارة', 'خالد', 'ريم', 'حسن', 'مريم', 'فيصل', 'هدى', 'طارق'],
+    arabicLast: ['الحداد', 'الزهراني', 'خليل', 'القحطاني', 'منصور', 'الحربي', 'العتيبي', 'ناصر', 'صالح', 'عزيز', 'رحمن'],
     mobile: (digits) => `+966${['50', '53', '55', '56'][Number(digits()[0]) % 4]}${digits().slice(0, 7)}`,
   },
   AE: {
     first: ['Omar', 'Aisha', 'Hamdan', 'Maitha', 'Rashid', 'Latifa', 'Saeed', 'Shamma'],
     last: ['Al-Farsi', 'Al-Mazrouei', 'Al-Shamsi', 'Al-Nuaimi', 'Al-Ketbi', 'Al-Suwaidi'],
+    arabicFirst: ['عمر', 'عائشة', 'حمدان', 'ميثاء', 'راشد', 'لطيفة', 'سعيد', 'شمّة'],
+    arabicLast: ['الفارسي', 'المزروعي', 'الشامسي', 'النعيمي', 'الكتبي', 'السويدي'],
     mobile: (digits) => `+971${['50', '52', '55', '56'][Number(digits()[0]) % 4]}${digits().slice(0, 7)}`,
   },
   GB: {
@@ -101,6 +114,26 @@ const NAMES: Record<string, { first: string[]; last: string[]; mobile: (digits: 
   },
 };
 
+/**
+ * A customer's name as people in the country write it. Where the country has Arabic-script
+ * names, one customer in three is written in Arabic only ("ليلى الحداد") and one in three
+ * mixed ("عمر Al-Farsi"), chosen by position so the random draws (and with them every
+ * phone, card and reward) are the same as with Latin names only.
+ */
+function displayName(names: CountryNames, firstIndex: number, lastIndex: number, position: number): string {
+  const first = names.first[firstIndex]!;
+  const last = names.last[lastIndex]!;
+  if (!names.arabicFirst || !names.arabicLast) return `${first} ${last}`;
+  switch (position % 3) {
+    case 0:
+      return `${names.arabicFirst[firstIndex]} ${names.arabicLast[lastIndex]}`;
+    case 1:
+      return `${names.arabicFirst[firstIndex]} ${last}`;
+    default:
+      return `${first} ${last}`;
+  }
+}
+
 /** A small, fast, seedable PRNG (mulberry32): the same seed gives the same demo. */
 export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
@@ -133,7 +166,11 @@ class DemoBuilder {
   ) {}
 
   pick<T>(list: readonly T[]): T {
-    return list[Math.floor(this.random() * list.length)] as T;
+    return list[this.pickIndex(list)] as T;
+  }
+
+  pickIndex(list: readonly unknown[]): number {
+    return Math.floor(this.random() * list.length);
   }
 
   digits = (): string => Array.from({ length: 10 }, () => Math.floor(this.random() * 10)).join('');
@@ -187,7 +224,7 @@ class DemoBuilder {
 
   /** A valid, unused mobile number of the country. */
   phoneFor(country: string): string {
-    const names = NAMES[country] as (typeof NAMES)[string];
+    const names = NAMES[country] as CountryNames;
     for (;;) {
       const phone = names.mobile(this.digits);
       if (!this.phones.has(phone) && parsePhoneNumberFromString(phone)?.isValid()) return phone;
@@ -231,12 +268,15 @@ export function createDemoData(options: { seed?: number; now?: Date; customers?:
   const countries = Object.keys(NAMES);
   for (let i = 0; i < 300; i++) {
     const country = countries[i % countries.length] as string;
-    const names = NAMES[country] as (typeof NAMES)[string];
-    const first = builder.pick(names.first);
-    const last = builder.pick(names.last);
+    const names = NAMES[country] as CountryNames;
+    const firstIndex = builder.pickIndex(names.first);
+    const lastIndex = builder.pickIndex(names.last);
+    // Emails are written in Latin letters whatever the script of the name.
+    const first = names.first[firstIndex]!;
+    const last = names.last[lastIndex]!;
     const customer = builder.customer({
       id: seededUuid(builder.random),
-      name: `${first} ${last}`,
+      name: displayName(names, firstIndex, lastIndex, Math.floor(i / countries.length)),
       phone: builder.phoneFor(country),
       email: builder.random() < 0.6 ? `${asciiSlug(first)}.${asciiSlug(last)}${i}@example.com` : null,
       birthday: builder.random() < 0.5 ? `19${60 + Math.floor(builder.random() * 40)}-0${1 + Math.floor(builder.random() * 9)}-1${Math.floor(builder.random() * 10)}` : null,
@@ -264,13 +304,13 @@ function addGeneratedCustomers(builder: DemoBuilder, count: number): void {
   const start = builder.now.getTime() - 600 * DAY;
   const step = Math.max(1, Math.floor((590 * DAY) / count));
   for (let i = 0; i < count; i++) {
-    const names = NAMES[countries[i % countries.length] as string] as (typeof NAMES)[string];
+    const names = NAMES[countries[i % countries.length] as string] as CountryNames;
     // Multiplying by a number coprime with 10^7 permutes 0..10^7-1: unique, scattered numbers.
     const national = ((i * 7_919_773) % 10_000_000).toString().padStart(7, '0');
     const createdAt = isoTimestamp(new Date(start + i * step));
     const customer = builder.customer({
       id: seededUuid(builder.random),
-      name: `${builder.pick(names.first)} ${builder.pick(names.last)}`,
+      name: displayName(names, builder.pickIndex(names.first), builder.pickIndex(names.last), Math.floor(i / countries.length)),
       phone: `+96658${national}`,
       email: null,
       birthday: null,

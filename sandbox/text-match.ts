@@ -1,7 +1,11 @@
 // Letters that Unicode decomposition (NFD) leaves whole, folded by hand to what a cashier types.
+// Arabic: alef wasla as alef, alef maqsura as ya, ta marbuta as ha, tatweel dropped (أ إ آ
+// lose their hamza or madda as combining marks, with the tashkeel).
 const UNFOLDED: Record<string, string> = {
   ø: 'o', ł: 'l', ı: 'i', æ: 'ae', œ: 'oe', ß: 'ss', đ: 'd', ð: 'd', þ: 'th',
+  ٱ: 'ا', ى: 'ي', ة: 'ه', ـ: '',
 };
+const UNFOLDED_PATTERN = new RegExp(`[${Object.keys(UNFOLDED).join('')}]`, 'g');
 
 /** Case- and accent-insensitive form of a name or search term. */
 export function foldText(text: string): string {
@@ -9,7 +13,7 @@ export function foldText(text: string): string {
     .normalize('NFD')
     .replace(/\p{M}+/gu, '')
     .toLowerCase()
-    .replace(/[øłıæœßđðþ]/g, (letter) => UNFOLDED[letter] ?? letter)
+    .replace(UNFOLDED_PATTERN, (letter) => UNFOLDED[letter] ?? letter)
     .replace(/\s+/g, ' ')
     .trim();
 }

@@ -1,18 +1,9 @@
 /**
  * Dates as the cashier reads them. The service sends ISO 8601 timestamps with an offset;
- * they are shown in the till's own time zone.
+ * they are shown in the till's own time zone, in the interface locale (i18n/format.ts).
  */
-
-const LOCALE = 'en-GB';
-
-const DAY = new Intl.DateTimeFormat(LOCALE, { day: 'numeric', month: 'short', year: 'numeric' });
-const DAY_TIME = new Intl.DateTimeFormat(LOCALE, {
-  day: 'numeric',
-  month: 'short',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-});
+import { t } from '../i18n';
+import { formatCalendarDay, formatDate, formatDateTime } from '../i18n/format';
 
 function parse(iso: string): Date | null {
   const date = new Date(iso);
@@ -22,13 +13,13 @@ function parse(iso: string): Date | null {
 export function formatDay(iso: string | null | undefined): string {
   if (!iso) return '—';
   const date = parse(iso);
-  return date ? DAY.format(date) : iso;
+  return date ? formatDate(date) : iso;
 }
 
 export function formatDayTime(iso: string | null | undefined): string {
   if (!iso) return '—';
   const date = parse(iso);
-  return date ? DAY_TIME.format(date) : iso;
+  return date ? formatDateTime(date) : iso;
 }
 
 /** A birthday is a calendar date (YYYY-MM-DD), not an instant: read it without time zones. */
@@ -36,8 +27,7 @@ export function formatBirthday(day: string | null | undefined): string {
   if (!day) return '—';
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
   if (!match) return day;
-  const date = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])));
-  return new Intl.DateTimeFormat(LOCALE, { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(date);
+  return formatCalendarDay(new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]))));
 }
 
 function sameLocalDay(a: Date, b: Date): boolean {
@@ -53,10 +43,10 @@ export interface Expiry {
 }
 
 export function describeExpiry(expiresAt: string | null, now: Date = new Date()): Expiry {
-  if (!expiresAt) return { state: 'none', text: 'No expiry' };
+  if (!expiresAt) return { state: 'none', text: t('expiry.none') };
   const date = parse(expiresAt);
-  if (!date) return { state: 'later', text: `Expires ${expiresAt}` };
-  if (date.getTime() <= now.getTime()) return { state: 'expired', text: `Expired on ${DAY.format(date)}` };
-  if (sameLocalDay(date, now)) return { state: 'today', text: 'Expires today' };
-  return { state: 'later', text: `Expires on ${DAY.format(date)}` };
+  if (!date) return { state: 'later', text: t('expiry.unreadable', { date: expiresAt }) };
+  if (date.getTime() <= now.getTime()) return { state: 'expired', text: t('expiry.expiredOn', { date: formatDate(date) }) };
+  if (sameLocalDay(date, now)) return { state: 'today', text: t('expiry.today') };
+  return { state: 'later', text: t('expiry.expiresOn', { date: formatDate(date) }) };
 }

@@ -6,9 +6,20 @@
  * The detector is pure (it sees keys and times, nothing else) so it can be tested exactly;
  * `installScanListener` is the thin part that connects it to the page.
  *
- * It reads `KeyboardEvent.key`, never `keyCode`: `keyCode` has no reliable value for `-`
- * across layouts, and reward codes look like `RW-LAYLA001`.
+ * A burst is a scan only if its text has the shape of a reward code or a phone number;
+ * anything else typed at machine speed (a password manager, a paste-like roll, another
+ * scanner's labels) stays ordinary typing, its Enter or Tab included.
+ *
+ * The keyboard layout. A wedge scanner sends key positions for the layout it was set up
+ * for (US almost everywhere), and the OS turns them into characters with the layout that is
+ * active: under Arabic (101) the letters of `RW-LAYLA001` arrive as Arabic letters, under
+ * German Y and Z swap and `-` becomes `ß`, under French A/Q swap and digits need Shift. So
+ * each burst is read twice: by `KeyboardEvent.key` (what the layout typed) and by
+ * `KeyboardEvent.code` plus Shift (which keys were pressed, read as US positions). The
+ * layout's reading wins when it has a scan's shape; otherwise the positions' reading is used
+ * when it has one. `keyCode` is never used: it has no reliable value for `-` across layouts.
  */
+import { isRewardCode } from './scan-route';
 
 export interface ScanTiming {
   /** Longest pause between two keys of one scan. Scanners send keys 1–20 ms apart; people rarely manage 50 ms six times in a row. */
@@ -22,6 +33,9 @@ export const DEFAULT_SCAN_TIMING: ScanTiming = { maxGapMs: 50, minLength: 6 };
 /** The parts of a KeyboardEvent the detector looks at. */
 export interface KeyStroke {
   key: string;
+  /** `KeyboardEvent.code`: the physical key, whatever the layout ('' when unknown). */
+  code?: string;
+  shiftKey?: boolean;
   /** Milliseconds, from any monotonic clock (`KeyboardEvent.timeStamp` in the app). */
   time: number;
   ctrlKey?: boolean;
@@ -69,6 +83,53 @@ export function isNoiseKey(key: string): boolean {
   return NOISE_KEYS.has(key);
 }
 
+// The characters a reward code (`RW-` and letters and digits) or a phone number can hold.
+const SCAN_CHARACTER = /^[A-Za-z0-9+\-(). ]$/;
+
+/** Phone-shaped: digits with the usual separators, at least six digits. */
+function isPhoneShaped(text: string): boolean {
+  return /^\+?[\d\s().-]+$/.test(text) && (text.match(/\d/g)?.length ?? 0) >= 6;
+}
+
+/** Whether a burst's text can be a scan: the shape of a reward code or of a phone number. */
+export function hasScanShape(text: string): boolean {
+  return isRewardCode(text) || isPhoneShaped(text.trim());
+}
+
+const US_SHIFTED_DIGITS = ')!@#$%^&*(';
+const US_PUNCTUATION: Record<string, [string, string]> = {
+  Minus: ['-', '_'],
+  Equal: ['=', '+'],
+  Period: ['.', '>'],
+  Space: [' ', ' '],
+  NumpadAdd: ['+', '+'],
+  NumpadSubtract: ['-', '-'],
+  NumpadDecimal: ['.', '.'],
+};
+
+/**
+ * The character a key position types on a US layout, or null for a key that types nothing
+ * a scan needs. Letters come out upper- or lower-case with Shift; reward codes are matched
+ * without regard to case anyway.
+ */
+export function usCharacterOf(code: string | undefined, shift: boolean): string | null {
+  if (!code) return null;
+  const letter = /^Key([A-Z])$/.exec(code);
+  if (letter) return shift ? letter[1]! : letter[1]!.toLowerCase();
+  const digit = /^Digit([0-9])$/.exec(code);
+  if (digit) return shift ? US_SHIFTED_DIGITS[Number(digit[1])]! : digit[1]!;
+  const numpad = /^Numpad([0-9])$/.exec(code);
+  if (numpad) return numpad[1]!;
+  const punctuation = US_PUNCTUATION[code];
+  return punctuation ? punctuation[shift ? 1 : 0] : null;
+}
+
+/** `key` values that name a key rather than type text: `Enter`, `Backspace`, `F3`, `Dead`. */
+const NAMED_KEY = /^[A-Z][A-Za-z0-9]+$/;
+
+/** A character no scan holds, standing in where a layout typed something else (or nothing). */
+const FOREIGN = '\u0000';
+
 export function isPrintable(key: string): boolean {
   // `key` is the character itself for printable keys and a name (`Enter`, `F3`) otherwise;
   // a surrogate pair (an emoji) is still one character.
@@ -82,16 +143,32 @@ export interface ScanDetector {
 }
 
 export function createScanDetector(timing: ScanTiming = DEFAULT_SCAN_TIMING): ScanDetector {
+  // The burst read two ways: as the layout typed it, and as US key positions.
   let buffer = '';
+  let byPosition = '';
   let lastTime = Number.NEGATIVE_INFINITY;
 
   const reset = (): void => {
     buffer = '';
+    byPosition = '';
     lastTime = Number.NEGATIVE_INFINITY;
   };
 
+  /** The burst's text if it is a scan: the layout's reading first, else the key positions'. */
+  const scanText = (): string | null => {
+    if (!buffer.includes(FOREIGN) && hasScanShape(buffer)) return buffer;
+    if (!byPosition.includes(FOREIGN) && hasScanShape(byPosition)) return byPosition;
+    return null;
+  };
+
   const feed = (stroke: KeyStroke): ScanStep => {
-    if (isNoiseKey(stroke.key)) return { kind: 'ignored' };
+    // A dead key (German `+` is Shift and the key where US has `=`; some layouts make it a
+    // dead accent) types nothing by itself, but its position may be a character of a scan.
+    const positional = usCharacterOf(stroke.code, stroke.shiftKey === true);
+    const deadWithPosition = (stroke.key === 'Dead' || stroke.key === 'Unidentified') && positional !== null;
+    if (isNoiseKey(stroke.key) && !deadWithPosition) return { kind: 'ignored' };
+    // Some layouts type two characters with one key (Arabic لا): a character key all the same.
+    const typesText = isPrintable(stroke.key) || (positional !== null && !NAMED_KEY.test(stroke.key));
 
     // Ctrl/Alt/Meta + key is a shortcut, not text (AltGraph characters arrive without them).
     if (stroke.ctrlKey || stroke.altKey || stroke.metaKey) {
@@ -101,17 +178,22 @@ export function createScanDetector(timing: ScanTiming = DEFAULT_SCAN_TIMING): Sc
 
     const gap = stroke.time - lastTime;
 
-    if (isPrintable(stroke.key)) {
+    if (typesText || deadWithPosition) {
       const startsBurst = buffer === '' || gap > timing.maxGapMs;
-      buffer = startsBurst ? stroke.key : buffer + stroke.key;
+      const typed = deadWithPosition ? FOREIGN : SCAN_CHARACTER.test(stroke.key) ? stroke.key : FOREIGN;
+      // Without a known position (a synthetic event), the layout's character stands for it.
+      const position = positional ?? typed;
+      buffer = startsBurst ? typed : buffer + typed;
+      byPosition = startsBurst ? position : byPosition + position;
       lastTime = stroke.time;
       return { kind: 'char', startsBurst };
     }
 
     if (TERMINATORS.has(stroke.key) && buffer.length >= timing.minLength && gap <= timing.maxGapMs) {
-      const text = buffer;
+      const text = scanText();
       reset();
-      return { kind: 'scan', text };
+      // Not a code or a phone: ordinary typing, terminator included.
+      return text === null ? { kind: 'other' } : { kind: 'scan', text };
     }
 
     reset();
@@ -183,6 +265,8 @@ export function installScanListener(
     if (event.isComposing) return;
     const step = detector.feed({
       key: event.key,
+      code: event.code,
+      shiftKey: event.shiftKey,
       time: event.timeStamp,
       ctrlKey: event.ctrlKey,
       altKey: event.altKey,

@@ -8,6 +8,7 @@
 import type { BridgeError, ConnectionStatus, Result, TillApi } from '../../electron/contract';
 import { backoffDelay, type BackoffPolicy } from './backoff';
 import { isUnreachable } from './failure-kinds';
+import { t } from '../i18n';
 
 export type ConnectionState = 'unknown' | 'online' | 'offline';
 
@@ -54,7 +55,7 @@ export class ConnectionMonitor {
   private probeFailures = 0;
   private started = false;
   private readonly onBrowserOnline = () => void this.probeNow();
-  private readonly onBrowserOffline = () => this.markOffline('The network connection was lost.');
+  private readonly onBrowserOffline = () => this.markOffline(t('connection.lostNetwork'));
 
   constructor(private readonly options: ConnectionMonitorOptions) {
     this.now = options.now ?? (() => new Date());
@@ -105,7 +106,7 @@ export class ConnectionMonitor {
       this.set({ state: 'unknown', reason: null, nextProbeAt: null });
     } else {
       this.probeFailures += 1;
-      const reason = result.ok ? (result.data.error?.message ?? 'The service cannot be reached.') : result.error.message;
+      const reason = result.ok ? (result.data.error?.message ?? t('connection.unreachable')) : result.error.message;
       this.markOffline(reason);
     }
     return this.snapshot.state;

@@ -19,6 +19,7 @@
  */
 import { Dexie, type EntityTable } from 'dexie';
 import type { BridgeError, Customer, Reward } from '../../electron/contract';
+import { nameWordsOf } from './fold';
 import { writeSearchLines, type SearchChunk } from './search-chunks';
 
 export const DEFAULT_DB_NAME = 'loyalty-till-offline';
@@ -203,12 +204,7 @@ export type OfflineDb = Dexie & {
  *
  * Migrations: never edit a released version's `stores()`; add a version. Dexie keeps
  * unchanged tables, so a new version lists only what changes, and `upgrade` rewrites
- * existing rows inside the upgrade transaction (version 2 below is one). If folding ever
- * changes, for example:
- *
- *   db.version(3).stores({}).upgrade((tx) => tx.table('customers').toCollection().modify((row) => {
- *     row.nameWords = nameWordsOf(row.customer.name);
- *   }));  // ...and rewrite searchRows the same way
+ * existing rows inside the upgrade transaction.
  */
 export function openOfflineDb(name: string = DEFAULT_DB_NAME): OfflineDb {
   const db = new Dexie(name) as OfflineDb;
@@ -226,6 +222,25 @@ export function openOfflineDb(name: string = DEFAULT_DB_NAME): OfflineDb {
     .upgrade(async (tx) => {
       const rows = await tx.table<CachedCustomer, number>('customers').toArray();
       await writeSearchLines(tx.table('searchChunks') as EntityTable<SearchChunk, 'chunk'>, rows.map(searchFieldsOf));
+    });
+  // Version 3: folding learnt Arabic (alef wasla, alef maqsura, ta marbuta, tatweel), so the
+  // stored name words are folded again; only rows whose words change are rewritten.
+  db.version(3)
+    .stores({})
+    .upgrade(async (tx) => {
+      const changed: CachedCustomer[] = [];
+      await tx
+        .table<CachedCustomer, number>('customers')
+        .toCollection()
+        .modify((row) => {
+          const words = nameWordsOf(row.customer.name);
+          if (words.join(' ') === row.nameWords.join(' ')) return;
+          row.nameWords = words;
+          changed.push(row);
+        });
+      if (changed.length > 0) {
+        await writeSearchLines(tx.table('searchChunks') as EntityTable<SearchChunk, 'chunk'>, changed.map(searchFieldsOf));
+      }
     });
   return db;
 }

@@ -1,6 +1,8 @@
 /**
  * Folding names into search words, so that "Søren", "SOREN" and "soren" meet, as do
- * "Łukasz" and "lukasz", "Işık" and "isik".
+ * "Łukasz" and "lukasz", "Işık" and "isik", and Arabic written the way people type it:
+ * "ليلى" finds "لَيلى" (tashkeel ignored), "احمد" finds "أحمد" (alef forms as bare alef),
+ * "فاطمه" finds "فاطمة", "مصطفي" finds "مصطفى", and a stretched "محـــمد" is "محمد".
  *
  * The same function folds what is stored and what the cashier types: any change here
  * changes the stored `nameWords` index too, so it needs a schema version bump that
@@ -22,10 +24,18 @@ const UNFOLDED_LETTERS: Record<string, string> = {
   þ: 'th',
   ħ: 'h',
   ŧ: 't',
+  // Arabic. أ إ آ (and ؤ ئ) decompose to a base letter plus a hamza or madda mark, which the
+  // mark removal drops; alef wasla does not decompose. Alef maqsura and ta marbuta are
+  // written for ya and ha (and the reverse) so often that a search must not tell them apart.
+  // Tatweel only stretches a word for looks.
+  ٱ: 'ا',
+  ى: 'ي',
+  ة: 'ه',
+  ـ: '',
 };
 const UNFOLDED_PATTERN = new RegExp(`[${Object.keys(UNFOLDED_LETTERS).join('')}]`, 'g');
 
-// Combining marks (accents, Arabic harakat, the dot of a lower-cased Turkish İ).
+// Combining marks (accents, Arabic tashkeel and the superscript alef, the dot of a lower-cased Turkish İ).
 const COMBINING_MARKS = /\p{M}+/gu;
 // Apostrophes join rather than split, so "O'Brien" is found by "obrien" and "o'brien".
 const APOSTROPHES = /['’ʼ`´]/g;

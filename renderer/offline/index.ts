@@ -36,6 +36,7 @@ import { Replayer, readServiceClock, type LockManagerLike, type ReplayPause, typ
 import { closedAttempt, serviceNow } from './attribution';
 import type { AttemptRecord } from './db';
 import { WriteBehind, type WriteFailureListener } from './write-behind';
+import { t } from '../i18n';
 
 export type { OfflineCheck, OutboxCounts, RefreshProgress, ConnectionSnapshot, ReplayPause, ReplayRun, OutboxItem, JournalEntry };
 
@@ -270,7 +271,7 @@ export function createOfflineServices(options: OfflineServicesOptions) {
 
     /** One customer with the rewards awaiting redemption; from the cache when offline. */
     async getCustomer(id: string): Promise<CustomerLookup> {
-      const notReachable: BridgeError = { kind: 'offline', message: 'The service cannot be reached and this customer is not in the cache.' };
+      const notReachable: BridgeError = { kind: 'offline', message: t('connection.notCachedCustomer') };
       if (id.startsWith(LOCAL_ID_PREFIX) || offlineNow()) return lookupOffline(id, notReachable);
       const result = await api.getCustomer({ id });
       if (result.ok) {

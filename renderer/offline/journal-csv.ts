@@ -6,9 +6,24 @@
  * and order references come from people and must never execute when the file is opened.
  */
 import type { JournalEntry, JournalOutcome } from './db';
+import { t } from '../i18n';
 import { likelyOursWords } from './reconciliation-words';
 
-export const JOURNAL_CSV_HEADER = ['time', 'code', 'customer', 'order reference', 'branch', 'outcome', 'service time'] as const;
+/** The header row, in the interface language of the moment the file is made. */
+export function journalCsvHeader(): string[] {
+  return [
+    t('journalCsv.header.time'),
+    t('journalCsv.header.code'),
+    t('journalCsv.header.customer'),
+    t('journalCsv.header.orderReference'),
+    t('journalCsv.header.branch'),
+    t('journalCsv.header.outcome'),
+    t('journalCsv.header.serviceTime'),
+  ];
+}
+
+// The outcome words are the reconciliation's own wording and are still English here:
+// they move into the catalogues together with the outbox's notes (see docs/languages.md).
 
 const OUTCOME_WORDS: Record<JournalOutcome, string> = {
   redeemed: 'redeemed',
@@ -37,7 +52,7 @@ export function journalToCsv(entries: readonly JournalEntry[]): string {
     outcomeCell(entry),
     entry.serviceAt ?? '',
   ]);
-  return [JOURNAL_CSV_HEADER, ...rows].map((row) => row.map(csvCell).join(',')).join('\r\n') + '\r\n';
+  return [journalCsvHeader(), ...rows].map((row) => row.map(csvCell).join(',')).join('\r\n') + '\r\n';
 }
 
 function outcomeCell(entry: JournalEntry): string {

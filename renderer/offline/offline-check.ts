@@ -6,6 +6,7 @@
 import type { Reward } from '../../electron/contract';
 import { readPhone } from '../lib/phone';
 import { rewardKey, type OfflineDb, type OutboxState } from './db';
+import { t, type MessageKey } from '../i18n';
 
 export type OfflineVerdict =
   | 'available' // the cache holds it as available: it may be queued for redemption
@@ -38,15 +39,15 @@ export interface OfflineCheckInput {
   phone: string;
 }
 
-const MESSAGES: Record<OfflineVerdict, string> = {
-  available: 'Available, according to the cached rewards (the service cannot be reached).',
-  pending: 'A redemption of this reward is already queued on this till.',
-  redeemed: 'Already redeemed, according to the cached rewards.',
-  expired: 'Expired, according to the cached rewards.',
-  no_longer_listed: 'No longer available: the service stopped listing it since it was cached.',
-  wrong_customer: 'This code does not belong to this phone number.',
-  unverifiable: 'This code cannot be verified offline: it is not in the cache.',
-  invalid_phone: 'That is not a complete phone number.',
+const MESSAGES: Record<OfflineVerdict, MessageKey> = {
+  available: 'rewards.offlineCheck.available',
+  pending: 'rewards.offlineCheck.pending',
+  redeemed: 'rewards.offlineCheck.redeemed',
+  expired: 'rewards.offlineCheck.expired',
+  no_longer_listed: 'rewards.offlineCheck.noLongerListed',
+  wrong_customer: 'rewards.offlineCheck.wrongCustomer',
+  unverifiable: 'rewards.offlineCheck.unverifiable',
+  invalid_phone: 'rewards.offlineCheck.invalidPhone',
 };
 
 /**
@@ -68,7 +69,7 @@ export async function checkRewardOffline(
     customerId: null,
     cachedAt: null,
     pending: null,
-    message: MESSAGES[verdict],
+    message: t(MESSAGES[verdict]),
     ...extra,
   });
   if (!phone) return answer('invalid_phone');

@@ -1,6 +1,7 @@
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
 import type { BridgeError, ConnectionStatus } from '../../electron/contract';
+import { t } from '../i18n';
 import { useOfflineStore } from './offline';
 import { till } from './till';
 
@@ -40,17 +41,17 @@ export const useConnectionStore = defineStore('connection', () => {
   const label = computed(() => {
     switch (state.value) {
       case 'online':
-        return 'Connected';
+        return t('connection.online');
       case 'failing':
-        return offline.pause || status.value?.error?.kind === 'unauthorized' ? 'Connected, key refused' : 'Service reports a problem';
+        return offline.pause || status.value?.error?.kind === 'unauthorized' ? t('connection.keyRefused') : t('connection.problem');
       case 'offline':
-        return 'Service unreachable: working from the cache';
+        return t('connection.offline');
       case 'checking':
-        return 'Checking…';
+        return t('connection.checking');
       case 'unconfigured':
-        return 'Not set up';
+        return t('connection.unconfigured');
       default:
-        return 'Not checked yet';
+        return t('connection.unknown');
     }
   });
 

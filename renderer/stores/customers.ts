@@ -9,6 +9,7 @@ import type {
   UpdateCustomerPayload,
 } from '../../electron/contract';
 import { z } from 'zod';
+import { t } from '../i18n';
 import { readPhone, type PhoneReading } from '../lib/phone';
 import type { CacheNote } from '../offline';
 import { useConnectionStore } from './connection';
@@ -264,18 +265,18 @@ export const useCustomersStore = defineStore('customers', () => {
    */
   function localErrors(form: CustomerDraft, needsPhone: boolean): Record<string, string> {
     const errors: Record<string, string> = {};
-    if (!form.name.trim()) errors.name = 'Enter the customer’s name.';
+    if (!form.name.trim()) errors.name = t('customers.fields.nameMissing');
     if (needsPhone) {
-      if (!form.phone.trim()) errors.phone = 'Enter the customer’s phone number.';
+      if (!form.phone.trim()) errors.phone = t('customers.fields.phoneMissing');
       else if (!readPhone(form.phone, settings.defaultCountry))
-        errors.phone = `This doesn’t read as a full phone number (local numbers are read as ${settings.defaultCountry}).`;
+        errors.phone = t('customers.fields.phoneUnreadable', { country: settings.defaultCountry });
     }
     const email = form.email.trim();
-    if (email && !EMAIL.safeParse(email).success) errors.email = 'This doesn’t read as an email address (name@example.com).';
+    if (email && !EMAIL.safeParse(email).success) errors.email = t('customers.fields.emailFormat');
     if (form.birthday) {
       if (!/^\d{4}-\d{2}-\d{2}$/.test(form.birthday) || Number.isNaN(Date.parse(form.birthday)))
-        errors.birthday = 'Use the date picker (YYYY-MM-DD).';
-      else if (form.birthday > new Date().toISOString().slice(0, 10)) errors.birthday = 'A birthday can’t be in the future.';
+        errors.birthday = t('customers.fields.birthdayFormat');
+      else if (form.birthday > new Date().toISOString().slice(0, 10)) errors.birthday = t('customers.fields.birthdayFuture');
     }
     return errors;
   }
@@ -312,21 +313,12 @@ export const useCustomersStore = defineStore('customers', () => {
       if (outcome.outcome === 'registered') {
         connection.noteSuccess();
         notice.value = outcome.created
-          ? { kind: 'created', text: `${customer.name} is now registered.` }
-          : {
-              kind: 'existing',
-              text: `This phone number was already registered, to ${customer.name}. Showing the existing customer; nothing was changed.`,
-            };
+          ? { kind: 'created', text: t('customers.notice.created', { name: customer.name }) }
+          : { kind: 'existing', text: t('customers.notice.existing', { name: customer.name }) };
       } else if (outcome.outcome === 'queued') {
-        notice.value = {
-          kind: 'queued',
-          text: `${customer.name} is saved on this till and can be served now. The registration is sent to the loyalty service when the till reconnects.`,
-        };
+        notice.value = { kind: 'queued', text: t('customers.notice.queued', { name: customer.name }) };
       } else {
-        notice.value = {
-          kind: 'existing',
-          text: `This phone number is already known on this till, as ${customer.name}. Showing that customer; nothing was changed.`,
-        };
+        notice.value = { kind: 'existing', text: t('customers.notice.knownHere', { name: customer.name }) };
       }
       // The register answer has no rewards: load the full customer for the customer screen.
       current.value = customer;
@@ -347,7 +339,7 @@ export const useCustomersStore = defineStore('customers', () => {
     if (Object.keys(errors).length > 0) return false;
     const changes = correctionOf(customer, form);
     if (Object.keys(changes).length === 0) {
-      notice.value = { kind: 'saved', text: 'Nothing was changed: the details are as they were.' };
+      notice.value = { kind: 'saved', text: t('customers.notice.unchanged') };
       return true;
     }
     saving.value = true;
@@ -356,7 +348,7 @@ export const useCustomersStore = defineStore('customers', () => {
       if (!result.ok) return rejected(result.error);
       connection.noteSuccess();
       current.value = { ...result.data, ...(customer.rewards ? { rewards: customer.rewards } : {}) };
-      notice.value = { kind: 'saved', text: 'Details saved.' };
+      notice.value = { kind: 'saved', text: t('customers.notice.saved') };
       return true;
     } finally {
       saving.value = false;

@@ -16,6 +16,7 @@ import {
 import { useErrorLogStore } from './error-log';
 import { useSettingsStore } from './settings';
 import { till } from './till';
+import { t } from '../i18n';
 
 /**
  * Options the offline core is opened with, beyond the bridge and the settings. The app
@@ -190,7 +191,7 @@ export const useOfflineStore = defineStore('offline', () => {
     if (!started) return;
     const monitor = services().connection;
     if (reachable) monitor.markOnline();
-    else monitor.markOffline(reason ?? 'The service cannot be reached.');
+    else monitor.markOffline(reason ?? t('connection.unreachable'));
   }
 
   async function journalCsv(): Promise<string> {

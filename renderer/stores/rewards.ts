@@ -1,6 +1,8 @@
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
 import type { BridgeError, Customer, LinkOutcomeReport, Redemption, Reward } from '../../electron/contract';
+import { t, tPlural } from '../i18n';
+import { formatPoints } from '../i18n/format';
 import { formatDayTime } from '../lib/dates';
 import { readPhone, toE164 } from '../lib/phone';
 import { isRewardCode, normaliseRewardCode } from '../lib/scan-route';
@@ -27,8 +29,6 @@ interface CheckedFor {
   phone: string;
 }
 
-const OFFLINE_REDEMPTION_OFF =
-  'This reward can’t be redeemed while the loyalty service is unreachable: redeeming offline is turned off in Settings. Try again once the till is connected.';
 
 /** Failures after which nobody can know whether the service redeemed: retrying is safe only because the service refuses a second redeem. */
 const ANSWER_LOST = new Set(['offline', 'timeout', 'server', 'bad_response']);
@@ -91,7 +91,7 @@ export const useRewardsStore = defineStore('rewards', () => {
   /** The service could not be reached during a redeem, and the settings forbid queueing it. */
   const cannotQueueNote = computed(() =>
     redeemError.value && isUnreachable(redeemError.value) && !settings.allowOfflineRedemption
-      ? OFFLINE_REDEMPTION_OFF
+      ? t('rewards.refusal.offlineRedemptionOff')
       : null,
   );
 
@@ -145,13 +145,13 @@ export const useRewardsStore = defineStore('rewards', () => {
     if (checking.value) return false;
     const errors: Record<string, string> = {};
     const code = normaliseRewardCode(draft.value.code);
-    if (!code) errors.reward_code = 'Enter or scan the reward code.';
-    else if (!isRewardCode(code)) errors.reward_code = 'A reward code starts with RW- followed by letters and digits.';
+    if (!code) errors.reward_code = t('rewards.fields.codeMissing');
+    else if (!isRewardCode(code)) errors.reward_code = t('rewards.fields.codeShape');
     const phone = resolvePhone();
     if (!phone) {
       errors.phone = draft.value.phone.trim()
-        ? `This doesn’t read as a full phone number (local numbers are read as ${settings.defaultCountry}).`
-        : 'Enter the phone number of the customer showing the code.';
+        ? t('rewards.fields.phoneUnreadable', { country: settings.defaultCountry })
+        : t('rewards.fields.phoneMissing');
     }
     fieldErrors.value = errors;
     if (Object.keys(errors).length > 0 || !phone) return false;
@@ -266,8 +266,8 @@ export const useRewardsStore = defineStore('rewards', () => {
   }
 
   function refusalWords(reason: string, message: string): string {
-    if (reason === 'offline_redemption_disabled') return OFFLINE_REDEMPTION_OFF;
-    if (reason === 'already_queued') return 'A redemption of this reward is already queued on this till. Do not apply it again.';
+    if (reason === 'offline_redemption_disabled') return t('rewards.refusal.offlineRedemptionOff');
+    if (reason === 'already_queued') return t('rewards.refusal.alreadyQueued');
     return message;
   }
 
@@ -282,18 +282,19 @@ export const useRewardsStore = defineStore('rewards', () => {
   function unavailableWords(known: Reward | null, maybeOurs: boolean): string {
     if (known?.redeemed_at) {
       const when = formatDayTime(known.redeemed_at);
-      return maybeOurs
-        ? `This reward was already used on ${when} — possibly by your earlier attempt that got no answer. Do not apply it again.`
-        : `This reward was already used on ${when}. It can’t be used again.`;
+      return maybeOurs ? t('rewards.unavailable.usedMaybeOurs', { date: when }) : t('rewards.unavailable.used', { date: when });
     }
     if (known?.status === 'expired' && known.expires_at) {
-      return `This reward expired on ${formatDayTime(known.expires_at)}. It can’t be used.`;
+      return t('rewards.unavailable.expired', { date: formatDayTime(known.expires_at) });
     }
     if (known?.type === 'points' && known.price !== undefined) {
-      return `This reward costs ${known.price} points and the card doesn’t have enough. It can’t be used now.`;
+      return tPlural('rewards.unavailable.tooFewPoints', known.price, { points: formatPoints(known.price) });
     }
-    return 'This reward can’t be used: it has already been used, has expired, or the card has too few points.';
+    return t('rewards.unavailable.unknown');
   }
+
+  /** In the interface language of the moment (a computed, so a language switch re-words it). */
+  const offlineRedemptionOffWords = computed(() => t('rewards.refusal.offlineRedemptionOff'));
 
   return {
     draft,
@@ -311,7 +312,7 @@ export const useRewardsStore = defineStore('rewards', () => {
     pendingHere,
     offlineRedemptionForbidden,
     cannotQueueNote,
-    offlineRedemptionOffWords: OFFLINE_REDEMPTION_OFF,
+    offlineRedemptionOffWords,
     unavailableNote,
     earlierAttemptUnanswered,
     forCustomer,

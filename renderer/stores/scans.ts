@@ -1,5 +1,6 @@
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
+import { t } from '../i18n';
 import { readScan } from '../lib/scan-route';
 import type { ScanContext } from '../lib/scanner';
 import { useCustomersStore } from './customers';
@@ -57,7 +58,7 @@ export const useScansStore = defineStore('scans', () => {
       };
     }
 
-    message.value = `Scanned “${text}”: not a reward code or a phone number.`;
+    message.value = t('scans.notRecognised', { text });
     return null;
   }
 

@@ -1,7 +1,9 @@
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
-import type { BridgeError, Result, Settings, Theme, TillState } from '../../electron/contract';
+import type { ArabicDigits, BridgeError, InterfaceLanguage, Result, Settings, Theme, TillState } from '../../electron/contract';
 import { currencyOfCountry } from '../lib/money';
+import { t } from '../i18n';
+import { resolveLanguage } from '../i18n/languages';
 import { till } from './till';
 
 /** What the settings form edits. The API key is typed here and sent once; it is never read back. */
@@ -51,9 +53,19 @@ export const useSettingsStore = defineStore('settings', () => {
   /** "set, ending in 1234" — all the renderer ever knows of the key. */
   const keyDescription = computed(() => {
     const key = state.value?.key;
-    if (!key?.set) return 'not set';
-    return key.lastFour ? `set, ending in ${key.lastFour}` : 'set';
+    if (!key?.set) return t('settings.key.notSet');
+    return key.lastFour ? t('settings.key.setEndingIn', { lastFour: key.lastFour }) : t('settings.key.set');
   });
+  /** The language chosen in Settings; null follows the operating system. */
+  const language = computed<InterfaceLanguage | null>(() => settings.value?.language ?? null);
+  /**
+   * The language the interface speaks: the chosen one, else the OS's (as the main process
+   * reports it; before the first answer, as the page's own `navigator.languages` says).
+   */
+  const interfaceLanguage = computed<InterfaceLanguage>(() =>
+    resolveLanguage(language.value, state.value?.systemLanguages ?? globalThis.navigator?.languages ?? []),
+  );
+  const arabicDigits = computed<ArabicDigits>(() => settings.value?.arabicDigits ?? 'arab');
   const keyProtection = computed(() => state.value?.key.protection ?? null);
 
   function accept(result: Result<TillState>): boolean {
@@ -144,6 +156,19 @@ export const useSettingsStore = defineStore('settings', () => {
     }
   }
 
+  /**
+   * Saves one display preference at once (a language or digits picker applies on choice,
+   * without the form's Save): the interface follows as soon as the main process has it.
+   */
+  async function savePreferences(patch: { language?: InterfaceLanguage | null; arabicDigits?: ArabicDigits }): Promise<boolean> {
+    saving.value = true;
+    try {
+      return accept(await till().updateSettings(patch));
+    } finally {
+      saving.value = false;
+    }
+  }
+
   async function clearKey(): Promise<boolean> {
     saving.value = true;
     try {
@@ -173,7 +198,11 @@ export const useSettingsStore = defineStore('settings', () => {
     currency,
     keyDescription,
     keyProtection,
+    language,
+    interfaceLanguage,
+    arabicDigits,
     load,
+    savePreferences,
     startDemo,
     draftFromState,
     save,

@@ -22,6 +22,8 @@ const electron = vi.hoisted(() => {
     },
     getPath: (name: string) => app.paths[name] ?? `/nonexistent/${name}`,
     getVersion: () => '0.0.0-test',
+    getPreferredSystemLanguages: () => ['ar-SA', 'en-GB'],
+    getLocale: () => 'en-US',
     requestSingleInstanceLock: vi.fn(() => true),
     isDefaultProtocolClient: vi.fn(() => false),
     setAsDefaultProtocolClient: vi.fn(() => true),
@@ -121,6 +123,8 @@ describe('main.ts', () => {
 
     const fromApp = await registered(CHANNELS.getState)({ senderFrame: { url: 'app://till/index.html' } }, undefined);
     expect(fromApp).toMatchObject({ ok: true, data: { mode: 'unconfigured', key: { set: false, protection: 'os' } } });
+    // The OS's preferred languages reach the renderer through the contract.
+    expect(fromApp).toMatchObject({ ok: true, data: { systemLanguages: ['ar-SA', 'en-GB'] } });
     const fromElsewhere = await registered(CHANNELS.getState)({ senderFrame: { url: 'https://evil.example/' } }, undefined);
     expect(fromElsewhere).toMatchObject({ ok: false, error: { code: 'forbidden_sender' } });
     const noFrame = await registered(CHANNELS.getState)({ senderFrame: null }, undefined);

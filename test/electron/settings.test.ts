@@ -23,7 +23,26 @@ describe('settings', () => {
       settings: DEFAULT_SETTINGS,
       key: { set: false, lastFour: null, protection: 'os' },
       mode: 'unconfigured',
+      systemLanguages: [],
     });
+  });
+
+  test('the interface language defaults to the OS (passed on as clean tags) and can be chosen, with Arabic digits', async () => {
+    const till = await createCoreFixture({ systemLanguages: ['ar_SA.UTF-8', 'en-us', '', 'not a tag!'] });
+    fixtures.push(till);
+    const state = await till.call('getState');
+    expect(state.ok && state.data.systemLanguages).toEqual(['ar-SA', 'en-US']);
+    expect(state.ok && state.data.settings.language).toBeNull();
+    expect(state.ok && state.data.settings.arabicDigits).toBe('arab');
+
+    const chosen = await till.call('updateSettings', { language: 'en', arabicDigits: 'latn' });
+    expect(chosen.ok && chosen.data.settings).toMatchObject({ language: 'en', arabicDigits: 'latn' });
+    const back = await till.call('updateSettings', { language: null });
+    expect(back.ok && back.data.settings.language).toBeNull();
+
+    const refused = await till.call('updateSettings', { language: 'xx', arabicDigits: 'roman' });
+    expect(refused.ok).toBe(false);
+    expect(!refused.ok && Object.keys(refused.error.fields ?? {}).sort()).toEqual(['arabicDigits', 'language']);
   });
 
   test('valid values are normalised, saved as JSON, and survive a restart', async () => {
@@ -47,6 +66,8 @@ describe('settings', () => {
       posCallbackUrl: null,
       theme: 'dark',
       currency: 'GBP',
+      language: null,
+      arabicDigits: 'arab',
     };
     expect(result.ok && result.data.settings).toEqual(expected);
     expect(JSON.parse(await readFile(join(till.userDataDir, 'settings.json'), 'utf8'))).toEqual(expected);

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createScanDetector, installScanListener, KEEP_SCAN_ATTRIBUTE, type ScanStep } from '../../renderer/lib/scanner';
+import { LAYOUTS, usStroke } from '../support/keyboard-layouts';
+import { createScanDetector, installScanListener, KEEP_SCAN_ATTRIBUTE, usCharacterOf, type ScanStep } from '../../renderer/lib/scanner';
 
 /** Feeds keys at the given gaps (ms) and returns the last step. */
 function feedAll(keys: string[], gapMs: number | number[], start = 1000): ScanStep[] {
@@ -145,5 +146,77 @@ describe('the page listener', () => {
     uninstall = installScanListener(window, (text) => () => route(text));
     type([...'+966501234567', 'Enter'], 6);
     expect(route).toHaveBeenCalledWith('+966501234567');
+  });
+});
+
+describe('only a code or a phone is a scan', () => {
+  it('leaves a machine-speed burst that is neither as typing, Tab and Enter included', () => {
+    for (const terminator of ['Tab', 'Enter']) {
+      expect(feedAll([...keysOf('hunter2secret'), terminator], 5).at(-1)).toEqual({ kind: 'other' });
+      expect(feedAll([...keysOf('ORDER-4471'), terminator], 5).at(-1)).toEqual({ kind: 'other' });
+    }
+    expect(feedAll([...keysOf('rw-layla001'), 'Tab'], 5).at(-1)).toEqual({ kind: 'scan', text: 'rw-layla001' });
+    expect(feedAll([...keysOf('050 123 4567'), 'Tab'], 5).at(-1)).toEqual({ kind: 'scan', text: '050 123 4567' });
+  });
+
+  it('lets the Tab of such a burst move on from the field, even one that keeps scans', () => {
+    document.body.innerHTML = '';
+    const input = document.createElement('input');
+    input.setAttribute(KEEP_SCAN_ATTRIBUTE, '');
+    document.body.append(input);
+    const handler = vi.fn(() => () => undefined);
+    const uninstall = installScanListener(window, handler);
+    try {
+      let time = 5000;
+      const events = [...'Password1!', 'Tab'].map((key) => {
+        const event = new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true });
+        Object.defineProperty(event, 'timeStamp', { value: (time += 5) });
+        input.dispatchEvent(event);
+        return event;
+      });
+      expect(handler).not.toHaveBeenCalled();
+      expect(events.some((event) => event.defaultPrevented)).toBe(false);
+    } finally {
+      uninstall();
+    }
+  });
+});
+
+describe('scanning under another keyboard layout', () => {
+  const scanned = ['RW-LAYLA001', 'RW-OMAR0001', '+966501234567', '0501234567'];
+
+  for (const [layout, keyOf] of Object.entries(LAYOUTS)) {
+    it(`reads the same scans under the ${layout} layout`, () => {
+      for (const text of scanned) {
+        const detector = createScanDetector();
+        let time = 100;
+        let last: ScanStep = { kind: 'other' };
+        for (const char of text) {
+          const { code, shift } = usStroke(char);
+          if (shift) detector.feed({ key: 'Shift', code: 'ShiftLeft', shiftKey: true, time: (time += 2) });
+          last = detector.feed({ key: keyOf(code, shift), code, shiftKey: shift, time: (time += 4) });
+          expect(last.kind, `${layout} ${text} ${char}`).toBe('char');
+        }
+        const end = detector.feed({ key: 'Enter', code: 'Enter', time: time + 4 });
+        expect(end.kind === 'scan' && end.text.toUpperCase(), `${layout} ${text}`).toBe(text.toUpperCase());
+      }
+    });
+  }
+
+  it('trusts the layout where it typed a scan (a scanner set up for that layout)', () => {
+    // A French-set-up scanner sends Shift for digits: the layout's own reading is right.
+    const detector = createScanDetector();
+    let time = 0;
+    for (const char of '0501234567') detector.feed({ key: char, code: `Digit${char}`, shiftKey: true, time: (time += 4) });
+    expect(detector.feed({ key: 'Enter', code: 'Enter', time: time + 4 })).toEqual({ kind: 'scan', text: '0501234567' });
+  });
+
+  it('reads the US positions of the digit keys', () => {
+    expect(usCharacterOf('Digit7', false)).toBe('7');
+    expect(usCharacterOf('Numpad7', false)).toBe('7');
+    expect(usCharacterOf('KeyQ', true)).toBe('Q');
+    expect(usCharacterOf('Equal', true)).toBe('+');
+    expect(usCharacterOf('Backquote', false)).toBeNull();
+    expect(usCharacterOf('', false)).toBeNull();
   });
 });

@@ -125,6 +125,26 @@ describe('search by part of a name or number', () => {
     }
   });
 
+  it('matches Arabic names as people type them: tashkeel, tatweel, alef forms, ى and ة folded', async () => {
+    const arabic = everyone.filter((customer: any) => /[\u0600-\u06ff]/.test(customer.name));
+    expect(arabic.length).toBeGreaterThan(20);
+    expect(arabic.some((customer: any) => /[a-z]/i.test(customer.name))).toBe(true); // mixed names too
+
+    // Its own service: the customers registered here must not change the shared one's pages.
+    const own = await startSandbox();
+    try {
+      const find = async (typed: string) =>
+        (await get(own, `/v1/customers?search=${encodeURIComponent(typed)}&per_page=100`)).body.data.map((c: any) => c.name);
+      expect((await post(own, '/v1/customers', { name: 'لَيلى الحدّاد', phone: '+966 50 987 6543' })).status).toBe(201);
+      for (const typed of ['ليلى', 'ليلي', 'لَيلى', 'ليـلى الحداد', 'الحداد ليلى']) expect(await find(typed), typed).toContain('لَيلى الحدّاد');
+      expect((await post(own, '/v1/customers', { name: 'فاطمة آل أحمد', phone: '+966 50 987 6544' })).status).toBe(201);
+      for (const typed of ['فاطمه', 'ال احمد', 'فاطمة أحمد', 'ٱحمد']) expect(await find(typed), typed).toContain('فاطمة آل أحمد');
+      expect(await find('ليلى سارة')).toEqual([]);
+    } finally {
+      await own.close();
+    }
+  });
+
   it('matches several words in any order, each a part of the name', async () => {
     for (const term of ['layla haddad', 'haddad layla', 'HADDAD lay', '  layla   haddad ']) {
       const reply = await search(`search=${encodeURIComponent(term)}`);

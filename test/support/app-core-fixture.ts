@@ -21,7 +21,7 @@ export interface CoreFixture {
 }
 
 export async function createCoreFixture(
-  options: { protection?: KeyProtection; requestTimeoutMs?: number; userDataDir?: string } = {},
+  options: { protection?: KeyProtection; requestTimeoutMs?: number; userDataDir?: string; systemLanguages?: string[] } = {},
 ): Promise<CoreFixture> {
   const userDataDir = options.userDataDir ?? (await mkdtemp(join(tmpdir(), 'till-core-')));
   const log = createCapturedLog();
@@ -32,6 +32,7 @@ export async function createCoreFixture(
       appOrigin: TEST_ORIGIN,
       log,
       requestTimeoutMs: options.requestTimeoutMs ?? 3000,
+      ...(options.systemLanguages ? { systemLanguages: () => options.systemLanguages! } : {}),
     });
   let core = await build();
   const fixture: CoreFixture = {

@@ -4,7 +4,9 @@
  * page can both name a customer (its phone, its name) without passing the data around.
  *
  * About 400 bytes each, like the service's customers: a uuid, a name, a grouped phone,
- * dates and one card. Names mix the letters the folding must handle (ø, ł, ı, ß, accents).
+ * dates and one card. Names mix the letters the folding must handle (ø, ł, ı, ß, accents)
+ * and Arabic script (tashkeel, hamza forms, ta marbuta, alef maqsura), alone or mixed with
+ * Latin names.
  */
 import type { Customer } from '../../../electron/contract';
 import type { CachedCustomer } from '../../../renderer/offline/db';
@@ -15,6 +17,7 @@ export const FIRST_NAMES = [
   'Oliver', 'Amelia', 'Harry', 'Isla', 'Jürgen', 'Anja', 'Lukas', 'Sophie', 'Bjørn', 'Ingrid',
   'Åse', 'Håkon', 'Łukasz', 'Agnieszka', 'Zofia', 'Işık', 'Ayşe', 'Mehmet', 'Søren', 'Mette',
   'José', 'Lucía', 'Álvaro', 'Inés', 'Aisha', 'Hamdan', 'Grace', 'Noah', 'Emily', 'Jack',
+  'لَيلى', 'عمر', 'فاطمة', 'أحمد', 'نورة', 'هدى', 'مصطفى', 'عائشة', 'يوسف', 'إبراهيم',
 ] as const;
 
 export const LAST_NAMES = [
@@ -23,6 +26,7 @@ export const LAST_NAMES = [
   'Løvland', 'Sørensen', 'Dæhli', 'Bråten', 'Żółkiewski', 'Wiśniewska', 'Kowalczyk', 'Yılmaz',
   'Öztürk', 'Çelik', 'Østergaard', 'Jørgensen', 'García', 'Fernández', 'Núñez', 'Al-Farsi',
   'Al-Mazrouei', 'Evans', 'Thomas', 'Roberts', 'Becker', 'Haugen', 'Kjær', 'Nowak', 'Demir',
+  'الحداد', 'الزهراني', 'القحطاني', 'الفارسي', 'المزروعي', 'العتيبي', 'آل سعود', 'الشامسي',
 ] as const;
 
 const COFFEE_CLUB = { id: '6f1c2d9e-3b4a-4c5d-8e7f-1a2b3c4d5e01', name: 'Coffee Club', type: 'point' };

@@ -2,6 +2,21 @@ import { describe, expect, test } from 'vitest';
 import { foldText, foldWords, nameWordsOf } from '../../../renderer/offline/fold';
 
 describe('name folding', () => {
+  test('folds Arabic the way people type it: tashkeel and tatweel ignored, alef forms, ya and ha', () => {
+    expect(foldText('لَيلى')).toBe(foldText('ليلى'));
+    expect(foldText('لَيْلَى')).toBe('ليلي');
+    expect(foldWords('أحمد إبراهيم آمنة ٱلحسن')).toEqual(['احمد', 'ابراهيم', 'امنه', 'الحسن']);
+    expect(foldText('فاطمة')).toBe(foldText('فاطمه'));
+    expect(foldText('مصطفى')).toBe(foldText('مصطفي'));
+    expect(foldText('محـــمد')).toBe('محمد');
+    expect(foldText('مُحَمَّد')).toBe('محمد');
+    expect(foldText('هدىٰ')).toBe('هدي');
+  });
+
+  test('keeps the words of a mixed-script name apart', () => {
+    expect(nameWordsOf('عُمر Al-Farsi')).toEqual(['عمر', 'al', 'farsi']);
+  });
+
   test('ignores case and accents that Unicode decomposes', () => {
     expect(foldWords('José ÁLVAREZ-Núñez')).toEqual(['jose', 'alvarez', 'nunez']);
     expect(foldText('Zoë Müller')).toBe('zoe muller');

@@ -48,6 +48,33 @@ test('a version 1 database upgrades: its customers get search rows and are found
   expect((await cache.search('501234')).customers.map((row) => row.id)).toEqual(['c-2']);
 });
 
+test('a version 2 database upgrades: Arabic names stored with the old folding are folded again and found as typed', async () => {
+  const name = `schema-arabic-${Math.random().toString(36).slice(2)}`;
+  const v2 = new Dexie(name);
+  v2.version(1).stores({ customers: '++pk, &id, phoneE164, *nameWords', rewards: '&code, customerId', outbox: '++seq, state', journal: '++seq, doneAt', meta: '&key' });
+  v2.version(2).stores({ searchChunks: 'chunk', outbox: '++seq, state, [state+seq]' });
+  // What version 2's folding stored: marks gone, but alef maqsura, ta marbuta and tatweel kept.
+  const rows = [
+    { pk: 1, id: 'c-1', phoneE164: '+966501234567', nameWords: ['ليلى', 'الحداد'], customer: customer('c-1', 'لَيلى الحداد', '+966 50 123 4567'), fetchedAt: '2026-01-01T00:00:00.000Z' },
+    { pk: 2, id: 'c-2', phoneE164: '+971501234567', nameWords: ['فاطمة', 'al', 'farsi'], customer: customer('c-2', 'فاطمـــة Al-Farsi', '+971 50 123 4567'), fetchedAt: '2026-01-01T00:00:00.000Z' },
+    { pk: 3, id: 'c-3', phoneE164: '+4520123456', nameWords: nameWordsOf('Søren Østergaard'), customer: customer('c-3', 'Søren Østergaard', '+45 20 12 34 56'), fetchedAt: '2026-01-01T00:00:00.000Z' },
+  ];
+  await v2.table('customers').bulkAdd(rows);
+  await v2.table('searchChunks').put({ chunk: 0, lines: '1 966501234567 ليلى الحداد\n2 971501234567 فاطمة al farsi\n3 4520123456 soren ostergaard' });
+  v2.close();
+
+  const db = openOfflineDb(name);
+  cleanup.push(db);
+  expect((await db.customers.get(1))?.nameWords).toEqual(['ليلي', 'الحداد']);
+  expect((await db.customers.get(2))?.nameWords).toEqual(['فاطمه', 'al', 'farsi']);
+  await expectSearchRowsMatch(db);
+  const cache = new CustomerCache(db, { defaultCountry: () => 'SA' });
+  await cache.loadIndex({ yieldToPage: async () => undefined });
+  expect((await cache.search('ليلى')).customers.map((row) => row.id)).toEqual(['c-1']);
+  expect((await cache.search('فاطمة')).customers.map((row) => row.id)).toEqual(['c-2']);
+  expect((await cache.search('ostergaard')).customers.map((row) => row.id)).toEqual(['c-3']);
+});
+
 test('search rows follow every customer write: write-through, offline registration, acknowledgement', async () => {
   const db = freshDb();
   cleanup.push(db);

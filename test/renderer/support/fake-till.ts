@@ -70,10 +70,13 @@ export function tillState(overrides: Partial<TillState['settings']> = {}, mode: 
       posCallbackUrl: null,
       theme: 'system',
       currency: null,
+      language: null,
+      arabicDigits: 'arab',
       ...overrides,
     },
     key: { set: true, lastFour: '4821', protection: 'os' },
     mode,
+    systemLanguages: ['en-GB'],
   };
 }
 
