@@ -2,6 +2,8 @@ import axios, { type AxiosInstance, type Method } from 'axios';
 import type {
   BridgeError,
   Customer,
+  CustomerPagePayload,
+  CustomerPageResult,
   Failure,
   PageMeta,
   Redemption,
@@ -69,6 +71,8 @@ export interface RedeemBody extends RewardBody {
 
 export interface LoyaltyApi {
   searchCustomers(query: SearchQuery): Promise<SearchResult>;
+  /** A page of the whole list, conditional on the page's entity tag when one is given. */
+  customerPage(query: CustomerPagePayload): Promise<CustomerPageResult>;
   getCustomer(id: string): Promise<Result<Customer>>;
   registerCustomer(body: RegisterBody): Promise<Result<RegisterOutcome>>;
   updateCustomer(id: string, body: UpdateBody): Promise<Result<Customer>>;
@@ -81,6 +85,8 @@ export interface LoyaltyApi {
 
 interface Envelope {
   status: number;
+  /** The `ETag` header, where the service sent one. */
+  etag: string | undefined;
   data: unknown;
   meta: unknown;
   message: string | undefined;
@@ -92,7 +98,10 @@ interface RequestSpec {
   params?: object;
   body?: object;
   retry: boolean;
+  /** Sent as `If-None-Match`; a 304 is then an answer, not an error. */
+  ifNoneMatch?: string;
 }
+
 
 /**
  * The loyalty service client (`loyalty-api.md`): adds the key, speaks the `/v1` envelope,
@@ -130,12 +139,22 @@ export function createLoyaltyApi(target: ServiceTarget, options: LoyaltyApiOptio
         url: spec.path,
         params: spec.params,
         data: spec.body,
-        headers: spec.body ? { 'Content-Type': 'application/json' } : undefined,
+        headers: {
+          ...(spec.body ? { 'Content-Type': 'application/json' } : {}),
+          ...(spec.ifNoneMatch ? { 'If-None-Match': spec.ifNoneMatch } : {}),
+        },
         signal: deadline.signal,
       });
       log.info(`${spec.method} ${spec.path} -> ${response.status} (${Date.now() - started} ms)`);
-      const retryAfter = response.headers['retry-after'];
-      return readAnswer(response.status, response.data, typeof retryAfter === 'string' ? retryAfter : undefined);
+      const header = (name: string) => {
+        const value: unknown = response.headers[name];
+        return typeof value === 'string' ? value : undefined;
+      };
+      // Only an asked-for 304 means "unchanged"; otherwise it is an answer we cannot read.
+      if (response.status === 304 && spec.ifNoneMatch) {
+        return { status: 304, etag: header('etag'), data: null, meta: undefined, message: undefined };
+      }
+      return readAnswer(response.status, response.data, header('retry-after'), header('etag'));
     } catch (thrown) {
       // Only the error code is read: axios errors carry the request config, key included.
       const code = axios.isAxiosError(thrown) ? thrown.code : undefined;
@@ -164,6 +183,20 @@ export function createLoyaltyApi(target: ServiceTarget, options: LoyaltyApiOptio
       if (!Array.isArray(answer.data) || !answer.data.every(isCustomerLike)) return unreadable(answer.status);
       if (!isPageMeta(answer.meta)) return unreadable(answer.status);
       return { ok: true, data: answer.data as Customer[], meta: answer.meta, status: answer.status };
+    },
+    async customerPage({ page, per_page, if_none_match }) {
+      const answer = await send({
+        method: 'GET',
+        path: '/v1/customers',
+        params: { page, per_page },
+        retry: true,
+        ...(if_none_match ? { ifNoneMatch: if_none_match } : {}),
+      });
+      if (!isEnvelope(answer)) return answer;
+      if (answer.status === 304) return { ok: true, notModified: true, data: null, status: 304, ...(answer.etag ? { etag: answer.etag } : {}) };
+      if (!Array.isArray(answer.data) || !answer.data.every(isCustomerLike)) return unreadable(answer.status);
+      if (!isPageMeta(answer.meta)) return unreadable(answer.status);
+      return { ok: true, data: answer.data as Customer[], meta: answer.meta, status: answer.status, ...(answer.etag ? { etag: answer.etag } : {}) };
     },
     async getCustomer(id) {
       const answer = await send({ method: 'GET', path: `/v1/customers/${encodeURIComponent(id)}`, retry: true });
@@ -207,7 +240,7 @@ export function createLoyaltyApi(target: ServiceTarget, options: LoyaltyApiOptio
 }
 
 /** Interprets one HTTP answer: the envelope on success, a `Failure` otherwise. */
-function readAnswer(status: number, text: string, retryAfter: string | undefined): Envelope | Failure {
+function readAnswer(status: number, text: string, retryAfter: string | undefined, etag?: string): Envelope | Failure {
   const body = parseJson(text);
   if (status < 200 || status >= 300) {
     return { ok: false, error: errorFromResponse(status, body === undefined ? text : body, retryAfter) };
@@ -220,6 +253,7 @@ function readAnswer(status: number, text: string, retryAfter: string | undefined
   }
   return {
     status,
+    etag,
     data: body.data,
     meta: body.meta,
     message: typeof body.message === 'string' ? body.message : undefined,

@@ -137,6 +137,13 @@ export interface RefreshCursor {
   pagesDone: number;
 }
 
+/** The entity tag the service sent with a page of the whole list, stored with that page's customers. */
+export interface PageTag {
+  page: number;
+  perPage: number;
+  etag: string;
+}
+
 export interface MetaValues {
   refreshCursor: RefreshCursor;
   lastCompleteRefresh: { at: string; total: number };
@@ -158,6 +165,7 @@ export type OfflineDb = Dexie & {
   journal: EntityTable<JournalEntry, 'seq'>;
   meta: EntityTable<MetaRow, 'key'>;
   searchChunks: EntityTable<SearchChunk, 'chunk'>;
+  pageTags: EntityTable<PageTag, 'page'>;
 };
 
 /**
@@ -189,6 +197,9 @@ export function openOfflineDb(name: string = DEFAULT_DB_NAME): OfflineDb {
       const rows = await tx.table<CachedCustomer, number>('customers').toArray();
       await writeSearchLines(tx.table('searchChunks') as EntityTable<SearchChunk, 'chunk'>, rows.map(searchFieldsOf));
     });
+  // Version 3: the entity tags of the refresh's pages, so an unchanged page costs a 304
+  // and no write. Nothing to fill: a till without tags asks unconditionally once.
+  db.version(3).stores({ pageTags: 'page' });
   return db;
 }
 
