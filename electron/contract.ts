@@ -232,6 +232,21 @@ export interface Settings {
    * which programme a key earns on, so the till is told; null shows every card's points.
    */
   programId: string | null;
+  /** When the offline cache is refreshed from the service in full. */
+  cacheRefresh: CacheRefreshSchedule;
+}
+
+/**
+ * Once a day by default, at a random moment of a night window (02:00-05:00 local), so a
+ * fleet of tills does not page the service all at once nor during opening hours.
+ */
+export interface CacheRefreshSchedule {
+  /** Hours between complete refreshes, 1-168; 24 or more refreshes inside the window. */
+  everyHours: number;
+  /** Local hour (0-23) the window opens. */
+  windowFromHour: number;
+  /** Local hour (0-23) it closes; before `windowFromHour` means past midnight. */
+  windowToHour: number;
 }
 
 export type SettingsPatch = Partial<Settings>;

@@ -13,6 +13,7 @@ export const DEFAULT_SETTINGS: Settings = Object.freeze({
   tillName: 'Till 1',
   allowOfflineRedemption: true,
   programId: null,
+  cacheRefresh: Object.freeze({ everyHours: 24, windowFromHour: 2, windowToHour: 5 }),
 });
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
@@ -72,6 +73,13 @@ const settingsPatchSchema = z.strictObject({
     .optional(),
   allowOfflineRedemption: z.boolean('Choose yes or no.').optional(),
   programId: z.guid('The programme id must be a UUID, as the loyalty service shows it on cards.').nullable().optional(),
+  cacheRefresh: z
+    .strictObject({
+      everyHours: z.int('Choose a whole number of hours.').min(1, 'At most once an hour.').max(168, 'At least once a week.'),
+      windowFromHour: z.int('Choose an hour from 0 to 23.').min(0, 'Choose an hour from 0 to 23.').max(23, 'Choose an hour from 0 to 23.'),
+      windowToHour: z.int('Choose an hour from 0 to 23.').min(0, 'Choose an hour from 0 to 23.').max(23, 'Choose an hour from 0 to 23.'),
+    })
+    .optional(),
 });
 
 const settingsFileSchema = settingsPatchSchema.strip();

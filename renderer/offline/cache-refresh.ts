@@ -43,16 +43,24 @@ export interface RefreshProgress {
 /**
  * Whether a refresh should start now: never while one runs; a stopped one after a pause
  * (so a rejected key or a dead network is not hammered); a part-way one at once; otherwise
- * when the last complete refresh is older than `everyMs`.
+ * once `nextAfter(last complete refresh)` has come (refresh-schedule.ts), or a fixed
+ * interval in ms after it.
  */
-export function refreshDue(progress: RefreshProgress, now: Date, everyMs: number, retryAfterStopMs: number): boolean {
+export function refreshDue(
+  progress: RefreshProgress,
+  now: Date,
+  nextAfter: number | ((last: Date) => Date),
+  retryAfterStopMs: number,
+): boolean {
   if (progress.state === 'running') return false;
   if (progress.state === 'stopped' && progress.stoppedAt !== null) {
     return now.getTime() - Date.parse(progress.stoppedAt) >= retryAfterStopMs;
   }
   if (progress.resumable) return true;
   if (progress.lastCompleteRefreshAt === null) return true;
-  return now.getTime() - Date.parse(progress.lastCompleteRefreshAt) >= everyMs;
+  const last = new Date(progress.lastCompleteRefreshAt);
+  const due = typeof nextAfter === 'number' ? last.getTime() + nextAfter : nextAfter(last).getTime();
+  return now.getTime() >= due;
 }
 
 export interface CacheRefreshOptions {

@@ -14,6 +14,8 @@ export interface SettingsDraft {
   allowOfflineRedemption?: boolean;
   /** This till's programme id; '' for none. Absent: leave the setting as it is. */
   programId?: string;
+  /** Hours between complete cache refreshes. Absent: leave the setting as it is. */
+  refreshEveryHours?: number;
 }
 
 const FALLBACK_COUNTRY = 'SA';
@@ -36,6 +38,7 @@ export const useSettingsStore = defineStore('settings', () => {
   const tillName = computed(() => settings.value?.tillName ?? '');
   /** Whether a redemption made while the service cannot be reached may be queued. */
   const allowOfflineRedemption = computed(() => settings.value?.allowOfflineRedemption === true);
+  const cacheRefresh = computed(() => settings.value?.cacheRefresh);
   /** The programme whose card points this till shows first; null when not chosen. */
   const programId = computed(() => settings.value?.programId ?? null);
   /** "set, ending in 1234" — all the renderer ever knows of the key. */
@@ -86,6 +89,7 @@ export const useSettingsStore = defineStore('settings', () => {
       tillName: current?.tillName ?? '',
       allowOfflineRedemption: current?.allowOfflineRedemption ?? true,
       programId: current?.programId ?? '',
+      refreshEveryHours: current?.cacheRefresh?.everyHours ?? 24,
     };
   }
 
@@ -108,6 +112,9 @@ export const useSettingsStore = defineStore('settings', () => {
           tillName: draft.tillName.trim(),
           ...(draft.allowOfflineRedemption !== undefined ? { allowOfflineRedemption: draft.allowOfflineRedemption } : {}),
           ...(draft.programId !== undefined ? { programId: draft.programId.trim() || null } : {}),
+          ...(draft.refreshEveryHours !== undefined && settings.value?.cacheRefresh
+            ? { cacheRefresh: { ...settings.value.cacheRefresh, everyHours: draft.refreshEveryHours } }
+            : {}),
         }),
       );
       if (!ok) return false;
@@ -152,6 +159,7 @@ export const useSettingsStore = defineStore('settings', () => {
     branchId,
     tillName,
     allowOfflineRedemption,
+    cacheRefresh,
     programId,
     keyDescription,
     keyProtection,

@@ -67,6 +67,7 @@ export function tillState(overrides: Partial<TillState['settings']> = {}, mode: 
       tillName: 'Till 1',
       allowOfflineRedemption: false,
       programId: null,
+      cacheRefresh: { everyHours: 24, windowFromHour: 2, windowToHour: 5 },
       ...overrides,
     },
     key: { set: true, lastFour: '4821', protection: 'os' },
