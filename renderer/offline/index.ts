@@ -223,6 +223,13 @@ export function createOfflineServices(options: OfflineServicesOptions) {
     replayer,
     refresh,
 
+    /** When this till's next complete refresh is planned; null before its first. */
+    plannedRefreshAt(): Date | null {
+      const last = refresh.progress().lastCompleteRefreshAt;
+      if (last === null) return null;
+      return options.refreshEveryMs !== undefined ? new Date(Date.parse(last) + options.refreshEveryMs) : nextRefreshAfter(new Date(last));
+    },
+
     /** Loads the search index, starts the connection probe, the replay loop and the refresh. */
     start(): void {
       void cache.loadIndex();

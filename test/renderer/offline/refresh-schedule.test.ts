@@ -1,6 +1,10 @@
 import { describe, expect, test } from 'vitest';
 import { refreshDue, type RefreshProgress } from '../../../renderer/offline/cache-refresh';
 import { DEFAULT_REFRESH_SCHEDULE, nextRefreshAt, windowHours } from '../../../renderer/offline/refresh-schedule';
+import type { TillApi } from '../../../electron/contract';
+import { createOfflineServices } from '../../../renderer/offline';
+import { writeMeta } from '../../../renderer/offline/db';
+import { dropDb, freshDb } from './support/fixtures';
 
 // Local times throughout: the window is in the till's own time zone, whatever the machine's.
 const local = (day: number, hour: number, minute = 0) => new Date(2026, 2, day, hour, minute);
@@ -62,5 +66,33 @@ describe('the next complete refresh', () => {
     expect(refreshDue(done, local(10, 23), plan, 60_000)).toBe(false);
     expect(refreshDue(done, local(11, 3, 29), plan, 60_000)).toBe(false);
     expect(refreshDue(done, local(11, 3, 30), plan, 60_000)).toBe(true);
+  });
+});
+
+describe("the facade's plan", () => {
+  test("follows the till's schedule setting, and draws the till's jitter once per completed refresh", async () => {
+    const db = freshDb();
+    try {
+      await writeMeta(db, 'lastCompleteRefresh', { at: local(10, 14).toISOString(), total: 305 });
+      // A different draw on every call: a plan that re-drew would move at each look.
+      const draws = [0.25, 0.9, 0.1, 0.6];
+      let schedule = DEFAULT_REFRESH_SCHEDULE;
+      const services = createOfflineServices({
+        api: {} as TillApi,
+        db,
+        locks: null,
+        random: () => draws.shift() ?? 0.5,
+        settings: () => ({ defaultCountry: 'SA', branchId: null, allowOfflineRedemption: true, refreshSchedule: schedule }),
+      });
+      expect(services.plannedRefreshAt()).toBeNull();
+      await services.refresh.load();
+      expect(services.plannedRefreshAt()).toEqual(local(11, 2, 45));
+      expect(services.plannedRefreshAt()).toEqual(local(11, 2, 45));
+      schedule = { ...DEFAULT_REFRESH_SCHEDULE, everyHours: 6 };
+      // The same draw, now a quarter of the 30-minute jitter of a 6-hour interval.
+      expect(services.plannedRefreshAt()).toEqual(new Date(2026, 2, 10, 20, 7, 30));
+    } finally {
+      await dropDb(db);
+    }
   });
 });
