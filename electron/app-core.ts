@@ -176,6 +176,10 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       payloads.searchCustomersPayload,
       viaApi((api, query: z.output<typeof payloads.searchCustomersPayload>) => api.searchCustomers(query)),
     ),
+    customerPage: op(
+      payloads.customerPagePayload,
+      viaApi((api, query: z.output<typeof payloads.customerPagePayload>) => api.customerPage(query)),
+    ),
     getCustomer: op(
       payloads.getCustomerPayload,
       viaApi((api, { id }: z.output<typeof payloads.getCustomerPayload>) => api.getCustomer(id)),

@@ -77,6 +77,17 @@ export const searchCustomersPayload = z
   })
   .superRefine(phoneSaysItsCountry);
 
+export const customerPagePayload = z.strictObject({
+  page: z.int('The page must be a whole number.').min(1, 'Pages start at 1.').max(1_000_000),
+  per_page: z.int('Results per page must be a whole number.').min(1, 'At least 1 per page.').max(100, 'At most 100 per page.'),
+  // An entity tag is visible ASCII (RFC 9110 8.8.3); anything else could forge a header.
+  if_none_match: z
+    .string()
+    .max(256, 'The entity tag is too long.')
+    .regex(/^(W\/)?"[\x21\x23-\x7e]*"$/, 'Not an entity tag.')
+    .optional(),
+});
+
 export const getCustomerPayload = z.strictObject({ id: uuid('The customer id') });
 
 export const registerCustomerPayload = z

@@ -167,6 +167,16 @@ export type Result<T> = Success<T> | Failure;
 /** Search results carry the service's pagination. */
 export type SearchResult = (Success<Customer[]> & { meta: PageMeta }) | Failure;
 
+/**
+ * One page of the whole customer list, for the cache refresh: with the service's entity
+ * tag where it sent one, or `notModified` when the tag the till sent still matches (304),
+ * in which case the till keeps what it stored for that page.
+ */
+export type CustomerPageResult =
+  | (Success<Customer[]> & { meta: PageMeta; etag?: string; notModified?: false })
+  | (Success<null> & { notModified: true; etag?: string; status: 304 })
+  | Failure;
+
 // ---------------------------------------------------------------------------------------
 // Payloads (mirroring the service's request fields)
 // ---------------------------------------------------------------------------------------
@@ -182,6 +192,15 @@ export interface SearchCustomersPayload {
   page?: number;
   /** 1..100, default 20. */
   per_page?: number;
+}
+
+export interface CustomerPagePayload {
+  /** From 1. */
+  page: number;
+  /** 1..100. */
+  per_page: number;
+  /** The entity tag stored with this page: a 304 answer means it has not changed. */
+  if_none_match?: string;
 }
 
 export interface GetCustomerPayload {
@@ -277,6 +296,21 @@ export interface Settings {
   language: InterfaceLanguage | null;
   /** Digits used for numbers, dates and money when the interface is in Arabic. */
   arabicDigits: ArabicDigits;
+  /** When the offline cache is refreshed from the service in full. */
+  cacheRefresh: CacheRefreshSchedule;
+}
+
+/**
+ * Once a day by default, at a random moment of a night window (02:00-05:00 local), so a
+ * fleet of tills does not page the service all at once nor during opening hours.
+ */
+export interface CacheRefreshSchedule {
+  /** Hours between complete refreshes, 1-168; 24 or more refreshes inside the window. */
+  everyHours: number;
+  /** Local hour (0-23) the window opens. */
+  windowFromHour: number;
+  /** Local hour (0-23) it closes; before `windowFromHour` means past midnight. */
+  windowToHour: number;
 }
 
 export const THEMES = ['system', 'light', 'dark'] as const;
@@ -376,6 +410,7 @@ export interface LinkOutcomeReceipt {
 /** The operations of `window.till`, each with its payload and its result. */
 export interface TillOperations {
   searchCustomers: { payload: SearchCustomersPayload; result: SearchResult };
+  customerPage: { payload: CustomerPagePayload; result: CustomerPageResult };
   getCustomer: { payload: GetCustomerPayload; result: Result<Customer> };
   registerCustomer: { payload: RegisterCustomerPayload; result: Result<RegisterOutcome> };
   updateCustomer: { payload: UpdateCustomerPayload; result: Result<Customer> };
@@ -402,6 +437,7 @@ export type Operation = keyof TillOperations;
 /** The IPC channel of each operation. Only these channels exist. */
 export const CHANNELS = {
   searchCustomers: 'till:customers:search',
+  customerPage: 'till:customers:page',
   getCustomer: 'till:customers:get',
   registerCustomer: 'till:customers:register',
   updateCustomer: 'till:customers:update',

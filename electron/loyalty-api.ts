@@ -7,6 +7,8 @@ import type {
   AttemptTiming,
   BridgeError,
   Customer,
+  CustomerPagePayload,
+  CustomerPageResult,
   Failure,
   Redemption,
   RegisterOutcome,
@@ -86,6 +88,8 @@ export interface RedeemBody extends RewardBody {
 
 export interface LoyaltyApi {
   searchCustomers(query: SearchQuery): Promise<SearchResult>;
+  /** A page of the whole list, conditional on the page's entity tag when one is given. */
+  customerPage(query: CustomerPagePayload): Promise<CustomerPageResult>;
   getCustomer(id: string): Promise<Result<Customer>>;
   registerCustomer(body: RegisterBody): Promise<Result<RegisterOutcome>>;
   updateCustomer(id: string, body: UpdateBody): Promise<Result<Customer>>;
@@ -98,6 +102,8 @@ export interface LoyaltyApi {
 
 interface Envelope {
   status: number;
+  /** The `ETag` header, where the service sent one. */
+  etag: string | undefined;
   data: unknown;
   meta: unknown;
   message: string | undefined;
@@ -112,7 +118,10 @@ interface RequestSpec {
   retry: boolean;
   /** Report when the request was made (`attempt`), for reconciling a lost answer. */
   timed?: boolean;
+  /** Sent as `If-None-Match`; a 304 is then an answer, not an error. */
+  ifNoneMatch?: string;
 }
+
 
 /**
  * The loyalty service client (`loyalty-api.md`): adds the key, speaks the `/v1` envelope,
@@ -165,7 +174,10 @@ export function createLoyaltyApi(target: ServiceTarget, options: LoyaltyApiOptio
         url: spec.path,
         params: spec.params,
         data: spec.body,
-        headers: spec.body ? { 'Content-Type': 'application/json' } : undefined,
+        headers: {
+          ...(spec.body ? { 'Content-Type': 'application/json' } : {}),
+          ...(spec.ifNoneMatch ? { 'If-None-Match': spec.ifNoneMatch } : {}),
+        },
         signal: deadline.signal,
       });
       const localEnd = clock.monotonicNow();
@@ -175,7 +187,11 @@ export function createLoyaltyApi(target: ServiceTarget, options: LoyaltyApiOptio
         return typeof value === 'string' ? value : undefined;
       };
       clock.observe(header('date'), localStart, localEnd);
-      const answer = readAnswer(response.status, response.data, header('retry-after'), target.apiKey);
+      // Only an asked-for 304 means "unchanged"; otherwise it is an answer we cannot read.
+      if (response.status === 304 && spec.ifNoneMatch) {
+        return { status: 304, etag: entityTag(header('etag'), target.apiKey), data: null, meta: undefined, message: undefined };
+      }
+      const answer = readAnswer(response.status, response.data, header('retry-after'), target.apiKey, entityTag(header('etag'), target.apiKey));
       return spec.timed ? { ...answer, attempt: timing(localStart, localEnd, true) } : answer;
     } catch (thrown) {
       const localEnd = clock.monotonicNow();
@@ -211,6 +227,22 @@ export function createLoyaltyApi(target: ServiceTarget, options: LoyaltyApiOptio
       const meta = pageMetaSchema.safeParse(answer.meta);
       if (!customers.success || !meta.success) return unreadable(answer.status);
       return { ok: true, data: customers.data satisfies Customer[], meta: meta.data, status: answer.status };
+    },
+    async customerPage({ page, per_page, if_none_match }) {
+      const answer = await send({
+        method: 'GET',
+        path: '/v1/customers',
+        params: { page, per_page },
+        retry: true,
+        ...(if_none_match ? { ifNoneMatch: if_none_match } : {}),
+      });
+      if (!isEnvelope(answer)) return answer;
+      if (answer.status === 304) return { ok: true, notModified: true, data: null, status: 304, ...(answer.etag ? { etag: answer.etag } : {}) };
+      const customers = customerListSchema.safeParse(answer.data);
+      const meta = pageMetaSchema.safeParse(answer.meta);
+      if (!customers.success || !meta.success) return unreadable(answer.status);
+      const tag = answer.etag ? { etag: answer.etag } : {};
+      return { ok: true, data: customers.data satisfies Customer[], meta: meta.data, status: answer.status, ...tag };
     },
     async getCustomer(id) {
       const answer = await send({ method: 'GET', path: `/v1/customers/${encodeURIComponent(id)}`, retry: true });
@@ -250,6 +282,19 @@ export function createLoyaltyApi(target: ServiceTarget, options: LoyaltyApiOptio
   };
 }
 
+/** The longest entity tag kept: it is stored per page and sent back with every refresh. */
+const MAX_ETAG_LENGTH = 256;
+
+/**
+ * An `ETag` as RFC 9110 writes it (`"…"` or `W/"…"`, visible ASCII inside), short, and never
+ * holding the key; anything else is dropped, which only costs an unconditional fetch next time.
+ */
+function entityTag(value: string | undefined, apiKey: string): string | undefined {
+  if (value === undefined || value.length > MAX_ETAG_LENGTH) return undefined;
+  if (!/^(W\/)?"[\x21\x23-\x7e]*"$/.test(value)) return undefined;
+  return apiKey && value.includes(apiKey) ? undefined : value;
+}
+
 /**
  * Whether the failed request had been written to the connection in full. Node's request
  * emits 'finish' (and sets `writableFinished`) once its last byte was handed to the socket;
@@ -261,7 +306,13 @@ function requestWasWritten(thrown: unknown): boolean {
 }
 
 /** Interprets one HTTP answer: the envelope on success, a `Failure` otherwise. */
-function readAnswer(status: number, text: string, retryAfter: string | undefined, apiKey: string): Envelope | Failure {
+function readAnswer(
+  status: number,
+  text: string,
+  retryAfter: string | undefined,
+  apiKey: string,
+  etag?: string,
+): Envelope | Failure {
   const parsed = parseJson(text);
   // No answer of the spec nests more than a handful of levels; the bridge carries no deeper result.
   if (parsed !== undefined && nestsDeeperThan(parsed, MAX_RESULT_DEPTH)) {
@@ -281,6 +332,7 @@ function readAnswer(status: number, text: string, retryAfter: string | undefined
   }
   return {
     status,
+    etag,
     data: body.data,
     meta: body.meta,
     message: plainServiceText(body.message),

@@ -19,6 +19,7 @@ export const DEFAULT_SETTINGS: Settings = Object.freeze({
   currency: null,
   language: null,
   arabicDigits: 'arab',
+  cacheRefresh: Object.freeze({ everyHours: 24, windowFromHour: 2, windowToHour: 5 }),
 });
 
 /** The currencies this runtime can format: the same Intl data the renderer formats with. */
@@ -131,6 +132,13 @@ const settingsPatchSchema = z.strictObject({
     .nullable()
     .optional(),
   arabicDigits: z.enum(ARABIC_DIGITS, 'Choose Arabic-Indic (arab) or Latin (latn) digits.').optional(),
+  cacheRefresh: z
+    .strictObject({
+      everyHours: z.int('Choose a whole number of hours.').min(1, 'At most once an hour.').max(168, 'At least once a week.'),
+      windowFromHour: z.int('Choose an hour from 0 to 23.').min(0, 'Choose an hour from 0 to 23.').max(23, 'Choose an hour from 0 to 23.'),
+      windowToHour: z.int('Choose an hour from 0 to 23.').min(0, 'Choose an hour from 0 to 23.').max(23, 'Choose an hour from 0 to 23.'),
+    })
+    .optional(),
 });
 
 const settingsFileSchema = settingsPatchSchema.strip();

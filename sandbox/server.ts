@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { invalid, ServiceError, type FieldErrors } from './errors';
 import type { FaultSwitches } from './faults';
@@ -23,6 +24,24 @@ interface Answer {
   message?: string;
   data: unknown;
   meta?: unknown;
+  /**
+   * What the answer's entity tag covers, for a conditional GET: the page's customers and
+   * its `last_page`, not `total`, so a registration changes the tag of the last page only
+   * (and of every page once it adds a page, which a till paging to the end must learn).
+   */
+  etagOf?: unknown;
+}
+
+/** A strong entity tag of the JSON of `value` (RFC 9110 8.8.3). */
+function entityTag(value: unknown): string {
+  return `"${createHash('sha1').update(JSON.stringify(value)).digest('base64url')}"`;
+}
+
+/** `If-None-Match` lists the tag (weak comparison, as RFC 9110 13.1.2 asks for GET), or is `*`. */
+function matchesIfNoneMatch(header: string | string[] | undefined, tag: string): boolean {
+  if (header === undefined) return false;
+  const listed = (Array.isArray(header) ? header.join(',') : header).split(',').map((item) => item.trim().replace(/^W\//, ''));
+  return listed.some((item) => item === '*' || item === tag);
 }
 
 declare module 'fastify' {
@@ -105,7 +124,12 @@ export function buildServer({ store, programsByKey, faults, now = () => new Date
         return reply;
       }
       if (!answer) throw failure;
-      const { status = 200, message, data, meta } = answer;
+      const { status = 200, message, data, meta, etagOf } = answer;
+      if (etagOf !== undefined) {
+        const tag = entityTag(etagOf);
+        reply.header('etag', tag);
+        if (matchesIfNoneMatch(request.headers['if-none-match'], tag)) return reply.code(304).send();
+      }
       return reply.code(status).send({ ok: true, ...(message ? { message } : {}), data, ...(meta ? { meta } : {}) });
     };
 
@@ -130,7 +154,7 @@ export function buildServer({ store, programsByKey, faults, now = () => new Date
         page: query.page ?? 1,
         perPage: query.per_page ?? 20,
       });
-      return { data: customers, meta };
+      return { data: customers, meta, etagOf: [customers, meta.last_page] };
     }),
   );
 

@@ -7,12 +7,16 @@
  * - resumable: the highest page below which everything is stored is kept in `meta`, so a
  *   restart continues there (the service lists customers oldest first, so pages are stable
  *   while new customers register; they land on the last pages);
- * - observable: how many were fetched, of how many, and when the last complete refresh was.
+ * - observable: how many were fetched, of how many, and when the last complete refresh was;
+ * - cheap when nothing changed: each page's entity tag is stored with its customers and sent
+ *   back as `If-None-Match` next time, so an unchanged page is a 304 with no body and no
+ *   write; a page without a tag (or changed) writes only the customers that differ from
+ *   what is stored.
  */
 import type { Customer, TillApi } from '../../electron/contract';
 import { backoffDelay, boundedRetryAfter, type BackoffPolicy } from './backoff';
 import { isTransient } from './failure-kinds';
-import { clearMeta, readMeta, writeMeta, type OfflineDb, type RefreshCursor } from './db';
+import { clearMeta, readMeta, writeMeta, type OfflineDb, type PageTag, type RefreshCursor } from './db';
 import type { CustomerCache } from './customer-cache';
 import { yieldToBrowser } from './index-loader';
 
@@ -39,20 +43,28 @@ export interface RefreshProgress {
 /**
  * Whether a refresh should start now: never while one runs; a stopped one after a pause
  * (so a rejected key or a dead network is not hammered); a part-way one at once; otherwise
- * when the last complete refresh is older than `everyMs`.
+ * once `nextAfter(last complete refresh)` has come (refresh-schedule.ts), or a fixed
+ * interval in ms after it.
  */
-export function refreshDue(progress: RefreshProgress, now: Date, everyMs: number, retryAfterStopMs: number): boolean {
+export function refreshDue(
+  progress: RefreshProgress,
+  now: Date,
+  nextAfter: number | ((last: Date) => Date),
+  retryAfterStopMs: number,
+): boolean {
   if (progress.state === 'running') return false;
   if (progress.state === 'stopped' && progress.stoppedAt !== null) {
     return now.getTime() - Date.parse(progress.stoppedAt) >= retryAfterStopMs;
   }
   if (progress.resumable) return true;
   if (progress.lastCompleteRefreshAt === null) return true;
-  return now.getTime() - Date.parse(progress.lastCompleteRefreshAt) >= everyMs;
+  const last = new Date(progress.lastCompleteRefreshAt);
+  const due = typeof nextAfter === 'number' ? last.getTime() + nextAfter : nextAfter(last).getTime();
+  return now.getTime() >= due;
 }
 
 export interface CacheRefreshOptions {
-  api: Pick<TillApi, 'searchCustomers'>;
+  api: Pick<TillApi, 'customerPage'>;
   db: OfflineDb;
   cache: CustomerCache;
   now?: () => Date;
@@ -86,6 +98,10 @@ interface FetchedPage {
   fetchedAt: string;
   lastPage: number;
   total: number;
+  /** The service's tag for this page, stored with it. */
+  etag: string | null;
+  /** A 304: the stored customers of this page are current; nothing to write. */
+  unchanged: boolean;
 }
 
 /** Removes and returns the pages that follow `from` without a gap, a batch's worth at most. */
@@ -163,6 +179,7 @@ export class CacheRefresh {
   async load(): Promise<RefreshProgress> {
     const last = await readMeta(this.options.db, 'lastCompleteRefresh');
     const cursor = await readMeta(this.options.db, 'refreshCursor');
+    if (last) this.options.cache.confirmedAt = last.at;
     this.update({
       lastCompleteRefreshAt: last?.at ?? null,
       resumable: cursor !== undefined,
@@ -195,7 +212,8 @@ export class CacheRefresh {
       let first: FetchedPage | null = null;
       if (!cursor || cursor.perPage !== this.perPage) {
         const startedAt = this.now().toISOString();
-        first = await this.fetchPage(1);
+        // Unconditional: a new run needs the page count and total, which a 304 does not carry.
+        first = await this.fetchPage(1, null);
         // Stored (page 1 with it) by the writer: a cursor never points past what is stored.
         cursor = { startedAt, perPage: this.perPage, lastPage: first.lastPage, total: first.total, pagesDone: 0 };
         this.update({ pagesDone: 0, lastPage: cursor.lastPage, total: cursor.total, fetched: 0 });
@@ -206,6 +224,9 @@ export class CacheRefresh {
       const total = this.snapshot.total ?? 0;
       await writeMeta(db, 'lastCompleteRefresh', { at: cursor.startedAt, total });
       await clearMeta(db, 'refreshCursor');
+      // Pages past the end no longer exist; their tags would vouch for nothing.
+      await db.pageTags.where('page').above(cursor.lastPage).delete();
+      this.options.cache.confirmedAt = cursor.startedAt;
       this.update({
         state: 'idle',
         resumable: false,
@@ -230,6 +251,8 @@ export class CacheRefresh {
    * cursor commit together, and a restart repeats exactly the pages not stored.
    */
   private async fill(cursor: RefreshCursor, first: FetchedPage | null): Promise<void> {
+    const tags = new Map<number, string>();
+    for (const tag of await this.options.db.pageTags.toArray()) if (tag.perPage === this.perPage) tags.set(tag.page, tag.etag);
     const arrived = new Map<number, FetchedPage>();
     if (first) arrived.set(1, first);
     const changed = new Changes();
@@ -251,7 +274,7 @@ export class CacheRefresh {
         }
         const page = next++;
         try {
-          const fetched = await this.fetchPage(page);
+          const fetched = await this.fetchPage(page, { etag: tags.get(page) ?? null, cursor });
           // New customers may add pages while we page: follow them.
           lastPage = Math.max(lastPage, fetched.lastPage);
           arrived.set(page, fetched);
@@ -313,21 +336,61 @@ export class CacheRefresh {
     const customers = batch.flatMap((page) => page.customers);
     // The oldest fetch time of the batch: "from the cache of" never claims fresher data.
     const fetchedAt = batch.reduce((oldest, page) => (page.fetchedAt < oldest ? page.fetchedAt : oldest), last.fetchedAt);
-    await cache.putCustomers(customers, fetchedAt, { tables: [db.meta], write: () => writeMeta(db, 'refreshCursor', moved) });
+    const tagged: PageTag[] = [];
+    const untagged: number[] = [];
+    for (const page of batch) {
+      if (page.unchanged) continue;
+      if (page.etag) tagged.push({ page: page.page, perPage: this.perPage, etag: page.etag });
+      else untagged.push(page.page);
+    }
+    // The tags commit with the customers they describe: a tag never vouches for a page not stored.
+    await cache.putCustomers(
+      customers,
+      fetchedAt,
+      {
+        tables: [db.meta, db.pageTags],
+        write: async () => {
+          await writeMeta(db, 'refreshCursor', moved);
+          if (tagged.length > 0) await db.pageTags.bulkPut(tagged);
+          if (untagged.length > 0) await db.pageTags.bulkDelete(untagged);
+        },
+      },
+      { onlyChanged: true },
+    );
     Object.assign(cursor, moved);
+    const listed = batch.reduce((sum, page) => sum + (page.unchanged ? this.perPage : page.customers.length), 0);
     this.update({
       resumable: true,
       pagesDone: cursor.pagesDone,
       lastPage: cursor.lastPage,
       total: cursor.total,
-      fetched: this.snapshot.fetched + customers.length,
+      fetched: Math.min(this.snapshot.fetched + listed, cursor.total),
     });
   }
 
-  /** One page, with retries; returns it unstored (the writer stores it). */
-  private async fetchPage(page: number): Promise<FetchedPage> {
+  /**
+   * One page, with retries; returns it unstored (the writer stores it). With a stored tag
+   * the request is conditional; a 304 keeps the cursor's page count and total.
+   */
+  private async fetchPage(page: number, known: { etag: string | null; cursor: RefreshCursor } | null): Promise<FetchedPage> {
     for (let tries = 1; ; tries++) {
-      const result = await this.options.api.searchCustomers({ page, per_page: this.perPage });
+      const result = await this.options.api.customerPage({
+        page,
+        per_page: this.perPage,
+        ...(known?.etag ? { if_none_match: known.etag } : {}),
+      });
+      if (result.ok && result.notModified) {
+        if (!known) throw new StopRun('The loyalty service answered "not modified" to a request that was not conditional.');
+        return {
+          page,
+          customers: [],
+          fetchedAt: this.now().toISOString(),
+          lastPage: known.cursor.lastPage,
+          total: known.cursor.total,
+          etag: result.etag ?? known.etag,
+          unchanged: true,
+        };
+      }
       if (result.ok) {
         return {
           page,
@@ -335,6 +398,8 @@ export class CacheRefresh {
           fetchedAt: this.now().toISOString(),
           lastPage: result.meta.last_page,
           total: result.meta.total,
+          etag: result.etag ?? null,
+          unchanged: false,
         };
       }
       const { error } = result;

@@ -46,6 +46,15 @@ export interface CachedCustomerWithRewards {
 
 type IndexState = 'empty' | 'loading' | 'ready';
 
+export interface WriteOptions {
+  /**
+   * Skip customers whose stored record is the same as the service's (the refresh): an
+   * unchanged base then costs reads, not writes. Their `fetchedAt` stays the time they last
+   * changed; the refresh's completion vouches for them (`confirmedAt`).
+   */
+  onlyChanged?: boolean;
+}
+
 export interface CustomerCacheOptions {
   now?: () => Date;
   defaultCountry: () => string;
@@ -72,6 +81,12 @@ export class CustomerCache {
   /** pks written through while the index loads: the loader must not index an older read of them. */
   private writtenDuringLoad = new Set<number>();
   private readonly now: () => Date;
+  /**
+   * The start of the last complete refresh: every customer it listed was the same on the
+   * service at that time (unchanged ones are not rewritten), so "from the cache of" is
+   * never older than this.
+   */
+  confirmedAt: string | null = null;
 
   constructor(
     readonly db: OfflineDb,
@@ -120,10 +135,11 @@ export class CustomerCache {
     customers: readonly Customer[],
     fetchedAt = this.now().toISOString(),
     alongside?: { tables: readonly Table[]; write: () => Promise<void> },
+    options: WriteOptions = {},
   ): Promise<CachedCustomer[]> {
     const tables = [...customerTables(this.db), ...(alongside?.tables ?? [])];
     const changes = await this.db.transaction('rw', tables, async () => {
-      const written = await this.writeCustomers(customers, fetchedAt);
+      const written = await this.writeCustomers(customers, fetchedAt, options);
       await alongside?.write();
       return written;
     });
@@ -139,6 +155,7 @@ export class CustomerCache {
   async writeCustomers(
     customers: readonly Customer[],
     fetchedAt: string,
+    options: WriteOptions = {},
   ): Promise<{ row: CachedCustomer; previous: CachedCustomer | null }[]> {
     if (customers.length === 0) return [];
     // One row per id: the unique id index would refuse a second insert of the same customer.
@@ -157,16 +174,20 @@ export class CustomerCache {
         const local = await this.db.customers.where('phoneE164').equals(phoneE164).first();
         if (local?.localOnly) previous = local;
       }
+      const record = withoutRewards(customer);
+      // The service's record is stored as it came, so the same JSON means nothing changed.
+      if (options.onlyChanged && previous && !previous.localOnly && JSON.stringify(previous.customer) === JSON.stringify(record)) continue;
       const row: CachedCustomer = {
         id: customer.id,
         phoneE164,
         nameWords: nameWordsOf(customer.name),
-        customer: withoutRewards(customer),
+        customer: record,
         fetchedAt,
       };
       if (previous) row.pk = previous.pk;
       rows.push({ row, previous });
     }
+    if (rows.length === 0) return rows;
     const pks = await putCustomerRows(
       this.db,
       rows.map((change) => change.row),
@@ -337,10 +358,13 @@ export class CustomerCache {
     const pagePks = hits.pks.slice((page - 1) * perPage, page * perPage);
     const rows = await this.db.customers.bulkGet(pagePks);
     const customers = rows.filter((row): row is CachedCustomer => row !== undefined);
-    const cacheOf = customers.reduce<string | null>(
-      (oldest, row) => (oldest === null || row.fetchedAt < oldest ? row.fetchedAt : oldest),
-      null,
-    );
+    const confirmed = this.confirmedAt;
+    const cacheOf = customers.reduce<string | null>((oldest, row) => {
+      // A row the complete refresh saw unchanged is as fresh as that refresh; a customer
+      // registered offline is not known to the service, so only its own time counts.
+      const asOf = confirmed !== null && !row.localOnly && confirmed > row.fetchedAt ? confirmed : row.fetchedAt;
+      return oldest === null || asOf < oldest ? asOf : oldest;
+    }, null);
     return {
       customers,
       page,

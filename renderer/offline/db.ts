@@ -176,6 +176,13 @@ export interface RefreshCursor {
   pagesDone: number;
 }
 
+/** The entity tag the service sent with a page of the whole list, stored with that page's customers. */
+export interface PageTag {
+  page: number;
+  perPage: number;
+  etag: string;
+}
+
 export interface MetaValues {
   refreshCursor: RefreshCursor;
   lastCompleteRefresh: { at: string; total: number };
@@ -197,6 +204,7 @@ export type OfflineDb = Dexie & {
   journal: EntityTable<JournalEntry, 'seq'>;
   meta: EntityTable<MetaRow, 'key'>;
   searchChunks: EntityTable<SearchChunk, 'chunk'>;
+  pageTags: EntityTable<PageTag, 'page'>;
 };
 
 /**
@@ -242,6 +250,9 @@ export function openOfflineDb(name: string = DEFAULT_DB_NAME): OfflineDb {
         await writeSearchLines(tx.table('searchChunks') as EntityTable<SearchChunk, 'chunk'>, changed.map(searchFieldsOf));
       }
     });
+  // Version 4: the entity tags of the refresh's pages, so an unchanged page costs a 304
+  // and no write. Nothing to fill: a till without tags asks unconditionally once.
+  db.version(4).stores({ pageTags: 'page' });
   return db;
 }
 

@@ -26,6 +26,7 @@ import { readPhone } from '../lib/phone';
 import { isUnreachable, mayHaveBeenApplied } from './failure-kinds';
 import { LOCAL_ID_PREFIX, openOfflineDb, rewardKey, type JournalEntry, type OfflineDb, type OutboxItem, type RedemptionItem } from './db';
 import { CacheRefresh, refreshDue, type RefreshProgress } from './cache-refresh';
+import { DEFAULT_REFRESH_SCHEDULE, nextRefreshAt, type RefreshSchedule } from './refresh-schedule';
 import { ConnectionMonitor, defaultTimers, observeApi, type ConnectionSnapshot, type Timers } from './connection-monitor';
 import { CustomerCache, PAGE_SIZE, type CacheSearchResult } from './customer-cache';
 import { journalToCsv } from './journal-csv';
@@ -84,7 +85,7 @@ export interface OfflineServicesOptions {
   /** `window.till`. */
   api: TillApi;
   /** The current settings (country, branch, whether offline redemption is allowed). */
-  settings: () => Pick<Settings, 'defaultCountry' | 'branchId' | 'allowOfflineRedemption'>;
+  settings: () => Pick<Settings, 'defaultCountry' | 'branchId' | 'allowOfflineRedemption'> & { refreshSchedule?: RefreshSchedule };
   db?: OfflineDb;
   /** `navigator.locks` by default; null falls back to an in-page lock. */
   locks?: LockManagerLike | null;
@@ -95,7 +96,7 @@ export interface OfflineServicesOptions {
   events?: Pick<EventTarget, 'addEventListener' | 'removeEventListener'>;
   /** How often the replayer looks at the queue while online. */
   replayEveryMs?: number;
-  /** A complete refresh older than this is started again. */
+  /** A complete refresh older than this is started again; without it, `settings().refreshSchedule` decides. */
   refreshEveryMs?: number;
 }
 
@@ -140,7 +141,12 @@ export function createOfflineServices(options: OfflineServicesOptions) {
     return read();
   };
   const replayEveryMs = options.replayEveryMs ?? 10_000;
-  const refreshEveryMs = options.refreshEveryMs ?? 6 * 60 * 60_000;
+  /** This till's moment for the next refresh: its jitter is drawn once per completed refresh. */
+  let planned: { after: string; jitter: number } | null = null;
+  const nextRefreshAfter = (last: Date): Date => {
+    if (planned?.after !== last.toISOString()) planned = { after: last.toISOString(), jitter: random() };
+    return nextRefreshAt(last, settings().refreshSchedule ?? DEFAULT_REFRESH_SCHEDULE, planned.jitter);
+  };
 
   const offlineNow = () => connection.state === 'offline';
 
@@ -155,7 +161,7 @@ export function createOfflineServices(options: OfflineServicesOptions) {
       await refresh.load();
       refreshLoaded = true;
     }
-    if (refreshDue(refresh.progress(), now(), refreshEveryMs, REFRESH_RETRY_AFTER_STOP_MS)) void refresh.run();
+    if (refreshDue(refresh.progress(), now(), options.refreshEveryMs ?? nextRefreshAfter, REFRESH_RETRY_AFTER_STOP_MS)) void refresh.run();
   }
 
   let replayTimer: unknown = null;
@@ -220,6 +226,13 @@ export function createOfflineServices(options: OfflineServicesOptions) {
     outbox,
     replayer,
     refresh,
+
+    /** When this till's next complete refresh is planned; null before its first. */
+    plannedRefreshAt(): Date | null {
+      const last = refresh.progress().lastCompleteRefreshAt;
+      if (last === null) return null;
+      return options.refreshEveryMs !== undefined ? new Date(Date.parse(last) + options.refreshEveryMs) : nextRefreshAfter(new Date(last));
+    },
 
     /** Loads the search index, starts the connection probe, the replay loop and the refresh. */
     start(): void {

@@ -23,6 +23,8 @@ export interface SettingsDraft {
   theme?: Theme;
   /** ISO 4217 code; '' takes the default country's currency. Absent: leave the setting as it is. */
   currency?: string;
+  /** Hours between complete cache refreshes. Absent: leave the setting as it is. */
+  refreshEveryHours?: number;
 }
 
 const FALLBACK_COUNTRY = 'SA';
@@ -45,6 +47,7 @@ export const useSettingsStore = defineStore('settings', () => {
   const tillName = computed(() => settings.value?.tillName ?? '');
   /** Whether a redemption made while the service cannot be reached may be queued. */
   const allowOfflineRedemption = computed(() => settings.value?.allowOfflineRedemption === true);
+  const cacheRefresh = computed(() => settings.value?.cacheRefresh);
   /** The programme whose card points this till shows first; null when not chosen. */
   const programId = computed(() => settings.value?.programId ?? null);
   const theme = computed<Theme>(() => settings.value?.theme ?? 'system');
@@ -111,6 +114,7 @@ export const useSettingsStore = defineStore('settings', () => {
       posCallbackUrl: current?.posCallbackUrl ?? '',
       theme: current?.theme ?? 'system',
       currency: current?.currency ?? '',
+      refreshEveryHours: current?.cacheRefresh?.everyHours ?? 24,
     };
   }
 
@@ -136,6 +140,9 @@ export const useSettingsStore = defineStore('settings', () => {
           ...(draft.posCallbackUrl !== undefined ? { posCallbackUrl: draft.posCallbackUrl.trim() || null } : {}),
           ...(draft.theme !== undefined ? { theme: draft.theme } : {}),
           ...(draft.currency !== undefined ? { currency: draft.currency.trim() || null } : {}),
+          ...(draft.refreshEveryHours !== undefined && settings.value?.cacheRefresh
+            ? { cacheRefresh: { ...settings.value.cacheRefresh, everyHours: draft.refreshEveryHours } }
+            : {}),
         }),
       );
       if (!ok) return false;
@@ -193,6 +200,7 @@ export const useSettingsStore = defineStore('settings', () => {
     branchId,
     tillName,
     allowOfflineRedemption,
+    cacheRefresh,
     programId,
     theme,
     currency,

@@ -51,6 +51,12 @@ export interface BenchBrowser {
   blockedRequests: string[];
   /** Warnings and errors the core logged (faults are expected to produce some). */
   coreLog: string[];
+  /**
+   * Every bridge call the page made, with the time its handler took in the core (the app's
+   * own part: validation, axios, the sandbox); the rest of the page's wait is the test
+   * bridge (the DevTools protocol binding), which Electron's IPC does not pay.
+   */
+  coreCalls: { channel: string; startedAt: number; ms: number }[];
   /** Points the core at a sandbox, with the bench key, as Settings would. */
   useSandbox(sandbox: Sandbox): Promise<void>;
   /** JS heap in use after a full garbage collection, in bytes. */
@@ -92,10 +98,17 @@ export async function startBenchBrowser(workDir: string): Promise<BenchBrowser> 
       headers: { ...response.headers(), 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' },
     });
   });
+  const coreCalls: BenchBrowser['coreCalls'] = [];
   await context.exposeBinding('tillInvoke', async (source, channel: unknown, payload: unknown) => {
     const handler = core.handlers[channel as Channel];
     if (!handler) throw new Error(`No such bridge channel: ${String(channel)}`);
-    return handler({ url: source.frame.url() }, payload);
+    const startedAt = Date.now();
+    const started = performance.now();
+    try {
+      return await handler({ url: source.frame.url() }, payload);
+    } finally {
+      coreCalls.push({ channel: String(channel), startedAt, ms: performance.now() - started });
+    }
   });
   await context.addInitScript({ content: initScript });
   const page = context.pages()[0] ?? (await context.newPage());
@@ -122,6 +135,7 @@ export async function startBenchBrowser(workDir: string): Promise<BenchBrowser> 
     chromiumVersion,
     blockedRequests,
     coreLog,
+    coreCalls,
     async useSandbox(sandbox) {
       const settings = await call('updateSettings', { baseUrl: sandbox.url, defaultCountry: 'SA', tillName: 'Bench till' });
       if (!settings.ok) throw new Error(`Settings refused: ${settings.error.message}`);

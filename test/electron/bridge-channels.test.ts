@@ -27,6 +27,29 @@ test('every channel of the contract has a handler, and no other handler exists',
   expect(Object.keys(till.core.handlers).sort()).toEqual(Object.values(CHANNELS).sort());
 });
 
+describe('customerPage', () => {
+  test('hands back the page with its entity tag; the tag sent back is a 304 "not modified"; a bad tag never leaves the till', async () => {
+    const first = await till.call('customerPage', { page: 1, per_page: 100 });
+    expect(first.ok && !first.notModified).toBe(true);
+    if (!first.ok || first.notModified) return;
+    expect(first.data).toHaveLength(100);
+    expect(first.meta).toMatchObject({ current_page: 1, per_page: 100 });
+    expect(first.etag).toMatch(/^"[^"]+"$/);
+
+    const again = await till.call('customerPage', { page: 1, per_page: 100, if_none_match: first.etag! });
+    expect(again).toEqual({ ok: true, notModified: true, data: null, status: 304, etag: first.etag });
+
+    const otherTag = await till.call('customerPage', { page: 2, per_page: 100, if_none_match: first.etag! });
+    expect(otherTag.ok && !otherTag.notModified && otherTag.data.length).toBeGreaterThan(0);
+
+    for (const if_none_match of ['no quotes', '"a"\r\nX-Injected: 1', '"' + 'x'.repeat(300) + '"']) {
+      const refused = await till.call('customerPage', { page: 1, per_page: 100, if_none_match });
+      expect(refused).toMatchObject({ ok: false, error: { kind: 'validation' } });
+    }
+    expect(await till.call('customerPage', { page: 1, per_page: 101 })).toMatchObject({ ok: false, error: { kind: 'validation' } });
+  });
+});
+
 describe('searchCustomers', () => {
   test('finds a customer by international phone, with the service pagination', async () => {
     const result = await till.call('searchCustomers', { phone: layla.phone });

@@ -68,6 +68,8 @@ describe('settings', () => {
       currency: 'GBP',
       language: null,
       arabicDigits: 'arab',
+      // Not sent: the default, once a day inside a night window.
+      cacheRefresh: { everyHours: 24, windowFromHour: 2, windowToHour: 5 },
     };
     expect(result.ok && result.data.settings).toEqual(expected);
     expect(JSON.parse(await readFile(join(till.userDataDir, 'settings.json'), 'utf8'))).toEqual(expected);
@@ -147,6 +149,21 @@ describe('settings', () => {
 
     const cleared = await till.call('updateSettings', { programId: null });
     expect(cleared.ok && cleared.data.settings.programId).toBeNull();
+  });
+
+  test('the cache refresh schedule: once a day at night by default; a sane interval and hours are kept, others refused', async () => {
+    const till = await freshTill();
+    const defaults = await till.call('getState');
+    expect(defaults.ok && defaults.data.settings.cacheRefresh).toEqual({ everyHours: 24, windowFromHour: 2, windowToHour: 5 });
+    const hourly = await till.call('updateSettings', { cacheRefresh: { everyHours: 6, windowFromHour: 22, windowToHour: 4 } });
+    expect(hourly.ok && hourly.data.settings.cacheRefresh).toEqual({ everyHours: 6, windowFromHour: 22, windowToHour: 4 });
+    for (const bad of [{ everyHours: 0, windowFromHour: 2, windowToHour: 5 }, { everyHours: 24, windowFromHour: 24, windowToHour: 5 }, { everyHours: 1.5, windowFromHour: 2, windowToHour: 5 }, { everyHours: 24 }]) {
+      const refused = await till.call('updateSettings', { cacheRefresh: bad } as never);
+      expect(refused.ok).toBe(false);
+    }
+    await till.restart();
+    const kept = await till.call('getState');
+    expect(kept.ok && kept.data.settings.cacheRefresh).toEqual({ everyHours: 6, windowFromHour: 22, windowToHour: 4 });
   });
 
   test('an unreadable settings file is kept aside and defaults are used', async () => {

@@ -5,12 +5,12 @@
  * `?readiness=<db>&size=<n>` makes the page measure its own start-up with a full cache as
  * soon as it loads, and leave the answer in `window.benchReadiness`.
  */
-import { fillBench } from './fill-bench';
+import { closeFill, fillBench } from './fill-bench';
 import { measureReadiness, type ReadinessResult } from './readiness';
 import { closeReplay, prepareReplay, runReplay } from './replay-bench';
 import { searchBench, seedCache } from './search-bench';
 
-const bench = { seedCache, searchBench, fillBench, prepareReplay, runReplay, closeReplay };
+const bench = { seedCache, searchBench, fillBench, closeFill, prepareReplay, runReplay, closeReplay };
 export type BenchApi = typeof bench;
 
 declare global {

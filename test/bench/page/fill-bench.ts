@@ -16,21 +16,33 @@ export interface FillRun {
   pages: number;
   state: string;
   stoppedBecause: string | null;
-  /** Summed time inside `window.till.searchCustomers` and inside `putCustomers` (they overlap when pages run concurrently). */
+  /** Summed time inside `window.till.customerPage` and inside `putCustomers` (they overlap when pages run concurrently). */
   fetchMs: number;
   writeMs: number;
+  /** Pages the service answered 304 (unchanged since the tag the till sent). */
+  notModified: number;
+  /** Wall-clock bounds (Date.now()), so the runner can add up the core's own time within them. */
+  startedAtEpoch: number;
+  endedAtEpoch: number;
 }
 
 /** Counts where a fill spends its time, without changing what it does. */
-function instrument(cache: CustomerCache): { api: typeof window.till; spent: { fetchMs: number; writeMs: number } } {
-  const spent = { fetchMs: 0, writeMs: 0 };
+function instrument(
+  cache: CustomerCache,
+  options: { tags: boolean } = { tags: true },
+): { api: typeof window.till; spent: { fetchMs: number; writeMs: number; notModified: number } } {
+  const spent = { fetchMs: 0, writeMs: 0, notModified: 0 };
   const till = window.till;
   const api: typeof till = {
     ...till,
-    searchCustomers: async (payload) => {
+    customerPage: async (payload) => {
       const started = performance.now();
       try {
-        return await till.searchCustomers(payload);
+        // Without tags: as against a service that sends none.
+        const result = await till.customerPage(options.tags ? payload : { page: payload.page, per_page: payload.per_page });
+        if (result.ok && result.notModified) spent.notModified += 1;
+        if (!options.tags && result.ok && !result.notModified) delete result.etag;
+        return result;
       } finally {
         spent.fetchMs += performance.now() - started;
       }
@@ -54,7 +66,11 @@ export interface FillBenchResult {
   searchDuringFill: number[];
   /** The same searches' in-memory index part alone. */
   indexSearchDuringFill: number[];
-  sequential: FillRun;
+  sequential: FillRun | null;
+  /** The same base refreshed again, unchanged: without entity tags, then with them. */
+  unchangedWithoutTags: FillRun | null;
+  unchangedWithTags: FillRun | null;
+  /** JS heap after the fill and a forced collection is read by the runner. */
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -87,53 +103,99 @@ async function cashier(
   }
 }
 
-export async function fillBench(options: { perPage: number; sequentialPages: number; cashierQueries: string[] }): Promise<FillBenchResult> {
-  const ours = await freshCache('bench-fill-refresh');
-  const oursSpent = instrument(ours);
-  const refresh = new CacheRefresh({ api: oursSpent.api, db: ours.db, cache: ours, perPage: options.perPage });
-  const samples = { full: [] as number[], index: [] as number[] };
+async function refreshRun(cache: CustomerCache, options: { perPage: number; tags: boolean; cashier?: { queries: string[]; samples: { full: number[]; index: number[] } } }): Promise<FillRun> {
+  const spent = instrument(cache, { tags: options.tags });
+  const refresh = new CacheRefresh({ api: spent.api, db: cache.db, cache, perPage: options.perPage });
   let filling = true;
-  const searching = cashier(ours, options.cashierQueries, () => !filling, samples);
+  const searching = options.cashier ? cashier(cache, options.cashier.queries, () => !filling, options.cashier.samples) : Promise.resolve();
+  const startedAtEpoch = Date.now();
   const started = performance.now();
   const progress = await refresh.run().finally(() => (filling = false));
-  const refreshMs = performance.now() - started;
+  const ms = performance.now() - started;
+  const endedAtEpoch = Date.now();
   await searching;
-  const refreshRun: FillRun = {
-    customers: await ours.db.customers.count(),
-    ms: refreshMs,
+  return {
+    customers: await cache.db.customers.count(),
+    ms,
+    startedAtEpoch,
+    endedAtEpoch,
     pages: progress.pagesDone,
     state: progress.state,
     stoppedBecause: progress.stoppedBecause,
-    ...oursSpent.spent,
+    ...spent.spent,
   };
-  ours.db.close();
+}
 
-  // The same writes, one page at a time, each waiting for the previous to be stored.
-  const sequential = await freshCache('bench-fill-sequential');
-  const seqSpent = instrument(sequential);
-  const seqStarted = performance.now();
-  let pages = 0;
-  let stoppedBecause: string | null = null;
-  for (let page = 1; page <= options.sequentialPages; page++) {
-    const result = await seqSpent.api.searchCustomers({ page, per_page: options.perPage });
-    if (!result.ok) {
-      stoppedBecause = result.error.message;
-      break;
-    }
-    await sequential.putCustomers(result.data);
-    pages = page;
-    if (page >= result.meta.last_page) break;
+export async function fillBench(options: {
+  perPage: number;
+  sequentialPages: number;
+  cashierQueries: string[];
+  /** Refresh the filled base twice more, unchanged (without, then with entity tags). */
+  unchanged: boolean;
+  /** Keep the filled database open (the runner reads the heap, then calls `closeFill`). */
+  keep?: boolean;
+}): Promise<FillBenchResult> {
+  const ours = await freshCache('bench-fill-refresh');
+  const samples = { full: [] as number[], index: [] as number[] };
+  const refreshed = await refreshRun(ours, { perPage: options.perPage, tags: true, cashier: { queries: options.cashierQueries, samples } });
+  let unchangedWithoutTags: FillRun | null = null;
+  let unchangedWithTags: FillRun | null = null;
+  if (options.unchanged) {
+    // The tags of the first fill would turn the untagged run into 304s: forget them first.
+    await ours.db.pageTags.clear();
+    unchangedWithoutTags = await refreshRun(ours, { perPage: options.perPage, tags: false });
+    // One more run that stores tags, then the measured run that sends them back.
+    await refreshRun(ours, { perPage: options.perPage, tags: true });
+    unchangedWithTags = await refreshRun(ours, { perPage: options.perPage, tags: true });
   }
-  const sequentialRun: FillRun = {
-    customers: await sequential.db.customers.count(),
-    ms: performance.now() - seqStarted,
-    pages,
-    state: stoppedBecause ? 'stopped' : 'idle',
-    stoppedBecause,
-    ...seqSpent.spent,
-  };
-  sequential.db.close();
+  if (options.keep) {
+    kept = ours;
+  } else {
+    ours.db.close();
+    await Dexie.delete('bench-fill-refresh');
+  }
+
+  let sequentialRun: FillRun | null = null;
+  if (options.sequentialPages > 0) {
+    // The same writes, one page at a time, each waiting for the previous to be stored.
+    const sequential = await freshCache('bench-fill-sequential');
+    const seqSpent = instrument(sequential);
+    const seqStartedAtEpoch = Date.now();
+    const seqStarted = performance.now();
+    let pages = 0;
+    let stoppedBecause: string | null = null;
+    for (let page = 1; page <= options.sequentialPages; page++) {
+      const result = await seqSpent.api.customerPage({ page, per_page: options.perPage });
+      if (!result.ok || result.notModified) {
+        stoppedBecause = result.ok ? 'unexpected 304' : result.error.message;
+        break;
+      }
+      await sequential.putCustomers(result.data);
+      pages = page;
+      if (page >= result.meta.last_page) break;
+    }
+    sequentialRun = {
+      customers: await sequential.db.customers.count(),
+      ms: performance.now() - seqStarted,
+      startedAtEpoch: seqStartedAtEpoch,
+      endedAtEpoch: Date.now(),
+      pages,
+      state: stoppedBecause ? 'stopped' : 'idle',
+      stoppedBecause,
+      ...seqSpent.spent,
+    };
+    sequential.db.close();
+    await Dexie.delete('bench-fill-sequential');
+  }
+  return { refresh: refreshed, searchDuringFill: samples.full, indexSearchDuringFill: samples.index, sequential: sequentialRun, unchangedWithoutTags, unchangedWithTags };
+}
+
+/** The cache a `keep` fill left open: its index is what the heap figure measures. */
+let kept: CustomerCache | null = null;
+
+export async function closeFill(): Promise<void> {
+  if (!kept) return;
+  kept.db.close();
+  kept = null;
   await Dexie.delete('bench-fill-refresh');
-  await Dexie.delete('bench-fill-sequential');
-  return { refresh: refreshRun, searchDuringFill: samples.full, indexSearchDuringFill: samples.index, sequential: sequentialRun };
 }

@@ -1,6 +1,6 @@
 // Pages come from the real sandbox through the main process's handler table (real HTTP).
 import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, test } from 'vitest';
-import type { SearchCustomersPayload, SearchResult, TillApi } from '../../../electron/contract';
+import type { CustomerPagePayload, CustomerPageResult, TillApi } from '../../../electron/contract';
 import { CacheRefresh, refreshDue, type RefreshProgress } from '../../../renderer/offline/cache-refresh';
 import { CustomerCache } from '../../../renderer/offline/customer-cache';
 import { readMeta, type OfflineDb } from '../../../renderer/offline/db';
@@ -21,29 +21,29 @@ beforeEach(() => {
 });
 afterEach(() => dropDb(db));
 
-type Search = TillApi['searchCustomers'];
+type Search = TillApi['customerPage'];
 
 /** The real search, seen through a hook that may answer instead (to inject failures by page). */
-function instrumented(hook: (payload: SearchCustomersPayload) => SearchResult | null = () => null) {
+function instrumented(hook: (payload: CustomerPagePayload) => CustomerPageResult | null = () => null) {
   const pages: number[] = [];
   let inFlight = 0;
   let maxInFlight = 0;
-  const searchCustomers: Search = async (payload) => {
+  const customerPage: Search = async (payload) => {
     pages.push(payload.page ?? 1);
     const injected = hook(payload);
     if (injected) return injected;
     inFlight += 1;
     maxInFlight = Math.max(maxInFlight, inFlight);
     try {
-      return await service.api.searchCustomers(payload);
+      return await service.api.customerPage(payload);
     } finally {
       inFlight -= 1;
     }
   };
-  return { api: { searchCustomers }, pages, maxInFlight: () => maxInFlight };
+  return { api: { customerPage }, pages, maxInFlight: () => maxInFlight };
 }
 
-function refreshWith(api: { searchCustomers: Search }, sleeps: number[] = [], perPage = 100) {
+function refreshWith(api: { customerPage: Search }, sleeps: number[] = [], perPage = 100) {
   return new CacheRefresh({
     api,
     db,
@@ -158,7 +158,7 @@ function pageTwoArrivesLast(): Search {
   return async (payload) => {
     const page = payload.page ?? 1;
     if (page === 2) await gate;
-    const result = await service.api.searchCustomers(payload);
+    const result = await service.api.customerPage(payload);
     arrived.add(page);
     if (arrived.has(3) && arrived.has(4)) release();
     return result;
@@ -167,11 +167,11 @@ function pageTwoArrivesLast(): Search {
 
 describe('the refresh writer', () => {
   test('stores the pages that have arrived in one transaction that also moves the cursor', async () => {
-    const searchCustomers = pageTwoArrivesLast();
+    const customerPage = pageTwoArrivesLast();
     const commits = recordCommits(cache);
     const perPage = 25;
 
-    const done = await refreshWith({ searchCustomers }, [], perPage).run();
+    const done = await refreshWith({ customerPage }, [], perPage).run();
 
     expect(done.state).toBe('idle');
     expect(await db.customers.count()).toBe(done.total);
@@ -192,7 +192,7 @@ describe('the refresh writer', () => {
   });
 
   test('while the cashier searches, each transaction stores one page, so a search waits for one page at most', async () => {
-    const searchCustomers = pageTwoArrivesLast();
+    const customerPage = pageTwoArrivesLast();
     const commits = recordCommits(cache);
     const perPage = 25;
     let filling = true;
@@ -204,7 +204,7 @@ describe('the refresh writer', () => {
       }
     })();
 
-    const done = await refreshWith({ searchCustomers }, [], perPage).run().finally(() => (filling = false));
+    const done = await refreshWith({ customerPage }, [], perPage).run().finally(() => (filling = false));
     await cashier;
 
     expect(done.state).toBe('idle');
@@ -274,6 +274,79 @@ describe('the refresh writer', () => {
     expect(committedIds).toHaveLength(done.total!);
     expect(new Set(committedIds).size).toBe(done.total);
     expect(await db.customers.count()).toBe(done.total);
+  });
+});
+
+describe('a refresh of what the cache already holds', () => {
+  /** The real pages, with a record of what was asked and answered; `tags: false` hides the service's entity tags. */
+  function observed(options: { tags: boolean }) {
+    const asked: { page: number; conditional: boolean; notModified: boolean }[] = [];
+    const customerPage: Search = async (payload) => {
+      const result = await service.api.customerPage(options.tags ? payload : { page: payload.page, per_page: payload.per_page });
+      asked.push({ page: payload.page, conditional: payload.if_none_match !== undefined, notModified: result.ok && result.notModified === true });
+      if (!options.tags && result.ok && !result.notModified) delete result.etag;
+      return result;
+    };
+    return { api: { customerPage }, asked };
+  }
+
+  async function renameOnService(): Promise<{ id: string; name: string }> {
+    const found = await service.api.searchCustomers({ search: 'Østergaard' });
+    if (!found.ok) throw new Error(found.error.message);
+    const id = found.data[0]!.id;
+    const name = `Søren Østergaard ${Math.random().toString(36).slice(2, 7)}`;
+    const updated = await service.api.updateCustomer({ id, name });
+    if (!updated.ok) throw new Error(updated.error.message);
+    return { id, name };
+  }
+
+  test('with entity tags: every page but the first is a 304, nothing is written; a change writes only that customer', async () => {
+    const first = observed({ tags: true });
+    const filled = await refreshWith(first.api).run();
+    expect(filled.state).toBe('idle');
+    const lastPage = filled.lastPage!;
+    expect(await db.pageTags.count()).toBe(lastPage);
+    expect(first.asked.every((ask) => !ask.conditional)).toBe(true);
+
+    const commits = recordCommits(cache);
+    const again = observed({ tags: true });
+    const refreshed = await refreshWith(again.api).run();
+    expect(refreshed).toMatchObject({ state: 'idle', fetched: filled.total, total: filled.total });
+    // Page 1 starts a run unconditionally (it carries the page count); the rest are 304s.
+    expect(again.asked.filter((ask) => ask.page > 1).every((ask) => ask.conditional && ask.notModified)).toBe(true);
+    expect(again.asked.filter((ask) => ask.page > 1)).toHaveLength(lastPage - 1);
+    expect(commits.flatMap((commit) => commit.ids)).toEqual([]);
+    expect(await db.customers.count()).toBe(filled.total);
+    // The customers it confirmed are "from the cache of" this refresh, though not rewritten.
+    expect((await cache.search('layla')).cacheOf).toBe(refreshed.lastCompleteRefreshAt);
+
+    const changed = await renameOnService();
+    const third = observed({ tags: true });
+    await refreshWith(third.api).run();
+    expect(commits.slice(-lastPage).flatMap((commit) => commit.ids)).toEqual([changed.id]);
+    expect(third.asked.filter((ask) => !ask.notModified).length).toBeGreaterThanOrEqual(1);
+    expect((await cache.getCustomer(changed.id))?.record.customer.name).toBe(changed.name);
+  });
+
+  test('without entity tags: every page is fetched, and only the customers that differ are written', async () => {
+    const first = observed({ tags: false });
+    const filled = await refreshWith(first.api).run();
+    expect(await db.pageTags.count()).toBe(0);
+    const before = await db.customers.toArray();
+
+    const commits = recordCommits(cache);
+    const again = observed({ tags: false });
+    await refreshWith(again.api).run();
+    expect(again.asked.every((ask) => !ask.conditional)).toBe(true);
+    expect(again.asked).toHaveLength(filled.lastPage!);
+    expect(commits.flatMap((commit) => commit.ids)).toEqual([]);
+    // Not rewritten: the rows are exactly as they were, fetch times included.
+    expect(await db.customers.toArray()).toEqual(before);
+
+    const changed = await renameOnService();
+    await refreshWith(observed({ tags: false }).api).run();
+    expect(commits.slice(-filled.lastPage!).flatMap((commit) => commit.ids)).toEqual([changed.id]);
+    expect((await cache.getCustomer(changed.id))?.record.customer.name).toBe(changed.name);
   });
 });
 

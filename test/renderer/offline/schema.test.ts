@@ -105,3 +105,33 @@ test('search lines are kept sorted by pk within a chunk, and an emptied chunk go
   await writeSearchLines(db.searchChunks, [], [1030]);
   expect(await db.searchChunks.get(1)).toBeUndefined();
 });
+
+test('a version 2 database upgrades to the latest: customers, search lines and outbox kept, the page tags table added', async () => {
+  const name = `schema-upgrade-v2-${Math.random().toString(36).slice(2)}`;
+  const v2 = new Dexie(name);
+  v2.version(2).stores({
+    customers: '++pk, &id, phoneE164, *nameWords',
+    rewards: '&code, customerId',
+    outbox: '++seq, state, [state+seq]',
+    journal: '++seq, doneAt',
+    meta: '&key',
+    searchChunks: 'chunk',
+  });
+  const row = { id: 'c-1', phoneE164: '+4520123456', nameWords: nameWordsOf('Søren Østergaard'), customer: customer('c-1', 'Søren Østergaard', '+45 20 12 34 56'), fetchedAt: '2026-01-01T00:00:00.000Z' };
+  const pk = (await v2.table('customers').add(row)) as number;
+  await writeSearchLines(v2.table('searchChunks'), [{ pk, phoneE164: row.phoneE164, nameWords: row.nameWords }]);
+  await v2.table('meta').put({ key: 'lastCompleteRefresh', value: { at: '2026-01-01T00:00:00.000Z', total: 1 } });
+  v2.close();
+
+  const db = openOfflineDb(name);
+  cleanup.push(db);
+  await db.open();
+  expect(db.verno).toBe(4);
+  expect(await db.pageTags.count()).toBe(0);
+  await db.pageTags.put({ page: 1, perPage: 100, etag: '"abc"' });
+  expect(await db.pageTags.get(1)).toEqual({ page: 1, perPage: 100, etag: '"abc"' });
+  await expectSearchRowsMatch(db);
+  const cache = new CustomerCache(db, { defaultCountry: () => 'DK' });
+  await cache.loadIndex({ yieldToPage: async () => undefined });
+  expect((await cache.search('søren')).customers.map((found) => found.id)).toEqual(['c-1']);
+});

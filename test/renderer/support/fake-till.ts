@@ -72,6 +72,7 @@ export function tillState(overrides: Partial<TillState['settings']> = {}, mode: 
       currency: null,
       language: null,
       arabicDigits: 'arab',
+      cacheRefresh: { everyHours: 24, windowFromHour: 2, windowToHour: 5 },
       ...overrides,
     },
     key: { set: true, lastFour: '4821', protection: 'os' },
