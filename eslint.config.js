@@ -14,7 +14,8 @@ const noDynamicImportOf = (names, message) => ({
   message,
 });
 
-const SANDBOX_ONLY_FROM_DEMO = 'Only electron/demo-mode.ts may import sandbox/ (the demo service is loaded only for the demo).';
+const SANDBOX_ONLY_FROM_DEMO =
+  'Only electron/demo-mode.ts may import sandbox/ (the demo service is loaded only for the demo).';
 
 export default tseslint.config(
   { ignores: ['dist/', 'release/', 'out/', 'coverage/', 'node_modules/', '.tmp/', 'test/e2e/screenshots/'] },
@@ -34,7 +35,10 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
-  { files: ['electron/**', 'sandbox/**', 'build/**', 'test/**', '*.config.*'], languageOptions: { globals: globals.node } },
+  {
+    files: ['electron/**', 'sandbox/**', 'build/**', 'test/**', '*.config.*'],
+    languageOptions: { globals: globals.node },
+  },
   { files: ['renderer/**'], languageOptions: { globals: globals.browser } },
   {
     // Tests read arbitrary JSON answers and poke at mocks; `any` there is the honest type.
@@ -53,7 +57,8 @@ export default tseslint.config(
           patterns: [
             {
               group: ['**/electron/*', '!**/electron/contract', '!**/electron/contract.ts', 'electron'],
-              message: 'The renderer runs in the browser: from electron/ it may import only the types of electron/contract.ts.',
+              message:
+                'The renderer runs in the browser: from electron/ it may import only the types of electron/contract.ts.',
             },
             {
               group: ['**/electron/contract', '**/electron/contract.ts'],
@@ -132,9 +137,22 @@ export default tseslint.config(
             },
             { group: ['node:*'], message: 'common/ uses no Node APIs.' },
           ],
-          paths: ['fs', 'path', 'os', 'crypto', 'child_process', 'http', 'https', 'net', 'url', 'util', 'events', 'stream', 'buffer', 'electron'].map(
-            (name) => ({ name, message: 'common/ uses no Node or Electron APIs.' }),
-          ),
+          paths: [
+            'fs',
+            'path',
+            'os',
+            'crypto',
+            'child_process',
+            'http',
+            'https',
+            'net',
+            'url',
+            'util',
+            'events',
+            'stream',
+            'buffer',
+            'electron',
+          ].map((name) => ({ name, message: 'common/ uses no Node or Electron APIs.' })),
         },
       ],
       'no-restricted-syntax': [

@@ -22,7 +22,10 @@ const forbidden: Case[] = [
   ['renderer/stores/x.ts', "import { startSandbox } from '../../sandbox';\nexport { startSandbox };\n"],
   ['renderer/stores/x.ts', "import type { Store } from '../../sandbox/store';\nexport type { Store };\n"],
   ['renderer/stores/x.ts', "export const s = () => import('../../sandbox/index');\n"],
-  ['renderer/views/X.vue', "<script setup lang=\"ts\">\nimport { handlers } from '../../electron/app-core';\nvoid handlers;\n</script>\n"],
+  [
+    'renderer/views/X.vue',
+    '<script setup lang="ts">\nimport { handlers } from \'../../electron/app-core\';\nvoid handlers;\n</script>\n',
+  ],
   ['electron/app-core.ts', "import { startSandbox } from '../sandbox';\nexport { startSandbox };\n"],
   ['electron/app-core.ts', "export const s = () => import('../sandbox');\n"],
   ['electron/app-core.ts', "import { db } from '../renderer/offline/db';\nexport { db };\n"],
@@ -43,11 +46,26 @@ const allowed: Case[] = [
   ['renderer/stores/x.ts', "import type { Customer } from '../../electron/contract';\nexport type { Customer };\n"],
   ['renderer/stores/x.ts', "import { type Customer } from '../../electron/contract';\nexport type { Customer };\n"],
   ['renderer/stores/x.ts', "import { backoffDelay } from '../../common/backoff';\nexport { backoffDelay };\n"],
-  ['renderer/views/X.vue', "<script setup lang=\"ts\">\nimport type { Customer } from '../../electron/contract';\ndefineProps<{ c: Customer }>();\n</script>\n"],
-  ['electron/demo-mode.ts', "import type { Store } from '../sandbox/store';\nexport const s = () => import('../sandbox');\nexport type { Store };\n"],
-  ['electron/app-core.ts', "import { isRecord } from '../common/is-record';\nimport { app } from 'electron';\nexport { isRecord, app };\n"],
-  ['sandbox/store.ts', "import { randomUUID } from 'node:crypto';\nimport { z } from 'zod';\nexport { randomUUID, z };\n"],
-  ['common/x.ts', "import { isRecord } from './is-record';\nexport const parse = (s: string) => isRecord(JSON.parse(s)) && new Map<string, number>().size === Math.max(0);\n"],
+  [
+    'renderer/views/X.vue',
+    '<script setup lang="ts">\nimport type { Customer } from \'../../electron/contract\';\ndefineProps<{ c: Customer }>();\n</script>\n',
+  ],
+  [
+    'electron/demo-mode.ts',
+    "import type { Store } from '../sandbox/store';\nexport const s = () => import('../sandbox');\nexport type { Store };\n",
+  ],
+  [
+    'electron/app-core.ts',
+    "import { isRecord } from '../common/is-record';\nimport { app } from 'electron';\nexport { isRecord, app };\n",
+  ],
+  [
+    'sandbox/store.ts',
+    "import { randomUUID } from 'node:crypto';\nimport { z } from 'zod';\nexport { randomUUID, z };\n",
+  ],
+  [
+    'common/x.ts',
+    "import { isRecord } from './is-record';\nexport const parse = (s: string) => isRecord(JSON.parse(s)) && new Map<string, number>().size === Math.max(0);\n",
+  ],
 ];
 
 describe('layering lint rules', () => {

@@ -21,7 +21,9 @@ const OUTCOMES = Object.keys(OUTCOME_WORDS) as JournalOutcome[];
 const entry: fc.Arbitrary<JournalEntry> = fc.record({
   outboxSeq: fc.nat(),
   kind: fc.constantFrom('redeem', 'register') as fc.Arbitrary<JournalEntry['kind']>,
-  doneAt: fc.date({ noInvalidDate: true, min: new Date('2000-01-01'), max: new Date('2100-01-01') }).map((d) => d.toISOString()),
+  doneAt: fc
+    .date({ noInvalidDate: true, min: new Date('2000-01-01'), max: new Date('2100-01-01') })
+    .map((d) => d.toISOString()),
   outcome: fc.constantFrom(...OUTCOMES),
   code: fc.option(anyText),
   customerId: fc.option(fc.string()),

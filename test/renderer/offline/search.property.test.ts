@@ -31,7 +31,9 @@ const population = fc
   .chain((phones) => {
     const first = Math.max(1, Math.ceil(phones.length * 0.75));
     return fc.record({
-      first: fc.tuple(...phones.slice(0, first).map((p, i) => personName.map((name): Person => ({ id: `c-${i}`, name, phone: p })))),
+      first: fc.tuple(
+        ...phones.slice(0, first).map((p, i) => personName.map((name): Person => ({ id: `c-${i}`, name, phone: p }))),
+      ),
       changes: fc.array(
         fc.record({ who: fc.nat({ max: first - 1 }), name: fc.option(personName), newPhone: fc.boolean() }),
         { maxLength: 6 },
@@ -61,7 +63,9 @@ function queriesFor(people: Person[]): fc.Arbitrary<string[]> {
     someone.map((p) => p.name),
     fc.tuple(someone, fc.nat(), fc.nat({ max: 8 })).map(([p, w, n]) => {
       const words = p.name.split(/[\s\-.,]+/).filter(Boolean);
-      return graphemes(words[w % words.length] ?? '').slice(0, n + 1).join('');
+      return graphemes(words[w % words.length] ?? '')
+        .slice(0, n + 1)
+        .join('');
     }),
     fc.tuple(someone, fc.boolean()).map(([p, upper]) => (upper ? p.name.toUpperCase() : p.name.toLowerCase())),
     fc.tuple(someone, someone).map(([a, b]) => `${a.name.split(' ')[0]} ${b.name.split(' ').at(-1)}`),

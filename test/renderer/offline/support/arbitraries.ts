@@ -26,12 +26,18 @@ export const nameWord = fc.array(letter, { minLength: 1, maxLength: 8 }).map((pa
 
 /** A name of 1-4 words with the separators people use. */
 export const personName = fc
-  .tuple(fc.array(nameWord, { minLength: 1, maxLength: 4 }), fc.array(fc.constantFrom(...JOINERS), { minLength: 3, maxLength: 3 }))
+  .tuple(
+    fc.array(nameWord, { minLength: 1, maxLength: 4 }),
+    fc.array(fc.constantFrom(...JOINERS), { minLength: 3, maxLength: 3 }),
+  )
   .map(([words, joiners]) => words.map((word, i) => (i === 0 ? word : joiners[(i - 1) % 3] + word)).join(''));
 
 /** Any text a person may type into a field, every script and control-free. */
 export const anyText = fc.oneof(
   personName,
   fc.string({ unit: 'grapheme', maxLength: 20 }),
-  fc.string({ unit: fc.constantFrom('=', '+', '-', '@', '\t', '\r', '\n', '"', ',', ' ', 'a', 'ب', '😀'), maxLength: 12 }),
+  fc.string({
+    unit: fc.constantFrom('=', '+', '-', '@', '\t', '\r', '\n', '"', ',', ' ', 'a', 'ب', '😀'),
+    maxLength: 12,
+  }),
 );
