@@ -254,18 +254,9 @@ export interface Redemption {
 // Settings, key and connection
 // ---------------------------------------------------------------------------------------
 
-/**
- * The interface languages the till ships, each complete in the renderer's catalogues.
- * A language joins this list only with every message translated (see docs/languages.md).
- */
-export const INTERFACE_LANGUAGES = ['en', 'ar'] as const;
-
-export type InterfaceLanguage = (typeof INTERFACE_LANGUAGES)[number];
-
-/** How numbers are written in Arabic: Arabic-Indic (٠١٢) or Latin (012) digits. */
-export const ARABIC_DIGITS = ['arab', 'latn'] as const;
-
-export type ArabicDigits = (typeof ARABIC_DIGITS)[number];
+export { ARABIC_DIGITS, INTERFACE_LANGUAGES, THEMES } from '../common/settings-choices';
+export type { ArabicDigits, InterfaceLanguage, Theme } from '../common/settings-choices';
+import type { ArabicDigits, InterfaceLanguage, Theme } from '../common/settings-choices';
 
 /** Not secret; kept by the main process in the user-data folder. */
 export interface Settings {
@@ -313,8 +304,6 @@ export interface CacheRefreshSchedule {
   windowToHour: number;
 }
 
-export const THEMES = ['system', 'light', 'dark'] as const;
-export type Theme = (typeof THEMES)[number];
 
 export type SettingsPatch = Partial<Settings>;
 

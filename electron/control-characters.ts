@@ -7,6 +7,7 @@ import { z } from 'zod';
  * display reversed in the journal; NUL and ESC can cut or colour a log line or a file.
  * Every script, emoji, and the ordinary direction marks (U+200E, U+200F, U+061C) are fine.
  */
+// eslint-disable-next-line no-control-regex -- finding control characters is this pattern's purpose
 export const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
 const ALL_CONTROL_CHARACTERS = new RegExp(CONTROL_CHARACTERS.source, 'g');

@@ -7,7 +7,7 @@
  * changes, which is how the interface switches without a restart.
  */
 import { createI18n } from 'vue-i18n';
-import { INTERFACE_LANGUAGES, type InterfaceLanguage } from '../../electron/contract';
+import { INTERFACE_LANGUAGES, type InterfaceLanguage } from '../../common/settings-choices';
 import { ar } from './messages/ar';
 import { en, type MessageSchema } from './messages/en';
 import { BASE_LANGUAGE } from './languages';

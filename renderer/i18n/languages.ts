@@ -1,4 +1,4 @@
-import { INTERFACE_LANGUAGES, type InterfaceLanguage } from '../../electron/contract';
+import { INTERFACE_LANGUAGES, type InterfaceLanguage } from '../../common/settings-choices';
 
 /** The language everything falls back to, and the reference catalogue. */
 export const BASE_LANGUAGE: InterfaceLanguage = 'en';

@@ -42,17 +42,21 @@ export function csvCell(value: string | null | undefined): string {
   return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-export function journalToCsv(entries: readonly JournalEntry[]): string {
-  const rows = entries.map((entry) => [
+/** One entry's cells, in the header's order, before quoting. */
+export function journalRow(entry: JournalEntry): string[] {
+  return [
     entry.doneAt,
-    entry.code,
+    entry.code ?? '',
     entry.customerName || entry.phoneE164,
-    entry.orderReference,
-    entry.branchId,
+    entry.orderReference ?? '',
+    entry.branchId ?? '',
     outcomeCell(entry),
     entry.serviceAt ?? '',
-  ]);
-  return [journalCsvHeader(), ...rows].map((row) => row.map(csvCell).join(',')).join('\r\n') + '\r\n';
+  ];
+}
+
+export function journalToCsv(entries: readonly JournalEntry[]): string {
+  return [journalCsvHeader(), ...entries.map(journalRow)].map((row) => row.map(csvCell).join(',')).join('\r\n') + '\r\n';
 }
 
 function outcomeCell(entry: JournalEntry): string {

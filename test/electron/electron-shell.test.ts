@@ -10,8 +10,11 @@ import { CHANNELS, LINK_PUSH_CHANNEL } from '../../electron/contract';
 // module: what it registers, with which options, and how its guards answer. Everything
 // behind the handlers is the real app core.
 
+type Callback = (...args: unknown[]) => unknown;
+
 const electron = vi.hoisted(() => {
   // Only node built-ins may be used inside vi.hoisted.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- vi.hoisted runs before imports
   const { EventEmitter } = require('node:events') as typeof import('node:events');
   const app = Object.assign(new EventEmitter(), {
     paths: {} as Record<string, string>,
@@ -231,11 +234,11 @@ describe('web-contents guards', () => {
   test('permissions are denied and renderer network requests cancelled', () => {
     const session = electron.session.defaultSession;
     const decide = vi.fn();
-    (session.setPermissionRequestHandler.mock.calls[0]![0] as Function)({}, 'media', decide);
+    (session.setPermissionRequestHandler.mock.calls[0]![0] as Callback)({}, 'media', decide);
     expect(decide).toHaveBeenCalledWith(false);
-    expect((session.setPermissionCheckHandler.mock.calls[0]![0] as Function)()).toBe(false);
+    expect((session.setPermissionCheckHandler.mock.calls[0]![0] as Callback)()).toBe(false);
     const cancel = vi.fn();
-    const [filter, listener] = session.webRequest.onBeforeRequest.mock.calls[0]! as [{ urls: string[] }, Function];
+    const [filter, listener] = session.webRequest.onBeforeRequest.mock.calls[0]! as [{ urls: string[] }, Callback];
     expect(filter.urls).toEqual(expect.arrayContaining(['http://*/*', 'https://*/*']));
     listener({ url: 'https://tracker.example/x?phone=1' }, cancel);
     expect(cancel).toHaveBeenCalledWith({ cancel: true });

@@ -111,6 +111,7 @@ describe('control characters are refused at the bridge', () => {
     }
     expect(proxy.requests.length).toBe(before);
     const saved = await readFile(join(till.userDataDir, 'settings.json'), 'utf8');
+    // eslint-disable-next-line no-control-regex -- the test looks for control characters
     expect(saved).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
   });
 
@@ -137,6 +138,7 @@ describe('control characters are refused at the bridge', () => {
     const result = await till.call('reportError', { message: 'boom\u001b[31m\u202e', stack: 'at a\nat b\u0000' });
     expect(result).toEqual({ ok: true, data: null });
     const line = till.log.lines.at(-1) ?? '';
+    // eslint-disable-next-line no-control-regex -- the test looks for control characters
     expect(line).not.toMatch(/[\u0000\u001b\u202e]/);
     expect(line).toContain('boom\ufffd[31m\ufffd');
   });

@@ -190,7 +190,7 @@ describe('scanning under another keyboard layout', () => {
       for (const text of scanned) {
         const detector = createScanDetector();
         let time = 100;
-        let last: ScanStep = { kind: 'other' };
+        let last: ScanStep;
         for (const char of text) {
           const { code, shift } = usStroke(char);
           if (shift) detector.feed({ key: 'Shift', code: 'ShiftLeft', shiftKey: true, time: (time += 2) });

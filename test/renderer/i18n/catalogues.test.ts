@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createI18n } from 'vue-i18n';
-import { INTERFACE_LANGUAGES } from '../../../electron/contract';
+import { INTERFACE_LANGUAGES } from '../../../common/settings-choices';
 import { CATALOGUES } from '../../../renderer/i18n';
 import { pluralCategories } from '../../../renderer/i18n/plural-rules';
 

@@ -1,0 +1,166 @@
+// @ts-check
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import pluginVue from 'eslint-plugin-vue';
+import eslintConfigPrettier from 'eslint-config-prettier/flat';
+import globals from 'globals';
+
+/** Static imports whose source names a folder, however many `../` lead to it. */
+const folder = (name) => [`**/${name}`, `**/${name}/**`];
+
+/** Dynamic `import('…')` is not seen by no-restricted-imports, so the same folders are refused here. */
+const noDynamicImportOf = (names, message) => ({
+  selector: `ImportExpression[source.value=/(^|\\/)(${names.join('|')})(\\/|$)/]`,
+  message,
+});
+
+const SANDBOX_ONLY_FROM_DEMO =
+  'Only electron/demo-mode.ts may import sandbox/ (the demo service is loaded only for the demo).';
+
+export default tseslint.config(
+  { ignores: ['dist/', 'release/', 'out/', 'coverage/', 'node_modules/', '.tmp/', 'test/e2e/screenshots/'] },
+
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  ...pluginVue.configs['flat/recommended'],
+  {
+    files: ['**/*.vue'],
+    languageOptions: { parserOptions: { parser: tseslint.parser, extraFileExtensions: ['.vue'] } },
+  },
+  {
+    languageOptions: { ecmaVersion: 'latest', sourceType: 'module' },
+    rules: {
+      // TypeScript checks names itself; no-undef only misreads type-only globals.
+      'no-undef': 'off',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['electron/**', 'sandbox/**', 'build/**', 'test/**', '*.config.*'],
+    languageOptions: { globals: globals.node },
+  },
+  { files: ['renderer/**'], languageOptions: { globals: globals.browser } },
+  {
+    // Tests read arbitrary JSON answers and poke at mocks; `any` there is the honest type.
+    files: ['test/**'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+
+  // ── The layers (design.md: renderer / electron / sandbox / common) ──
+  {
+    files: ['renderer/**/*.{ts,vue}'],
+    rules: {
+      'no-restricted-imports': 'off',
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/electron/*', '!**/electron/contract', '!**/electron/contract.ts', 'electron'],
+              message:
+                'The renderer runs in the browser: from electron/ it may import only the types of electron/contract.ts.',
+            },
+            {
+              group: ['**/electron/contract', '**/electron/contract.ts'],
+              allowTypeImports: true,
+              message: 'The renderer may import electron/contract.ts for its types only (`import type`).',
+            },
+            { group: folder('sandbox'), message: 'The renderer never imports sandbox/.' },
+          ],
+        },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        noDynamicImportOf(['electron', 'sandbox'], 'The renderer never loads electron/ or sandbox/ code.'),
+      ],
+    },
+  },
+  {
+    files: ['electron/**/*.ts'],
+    ignores: ['electron/demo-mode.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: folder('sandbox'), message: SANDBOX_ONLY_FROM_DEMO },
+            { group: folder('renderer'), message: 'The main process never imports renderer/.' },
+          ],
+        },
+      ],
+      'no-restricted-syntax': ['error', noDynamicImportOf(['sandbox', 'renderer'], SANDBOX_ONLY_FROM_DEMO)],
+    },
+  },
+  {
+    files: ['electron/demo-mode.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: folder('renderer'), message: 'The main process never imports renderer/.' }] },
+      ],
+    },
+  },
+  {
+    // The sandbox stands for the real service: it shares no code with the app, not even common/.
+    files: ['sandbox/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [...folder('electron'), ...folder('renderer'), ...folder('common')],
+              message: 'sandbox/ imports nothing of the app (it stands for the real service).',
+            },
+          ],
+        },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        noDynamicImportOf(['electron', 'renderer', 'common'], 'sandbox/ imports nothing of the app.'),
+      ],
+    },
+  },
+  {
+    // common/ is pure code both runtimes import: no app layer, no Node, no DOM.
+    files: ['common/**/*.ts'],
+    languageOptions: { globals: { ...globals.es2025 } },
+    rules: {
+      'no-undef': 'error',
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [...folder('electron'), ...folder('renderer'), ...folder('sandbox')],
+              message: 'common/ imports no layer of the app.',
+            },
+            { group: ['node:*'], message: 'common/ uses no Node APIs.' },
+          ],
+          paths: [
+            'fs',
+            'path',
+            'os',
+            'crypto',
+            'child_process',
+            'http',
+            'https',
+            'net',
+            'url',
+            'util',
+            'events',
+            'stream',
+            'buffer',
+            'electron',
+          ].map((name) => ({ name, message: 'common/ uses no Node or Electron APIs.' })),
+        },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        noDynamicImportOf(['electron', 'renderer', 'sandbox'], 'common/ imports no layer of the app.'),
+      ],
+    },
+  },
+
+  eslintConfigPrettier,
+);

@@ -1,0 +1,79 @@
+import { ESLint } from 'eslint';
+import { describe, expect, test } from 'vitest';
+
+// The layering rules in eslint.config.js, tried on small files linted as if they sat in each
+// folder, so a rule that stops matching (a renamed folder, a changed glob) fails here.
+const eslint = new ESLint({ cwd: process.cwd() });
+
+async function layerErrors(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return result!.messages
+    .filter((m) => m.severity === 2 && /restricted|no-undef/.test(m.ruleId ?? ''))
+    .map((m) => `${m.ruleId}: ${m.message}`);
+}
+
+type Case = [file: string, code: string];
+
+const forbidden: Case[] = [
+  ['renderer/stores/x.ts', "import { handlers } from '../../electron/app-core';\nexport { handlers };\n"],
+  ['renderer/stores/x.ts', "import { CHANNELS } from '../../electron/contract';\nexport { CHANNELS };\n"],
+  ['renderer/stores/x.ts', "export { CHANNELS } from '../../electron/contract';\n"],
+  ['renderer/stores/x.ts', "import { ipcRenderer } from 'electron';\nexport { ipcRenderer };\n"],
+  ['renderer/stores/x.ts', "import { startSandbox } from '../../sandbox';\nexport { startSandbox };\n"],
+  ['renderer/stores/x.ts', "import type { Store } from '../../sandbox/store';\nexport type { Store };\n"],
+  ['renderer/stores/x.ts', "export const s = () => import('../../sandbox/index');\n"],
+  [
+    'renderer/views/X.vue',
+    '<script setup lang="ts">\nimport { handlers } from \'../../electron/app-core\';\nvoid handlers;\n</script>\n',
+  ],
+  ['electron/app-core.ts', "import { startSandbox } from '../sandbox';\nexport { startSandbox };\n"],
+  ['electron/app-core.ts', "export const s = () => import('../sandbox');\n"],
+  ['electron/app-core.ts', "import { db } from '../renderer/offline/db';\nexport { db };\n"],
+  ['sandbox/store.ts', "import type { Customer } from '../electron/contract';\nexport type { Customer };\n"],
+  ['sandbox/store.ts', "import { isRecord } from '../common/is-record';\nexport { isRecord };\n"],
+  ['sandbox/store.ts', "import { fold } from '../renderer/offline/fold';\nexport { fold };\n"],
+  ['common/x.ts', "import { CHANNELS } from '../electron/contract';\nexport { CHANNELS };\n"],
+  ['common/x.ts', "import { fold } from '../renderer/offline/fold';\nexport { fold };\n"],
+  ['common/x.ts', "import { PROGRAMS } from '../sandbox';\nexport { PROGRAMS };\n"],
+  ['common/x.ts', "import { readFile } from 'node:fs/promises';\nexport { readFile };\n"],
+  ['common/x.ts', "import { join } from 'path';\nexport { join };\n"],
+  ['common/x.ts', 'export const home = () => process.env.HOME;\n'],
+  ['common/x.ts', 'export const title = () => document.title;\n'],
+  ['common/x.ts', 'export const bytes = (s: string) => Buffer.from(s);\n'],
+];
+
+const allowed: Case[] = [
+  ['renderer/stores/x.ts', "import type { Customer } from '../../electron/contract';\nexport type { Customer };\n"],
+  ['renderer/stores/x.ts', "import { type Customer } from '../../electron/contract';\nexport type { Customer };\n"],
+  ['renderer/stores/x.ts', "import { backoffDelay } from '../../common/backoff';\nexport { backoffDelay };\n"],
+  [
+    'renderer/views/X.vue',
+    '<script setup lang="ts">\nimport type { Customer } from \'../../electron/contract\';\ndefineProps<{ c: Customer }>();\n</script>\n',
+  ],
+  [
+    'electron/demo-mode.ts',
+    "import type { Store } from '../sandbox/store';\nexport const s = () => import('../sandbox');\nexport type { Store };\n",
+  ],
+  [
+    'electron/app-core.ts',
+    "import { isRecord } from '../common/is-record';\nimport { app } from 'electron';\nexport { isRecord, app };\n",
+  ],
+  [
+    'sandbox/store.ts',
+    "import { randomUUID } from 'node:crypto';\nimport { z } from 'zod';\nexport { randomUUID, z };\n",
+  ],
+  [
+    'common/x.ts',
+    "import { isRecord } from './is-record';\nexport const parse = (s: string) => isRecord(JSON.parse(s)) && new Map<string, number>().size === Math.max(0);\n",
+  ],
+];
+
+describe('layering lint rules', () => {
+  test.each(forbidden)('%s refuses: %s', async (file, code) => {
+    expect(await layerErrors(file, code)).not.toEqual([]);
+  });
+
+  test.each(allowed)('%s allows: %s', async (file, code) => {
+    expect(await layerErrors(file, code)).toEqual([]);
+  });
+});
