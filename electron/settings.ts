@@ -27,75 +27,79 @@ const KNOWN_CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
+/** The words that differ between the URLs the till keeps. */
+interface UrlWords {
+  /** "service URL", "callback URL" */
+  name: string;
+  example: string;
+  /** What to do instead of putting credentials in the URL. */
+  noCredentials: string;
+}
+
+/**
+ * A URL the till sends to: https, or plain http only to this machine (127.0.0.1, localhost,
+ * [::1]), and never with a user name or password in it. `finish` checks the rest and gives
+ * the stored form.
+ */
+function sendableUrl(words: UrlWords, finish: (url: URL, ctx: z.RefinementCtx) => string) {
+  return plainText()
+    .trim()
+    .max(2048, `The ${words.name} is too long.`)
+    .transform((text, ctx) => {
+      let url: URL;
+      try {
+        url = new URL(text);
+      } catch {
+        ctx.addIssue({ code: 'custom', message: `Enter the full ${words.name}, such as ${words.example}.` });
+        return z.NEVER;
+      }
+      const loopback = LOOPBACK_HOSTS.has(url.hostname);
+      if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `The ${words.name} must start with https:// (plain http is allowed only for 127.0.0.1 or localhost).`,
+        });
+        return z.NEVER;
+      }
+      if (url.username || url.password) {
+        ctx.addIssue({ code: 'custom', message: `Do not put a user name or password in the ${words.name}${words.noCredentials}.` });
+        return z.NEVER;
+      }
+      return finish(url, ctx);
+    });
+}
+
 /**
  * The service's base URL, normalised: no trailing slash, and no trailing `/v1` (the client
  * adds the version to every path, and people paste URLs copied from the docs).
  */
-export const baseUrlSchema = plainText()
-  .trim()
-  .max(2048, 'The service URL is too long.')
-  .transform((text, ctx) => {
-    let url: URL;
-    try {
-      url = new URL(text);
-    } catch {
-      ctx.addIssue({ code: 'custom', message: 'Enter the full service URL, starting with https://.' });
-      return z.NEVER;
-    }
-    const loopback = LOOPBACK_HOSTS.has(url.hostname);
-    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
-      ctx.addIssue({
-        code: 'custom',
-        message: 'The service URL must start with https:// (plain http is allowed only for 127.0.0.1 or localhost).',
-      });
-      return z.NEVER;
-    }
-    if (url.username || url.password) {
-      ctx.addIssue({ code: 'custom', message: 'Do not put a user name or password in the URL: set the API key instead.' });
-      return z.NEVER;
-    }
+export const baseUrlSchema = sendableUrl(
+  { name: 'service URL', example: 'https://loyalty.example.com', noCredentials: ': set the API key instead' },
+  (url, ctx) => {
     if (url.search || url.hash) {
       ctx.addIssue({ code: 'custom', message: 'The service URL must not contain ? or #.' });
       return z.NEVER;
     }
     const path = url.pathname.replace(/\/+$/, '').replace(/\/v1$/i, '');
     return `${url.protocol}//${url.host}${path}`;
-  });
+  },
+);
 
 /**
  * The POS's callback for link outcomes. The same rule as the service URL (https, or http
  * to this machine only) and no user name or password; a query string is allowed, since a
  * POS may route on it. The outcome carries no secret, but it does name an order and a code.
  */
-export const posCallbackUrlSchema = plainText()
-  .trim()
-  .max(2048, 'The callback URL is too long.')
-  .transform((text, ctx) => {
-    let url: URL;
-    try {
-      url = new URL(text);
-    } catch {
-      ctx.addIssue({ code: 'custom', message: 'Enter the full callback URL, such as http://127.0.0.1:8080/loyalty.' });
-      return z.NEVER;
-    }
-    const loopback = LOOPBACK_HOSTS.has(url.hostname);
-    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
-      ctx.addIssue({
-        code: 'custom',
-        message: 'The callback URL must start with https:// (plain http is allowed only for 127.0.0.1 or localhost).',
-      });
-      return z.NEVER;
-    }
-    if (url.username || url.password) {
-      ctx.addIssue({ code: 'custom', message: 'Do not put a user name or password in the callback URL.' });
-      return z.NEVER;
-    }
+export const posCallbackUrlSchema = sendableUrl(
+  { name: 'callback URL', example: 'http://127.0.0.1:8080/loyalty', noCredentials: '' },
+  (url, ctx) => {
     if (url.hash) {
       ctx.addIssue({ code: 'custom', message: 'The callback URL must not contain #.' });
       return z.NEVER;
     }
     return url.href;
-  });
+  },
+);
 
 /** A country the phone library knows, as a two-letter code (SA, GB). */
 export const countrySchema = plainText()
