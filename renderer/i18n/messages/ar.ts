@@ -520,4 +520,11 @@ export const ar: MessageSchema = {
     register: 'تسجيل، بعد تعبئة البيانات',
     find: 'البحث عن «{q}»',
   },
+  rewardGrants: {
+    items: '{count} منتج | منتج واحد | منتجان | {count} منتجات | {count} منتجًا | {count} منتج',
+    anyProduct: '{items}، من أي منتج',
+    oneProduct: '{items} من منتج واحد محدد',
+    choice:
+      '{items}، بالاختيار من {products} منتج محدد | {items}، من منتج واحد محدد | {items}، بالاختيار من منتجين محددين | {items}، بالاختيار من {products} منتجات محددة | {items}، بالاختيار من {products} منتجًا محددًا | {items}، بالاختيار من {products} منتج محدد',
+  },
 };

@@ -519,6 +519,12 @@ export const en = {
     register: 'Registration, filled in',
     find: 'Search for “{q}”',
   },
+  rewardGrants: {
+    items: '{count} item | {count} items',
+    anyProduct: '{items}, any product',
+    oneProduct: '{items} of 1 listed product',
+    choice: '{items}, choice of {products} listed product | {items}, choice of {products} listed products',
+  },
 };
 
 /** The shape every catalogue has: the English keys, each a string. */
