@@ -118,6 +118,9 @@ describe('the till in Arabic, right to left', () => {
     const state = await h.call('getState');
     expect(state.ok && state.data.settings.language).toBe('ar');
     expect(await page().locator('#arabic-digits').inputValue()).toBe('arab');
+    // Built as strings, URLs and dialling codes carry Unicode isolates: "https://" must not read "//:https".
+    await expect.poll(() => page().locator('#base-url-hint').textContent()).toContain('\u2066https://\u2069');
+    expect(await page().locator('#country option:checked').textContent()).toContain('(\u2066+966\u2069)');
     await look('01-settings');
     expectNoFindings();
   });
