@@ -121,6 +121,22 @@ describe('the till in Arabic, right to left', () => {
     // Built as strings, URLs and dialling codes carry Unicode isolates: "https://" must not read "//:https".
     await expect.poll(() => page().locator('#base-url-hint').textContent()).toContain('\u2066https://\u2069');
     expect(await page().locator('#country option:checked').textContent()).toContain('(\u2066+966\u2069)');
+    // And they work: inside the Arabic sentence, "https://" is laid out left to right.
+    const [first, last] = await page().locator('#base-url-hint').evaluate((el) => {
+      const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+      let text = walker.nextNode() as Text | null;
+      while (text && !text.data.includes('https://')) text = walker.nextNode() as Text | null;
+      if (!text) throw new Error('no https:// in the hint');
+      const at = text.data.indexOf('https://');
+      const range = document.createRange();
+      const xOf = (i: number) => {
+        range.setStart(text, i);
+        range.setEnd(text, i + 1);
+        return range.getBoundingClientRect().x;
+      };
+      return [xOf(at), xOf(at + 'https://'.length - 1)];
+    });
+    expect(first).toBeLessThan(last!);
     await look('01-settings');
     expectNoFindings();
   });
