@@ -2,7 +2,7 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_FIXTURES } from '../../sandbox';
 import { startHarness, type Harness } from './harness';
-import { axeViolations, shoot } from './screen-checks';
+import { axeViolations, shoot, sizeProblems } from './screen-checks';
 
 const { omar, soren } = DEMO_FIXTURES;
 
@@ -50,8 +50,6 @@ describe('the till in Arabic, right to left', () => {
 
   beforeAll(async () => {
     h = await startHarness();
-    await h.configureService();
-    await h.openApp();
   });
   afterAll(async () => {
     await h?.page.setViewportSize({ width: 1366, height: 768 });
@@ -71,6 +69,7 @@ describe('the till in Arabic, right to left', () => {
       await shoot(page(), `ar-${name}`, 'light', size);
       if (size.width === 1024) {
         for (const v of await axeViolations(page())) findings.push(`${name}: axe ${v.id} (${v.impact}) at ${v.nodes.join(', ')}`);
+        for (const problem of await sizeProblems(page())) findings.push(`${name} 1024x768: ${problem.what} is ${problem.problem}`);
       }
     }
     await page().setViewportSize({ width: 1366, height: 768 });
@@ -86,6 +85,22 @@ describe('the till in Arabic, right to left', () => {
     await page().locator('.find__row .button--primary').click();
     await page().locator('#search').focus();
   }
+
+  it('welcomes a new till in Arabic when Arabic is chosen', async () => {
+    const arabic = await h.call('updateSettings', { language: 'ar' });
+    expect(arabic.ok).toBe(true);
+    await h.openApp();
+    await expect.poll(docLangDir).toEqual(['ar', 'rtl']);
+    await expect.poll(() => page().locator('h1').textContent()).toBe('مرحبًا بك في نقطة بيع الولاء');
+    // The language pickers are on the first-run screen too.
+    expect(await page().locator('#interface-language').inputValue()).toBe('ar');
+    await look('00-first-run');
+    expectNoFindings();
+    // Back to the computer's language (English here) and connected, for the walk below.
+    expect((await h.call('updateSettings', { language: null })).ok).toBe(true);
+    await h.configureService();
+    await h.openApp();
+  });
 
   it('measures the English layout, left to right', async () => {
     await expect.poll(docLangDir).toEqual(['en', 'ltr']);
