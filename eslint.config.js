@@ -4,6 +4,7 @@ import tseslint from 'typescript-eslint';
 import pluginVue from 'eslint-plugin-vue';
 import eslintConfigPrettier from 'eslint-config-prettier/flat';
 import globals from 'globals';
+import vueI18n from '@intlify/eslint-plugin-vue-i18n';
 
 /** Static imports whose source names a folder, however many `../` lead to it. */
 const folder = (name) => [`**/${name}`, `**/${name}/**`];
@@ -13,6 +14,21 @@ const noDynamicImportOf = (names, message) => ({
   selector: `ImportExpression[source.value=/(^|\\/)(${names.join('|')})(\\/|$)/]`,
   message,
 });
+
+/**
+ * Raw text in the renderer's templates: every word the till shows comes from the catalogues
+ * (docs/languages.md). Left alone: key caps in <kbd> (printed on the keyboard, not translated),
+ * <code>, and text of punctuation, arrows, digits and symbols only.
+ */
+export const NO_RAW_TEXT = {
+  ignoreNodes: ['kbd', 'code'],
+  ignorePattern: '^[\\s\\d\\p{P}\\p{S}]+$',
+  attributes: {
+    '/.+/': ['title', 'aria-label', 'placeholder', 'alt'],
+    // The labelled field's own props (on <i18n-t>, `tag` is the element to render).
+    '/^(TextField|text-field)$/': ['label', 'hint', 'tag'],
+  },
+};
 
 const SANDBOX_ONLY_FROM_DEMO =
   'Only electron/demo-mode.ts may import sandbox/ (the demo service is loaded only for the demo).';
@@ -44,6 +60,12 @@ export default tseslint.config(
     // Tests read arbitrary JSON answers and poke at mocks; `any` there is the honest type.
     files: ['test/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+
+  {
+    files: ['renderer/**/*.vue'],
+    plugins: { '@intlify/vue-i18n': vueI18n },
+    rules: { '@intlify/vue-i18n/no-raw-text': ['error', NO_RAW_TEXT] },
   },
 
   // ── The layers (design.md: renderer / electron / sandbox / common) ──

@@ -78,6 +78,7 @@ const DAY_TIME: Intl.DateTimeFormatOptions = { ...DAY, hour: '2-digit', minute: 
 const CALENDAR_DAY: Intl.DateTimeFormatOptions = { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' };
 const DAY_TIME_SECONDS: Intl.DateTimeFormatOptions = { ...DAY_TIME, second: '2-digit' };
 const TIME: Intl.DateTimeFormatOptions = { hour: '2-digit', minute: '2-digit' };
+const TIME_SECONDS: Intl.DateTimeFormatOptions = { ...TIME, second: '2-digit' };
 
 /** An instant's day, in the till's time zone: "21 Nov 2026". */
 export function formatDate(date: Date): string {
@@ -97,6 +98,11 @@ export function formatDateTimeSeconds(date: Date): string {
 /** An instant's time of day: "14:02". */
 export function formatTime(date: Date): string {
   return dateFormat(TIME).format(date);
+}
+
+/** A time of day to the second, where attempts are told apart by seconds: "14:02:21". */
+export function formatTimeSeconds(date: Date): string {
+  return dateFormat(TIME_SECONDS).format(date);
 }
 
 /** A calendar date (a birthday), given as UTC midnight so no time zone moves it: "12 April 1990". */

@@ -3,6 +3,12 @@ import { INTERFACE_LANGUAGES, type InterfaceLanguage } from '../../common/settin
 /** The language everything falls back to, and the reference catalogue. */
 export const BASE_LANGUAGE: InterfaceLanguage = 'en';
 
+/**
+ * Each language named in itself, as language pickers do: a cashier who cannot read the
+ * current interface still finds their own language. Not translated, by design.
+ */
+export const LANGUAGE_NAMES: Record<InterfaceLanguage, string> = { en: 'English', ar: 'العربية' };
+
 const RIGHT_TO_LEFT = new Set<string>(['ar']);
 
 export function isInterfaceLanguage(value: unknown): value is InterfaceLanguage {

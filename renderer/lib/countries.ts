@@ -1,5 +1,6 @@
 import { getCountries, getCountryCallingCode, type CountryCode } from 'libphonenumber-js';
 import { intlLocale } from '../i18n/format';
+import { ltr } from '../i18n/isolate';
 
 export interface CountryOption {
   code: string;
@@ -17,7 +18,7 @@ export function countryOptions(): CountryOption[] {
   return getCountries()
     .map((code: CountryCode) => ({
       code,
-      label: `${names.of(code) ?? code} (+${getCountryCallingCode(code)})`,
+      label: `${names.of(code) ?? code} (${ltr(`+${getCountryCallingCode(code)}`)})`,
     }))
     .sort((a, b) => a.label.localeCompare(b.label, locale));
 }

@@ -6,7 +6,7 @@
  * and order references come from people and must never execute when the file is opened.
  */
 import type { JournalEntry, JournalOutcome } from './db';
-import { t } from '../i18n';
+import { t, type MessageKey } from '../i18n';
 import { likelyOursWords } from './reconciliation-words';
 
 /** The header row, in the interface language of the moment the file is made. */
@@ -22,15 +22,12 @@ export function journalCsvHeader(): string[] {
   ];
 }
 
-// The outcome words are the reconciliation's own wording and are still English here:
-// they move into the catalogues together with the outbox's notes (see docs/languages.md).
-
-const OUTCOME_WORDS: Record<JournalOutcome, string> = {
-  redeemed: 'redeemed',
-  redeemed_answer_lost: 'redeemed, most likely by this till (answer lost)',
-  registered: 'registered',
-  conflict_acknowledged: 'conflict (acknowledged)',
-  failure_acknowledged: 'failed (acknowledged)',
+const OUTCOME_WORDS: Record<JournalOutcome, MessageKey> = {
+  redeemed: 'journalCsv.outcome.redeemed',
+  redeemed_answer_lost: 'journalCsv.outcome.redeemedAnswerLost',
+  registered: 'journalCsv.outcome.registered',
+  conflict_acknowledged: 'journalCsv.outcome.conflictAcknowledged',
+  failure_acknowledged: 'journalCsv.outcome.failureAcknowledged',
 };
 
 const FORMULA_START = /^[=+\-@\t\r]/;
@@ -62,5 +59,6 @@ export function journalToCsv(entries: readonly JournalEntry[]): string {
 function outcomeCell(entry: JournalEntry): string {
   // Entries journalled before the attribution rule said "confirmed": the evidence was a time.
   const note = entry.outcome === 'redeemed_answer_lost' && (entry.attemptAt || !entry.note || entry.note.startsWith('Confirmed')) ? likelyOursWords(entry.attemptAt) : entry.note;
-  return note ? `${OUTCOME_WORDS[entry.outcome]}: ${note}` : OUTCOME_WORDS[entry.outcome];
+  const outcome = t(OUTCOME_WORDS[entry.outcome]);
+  return note ? t('journalCsv.outcomeWithNote', { outcome, note }) : outcome;
 }

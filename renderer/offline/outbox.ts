@@ -5,6 +5,8 @@
  * acknowledged a failure or a conflict.
  */
 import type { Customer, RegisterCustomerPayload, Settings } from '../../electron/contract';
+import { t } from '../i18n';
+import { formatCount } from '../i18n/format';
 import { digitsOf, readPhone, type PhoneReading } from '../lib/phone';
 import {
   LOCAL_ID_PREFIX,
@@ -104,7 +106,7 @@ export class Outbox {
       return {
         ok: false,
         reason: 'offline_redemption_disabled',
-        message: 'Redeeming while offline is turned off in the settings. Try again once the service is reachable.',
+        message: t('outboxQueue.offlineRedemptionOff'),
       };
     }
     const orderReference = input.orderReference?.trim() || null;
@@ -112,8 +114,8 @@ export class Outbox {
       return {
         ok: false,
         reason: 'invalid_input',
-        message: 'The order reference is too long.',
-        fields: { order_reference: `At most ${MAX_ORDER_REFERENCE} characters.` },
+        message: t('outboxQueue.orderTooLong'),
+        fields: { order_reference: t('outboxQueue.orderAtMost', { max: formatCount(MAX_ORDER_REFERENCE) }) },
       };
     }
     const queuedAt = this.now();
@@ -162,12 +164,12 @@ export class Outbox {
   async queueRegistration(payload: RegisterCustomerPayload, settings: Pick<Settings, 'defaultCountry'>): Promise<QueueRegistrationOutcome> {
     const name = payload.name.trim();
     const fields: Record<string, string> = {};
-    if (name === '') fields.name = 'Enter the customer’s name.';
+    if (name === '') fields.name = t('customers.fields.nameMissing');
     const phone = readRegistrationPhone(payload, settings.defaultCountry);
-    if (!phone) fields.phone = 'Enter a complete phone number.';
-    if (payload.birthday && !/^\d{4}-\d{2}-\d{2}$/.test(payload.birthday)) fields.birthday = 'Use the form YYYY-MM-DD.';
+    if (!phone) fields.phone = t('outboxQueue.phoneIncomplete');
+    if (payload.birthday && !/^\d{4}-\d{2}-\d{2}$/.test(payload.birthday)) fields.birthday = t('customers.fields.birthdayFormat');
     if (!phone || Object.keys(fields).length > 0) {
-      return { ok: false, reason: 'invalid_input', message: 'Please correct the highlighted fields.', fields };
+      return { ok: false, reason: 'invalid_input', message: t('errors.validation.title'), fields };
     }
     const known = await this.cache.findByPhone(phone.e164);
     if (known) return { ok: true, customer: known, queued: false };

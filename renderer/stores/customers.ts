@@ -10,6 +10,7 @@ import type {
 } from '../../electron/contract';
 import { z } from 'zod';
 import { t } from '../i18n';
+import { isolate } from '../i18n/isolate';
 import { readPhone, type PhoneReading } from '../lib/phone';
 import type { CacheNote } from '../offline';
 import { useConnectionStore } from './connection';
@@ -313,12 +314,12 @@ export const useCustomersStore = defineStore('customers', () => {
       if (outcome.outcome === 'registered') {
         connection.noteSuccess();
         notice.value = outcome.created
-          ? { kind: 'created', text: t('customers.notice.created', { name: customer.name }) }
-          : { kind: 'existing', text: t('customers.notice.existing', { name: customer.name }) };
+          ? { kind: 'created', text: t('customers.notice.created', { name: isolate(customer.name) }) }
+          : { kind: 'existing', text: t('customers.notice.existing', { name: isolate(customer.name) }) };
       } else if (outcome.outcome === 'queued') {
-        notice.value = { kind: 'queued', text: t('customers.notice.queued', { name: customer.name }) };
+        notice.value = { kind: 'queued', text: t('customers.notice.queued', { name: isolate(customer.name) }) };
       } else {
-        notice.value = { kind: 'existing', text: t('customers.notice.knownHere', { name: customer.name }) };
+        notice.value = { kind: 'existing', text: t('customers.notice.knownHere', { name: isolate(customer.name) }) };
       }
       // The register answer has no rewards: load the full customer for the customer screen.
       current.value = customer;

@@ -1,6 +1,8 @@
 import { defineStore } from 'pinia';
 import { ref, watch } from 'vue';
 import type { LinkMessage, LinkRequest } from '../../electron/contract';
+import { t } from '../i18n';
+import { isolate, ltr } from '../i18n/isolate';
 import { readPhone } from '../lib/phone';
 import { useCustomersStore } from './customers';
 import { useNavigationStore } from './navigation';
@@ -73,7 +75,7 @@ export const useLinksStore = defineStore('links', () => {
     notice.value = null;
     // Until the till is set up there is nothing to open; the link is not kept for later.
     if (!settings.isConfigured) {
-      notice.value = 'A link from the POS was ignored: the till is not set up yet.';
+      notice.value = t('links.notSetUp');
       return;
     }
     const link = { id: message.id, request: message.request };
@@ -99,7 +101,7 @@ export const useLinksStore = defineStore('links', () => {
     const country = ('country' in request && request.country) || settings.defaultCountry;
     const phone = 'phone' in request && request.phone ? readPhone(request.phone, country) : null;
     if ('phone' in request && request.phone && !phone) {
-      notice.value = `A link from the POS was not opened: “${request.phone}” does not read as a phone number.`;
+      notice.value = t('links.badPhone', { phone: ltr(request.phone) });
       return;
     }
     switch (request.route) {
@@ -110,7 +112,13 @@ export const useLinksStore = defineStore('links', () => {
         rewards.fromLink = { id: link.id, code: rewards.draft.code };
         navigation.home();
         navigation.go({ name: 'reward' });
-        mark(link, 'reward', `Reward ${rewards.draft.code}${request.order ? ` for order ${request.order}` : ''}`);
+        mark(
+          link,
+          'reward',
+          request.order
+            ? t('links.rewardForOrder', { code: ltr(rewards.draft.code), order: ltr(request.order) })
+            : t('links.reward', { code: ltr(rewards.draft.code) }),
+        );
         // Checking changes nothing; redeeming waits for the cashier's key.
         if (phone) void rewards.check();
         return;
@@ -119,7 +127,7 @@ export const useLinksStore = defineStore('links', () => {
         navigation.home();
         const outcome = await customers.openByPhone(phone!);
         if (outcome === 'opened') navigation.go({ name: 'customer' });
-        mark(link, outcome === 'opened' ? 'customer' : 'find', `Customer ${phone?.international ?? ''}`);
+        mark(link, outcome === 'opened' ? 'customer' : 'find', t('links.customer', { phone: ltr(phone?.international ?? '') }));
         return;
       }
       case 'register': {
@@ -127,13 +135,13 @@ export const useLinksStore = defineStore('links', () => {
         if (request.name) customers.draft.name = request.name;
         navigation.home();
         navigation.go({ name: 'register' });
-        mark(link, 'register', 'Registration, filled in');
+        mark(link, 'register', t('links.register'));
         return;
       }
       case 'find': {
         navigation.home();
         customers.query = request.q;
-        mark(link, 'find', `Search for “${request.q}”`);
+        mark(link, 'find', t('links.find', { q: isolate(request.q) }));
         await customers.search(1);
         return;
       }

@@ -1,6 +1,7 @@
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
 import { t } from '../i18n';
+import { isolate } from '../i18n/isolate';
 import { readScan } from '../lib/scan-route';
 import type { ScanContext } from '../lib/scanner';
 import { useCustomersStore } from './customers';
@@ -58,7 +59,7 @@ export const useScansStore = defineStore('scans', () => {
       };
     }
 
-    message.value = t('scans.notRecognised', { text });
+    message.value = t('scans.notRecognised', { text: isolate(text) });
     return null;
   }
 

@@ -2,6 +2,7 @@ import { mount } from '@vue/test-utils';
 import { createPinia, setActivePinia } from 'pinia';
 import { beforeEach, describe, expect, it } from 'vitest';
 import CardPoints from '../../renderer/components/CardPoints.vue';
+import { i18n } from '../../renderer/i18n';
 import { cardsForTill, programmesOnCards } from '../../renderer/lib/till-programme';
 import { useCustomersStore } from '../../renderer/stores/customers';
 import { useOfflineStore } from '../../renderer/stores/offline';
@@ -43,8 +44,11 @@ describe("which card's points a till shows", () => {
 });
 
 describe('the points in a result row', () => {
+  // Mounted as main.ts mounts the app: with the catalogues.
+  const global = { plugins: [i18n] };
+
   it("with the till's programme chosen: its points only, highlighted", () => {
-    const row = mount(CardPoints, { props: { cards: laylasCards(), programId: COFFEE_CLUB_ID } });
+    const row = mount(CardPoints, { props: { cards: laylasCards(), programId: COFFEE_CLUB_ID }, global });
     const items = row.findAll('.card-points__item');
     expect(items.map((item) => item.text())).toEqual(['180 pts Coffee Club']);
     expect(items[0]?.classes()).toContain('card-points__item--till');
@@ -52,13 +56,13 @@ describe('the points in a result row', () => {
   });
 
   it('without one: each card labelled with its programme, none highlighted', () => {
-    const row = mount(CardPoints, { props: { cards: laylasCards(), programId: null } });
+    const row = mount(CardPoints, { props: { cards: laylasCards(), programId: null }, global });
     expect(row.findAll('.card-points__item').map((item) => item.text())).toEqual(['40 pts Bakery Points', '180 pts Coffee Club']);
     expect(row.find('.card-points__item--till').exists()).toBe(false);
   });
 
   it('a customer without a card in the till’s programme is said to have none', () => {
-    const row = mount(CardPoints, { props: { cards: [bakeryCard()], programId: COFFEE_CLUB_ID } });
+    const row = mount(CardPoints, { props: { cards: [bakeryCard()], programId: COFFEE_CLUB_ID }, global });
     expect(row.find('[data-testid="no-till-card"]').text()).toContain('No card in this till’s programme');
     expect(row.findAll('.card-points__item')).toHaveLength(0);
   });
