@@ -33,7 +33,7 @@ const RENDERER_DYNAMIC_IMPORTS = noDynamicImportOf(
 );
 
 const OFFLINE_FACADE_ONLY =
-  'Views, components and stores speak to the offline core through its facade (renderer/offline/index.ts) only.';
+  'Outside renderer/offline/, the renderer speaks to the offline core through its facade (renderer/offline/index.ts) only.';
 
 const SANDBOX_ONLY_FROM_DEMO =
   'Only electron/demo-mode.ts may import sandbox/ (the demo service is loaded only for the demo).';
@@ -77,15 +77,12 @@ export default tseslint.config(
     },
   },
   {
-    // The screens and stores see the offline core's operations, never its database, cache,
-    // outbox or replayer. Types come re-exported through the facade.
-    // Options of a rule are replaced, not merged, by a later block: the renderer's own come along.
-    files: [
-      'renderer/views/**/*.{ts,vue}',
-      'renderer/components/**/*.{ts,vue}',
-      'renderer/stores/**/*.{ts,vue}',
-      'renderer/*.{ts,vue}',
-    ],
+    // Outside the offline core (views, components, stores, lib, i18n) the renderer sees its
+    // operations, never its database, cache, outbox or replayer; types come re-exported through
+    // the facade. Options of a rule are replaced, not merged, by a later block: the renderer's own
+    // come along.
+    files: ['renderer/**/*.{ts,vue}'],
+    ignores: ['renderer/offline/**'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',

@@ -32,6 +32,7 @@ const forbidden: Case[] = [
   ['renderer/stores/x.ts', "import { isUnreachable } from '../offline/failure-kinds';\nexport { isUnreachable };\n"],
   ['renderer/stores/x.ts', "export { Outbox } from '../offline/outbox';\n"],
   ['renderer/stores/x.ts', "export const r = () => import('../offline/replayer');\n"],
+  ['renderer/lib/x.ts', "import { fold } from '../offline/fold';\nexport { fold };\n"],
   [
     'renderer/components/X.vue',
     '<script setup lang="ts">\nimport { Replayer } from \'../offline/replayer\';\nvoid Replayer;\n</script>\n',
