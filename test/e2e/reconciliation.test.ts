@@ -93,9 +93,8 @@ describe('reconciliation a manager can trust', () => {
     await checkCode(page, target);
     await expect.poll(() => page.locator('[data-testid="reward-result"] [data-testid="reward-state"]').textContent()).toBe('Available');
     await page.locator('#order-reference').fill(orderReference);
-    await page.locator('#paid').check();
     h.sandbox.faults.set(fault);
-    await page.getByTestId('redeem').click();
+    await page.getByTestId('redeem-confirm').click();
     await expect.poll(() => page.getByTestId('queued').textContent()).toContain(`Queued: ${target.code}`);
     const gaveUpAt = Date.now();
     h.sandbox.faults.reset();
@@ -108,8 +107,7 @@ describe('reconciliation a manager can trust', () => {
     await checkCode(page, target);
     await expect.poll(() => page.getByTestId('offline-check').textContent()).toContain('checked against the cache of');
     await page.locator('#order-reference').fill(orderReference);
-    await page.locator('#paid').check();
-    await page.getByTestId('redeem').click();
+    await page.getByTestId('redeem-confirm').click();
     await expect.poll(() => page.getByTestId('queued').textContent()).toContain(`Queued: ${target.code}`);
   }
 
