@@ -29,6 +29,26 @@ export const NO_RAW_TEXT = {
     '/^(TextField|text-field)$/': ['label', 'hint', 'tag'],
   },
 };
+/** What the whole renderer may not import: electron/ beyond the contract's types, and sandbox/. */
+const RENDERER_IMPORT_PATTERNS = [
+  {
+    group: ['**/electron/*', '!**/electron/contract', '!**/electron/contract.ts', 'electron'],
+    message: 'The renderer runs in the browser: from electron/ it may import only the types of electron/contract.ts.',
+  },
+  {
+    group: ['**/electron/contract', '**/electron/contract.ts'],
+    allowTypeImports: true,
+    message: 'The renderer may import electron/contract.ts for its types only (`import type`).',
+  },
+  { group: folder('sandbox'), message: 'The renderer never imports sandbox/.' },
+];
+const RENDERER_DYNAMIC_IMPORTS = noDynamicImportOf(
+  ['electron', 'sandbox'],
+  'The renderer never loads electron/ or sandbox/ code.',
+);
+
+const OFFLINE_FACADE_ONLY =
+  'Outside renderer/offline/, the renderer speaks to the offline core through its facade (renderer/offline/index.ts) only.';
 
 const SANDBOX_ONLY_FROM_DEMO =
   'Only electron/demo-mode.ts may import sandbox/ (the demo service is loaded only for the demo).';
@@ -73,27 +93,37 @@ export default tseslint.config(
     files: ['renderer/**/*.{ts,vue}'],
     rules: {
       'no-restricted-imports': 'off',
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: RENDERER_IMPORT_PATTERNS }],
+      'no-restricted-syntax': ['error', RENDERER_DYNAMIC_IMPORTS],
+    },
+  },
+  {
+    // Outside the offline core (views, components, stores, lib, i18n) the renderer sees its
+    // operations, never its database, cache, outbox or replayer; types come re-exported through
+    // the facade. Options of a rule are replaced, not merged, by a later block: the renderer's own
+    // come along.
+    files: ['renderer/**/*.{ts,vue}'],
+    ignores: ['renderer/offline/**'],
+    rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
           patterns: [
+            ...RENDERER_IMPORT_PATTERNS,
             {
-              group: ['**/electron/*', '!**/electron/contract', '!**/electron/contract.ts', 'electron'],
-              message:
-                'The renderer runs in the browser: from electron/ it may import only the types of electron/contract.ts.',
+              group: ['**/offline/*', '!**/offline/index', '!**/offline/index.ts'],
+              message: OFFLINE_FACADE_ONLY,
             },
-            {
-              group: ['**/electron/contract', '**/electron/contract.ts'],
-              allowTypeImports: true,
-              message: 'The renderer may import electron/contract.ts for its types only (`import type`).',
-            },
-            { group: folder('sandbox'), message: 'The renderer never imports sandbox/.' },
           ],
         },
       ],
       'no-restricted-syntax': [
         'error',
-        noDynamicImportOf(['electron', 'sandbox'], 'The renderer never loads electron/ or sandbox/ code.'),
+        RENDERER_DYNAMIC_IMPORTS,
+        {
+          selector: 'ImportExpression[source.value=/(^|\\/)offline\\/(?!index(\\.ts)?$)/]',
+          message: OFFLINE_FACADE_ONLY,
+        },
       ],
     },
   },

@@ -39,7 +39,21 @@ import type { AttemptRecord } from './db';
 import { WriteBehind, type WriteFailureListener } from './write-behind';
 import { t } from '../i18n';
 
-export type { OfflineCheck, OutboxCounts, RefreshProgress, ConnectionSnapshot, ReplayPause, ReplayRun, OutboxItem, JournalEntry };
+export type {
+  OfflineCheck,
+  OutboxCounts,
+  RefreshProgress,
+  ConnectionSnapshot,
+  ReplayPause,
+  ReplayRun,
+  OutboxItem,
+  RedemptionItem,
+  JournalEntry,
+};
+// Views and stores import the offline core through this module only (a lint rule): the words
+// for a queued item's outcome, and which bridge errors mean "not reachable", come from here.
+export { isUnreachable } from './failure-kinds';
+export { conflictWords, likelyOursWords, type ConflictWords } from './reconciliation-words';
 
 /** After a refresh stopped (offline, rejected key), wait this long before trying again. */
 const REFRESH_RETRY_AFTER_STOP_MS = 60_000;
@@ -175,6 +189,14 @@ export function createOfflineServices(options: OfflineServicesOptions) {
     }, replayEveryMs);
   }
 
+  function stop(): void {
+    if (replayTimer !== null) timers.clearTimeout(replayTimer);
+    replayTimer = null;
+    unsubscribeConnection?.();
+    connection.stop();
+    refresh.stop();
+  }
+
   async function searchOffline(text: string, page: number): Promise<CustomerSearch> {
     const found: CacheSearchResult = await afterWrites(() => cache.search(text, page, PAGE_SIZE));
     return {
@@ -219,19 +241,43 @@ export function createOfflineServices(options: OfflineServicesOptions) {
     };
   }
 
+  // Only operations leave this function: the database, cache, outbox, replayer, refresh and
+  // connection monitor stay inside, so callers cannot bypass the write-through and replay rules.
   return {
-    db,
-    connection,
-    cache,
-    outbox,
-    replayer,
-    refresh,
+    /** The connection as the monitor sees it now, and its changes. */
+    connectionNow: (): ConnectionSnapshot => connection.current(),
+    onConnectionChange: (listener: (snapshot: ConnectionSnapshot) => void) => connection.subscribe(listener),
+    /** Asks the service now instead of at the next probe; resolves to the state it found. */
+    probeConnectionNow: () => connection.probeNow(),
+    /** Another probe (the header's) learnt whether the service answers. */
+    noteReachable(reachable: boolean, reason?: string): void {
+      if (reachable) connection.markOnline();
+      else connection.markOffline(reason ?? t('connection.unreachable'));
+    },
+
+    /** How far the background refresh of the cache is, and its changes. */
+    refreshProgress: (): RefreshProgress => refresh.progress(),
+    onRefreshProgress: (listener: (progress: RefreshProgress) => void) => refresh.subscribe(listener),
+    /** Reads the refresh's stored progress (when it last completed) without starting one. */
+    async loadRefreshProgress(): Promise<RefreshProgress> {
+      const progress = await refresh.load();
+      refreshLoaded = true;
+      return progress;
+    },
 
     /** When this till's next complete refresh is planned; null before its first. */
     plannedRefreshAt(): Date | null {
       const last = refresh.progress().lastCompleteRefreshAt;
       if (last === null) return null;
       return options.refreshEveryMs !== undefined ? new Date(Date.parse(last) + options.refreshEveryMs) : nextRefreshAfter(new Date(last));
+    },
+
+    /**
+     * Loads the offline search index from the cache (start() does it too); until it is in,
+     * offline searches answer from a slower scan that may say it is incomplete.
+     */
+    prepareOfflineSearch: async (): Promise<void> => {
+      await cache.loadIndex();
     },
 
     /** Loads the search index, starts the connection probe, the replay loop and the refresh. */
@@ -249,12 +295,12 @@ export function createOfflineServices(options: OfflineServicesOptions) {
       void refreshIfDue();
     },
 
-    stop(): void {
-      if (replayTimer !== null) timers.clearTimeout(replayTimer);
-      replayTimer = null;
-      unsubscribeConnection?.();
-      connection.stop();
-      refresh.stop();
+    stop,
+
+    /** Stops everything and closes the database (a till window going away, or a test's end). */
+    close(): void {
+      stop();
+      db.close();
     },
 
     /** Find customers by phone, name words or part of a number; from the cache when offline. */

@@ -16,7 +16,6 @@ import {
 import { useErrorLogStore } from './error-log';
 import { useSettingsStore } from './settings';
 import { till } from './till';
-import { t } from '../i18n';
 
 /**
  * Options the offline core is opened with, beyond the bridge and the settings. The app
@@ -68,10 +67,10 @@ export const useOfflineStore = defineStore('offline', () => {
       );
       instance = core;
       // The header follows the monitor from the first call on, started or not.
-      connection.value = core.connection.current();
-      refresh.value = core.refresh.progress();
-      core.connection.subscribe((snapshot) => (connection.value = snapshot));
-      core.refresh.subscribe((progress) => (refresh.value = progress));
+      connection.value = core.connectionNow();
+      refresh.value = core.refreshProgress();
+      core.onConnectionChange((snapshot) => (connection.value = snapshot));
+      core.onRefreshProgress((progress) => (refresh.value = progress));
       // A write-through that failed costs only a cache miss later, but the log must show it.
       const errorLog = useErrorLogStore();
       core.onCacheWriteFailure(({ what, error }) => errorLog.report(error, `offline cache: ${what}`));
@@ -147,8 +146,8 @@ export const useOfflineStore = defineStore('offline', () => {
     replaying.value = true;
     try {
       const core = services();
-      await core.connection.probeNow();
-      connection.value = core.connection.current();
+      await core.probeConnectionNow();
+      connection.value = core.connectionNow();
       if (pause.value) await core.resumeReplay();
       // A person pressed the button: the back-off does not apply.
       await core.clearBackoff();
@@ -190,9 +189,7 @@ export const useOfflineStore = defineStore('offline', () => {
   /** The header's own probe: a lost network is noticed even while nobody calls the service. */
   function noteReachable(reachable: boolean, reason?: string): void {
     if (!started) return;
-    const monitor = services().connection;
-    if (reachable) monitor.markOnline();
-    else monitor.markOffline(reason ?? t('connection.unreachable'));
+    services().noteReachable(reachable, reason);
   }
 
   async function journalCsv(): Promise<string> {

@@ -21,6 +21,8 @@ import { createAppCore, type AppCore } from '../../electron/app-core';
 import { APP_ORIGIN, createAppProtocolHandler } from '../../electron/app-protocol';
 import { CHANNELS, LINK_PUSH_CHANNEL, type Channel, type ErrorKind, type LinkMessage, type Operation, type TillOperations } from '../../electron/contract';
 import type { LinkReceipt } from '../../electron/link-inbox';
+import { DEFAULT_DB_NAME } from '../../renderer/offline/db';
+import { REPLAY_LOCK_NAME } from '../../renderer/offline/replayer';
 import { startSandbox, type RedemptionRecord, type Sandbox } from '../../sandbox';
 import { createCapturedLog } from '../support/captured-log';
 import { createTestCipher } from '../support/test-cipher';
@@ -213,6 +215,12 @@ export interface Harness {
   screenshot(name: string): Promise<string>;
   /** Every call the pages made over the bridge, in order (all windows of the context). */
   bridgeCalls: BridgeCall[];
+  /**
+   * Resolves once the work the pages had started has run its course, so that an absence
+   * check ("nothing was sent twice") asserts after whatever could have sent it had its
+   * chance, not after a guessed pause. See `settlePages`.
+   */
+  settled(): Promise<void>;
   /** Content-Security-Policy violations the page has hit since it loaded. */
   cspViolations(): Promise<string[]>;
   /** Stops the sandbox, for the "service down" scenario. Safe to call twice. */
@@ -308,15 +316,23 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     cleanups.push(() => browser.close());
     const context = await browser.newContext({ viewport: VIEWPORT, locale: 'en-GB' });
     const bridgeCalls: BridgeCall[] = [];
+    /** Bridge calls not answered yet. */
+    const inFlight = new Set<Promise<unknown>>();
     await context.exposeBinding('tillInvoke', async (source, channel: unknown, payload: unknown) => {
       // The key's own channel is not recorded: the key stays out of test output too.
       const call: BridgeCall = { channel: channel as Channel, payload: channel === CHANNELS.setApiKey ? null : payload, at: Date.now() };
       bridgeCalls.push(call);
       const handler = core.handlers[channel as Channel];
       if (!handler) throw new Error(`No such bridge channel: ${String(channel)}`);
-      const result = (await handler({ url: source.frame.url() }, payload)) as { ok: boolean; error?: { kind: ErrorKind } };
-      call.outcome = result.ok ? 'ok' : (result.error?.kind ?? 'bad_response');
-      return result;
+      const answered = Promise.resolve(handler({ url: source.frame.url() }, payload));
+      inFlight.add(answered);
+      try {
+        const result = (await answered) as { ok: boolean; error?: { kind: ErrorKind } };
+        call.outcome = result.ok ? 'ok' : (result.error?.kind ?? 'bad_response');
+        return result;
+      } finally {
+        inFlight.delete(answered);
+      }
     });
     await context.addInitScript({ content: initScript });
     const page = await context.newPage();
@@ -363,6 +379,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       },
       cspViolations: () => page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations),
       bridgeCalls,
+      settled: () => settlePages(context, bridgeCalls, inFlight),
       stopSandbox,
       restartSandbox,
       elsewhere,
@@ -376,4 +393,54 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     await cleanup();
     throw error;
   }
+}
+
+/**
+ * Waits, in rounds, until the pages have nothing left under way that could still reach the
+ * service. In each round every window: waits for the outbox replay's Web Lock (shared by all
+ * windows of the origin) to be free, then runs a read-write transaction over every store of
+ * the offline database, which IndexedDB starts only after every transaction begun before it
+ * has finished (each redemption reads the reward's pending mark there before it calls the
+ * bridge), then lets their continuations run. Then every bridge call made so far is awaited.
+ * The rounds end when one saw no bridge call in flight and none new: an answer that led to
+ * further work would have shown up as a new call.
+ */
+async function settlePages(context: BrowserContext, bridgeCalls: BridgeCall[], inFlight: Set<Promise<unknown>>): Promise<void> {
+  for (let round = 0; round < 50; round++) {
+    const before = bridgeCalls.length;
+    const wasQuiet = inFlight.size === 0;
+    for (const page of context.pages()) {
+      await page.evaluate(
+        async ({ dbName, lockName }) => {
+          await navigator.locks.request(lockName, async () => undefined);
+          const known = await indexedDB.databases();
+          if (known.some((db) => db.name === dbName)) {
+            const db = await new Promise<IDBDatabase>((resolve, reject) => {
+              const opening = indexedDB.open(dbName);
+              opening.onsuccess = () => resolve(opening.result);
+              opening.onerror = () => reject(opening.error);
+            });
+            try {
+              const stores = [...db.objectStoreNames];
+              if (stores.length > 0) {
+                await new Promise<void>((resolve, reject) => {
+                  const barrier = db.transaction(stores, 'readwrite');
+                  barrier.oncomplete = () => resolve();
+                  barrier.onerror = barrier.onabort = () => reject(barrier.error);
+                });
+              }
+            } finally {
+              db.close();
+            }
+          }
+          // The continuations of the transactions that finished before the barrier run first.
+          await new Promise((resolve) => setTimeout(resolve, 0));
+        },
+        { dbName: DEFAULT_DB_NAME, lockName: REPLAY_LOCK_NAME },
+      );
+    }
+    await Promise.allSettled([...inFlight]);
+    if (wasQuiet && bridgeCalls.length === before && inFlight.size === 0) return;
+  }
+  throw new Error('The pages kept calling the bridge: they never settled.');
 }

@@ -298,8 +298,10 @@ describe('working through an outage: the cache, the outbox and its replay', () =
       for (const { code } of picked) {
         await expect.poll(() => second.locator(`[data-testid="outbox-done"] [data-code="${code}"] .badge`).textContent()).toBe('Redeemed');
       }
-      // Both windows keep replaying on their own timers: still once each a moment later.
-      await sleep(1500);
+      // Both windows keep replaying on their own timers: once no replay runs, every call is
+      // answered and the shared outbox holds nothing pending, no later replay can send again.
+      await h.settled();
+      expect(await count(page, 'pending')).toBe(0);
       for (const { code } of picked) expect(redemptionsOf(code)).toHaveLength(1);
       expect(await count(second, 'conflict')).toBe(0);
     } finally {

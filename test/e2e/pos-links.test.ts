@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_FIXTURES } from '../../sandbox';
 import { SERVICE_KEY, startHarness, type Harness } from './harness';
+import { CHANNELS } from '../../electron/contract';
 
 const { layla, omar } = DEMO_FIXTURES;
 
@@ -62,9 +63,11 @@ describe('links from the POS: loyalty-till://', () => {
     await expect.poll(() => h.page.locator('[data-testid="reward-state"]').first().textContent()).toBe('Available');
     await expect.poll(focused).toBe('redeem-confirm');
 
-    // The link filled in and checked; nothing is redeemed until the cashier's key.
-    await sleep(800);
+    // The link filled in and checked; nothing is redeemed until the cashier's key. The POS
+    // is told only through the bridge's reportLinkOutcome, which nothing has called.
+    await h.settled();
     expect(redemptionsOf(layla.rewards.availableProduct)).toHaveLength(0);
+    expect(h.bridgeCalls.filter((call) => call.channel === CHANNELS.reportLinkOutcome)).toHaveLength(0);
     expect(pos.received).toHaveLength(0);
     await h.screenshot('60-link-reward');
 
@@ -111,7 +114,7 @@ describe('links from the POS: loyalty-till://', () => {
     });
     await expect.poll(() => h.page.locator('#reward-code').inputValue()).toBe(omar.reward);
     await expect.poll(focused).toBe('redeem-confirm');
-    await sleep(1500);
+    await h.settled();
     expect(h.sandbox.redemptions()).toHaveLength(before);
     expect(redemptionsOf(omar.reward)).toHaveLength(0);
   });

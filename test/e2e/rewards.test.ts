@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_FIXTURES } from '../../sandbox';
+import { CHANNELS } from '../../electron/contract';
 import { scannerBurst, startHarness, type Harness } from './harness';
 
 const { layla, omar } = DEMO_FIXTURES;
@@ -55,6 +56,7 @@ describe('checking and redeeming rewards, and the barcode scanner', () => {
     const result = await h.page.getByTestId('reward-result').textContent();
     expect(result).toContain('Breakfast for points');
     expect(result).toContain('Costs50 points from the card');
+    await h.settled(); // whatever the check set going has finished
     expect(h.sandbox.redemptions()).toHaveLength(0);
     // Once a check says it can be used, the confirmation is next: Enter redeems.
     await expect.poll(focusedTestId).toBe('redeem-confirm');
@@ -67,11 +69,17 @@ describe('checking and redeeming rewards, and the barcode scanner', () => {
     await h.page.locator('#order-reference').fill('POS-1001');
     await h.page.locator('#order-reference').press('Enter'); // moves on to the confirmation, sends nothing
     await expect.poll(focusedTestId).toBe('redeem-confirm');
+    await h.settled();
     expect(h.sandbox.redemptions()).toHaveLength(0);
+    const redeemRequests = () => h.bridgeCalls.filter((call) => call.channel === CHANNELS.redeemReward).length;
+    const requestsBefore = redeemRequests();
 
     await h.page.getByTestId('redeem-confirm').dblclick();
     await h.page.getByTestId('redeemed').waitFor();
-    await sleep(300);
+    // The second click's redemption, had it been started, has been sent and answered by now.
+    await h.settled();
+    // One request: the service would refuse a second one, so its record alone cannot tell.
+    expect(redeemRequests() - requestsBefore).toBe(1);
 
     const sent = h.sandbox.redemptions().filter((r) => r.code === layla.rewards.availablePoints);
     expect(sent).toHaveLength(1);
@@ -96,7 +104,9 @@ describe('checking and redeeming rewards, and the barcode scanner', () => {
     await h.page.keyboard.press('Enter');
     await expect.poll(() => h.page.locator('main').getAttribute('data-screen')).toBe('find');
     expect(await h.page.locator('#search').inputValue()).toBe('');
+    await h.settled();
     expect(h.sandbox.redemptions().filter((r) => r.code === layla.rewards.availablePoints)).toHaveLength(1);
+    expect(redeemRequests() - requestsBefore).toBe(1);
   });
 
   it('explains a refused second redemption with the date it was used', async () => {

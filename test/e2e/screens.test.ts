@@ -141,7 +141,7 @@ describe('every main screen, and the keys to a redeemed reward', () => {
     while (keys < 2 && (await page.getByTestId('redeemed').count()) === 0) {
       keys += 1;
       await page.keyboard.press('Enter');
-      await page.waitForTimeout(300);
+      await h.settled(); // that key's work, if it redeemed, has been answered and shown
     }
     await page.getByTestId('redeemed').waitFor();
     expect(keys).toBeLessThanOrEqual(2);

@@ -48,7 +48,7 @@ describe('offline store: the outbox as the cashier drives it', () => {
       meta: { current_page: 1, last_page: 1, per_page: 20, total: 1 },
     }));
     // The cache cannot be written: the database is gone from under the till.
-    offline.services().db.close();
+    till.db.close();
     customers.query = 'Layla';
     await customers.search();
     expect(customers.results.map((found) => found.id)).toEqual([customer().id]);

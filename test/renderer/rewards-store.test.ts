@@ -115,7 +115,7 @@ describe('rewards store', () => {
       ok: true,
       data: { mode: 'service', baseUrl: 'http://127.0.0.1:4010', reachable: true, checkedAt: '2026-11-22T10:00:01+00:00' },
     }));
-    await useOfflineStore().services().connection.probeNow();
+    await useOfflineStore().services().probeConnectionNow();
     till.respond('redeemReward', () => ({
       ok: false,
       error: { kind: 'reward_unavailable', status: 422, message: 'The reward is not available.' },

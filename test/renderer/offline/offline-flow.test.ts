@@ -55,8 +55,7 @@ beforeEach(async () => {
 
 afterEach(async () => {
   for (const services of opened.splice(0)) {
-    services.stop();
-    services.db.close();
+    services.close();
   }
   await dropDb(openOfflineDb(dbName));
   await core.dispose();
@@ -71,13 +70,13 @@ test('offline: search, check and queue from the cache; after a reload the queue 
   expect(online).toMatchObject({ ok: true, source: 'service' });
   const opened = await till.getCustomer(layla.id);
   expect(opened).toMatchObject({ ok: true, source: 'service' });
-  await till.cache.loadIndex({ yieldToPage: async () => undefined });
+  await till.prepareOfflineSearch();
 
   // The service goes away.
   await sandbox.close();
   const byPhone = await till.searchCustomers('050 123 4567');
   expect(byPhone).toMatchObject({ ok: true, source: 'cache', customers: [{ id: layla.id }] });
-  expect(till.connection.state).toBe('offline');
+  expect(till.connectionNow().state).toBe('offline');
   if (!byPhone.ok || byPhone.source !== 'cache') throw new Error('not from the cache');
   expect(byPhone.cache.of).not.toBeNull();
   expect(await till.searchCustomers('haddad lay')).toMatchObject({ source: 'cache', customers: [{ id: layla.id }] });
@@ -107,7 +106,7 @@ test('offline: search, check and queue from the cache; after a reload the queue 
 
   // The service comes back; the probe notices; the replay redeems once, with the order reference.
   await startService();
-  expect(await reloaded.connection.probeNow()).toBe('online');
+  expect(await reloaded.probeConnectionNow()).toBe('online');
   expect(await reloaded.replayNow()).toMatchObject({ ran: true, done: 2 });
   expect(sandbox.redemptions().map((r) => [r.code, r.order_reference])).toEqual([[layla.rewards.availableProduct, 'ORD-77']]);
   expect(await reloaded.counts()).toEqual({ pending: 0, failed: 0, conflict: 0, done: 2 });
@@ -142,25 +141,29 @@ test('started, it loads the index, fills the cache in the background and replays
   till.start();
   await vi.waitFor(
     async () => {
-      expect(till.refresh.progress()).toMatchObject({ state: 'idle', resumable: false });
-      expect(till.refresh.progress().lastCompleteRefreshAt).not.toBeNull();
-      expect(till.cache.indexReady).toBe(true);
+      expect(till.refreshProgress()).toMatchObject({ state: 'idle', resumable: false });
+      expect(till.refreshProgress().lastCompleteRefreshAt).not.toBeNull();
     },
     { timeout: 20_000, interval: 50 },
   );
-  const total = till.refresh.progress().total!;
-  expect(await till.db.customers.count()).toBe(total);
-  // Every customer is now findable offline, e.g. by part of the number.
+  const total = till.refreshProgress().total!;
+  const beside = openOfflineDb(dbName);
+  expect(await beside.customers.count()).toBe(total);
+  beside.close();
+  // Every customer is now findable offline, e.g. by part of the number, through the loaded index.
   await sandbox.close();
-  expect(await till.searchCustomers('123 4567')).toMatchObject({ source: 'cache' });
-  expect(till.connection.state).toBe('offline');
+  await vi.waitFor(
+    async () => expect(await till.searchCustomers('123 4567')).toMatchObject({ source: 'cache', cache: { complete: true } }),
+    { timeout: 20_000, interval: 50 },
+  );
+  expect(till.connectionNow().state).toBe('offline');
   await till.getCustomer(layla.id); // from the cache: no rewards known yet
   expect(await till.checkReward(layla.rewards.availableProduct, layla.phone)).toMatchObject({ check: { verdict: 'unverifiable' } });
 
   // Back online, a queued registration goes out on the replay beat.
   await till.registerCustomer({ name: 'Nora Berg', phone: '+47 412 34 567' });
   await startService();
-  till.connection.markOnline();
+  till.noteReachable(true);
   const beat = scheduled.find((timer) => timer.ms === 10_000)!;
   beat.callback();
   await vi.waitFor(async () => expect(await till.counts()).toMatchObject({ pending: 0, done: 1 }), { timeout: 10_000, interval: 50 });

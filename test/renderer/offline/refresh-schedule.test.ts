@@ -85,7 +85,7 @@ describe("the facade's plan", () => {
         settings: () => ({ defaultCountry: 'SA', branchId: null, allowOfflineRedemption: true, refreshSchedule: schedule }),
       });
       expect(services.plannedRefreshAt()).toBeNull();
-      await services.refresh.load();
+      await services.loadRefreshProgress();
       expect(services.plannedRefreshAt()).toEqual(local(11, 2, 45));
       expect(services.plannedRefreshAt()).toEqual(local(11, 2, 45));
       schedule = { ...DEFAULT_REFRESH_SCHEDULE, everyHours: 6 };

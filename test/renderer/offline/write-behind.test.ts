@@ -1,9 +1,10 @@
 // Online answers never wait for the cache: the write-through runs behind them, in order,
 // and its failures are reported. Against the real sandbox through the main process's handlers.
-import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, test, vi } from 'vitest';
 import type { Settings } from '../../../electron/contract';
 import { DEMO_FIXTURES } from '../../../sandbox';
 import { createOfflineServices, type OfflineServices } from '../../../renderer/offline';
+import { CustomerCache } from '../../../renderer/offline/customer-cache';
 import type { OfflineDb } from '../../../renderer/offline/db';
 import { createFakeLocks, dropDb, freshDb } from './support/fixtures';
 import { startService, type ServiceHarness } from './support/service';
@@ -28,9 +29,20 @@ beforeEach(() => {
   till = createOfflineServices({ api: service.api, settings: () => SETTINGS, db, locks: createFakeLocks() });
 });
 afterEach(async () => {
+  vi.restoreAllMocks();
   till.stop();
   await dropDb(db);
 });
+
+type PutCustomers = CustomerCache['putCustomers'];
+
+/** Wraps the cache's write of customers (the facade keeps its cache inside; the class is shared). */
+function wrapPutCustomers(wrap: (put: PutCustomers, ...args: Parameters<PutCustomers>) => ReturnType<PutCustomers>): void {
+  const put = CustomerCache.prototype.putCustomers;
+  vi.spyOn(CustomerCache.prototype, 'putCustomers').mockImplementation(function (this: CustomerCache, ...args) {
+    return wrap(put.bind(this), ...args);
+  });
+}
 
 /**
  * Holds a read-write transaction over the customers table open (as the refresh's writer
@@ -68,12 +80,11 @@ async function answerWhileHeld<T>(events: string[], answer: () => Promise<T>): P
 
 test('an online search answers while a write transaction over the customers table is held; its write-through lands after', async () => {
   const events: string[] = [];
-  const put = till.cache.putCustomers.bind(till.cache);
-  till.cache.putCustomers = async (...args) => {
+  wrapPutCustomers(async (put, ...args) => {
     const rows = await put(...args);
     events.push('written through');
     return rows;
-  };
+  });
 
   const found = await answerWhileHeld(events, () => till.searchCustomers('layla'));
 
@@ -101,13 +112,12 @@ test('a customer lookup and a reward check answer while the table is held; both 
 test('a failed write-through is reported, loses only that write, and the next one still lands', async () => {
   const failures: { what: string; message: string }[] = [];
   till.onCacheWriteFailure(({ what, error }) => failures.push({ what, message: (error as Error).message }));
-  const put = till.cache.putCustomers.bind(till.cache);
   let calls = 0;
-  till.cache.putCustomers = async (...args) => {
+  wrapPutCustomers(async (put, ...args) => {
     calls += 1;
     if (calls === 1) throw new Error('quota exceeded');
     return put(...args);
-  };
+  });
 
   const first = await till.searchCustomers('layla');
   const second = await till.searchCustomers('søren');
@@ -132,11 +142,10 @@ test('a cache answer comes after the writes queued before it: the service goes a
   };
   const local = createOfflineServices({ api: flaky, settings: () => SETTINGS, db, locks: createFakeLocks() });
   // A slow disk: the first answer's write-through is still running when the cache is asked.
-  const put = local.cache.putCustomers.bind(local.cache);
-  local.cache.putCustomers = async (...args) => {
+  wrapPutCustomers(async (put, ...args) => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     return put(...args);
-  };
+  });
 
   const online = await local.searchCustomers('layla');
   const offline = await local.searchCustomers('layla');

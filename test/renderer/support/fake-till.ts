@@ -10,7 +10,7 @@ import {
   type TillOperations,
   type TillState,
 } from '../../../electron/contract';
-import { openOfflineDb } from '../../../renderer/offline/db';
+import { openOfflineDb, type OfflineDb } from '../../../renderer/offline/db';
 import { setOfflineServiceOverrides } from '../../../renderer/stores/offline';
 
 let databases = 0;
@@ -25,6 +25,8 @@ export interface FakeTill {
   calls: Array<{ operation: Operation; payload: unknown }>;
   callsTo(operation: Operation): unknown[];
   respond<K extends Operation>(operation: K, responder: Responder<K>): void;
+  /** The offline database the stores were given (a test may close it to make the cache fail). */
+  db: OfflineDb;
 }
 
 /**
@@ -47,9 +49,11 @@ export function installFakeTill(): FakeTill {
   });
   Object.defineProperty(window, 'till', { value: api, configurable: true, writable: false });
   // Each test gets an empty offline cache and outbox of its own.
-  setOfflineServiceOverrides({ db: openOfflineDb(`store-test-${Date.now()}-${++databases}`), locks: null });
+  const db = openOfflineDb(`store-test-${Date.now()}-${++databases}`);
+  setOfflineServiceOverrides({ db, locks: null });
   return {
     api,
+    db,
     calls,
     callsTo: (operation) => calls.filter((call) => call.operation === operation).map((call) => call.payload),
     respond(operation, responder) {
