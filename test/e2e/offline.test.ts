@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { DEMO_FIXTURES } from '../../sandbox';
+import { checkCode, openCustomer, openOutbox, outboxCount as count, resultNames as names, search } from './cashier';
 import { SERVICE_KEY, startHarness, type Harness } from './harness';
 
 const { layla, omar, soren } = DEMO_FIXTURES;
@@ -30,34 +31,6 @@ describe('working through an outage: the cache, the outbox and its replay', () =
 
   // ---- what a cashier does -------------------------------------------------------------
 
-  async function search(page: Page, text: string): Promise<void> {
-    await page.keyboard.press('F2');
-    await page.locator('#search').fill(text);
-    await page.locator('#search').press('Enter');
-    // The answer to this search, not the one still on screen from the last.
-    const answered = `[data-query="${text.trim().replace(/"/g, '\\"')}"]`;
-    await page.locator(`[data-testid="results-summary"]${answered}, [data-testid="no-results"]${answered}, .notice--error`).first().waitFor();
-  }
-
-  const names = (page: Page) => page.locator('.result__name').allTextContents();
-
-  async function openCustomer(page: Page, phone: string, name: string): Promise<void> {
-    await search(page, phone);
-    await expect.poll(() => names(page)).toEqual([name]);
-    await page.locator('#search').press('Enter');
-    await expect.poll(() => page.getByTestId('customer-name').textContent()).toBe(name);
-  }
-
-  /** F3 with no customer on screen: code and phone typed, then Enter. */
-  async function checkCode(page: Page, code: string, phone: string): Promise<void> {
-    await page.keyboard.press('F2');
-    await page.keyboard.press('F3');
-    await page.locator('#reward-code').fill(code);
-    await page.locator('#reward-phone').fill(phone);
-    await page.locator('#reward-phone').press('Enter');
-    await page.locator('[data-testid="reward-result"], .notice--error, [data-testid="offline-check"]').first().waitFor();
-  }
-
   async function queueRedemption(page: Page, code: string, phone: string, orderReference: string): Promise<void> {
     await checkCode(page, code, phone);
     await expect.poll(() => page.getByTestId('offline-check').textContent()).toContain('checked against the cache of');
@@ -65,14 +38,6 @@ describe('working through an outage: the cache, the outbox and its replay', () =
     await page.getByTestId('redeem-confirm').click();
     await expect.poll(() => page.getByTestId('queued').textContent()).toContain(`Queued: ${code}`);
   }
-
-  async function openOutbox(page: Page): Promise<void> {
-    await page.keyboard.press('F8');
-    await page.getByTestId('outbox-counts').waitFor();
-  }
-
-  const count = (page: Page, which: 'pending' | 'conflict' | 'failed' | 'done') =>
-    page.getByTestId(`count-${which}`).textContent().then(Number);
 
   const redemptionsOf = (code: string) => h.sandbox.redemptions().filter((r) => r.code === code);
 

@@ -8,6 +8,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { DEMO_FIXTURES, type Sandbox } from '../../sandbox';
+import * as cashier from './cashier';
+import { openOutbox, outboxCount as count } from './cashier';
 import { SERVICE_KEY, startHarness, type Harness } from './harness';
 
 const { layla, omar } = DEMO_FIXTURES;
@@ -60,31 +62,8 @@ describe('reconciliation a manager can trust', () => {
 
   // ---- what a cashier does -------------------------------------------------------------
 
-  async function search(page: Page, text: string): Promise<void> {
-    await page.keyboard.press('F2');
-    await page.locator('#search').fill(text);
-    await page.locator('#search').press('Enter');
-    const answered = `[data-query="${text.trim().replace(/"/g, '\\"')}"]`;
-    await page.locator(`[data-testid="results-summary"]${answered}, [data-testid="no-results"]${answered}, .notice--error`).first().waitFor();
-  }
-
-  const names = (page: Page) => page.locator('.result__name').allTextContents();
-
-  async function openCustomer(page: Page, { phone, name }: Target): Promise<void> {
-    await search(page, phone);
-    await expect.poll(() => names(page)).toEqual([name]);
-    await page.locator('#search').press('Enter');
-    await expect.poll(() => page.getByTestId('customer-name').textContent()).toBe(name);
-  }
-
-  async function checkCode(page: Page, { code, phone }: Target): Promise<void> {
-    await page.keyboard.press('F2');
-    await page.keyboard.press('F3');
-    await page.locator('#reward-code').fill(code);
-    await page.locator('#reward-phone').fill(phone);
-    await page.locator('#reward-phone').press('Enter');
-    await page.locator('[data-testid="reward-result"], .notice--error, [data-testid="offline-check"]').first().waitFor();
-  }
+  const openCustomer = (page: Page, { phone, name }: Target) => cashier.openCustomer(page, phone, name);
+  const checkCode = (page: Page, { code, phone }: Target) => cashier.checkCode(page, code, phone);
 
   /** Redeems online while the service misbehaves as `fault` says; the answer is lost, so it is queued. */
   async function redeemWithLostAnswer(target: Target, orderReference: string, fault: Parameters<Sandbox['faults']['set']>[0]): Promise<number> {
@@ -123,19 +102,12 @@ describe('reconciliation a manager can trust', () => {
     });
   }
 
-  async function openOutbox(page: Page): Promise<void> {
-    await page.keyboard.press('F8');
-    await page.getByTestId('outbox-counts').waitFor();
-  }
-
   async function retryNow(page: Page): Promise<void> {
     await expect.poll(() => page.getByTestId('retry-now').isEnabled()).toBe(true);
     await page.getByTestId('retry-now').click();
     await expect.poll(() => page.getByTestId('retry-now').isEnabled()).toBe(true);
   }
 
-  const count = (page: Page, which: 'pending' | 'conflict' | 'failed' | 'done') =>
-    page.getByTestId(`count-${which}`).textContent().then(Number);
   const conflictText = (code: string) => h.page.locator(`[data-testid="outbox-conflict"] [data-code="${code}"]`).textContent();
   const doneText = (code: string) => h.page.locator(`[data-testid="outbox-done"] [data-code="${code}"]`).textContent();
   /** The oracle: whose order reference the service's redemption carries. */

@@ -1,0 +1,47 @@
+/**
+ * What a cashier does, as the end-to-end tests drive it: the keys and fields of the real
+ * screens, each step waiting for the screen's own answer rather than for time to pass.
+ */
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+
+/** F2, the text, Enter; resolves once the answer to this search (not the last one) is shown. */
+export async function search(page: Page, text: string): Promise<void> {
+  await page.keyboard.press('F2');
+  await page.locator('#search').fill(text);
+  await page.locator('#search').press('Enter');
+  const answered = `[data-query="${text.trim().replace(/"/g, '\\"')}"]`;
+  await page
+    .locator(`[data-testid="results-summary"]${answered}, [data-testid="no-results"]${answered}, .notice--error`)
+    .first()
+    .waitFor();
+}
+
+export const resultNames = (page: Page) => page.locator('.result__name').allTextContents();
+
+/** Finds the customer by phone, expects exactly them, and opens them. */
+export async function openCustomer(page: Page, phone: string, name: string): Promise<void> {
+  await search(page, phone);
+  await expect.poll(() => resultNames(page)).toEqual([name]);
+  await page.locator('#search').press('Enter');
+  await expect.poll(() => page.getByTestId('customer-name').textContent()).toBe(name);
+}
+
+/** F3 with no customer on screen: code and phone typed, then Enter; resolves on the answer. */
+export async function checkCode(page: Page, code: string, phone: string): Promise<void> {
+  await page.keyboard.press('F2');
+  await page.keyboard.press('F3');
+  await page.locator('#reward-code').fill(code);
+  await page.locator('#reward-phone').fill(phone);
+  await page.locator('#reward-phone').press('Enter');
+  await page.locator('[data-testid="reward-result"], .notice--error, [data-testid="offline-check"]').first().waitFor();
+}
+
+export async function openOutbox(page: Page): Promise<void> {
+  await page.keyboard.press('F8');
+  await page.getByTestId('outbox-counts').waitFor();
+}
+
+/** One of the Outbox screen's counts. */
+export const outboxCount = (page: Page, which: 'pending' | 'conflict' | 'failed' | 'done') =>
+  page.getByTestId(`count-${which}`).textContent().then(Number);
