@@ -1,0 +1,118 @@
+/**
+ * The main process's own words, in English: the reference catalogue. Everything the main
+ * process says that the cashier sees is here (field errors of settings and bridge payloads,
+ * refused links, the bridge's own refusals); what the loyalty service says is passed on as
+ * it said it. Keys are written out whole where they are used (`msg('…')`), so the
+ * catalogue check can find them. `{name}` is a parameter.
+ */
+export const en = {
+  // Field errors in general.
+  'fields.notAccepted': 'This field is not accepted here.',
+  'fields.check': 'Please check: {fields}.',
+  'fields.invalidRequest': 'The request was not valid.',
+  'text.controlCharacters': 'This contains invisible control characters (such as NUL, ESC or a text-direction override). Retype it.',
+
+  // Settings.
+  'settings.serviceUrl.tooLong': 'The service URL is too long.',
+  'settings.serviceUrl.notUrl': 'Enter the full service URL, such as https://loyalty.example.com.',
+  'settings.serviceUrl.notHttps':
+    'The service URL must start with https:// (plain http is allowed only for 127.0.0.1 or localhost).',
+  'settings.serviceUrl.credentials': 'Do not put a user name or password in the service URL: set the API key instead.',
+  'settings.serviceUrl.queryOrFragment': 'The service URL must not contain ? or #.',
+  'settings.callbackUrl.tooLong': 'The callback URL is too long.',
+  'settings.callbackUrl.notUrl': 'Enter the full callback URL, such as http://127.0.0.1:8080/loyalty.',
+  'settings.callbackUrl.notHttps':
+    'The callback URL must start with https:// (plain http is allowed only for 127.0.0.1 or localhost).',
+  'settings.callbackUrl.credentials': 'Do not put a user name or password in the callback URL.',
+  'settings.callbackUrl.fragment': 'The callback URL must not contain #.',
+  'settings.country': 'Choose a two-letter country code, such as SA or GB.',
+  'settings.branchId': 'The branch id must be a UUID, as issued by the loyalty service.',
+  'settings.tillName.missing': 'Give the till a name.',
+  'settings.tillName.tooLong': 'The till name can be at most 60 characters.',
+  'settings.yesOrNo': 'Choose yes or no.',
+  'settings.programId': 'The programme id must be a UUID, as the loyalty service shows it on cards.',
+  'settings.theme': 'Choose system, light or dark.',
+  'settings.currency': 'Choose a three-letter ISO 4217 currency code, such as SAR or EUR.',
+  'settings.language': "Choose one of the till's languages: {values}.",
+  'settings.arabicDigits': 'Choose Arabic-Indic (arab) or Latin (latn) digits.',
+  'settings.cacheRefresh.wholeHours': 'Choose a whole number of hours.',
+  'settings.cacheRefresh.atMostHourly': 'At most once an hour.',
+  'settings.cacheRefresh.atLeastWeekly': 'At least once a week.',
+  'settings.cacheRefresh.hour': 'Choose an hour from 0 to 23.',
+
+  // Bridge payloads.
+  'payload.customerId.uuid': 'The customer id must be a UUID.',
+  'payload.branchId.uuid': 'The branch id must be a UUID.',
+  'payload.phone.missing': 'Enter a phone number.',
+  'payload.phone.tooLong': 'The phone number is too long.',
+  'payload.phone.characters': 'A phone number may contain only digits, spaces, brackets, dots, dashes and a leading +.',
+  'payload.phone.tooShort': 'The phone number is too short.',
+  'payload.phone.country': 'Give the phone in international form (starting with +), or with its country calling code.',
+  'payload.countryCode.digits': 'The country calling code is 1 to 4 digits, without +.',
+  'payload.countryCode.needsPhone': 'A country code is only used together with a phone number.',
+  'payload.rewardCode.missing': 'Enter the reward code.',
+  'payload.rewardCode.tooLong': 'The reward code is too long.',
+  'payload.rewardCode.shape': 'A reward code looks like RW- followed by letters and digits.',
+  'payload.name.missing': 'Enter the name.',
+  'payload.name.tooLong': 'The name can be at most 200 characters.',
+  'payload.email.tooLong': 'The email address is too long.',
+  'payload.email.invalid': 'Enter a valid email address.',
+  'payload.birthday.format': 'Enter the birthday as YYYY-MM-DD.',
+  'payload.birthday.future': 'The birthday cannot be in the future.',
+  'payload.search.empty': 'Type something to search for.',
+  'payload.search.tooLong': 'The search is too long.',
+  'payload.orderReference.empty': 'The order reference is empty.',
+  'payload.orderReference.tooLong': 'The order reference can be at most 100 characters.',
+  'payload.page.whole': 'The page must be a whole number.',
+  'payload.page.fromOne': 'Pages start at 1.',
+  'payload.perPage.whole': 'Results per page must be a whole number.',
+  'payload.perPage.atLeastOne': 'At least 1 per page.',
+  'payload.perPage.atMost': 'At most 100 per page.',
+  'payload.entityTag.tooLong': 'The entity tag is too long.',
+  'payload.entityTag.invalid': 'Not an entity tag.',
+  'payload.update.nothing': 'Nothing to change: give a name, email or birthday.',
+  'payload.apiKey.missing': 'Enter the API key.',
+  'payload.apiKey.tooShort': 'That is too short to be an API key.',
+  'payload.apiKey.tooLong': 'That is too long to be an API key.',
+  'payload.apiKey.characters': 'An API key has no spaces or special characters; paste it exactly as issued.',
+  'payload.linkId.uuid': 'The link id must be a UUID.',
+  'payload.outcome': 'The outcome is redeemed, queued or refused.',
+  'payload.balance.whole': 'The balance must be a whole number.',
+  'payload.none': 'This operation takes no data.',
+  'payload.errorReport.message': 'The error report needs a message.',
+
+  // The API key's safe keeping.
+  'apiKey.noEncryption': 'The API key was not saved: this computer offers no encryption for secrets, so it cannot be kept safely.',
+  'apiKey.encryptionFailed': 'The API key was not saved: encryption failed on this computer.',
+
+  // POS links.
+  'link.refused': 'A link was refused: {reason}',
+  'link.tooMany': 'Too many links arrived at once; this one was ignored.',
+  'link.notText': 'The link is not text.',
+  'link.tooLong': 'The link is longer than {max} characters.',
+  'link.wrongScheme': 'The link does not start with {scheme}://.',
+  'link.controlCharacters': 'The link contains control characters.',
+  'link.malformed': 'The link is not a well-formed URL.',
+  'link.noRoute': 'The link must start with {scheme}:// and a route.',
+  'link.credentials': 'The link must not carry a user name, password or port.',
+  'link.fragment': 'The link must not carry a # fragment.',
+  'link.path': 'The link has a path after its route; only ?parameters may follow.',
+  'link.unknownRoute': 'Unknown route "{route}": the routes are {routes}.',
+  'link.parameterEncoding': 'A parameter name is badly percent-encoded.',
+  'link.unknownParameter': 'Unknown parameter "{parameter}" for {route}.',
+  'link.repeatedParameter': 'The parameter "{parameter}" is given more than once.',
+  'link.valueEncoding': 'The value of "{parameter}" is badly percent-encoded.',
+  'link.valueControlCharacters': 'The value of "{parameter}" contains control characters.',
+  'link.countryNeedsPhone': 'A country is only used together with a phone number.',
+  'link.outcomeUnknown': 'No reward link with this id is waiting for its outcome.',
+
+  // The bridge's own failures.
+  'bridge.notConfigured': 'No loyalty service is set up yet: enter the service URL and API key in Settings, or try the demo.',
+  'bridge.demoUnavailable': 'The demo service could not be started. See the log for details.',
+  'bridge.demoNotStarted': 'The demo could not be started. See the log for details.',
+  'bridge.forbiddenSender': "Refused: the request did not come from the till's own page.",
+  'bridge.tooDeep': 'The loyalty service answered with data nested too deeply to read.',
+  'bridge.internal': 'Something went wrong inside the till app. See the log for details.',
+} as const;
+
+export type MainMessageKey = keyof typeof en;
