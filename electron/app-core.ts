@@ -15,6 +15,7 @@ import type { KeyCipher } from './key-cipher';
 import { openVault } from './vault';
 import { openSettings } from './settings';
 import { openDemoMode } from './demo-mode';
+import { inInterfaceLanguage } from './api-errors';
 import { createLoyaltyApi, type LoyaltyApi, type ServiceTarget } from './loyalty-api';
 import { ServiceClock } from './service-clock';
 import { createRedactingLogger, describeError, type Logger } from './log';
@@ -153,6 +154,10 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     }
   }
 
+  /** A failure in the till's own words is reworded in the interface language; the service's words stay. */
+  const spoken = <T,>(result: Result<T> | Failure): Result<T> | Failure =>
+    result.ok ? result : failure(inInterfaceLanguage(result.error, wording()));
+
   const reportRendererError = createRendererErrorLog(log);
 
   const links = createLinkInbox({ log, wording, ...(options.linkRateLimit ? { rateLimit: options.linkRateLimit } : {}) });
@@ -178,7 +183,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     <P>(call: (api: LoyaltyApi, payload: P) => Promise<Result<unknown>>) =>
     async (payload: P): Promise<Result<unknown> | Failure> => {
       const current = await currentApi();
-      return 'api' in current ? call(current.api, payload) : current;
+      return 'api' in current ? spoken(await call(current.api, payload)) : current;
     };
 
   const operations: Record<Operation, Run> = {
@@ -262,7 +267,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       if ('api' in current) status.baseUrl = current.target.baseUrl;
       // "Reachable" means the service answered; a refused key or a 5xx is reachable but failing.
       status.reachable = probe.ok || (probe.error.kind !== 'offline' && probe.error.kind !== 'timeout');
-      if (!probe.ok) status.error = probe.error;
+      if (!probe.ok) status.error = inInterfaceLanguage(probe.error, wording());
       status.checkedAt = new Date().toISOString();
       return { ok: true, data: status };
     }),

@@ -106,6 +106,24 @@ export const en = {
   'link.countryNeedsPhone': 'A country is only used together with a phone number.',
   'link.outcomeUnknown': 'No reward link with this id is waiting for its outcome.',
 
+  // The till's own words about the loyalty service, when the service said none.
+  'service.refusedKey': 'The loyalty service refused the API key. Check the key in Settings.',
+  'service.notFound': 'Not found.',
+  'service.tookTooLong': 'The loyalty service took too long to answer.',
+  'service.busy': 'The loyalty service is busy (too many requests). Try again shortly.',
+  'service.problem': 'The loyalty service had a problem (HTTP {status}). Try again shortly.',
+  'service.rewardUnavailable': 'This reward is not available.',
+  'service.notAccepted': 'The loyalty service did not accept the request.',
+  'service.unexpectedAnswer': 'The loyalty service gave an unexpected answer (HTTP {status}).',
+  'service.noAnswerInTime': 'The loyalty service did not answer in time. Check the connection and try again.',
+  'service.dns': 'The loyalty service could not be found (DNS). Check the connection and the service URL.',
+  'service.unreadable': 'The loyalty service sent an answer that could not be read.',
+  'service.certificate': "The loyalty service's security certificate was not accepted.",
+  'service.unreachable': 'The loyalty service cannot be reached. Check the connection.',
+  'service.notJson': 'The loyalty service answered with something that is not JSON.',
+  'service.unexpectedFormat': 'The loyalty service answered in an unexpected format.',
+  'service.unexpectedShape': 'The loyalty service answered with data in an unexpected shape.',
+
   // The bridge's own failures.
   'bridge.notConfigured': 'No loyalty service is set up yet: enter the service URL and API key in Settings, or try the demo.',
   'bridge.demoUnavailable': 'The demo service could not be started. See the log for details.',
