@@ -154,9 +154,12 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     }
   }
 
-  /** A failure in the till's own words is reworded in the interface language; the service's words stay. */
+  /**
+   * A failure in the till's own words is reworded in the interface language; the service's
+   * words stay, and so does everything else the failure carries (its attempt's timing).
+   */
   const spoken = <T,>(result: Result<T> | Failure): Result<T> | Failure =>
-    result.ok ? result : failure(inInterfaceLanguage(result.error, wording()));
+    result.ok ? result : { ...result, error: inInterfaceLanguage(result.error, wording()) };
 
   const reportRendererError = createRendererErrorLog(log);
 
