@@ -3,6 +3,7 @@ import { isRecord } from '../common/is-record';
 import type { BridgeError, ErrorKind } from './contract';
 import { replaceControlCharacters } from './control-characters';
 import { plainServiceText } from './service-text';
+import { ENGLISH, describe, type MainMessageKey, type Wording } from './messages';
 
 /**
  * Turns whatever came back from a loyalty service into the bridge's closed set of error
@@ -64,7 +65,7 @@ function readFields(value: unknown): Record<string, string> | undefined {
 export function errorFromResponse(status: number, body: unknown, retryAfterHeader?: string): BridgeError {
   const parts = readErrorBody(body);
   const kind = kindForStatus(status, parts.code);
-  const error: BridgeError = { kind, status, message: parts.message ?? defaultMessage(kind, status) };
+  const error: BridgeError = parts.message !== undefined ? { kind, status, message: parts.message } : worded({ kind, status }, defaultWords(kind, status));
   if (parts.code) error.code = parts.code;
   if (parts.fields && (kind === 'validation' || kind === 'reward_unavailable')) error.fields = parts.fields;
   if (kind === 'rate_limited') {
@@ -85,25 +86,49 @@ export function kindForStatus(status: number, code?: string): ErrorKind {
   return 'bad_response';
 }
 
-function defaultMessage(kind: ErrorKind, status: number): string {
+function defaultWords(kind: ErrorKind, status: number): OwnWords {
   switch (kind) {
     case 'unauthorized':
-      return 'The loyalty service refused the API key. Check the key in Settings.';
+      return { key: 'service.refusedKey' };
     case 'not_found':
-      return 'Not found.';
+      return { key: 'service.notFound' };
     case 'timeout':
-      return 'The loyalty service took too long to answer.';
+      return { key: 'service.tookTooLong' };
     case 'rate_limited':
-      return 'The loyalty service is busy (too many requests). Try again shortly.';
+      return { key: 'service.busy' };
     case 'server':
-      return `The loyalty service had a problem (HTTP ${status}). Try again shortly.`;
+      return { key: 'service.problem', params: { status: String(status) } };
     case 'reward_unavailable':
-      return 'This reward is not available.';
+      return { key: 'service.rewardUnavailable' };
     case 'validation':
-      return 'The loyalty service did not accept the request.';
+      return { key: 'service.notAccepted' };
     default:
-      return `The loyalty service gave an unexpected answer (HTTP ${status}).`;
+      return { key: 'service.unexpectedAnswer', params: { status: String(status) } };
   }
+}
+
+/**
+ * The till's own words for a failure, where the service said nothing: the error's message
+ * is English (for the log and for tests), and `inInterfaceLanguage` rewords it at the
+ * bridge. Kept beside the error, not in it, so nothing extra crosses the bridge.
+ */
+interface OwnWords {
+  key: MainMessageKey;
+  params?: Record<string, string>;
+}
+
+const ownWords = new WeakMap<BridgeError, OwnWords>();
+
+function worded<E extends BridgeError>(error: Omit<E, 'message'>, words: OwnWords): E {
+  const full = { ...error, message: describe(ENGLISH, words.key, words.params) } as E;
+  ownWords.set(full, words);
+  return full;
+}
+
+/** `error` with the till's own message in `wording`'s language; a service's message is kept. */
+export function inInterfaceLanguage(error: BridgeError, wording: Wording): BridgeError {
+  const words = ownWords.get(error);
+  return words ? { ...error, message: describe(wording, words.key, words.params) } : error;
 }
 
 /** `Retry-After` as milliseconds, at most `MAX_RETRY_AFTER_MS`: delta-seconds or an HTTP date. */
@@ -116,10 +141,8 @@ export function parseRetryAfter(header: string | undefined, now = Date.now()): n
   return Math.min(MAX_RETRY_AFTER_MS, Math.max(0, date - now));
 }
 
-export function badResponse(message: string, status?: number): BridgeError {
-  const error: BridgeError = { kind: 'bad_response', message };
-  if (status !== undefined) error.status = status;
-  return error;
+export function badResponse(key: MainMessageKey, status?: number): BridgeError {
+  return worded(status !== undefined ? { kind: 'bad_response', status } : { kind: 'bad_response' }, { key });
 }
 
 /**
@@ -129,18 +152,18 @@ export function badResponse(message: string, status?: number): BridgeError {
  */
 export function errorFromTransport(code: string | undefined, deadlineFired: boolean): BridgeError {
   if (deadlineFired || code === 'ETIMEDOUT' || code === 'ECONNABORTED' || code === 'ERR_CANCELED') {
-    return { kind: 'timeout', message: 'The loyalty service did not answer in time. Check the connection and try again.' };
+    return worded({ kind: 'timeout' }, { key: 'service.noAnswerInTime' });
   }
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
-    return { kind: 'offline', code, message: 'The loyalty service could not be found (DNS). Check the connection and the service URL.' };
+    return worded({ kind: 'offline', code }, { key: 'service.dns' });
   }
   if (code === 'ERR_FR_MAX_CONTENT_LENGTH_EXCEEDED' || code === 'ERR_BAD_RESPONSE') {
-    return badResponse('The loyalty service sent an answer that could not be read.');
+    return badResponse('service.unreadable');
   }
   if (code && /^(CERT_|ERR_TLS|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_)/.test(code)) {
-    return { kind: 'offline', code, message: "The loyalty service's security certificate was not accepted." };
+    return worded({ kind: 'offline', code }, { key: 'service.certificate' });
   }
-  const error: BridgeError = { kind: 'offline', message: 'The loyalty service cannot be reached. Check the connection.' };
+  const error: BridgeError = worded({ kind: 'offline' }, { key: 'service.unreachable' });
   if (code && /^[A-Z_]{2,40}$/.test(code)) error.code = code;
   return error;
 }

@@ -15,18 +15,21 @@ import type { KeyCipher } from './key-cipher';
 import { openVault } from './vault';
 import { openSettings } from './settings';
 import { openDemoMode } from './demo-mode';
+import { inInterfaceLanguage } from './api-errors';
 import { createLoyaltyApi, type LoyaltyApi, type ServiceTarget } from './loyalty-api';
 import { ServiceClock } from './service-clock';
 import { createRedactingLogger, describeError, type Logger } from './log';
 import { ResultTooDeepError, scrubSecrets } from './scrub-secrets';
 import { isFromOrigin } from './sender-origin';
-import { describeFieldErrors, fieldErrors } from './validation-errors';
+import { describeFieldErrors, fieldErrors, parseOptions } from './validation-errors';
 import * as payloads from './bridge-payloads';
 import { createRendererErrorLog } from './renderer-error-log';
 import { createLinkInbox, type LinkInbox } from './link-inbox';
 import type { LinkRateLimit } from './link-rate-limit';
 import { createPosCallback, type DeliveryResult } from './pos-callback';
 import { systemLanguageTags } from './system-languages';
+import { resolveLanguage } from '../common/interface-language';
+import { describe, type Wording } from './messages';
 
 export type BridgeSender = { url: string } | null | undefined;
 export type BridgeHandler = (sender: BridgeSender, payload: unknown) => Promise<unknown>;
@@ -93,6 +96,12 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
 
   const mode = () => (demo.isOn() ? 'demo' : settings.get().baseUrl && vault.key() ? 'service' : 'unconfigured');
   const systemLanguages = options.systemLanguages ?? (() => []);
+  // The interface's language right now, resolved as the renderer resolves it: the main
+  // process's own messages (field errors, refused links) are worded in it.
+  const wording = (): Wording => {
+    const { language, arabicDigits } = settings.get();
+    return { language: resolveLanguage(language, systemLanguageTags(systemLanguages())), digits: arabicDigits };
+  };
   const state = (): TillState => ({
     settings: settings.get(),
     key: vault.status(),
@@ -112,7 +121,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
         target = await demo.start();
       } catch (error) {
         log.error(`The demo service could not be started: ${describeError(error)}`);
-        return failure({ kind: 'offline', code: 'demo_unavailable', message: 'The demo service could not be started. See the log for details.' });
+        return failure({ kind: 'offline', code: 'demo_unavailable', message: describe(wording(), 'bridge.demoUnavailable') });
       }
     } else {
       const baseUrl = settings.get().baseUrl;
@@ -121,7 +130,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
         return failure({
           kind: 'unauthorized',
           code: 'not_configured',
-          message: 'No loyalty service is set up yet: enter the service URL and API key in Settings, or try the demo.',
+          message: describe(wording(), 'bridge.notConfigured'),
         });
       }
       target = { baseUrl, apiKey };
@@ -145,9 +154,16 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     }
   }
 
+  /**
+   * A failure in the till's own words is reworded in the interface language; the service's
+   * words stay, and so does everything else the failure carries (its attempt's timing).
+   */
+  const spoken = <T,>(result: Result<T> | Failure): Result<T> | Failure =>
+    result.ok ? result : { ...result, error: inInterfaceLanguage(result.error, wording()) };
+
   const reportRendererError = createRendererErrorLog(log);
 
-  const links = createLinkInbox({ log, ...(options.linkRateLimit ? { rateLimit: options.linkRateLimit } : {}) });
+  const links = createLinkInbox({ log, wording, ...(options.linkRateLimit ? { rateLimit: options.linkRateLimit } : {}) });
   const posCallback = createPosCallback({
     url: () => settings.get().posCallbackUrl,
     log,
@@ -161,14 +177,16 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   const op =
     <S extends z.ZodType>(schema: S, run: (payload: z.output<S>) => Promise<Result<unknown> | Failure>): Run =>
     async (payload) => {
-      const parsed = schema.safeParse(payload);
-      return parsed.success ? run(parsed.data) : validationFailure(fieldErrors(parsed.error));
+      const words = wording();
+      const parsed = schema.safeParse(payload, parseOptions(words));
+      if (parsed.success) return run(parsed.data);
+      return validationFailure(fieldErrors(parsed.error, words), words);
     };
   const viaApi =
     <P>(call: (api: LoyaltyApi, payload: P) => Promise<Result<unknown>>) =>
     async (payload: P): Promise<Result<unknown> | Failure> => {
       const current = await currentApi();
-      return 'api' in current ? call(current.api, payload) : current;
+      return 'api' in current ? spoken(await call(current.api, payload)) : current;
     };
 
   const operations: Record<Operation, Run> = {
@@ -206,14 +224,18 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     ),
     getState: op(payloads.noPayload, async () => ({ ok: true, data: state() })),
     updateSettings: op(payloads.anyPayload, async (patch) => {
-      const outcome = await settings.update(patch);
-      if (!outcome.ok) return validationFailure(outcome.fields);
+      const words = wording();
+      const outcome = await settings.update(patch, words);
+      if (!outcome.ok) return validationFailure(outcome.fields, words);
       if (isRecord(patch) && typeof patch.baseUrl === 'string') await leaveDemoIfConfigured();
       return { ok: true, data: state() };
     }),
     setApiKey: op(payloads.setApiKeyPayload, async ({ apiKey }) => {
       const outcome = await vault.store(apiKey);
-      if (!outcome.ok) return validationFailure({ apiKey: outcome.message });
+      if (!outcome.ok) {
+        const words = wording();
+        return validationFailure({ apiKey: describe(words, outcome.why) }, words);
+      }
       await leaveDemoIfConfigured();
       return { ok: true, data: state() };
     }),
@@ -226,7 +248,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
         await demo.start();
       } catch (error) {
         log.error(`The demo service could not be started: ${describeError(error)}`);
-        return failure({ kind: 'server', code: 'demo_unavailable', message: 'The demo could not be started. See the log for details.' });
+        return failure({ kind: 'server', code: 'demo_unavailable', message: describe(wording(), 'bridge.demoNotStarted') });
       }
       // The demo knows which programme its key earns on; a programme the person chose stays.
       if (settings.get().programId === null) {
@@ -248,7 +270,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       if ('api' in current) status.baseUrl = current.target.baseUrl;
       // "Reachable" means the service answered; a refused key or a 5xx is reachable but failing.
       status.reachable = probe.ok || (probe.error.kind !== 'offline' && probe.error.kind !== 'timeout');
-      if (!probe.ok) status.error = probe.error;
+      if (!probe.ok) status.error = inInterfaceLanguage(probe.error, wording());
       status.checkedAt = new Date().toISOString();
       return { ok: true, data: status };
     }),
@@ -276,7 +298,8 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       const link = links.claimRewardLink(report.link_id);
       if (!link || link.code.toUpperCase() !== report.reward_code.toUpperCase()) {
         log.warn('An outcome was reported for a link that is unknown, already reported, or for another code; nothing was sent.');
-        return validationFailure({ link_id: 'No reward link with this id is waiting for its outcome.' });
+        const words = wording();
+        return validationFailure({ link_id: describe(words, 'link.outcomeUnknown') }, words);
       }
       const sent = posCallback.send({
         event: 'loyalty-till.redemption',
@@ -301,17 +324,17 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     handlers[CHANNELS[operation]] = async (sender, payload) => {
       if (!isFromOrigin(sender?.url, appOrigin)) {
         log.warn(`Refused ${operation}: the request did not come from the app's own page.`);
-        return failure({ kind: 'unauthorized', code: 'forbidden_sender', message: "Refused: the request did not come from the till's own page." });
+        return failure({ kind: 'unauthorized', code: 'forbidden_sender', message: describe(wording(), 'bridge.forbiddenSender') });
       }
       try {
         return scrubSecrets(await run(payload), secrets());
       } catch (error) {
         if (error instanceof ResultTooDeepError) {
           log.warn(`${operation}: ${error.message}`);
-          return failure({ kind: 'bad_response', message: 'The loyalty service answered with data nested too deeply to read.' });
+          return failure({ kind: 'bad_response', message: describe(wording(), 'bridge.tooDeep') });
         }
         log.error(`${operation} failed inside the till app: ${describeError(error)}`);
-        return failure({ kind: 'server', code: 'internal_error', message: 'Something went wrong inside the till app. See the log for details.' });
+        return failure({ kind: 'server', code: 'internal_error', message: describe(wording(), 'bridge.internal') });
       }
     };
   }
@@ -331,8 +354,8 @@ function failure(error: BridgeError): Failure {
   return { ok: false, error };
 }
 
-function validationFailure(fields: Record<string, string>): Failure {
-  return failure({ kind: 'validation', message: describeFieldErrors(fields), fields });
+function validationFailure(fields: Record<string, string>, wording: Wording): Failure {
+  return failure({ kind: 'validation', message: describeFieldErrors(fields, wording), fields });
 }
 
 function quietConsoleLogger(): Logger {

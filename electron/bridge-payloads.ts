@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { plainText, replaceControlCharacters } from './control-characters';
+import { msg } from './messages';
 
 /**
  * What each bridge channel accepts from the renderer. The renderer is not trusted: a
@@ -9,15 +10,13 @@ import { plainText, replaceControlCharacters } from './control-characters';
  * with a message on the field, before the service or settings.json could store them.
  */
 
-const uuid = (what: string) => z.guid(`${what} must be a UUID.`);
-
 // Characters people and scanners put in phone numbers (as renderer/lib/phone.ts reads them).
-export const phone = plainText('Enter a phone number.')
+export const phone = plainText(msg('payload.phone.missing'))
   .trim()
-  .min(1, 'Enter a phone number.')
-  .max(32, 'The phone number is too long.')
-  .regex(/^\+?[\d\s().-]+$/, 'A phone number may contain only digits, spaces, brackets, dots, dashes and a leading +.')
-  .refine((text) => text.replace(/\D/g, '').length >= 4, 'The phone number is too short.');
+  .min(1, msg('payload.phone.missing'))
+  .max(32, msg('payload.phone.tooLong'))
+  .regex(/^\+?[\d\s().-]+$/, msg('payload.phone.characters'))
+  .refine((text) => text.replace(/\D/g, '').length >= 4, msg('payload.phone.tooShort'));
 
 /**
  * Phones are read (and normalised to E.164) once, at the edge where they are typed: the
@@ -29,66 +28,66 @@ function phoneSaysItsCountry(body: { phone?: string | undefined; country_code?: 
   ctx.addIssue({
     code: 'custom',
     path: ['phone'],
-    message: 'Give the phone in international form (starting with +), or with its country calling code.',
+    message: msg('payload.phone.country'),
   });
 }
 
 export const countryCode = plainText()
   .trim()
-  .regex(/^\d{1,4}$/, 'The country calling code is 1 to 4 digits, without +.');
+  .regex(/^\d{1,4}$/, msg('payload.countryCode.digits'));
 
-export const rewardCode = plainText('Enter the reward code.')
+export const rewardCode = plainText(msg('payload.rewardCode.missing'))
   .trim()
-  .max(64, 'The reward code is too long.')
-  .regex(/^RW-[A-Za-z0-9]+$/i, 'A reward code looks like RW- followed by letters and digits.')
+  .max(64, msg('payload.rewardCode.tooLong'))
+  .regex(/^RW-[A-Za-z0-9]+$/i, msg('payload.rewardCode.shape'))
   // Typed codes often arrive as "rw-..."; the prefix is fixed, the rest is passed on as shown.
   .transform((code) => `RW-${code.slice(3)}`);
 
-export const name = plainText('Enter the name.')
+export const name = plainText(msg('payload.name.missing'))
   .trim()
-  .min(1, 'Enter the name.')
-  .max(200, 'The name can be at most 200 characters.');
+  .min(1, msg('payload.name.missing'))
+  .max(200, msg('payload.name.tooLong'));
 
-const email = plainText().trim().max(254, 'The email address is too long.').pipe(z.email('Enter a valid email address.'));
+const email = plainText().trim().max(254, msg('payload.email.tooLong')).pipe(z.email(msg('payload.email.invalid')));
 
 const birthday = plainText()
   .trim()
-  .pipe(z.iso.date('Enter the birthday as YYYY-MM-DD.'))
-  .refine((date) => date <= new Date().toISOString().slice(0, 10), 'The birthday cannot be in the future.');
+  .pipe(z.iso.date(msg('payload.birthday.format')))
+  .refine((date) => date <= new Date().toISOString().slice(0, 10), msg('payload.birthday.future'));
 
-export const searchText = plainText().trim().min(1, 'Type something to search for.').max(100, 'The search is too long.');
+export const searchText = plainText().trim().min(1, msg('payload.search.empty')).max(100, msg('payload.search.tooLong'));
 
 export const orderReference = plainText()
   .trim()
-  .min(1, 'The order reference is empty.')
-  .max(100, 'The order reference can be at most 100 characters.');
+  .min(1, msg('payload.orderReference.empty'))
+  .max(100, msg('payload.orderReference.tooLong'));
 
 export const searchCustomersPayload = z
   .strictObject({
     phone: phone.optional(),
     country_code: countryCode.optional(),
     search: searchText.optional(),
-    page: z.int('The page must be a whole number.').min(1, 'Pages start at 1.').max(1_000_000).optional(),
-    per_page: z.int('Results per page must be a whole number.').min(1, 'At least 1 per page.').max(100, 'At most 100 per page.').optional(),
+    page: z.int(msg('payload.page.whole')).min(1, msg('payload.page.fromOne')).max(1_000_000).optional(),
+    per_page: z.int(msg('payload.perPage.whole')).min(1, msg('payload.perPage.atLeastOne')).max(100, msg('payload.perPage.atMost')).optional(),
   })
   .refine((query) => query.country_code === undefined || query.phone !== undefined, {
     path: ['country_code'],
-    message: 'A country code is only used together with a phone number.',
+    message: msg('payload.countryCode.needsPhone'),
   })
   .superRefine(phoneSaysItsCountry);
 
 export const customerPagePayload = z.strictObject({
-  page: z.int('The page must be a whole number.').min(1, 'Pages start at 1.').max(1_000_000),
-  per_page: z.int('Results per page must be a whole number.').min(1, 'At least 1 per page.').max(100, 'At most 100 per page.'),
+  page: z.int(msg('payload.page.whole')).min(1, msg('payload.page.fromOne')).max(1_000_000),
+  per_page: z.int(msg('payload.perPage.whole')).min(1, msg('payload.perPage.atLeastOne')).max(100, msg('payload.perPage.atMost')),
   // An entity tag is visible ASCII (RFC 9110 8.8.3); anything else could forge a header.
   if_none_match: z
     .string()
-    .max(256, 'The entity tag is too long.')
-    .regex(/^(W\/)?"[\x21\x23-\x7e]*"$/, 'Not an entity tag.')
+    .max(256, msg('payload.entityTag.tooLong'))
+    .regex(/^(W\/)?"[\x21\x23-\x7e]*"$/, msg('payload.entityTag.invalid'))
     .optional(),
 });
 
-export const getCustomerPayload = z.strictObject({ id: uuid('The customer id') });
+export const getCustomerPayload = z.strictObject({ id: z.guid(msg('payload.customerId.uuid')) });
 
 export const registerCustomerPayload = z
   .strictObject({
@@ -102,7 +101,7 @@ export const registerCustomerPayload = z
 
 export const updateCustomerPayload = z
   .strictObject({
-    id: uuid('The customer id'),
+    id: z.guid(msg('payload.customerId.uuid')),
     name: name.optional(),
     // null removes an email or birthday the customer no longer wants kept.
     email: email.nullable().optional(),
@@ -110,7 +109,7 @@ export const updateCustomerPayload = z
   })
   .refine((body) => body.name !== undefined || body.email !== undefined || body.birthday !== undefined, {
     path: ['_'],
-    message: 'Nothing to change: give a name, email or birthday.',
+    message: msg('payload.update.nothing'),
   });
 
 export const checkRewardPayload = z
@@ -126,26 +125,26 @@ export const redeemRewardPayload = z
     reward_code: rewardCode,
     phone,
     country_code: countryCode.optional(),
-    branch_id: uuid('The branch id').optional(),
+    branch_id: z.guid(msg('payload.branchId.uuid')).optional(),
     order_reference: orderReference.optional(),
   })
   .superRefine(phoneSaysItsCountry);
 
 export const setApiKeyPayload = z.strictObject({
-  apiKey: plainText('Enter the API key.')
+  apiKey: plainText(msg('payload.apiKey.missing'))
     .trim()
-    .min(8, 'That is too short to be an API key.')
-    .max(512, 'That is too long to be an API key.')
-    .regex(/^[\x21-\x7e]+$/, 'An API key has no spaces or special characters; paste it exactly as issued.'),
+    .min(8, msg('payload.apiKey.tooShort'))
+    .max(512, msg('payload.apiKey.tooLong'))
+    .regex(/^[\x21-\x7e]+$/, msg('payload.apiKey.characters')),
 });
 
 /** The page's report of how a redemption a link prepared ended (see pos-callback.ts). */
 export const linkOutcomePayload = z.strictObject({
-  link_id: z.uuid('The link id must be a UUID.'),
-  outcome: z.enum(['redeemed', 'queued', 'refused'], 'The outcome is redeemed, queued or refused.'),
+  link_id: z.uuid(msg('payload.linkId.uuid')),
+  outcome: z.enum(['redeemed', 'queued', 'refused'], msg('payload.outcome')),
   reward_code: rewardCode,
   order_reference: orderReference.optional(),
-  points_balance: z.int('The balance must be a whole number.').optional(),
+  points_balance: z.int(msg('payload.balance.whole')).optional(),
   card_serial_number: z.string().trim().min(1).max(100).optional(),
   message: z
     .string()
@@ -154,14 +153,14 @@ export const linkOutcomePayload = z.strictObject({
 });
 
 /** Operations without a payload accept nothing (the preload sends `undefined`). */
-export const noPayload = z.union([z.undefined(), z.null()], 'This operation takes no data.');
+export const noPayload = z.union([z.undefined(), z.null()], msg('payload.none'));
 
 /**
  * Renderer error reports are truncated rather than refused, and their control characters
  * replaced (a stack keeps its line breaks): losing the report helps no one.
  */
 export const reportErrorPayload = z.strictObject({
-  message: z.string('The error report needs a message.').transform((text) => truncate(visible(text), 2000)),
+  message: z.string(msg('payload.errorReport.message')).transform((text) => truncate(visible(text), 2000)),
   source: z
     .string()
     .transform((text) => truncate(visible(text), 100))

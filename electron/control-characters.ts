@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ENGLISH, describe, msg } from './messages';
 
 /**
  * Characters that have no place in anything a cashier types: the C0 and C1 controls (NUL,
@@ -21,9 +22,8 @@ export function replaceControlCharacters(text: string, replacement: string): str
   return text.replace(ALL_CONTROL_CHARACTERS, replacement);
 }
 
-/** The field message for text that holds one: the same words for every field. */
-export const CONTROL_CHARACTER_MESSAGE =
-  'This contains invisible control characters (such as NUL, ESC or a text-direction override). Retype it.';
+/** The field message for text that holds one, in English: the same words for every field. */
+export const CONTROL_CHARACTER_MESSAGE = describe(ENGLISH, 'text.controlCharacters');
 
 /**
  * A trimmed string without control characters. Surrounding whitespace, line breaks included
@@ -34,4 +34,4 @@ export const plainText = (required?: string) =>
   z
     .string(required)
     .trim()
-    .refine((text) => !hasControlCharacters(text), CONTROL_CHARACTER_MESSAGE);
+    .refine((text) => !hasControlCharacters(text), msg('text.controlCharacters'));

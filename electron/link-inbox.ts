@@ -3,6 +3,7 @@ import type { LinkMessage, LinkRequest } from './contract';
 import { createLinkRateLimit, type LinkRateLimit } from './link-rate-limit';
 import type { Logger } from './log';
 import { parseTillLink } from './till-link';
+import { ENGLISH, describe, type Wording } from './messages';
 
 /** How a link reached the app, for the log. */
 export type LinkSource = 'command-line' | 'second-instance' | 'open-url';
@@ -26,6 +27,8 @@ export interface LinkInboxOptions {
   log: Logger;
   rateLimit?: LinkRateLimit;
   now?: () => Date;
+  /** The interface's language at this moment: a refusal is shown to the cashier in it. */
+  wording?: () => Wording;
 }
 
 // Reward links remembered for their outcome report; older ones are forgotten first.
@@ -41,6 +44,7 @@ export function createLinkInbox(options: LinkInboxOptions): LinkInbox {
   const { log } = options;
   const limit = options.rateLimit ?? createLinkRateLimit();
   const now = options.now ?? (() => new Date());
+  const wording = options.wording ?? (() => ENGLISH);
 
   let push: ((message: LinkMessage) => void) | null = null;
   let listening = false;
@@ -66,8 +70,9 @@ export function createLinkInbox(options: LinkInboxOptions): LinkInbox {
     else waitingRefusal = message;
   }
 
-  function refuse(reason: string): LinkReceipt {
-    deliver({ kind: 'refused', reason, receivedAt: now().toISOString() });
+  /** The receipt's reason is English, for the caller's log; the page's is in the interface language. */
+  function refuse(reason: string, shown: string): LinkReceipt {
+    deliver({ kind: 'refused', reason: shown, receivedAt: now().toISOString() });
     return { accepted: false, reason };
   }
 
@@ -75,10 +80,10 @@ export function createLinkInbox(options: LinkInboxOptions): LinkInbox {
     receive(raw, via) {
       if (!limit.take()) {
         flooded += 1;
-        const reason = 'Too many links arrived at once; this one was ignored.';
+        const reason = describe(ENGLISH, 'link.tooMany');
         if (flooded === 1) {
           log.warn(`Refused a link (${via}): too many links in a short time. Further ones are counted, not logged.`);
-          return refuse(reason);
+          return refuse(reason, describe(wording(), 'link.tooMany'));
         }
         return { accepted: false, reason };
       }
@@ -88,7 +93,11 @@ export function createLinkInbox(options: LinkInboxOptions): LinkInbox {
       const parsed = parseTillLink(raw);
       if (!parsed.ok) {
         log.warn(`Refused a link${parsed.route ? ` to ${parsed.route}` : ''} (${via}): ${parsed.reason}`);
-        return refuse(`A link was refused: ${parsed.reason}`);
+        const words = wording();
+        return refuse(
+          describe(ENGLISH, 'link.refused', { reason: parsed.reason }),
+          describe(words, 'link.refused', { reason: parsed.reasonIn(words) }),
+        );
       }
       const id = randomUUID();
       const { request } = parsed;

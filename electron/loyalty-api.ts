@@ -316,7 +316,7 @@ function readAnswer(
   const parsed = parseJson(text);
   // No answer of the spec nests more than a handful of levels; the bridge carries no deeper result.
   if (parsed !== undefined && nestsDeeperThan(parsed, MAX_RESULT_DEPTH)) {
-    return { ok: false, error: badResponse('The loyalty service answered with data nested too deeply to read.', status) };
+    return { ok: false, error: badResponse('bridge.tooDeep', status) };
   }
   // The key goes before anything is read, shortened or copied from the answer: a message cut
   // to length could otherwise keep part of an echoed key that no later scrub would match.
@@ -325,10 +325,10 @@ function readAnswer(
     return { ok: false, error: errorFromResponse(status, body === undefined ? text : body, retryAfter) };
   }
   if (!isRecord(body)) {
-    return { ok: false, error: badResponse('The loyalty service answered with something that is not JSON.', status) };
+    return { ok: false, error: badResponse('service.notJson', status) };
   }
   if (body.ok !== true || !('data' in body)) {
-    return { ok: false, error: badResponse('The loyalty service answered in an unexpected format.', status) };
+    return { ok: false, error: badResponse('service.unexpectedFormat', status) };
   }
   return {
     status,
@@ -361,7 +361,7 @@ function shaped<S extends z.ZodType, T>(answer: Envelope, schema: S, toResult: (
 }
 
 function unreadable(status: number): Failure {
-  return { ok: false, error: badResponse('The loyalty service answered with data in an unexpected shape.', status) };
+  return { ok: false, error: badResponse('service.unexpectedShape', status) };
 }
 
 function isEnvelope(answer: Envelope | Failure): answer is Envelope {

@@ -4,8 +4,9 @@ import { isSupportedCountry } from 'libphonenumber-js';
 import { ARABIC_DIGITS, INTERFACE_LANGUAGES, THEMES, type Settings, type SettingsPatch } from './contract';
 import { readFileIfExists, writeFileAtomic } from './atomic-file';
 import { describeError, type Logger } from './log';
-import { fieldErrors } from './validation-errors';
+import { fieldErrors, parseOptions } from './validation-errors';
 import { plainText } from './control-characters';
+import { ENGLISH, msg, type MainMessageKey, type Wording } from './messages';
 
 export const DEFAULT_SETTINGS: Settings = Object.freeze({
   baseUrl: null,
@@ -27,13 +28,12 @@ const KNOWN_CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
-/** The words that differ between the URLs the till keeps. */
-interface UrlWords {
-  /** "service URL", "callback URL" */
-  name: string;
-  example: string;
-  /** What to do instead of putting credentials in the URL. */
-  noCredentials: string;
+/** The messages that differ between the URLs the till keeps. */
+interface UrlMessages {
+  tooLong: MainMessageKey;
+  notUrl: MainMessageKey;
+  notHttps: MainMessageKey;
+  credentials: MainMessageKey;
 }
 
 /**
@@ -41,28 +41,25 @@ interface UrlWords {
  * [::1]), and never with a user name or password in it. `finish` checks the rest and gives
  * the stored form.
  */
-function sendableUrl(words: UrlWords, finish: (url: URL, ctx: z.RefinementCtx) => string) {
+function sendableUrl(words: UrlMessages, finish: (url: URL, ctx: z.RefinementCtx) => string) {
   return plainText()
     .trim()
-    .max(2048, `The ${words.name} is too long.`)
+    .max(2048, words.tooLong)
     .transform((text, ctx) => {
       let url: URL;
       try {
         url = new URL(text);
       } catch {
-        ctx.addIssue({ code: 'custom', message: `Enter the full ${words.name}, such as ${words.example}.` });
+        ctx.addIssue({ code: 'custom', message: words.notUrl });
         return z.NEVER;
       }
       const loopback = LOOPBACK_HOSTS.has(url.hostname);
       if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
-        ctx.addIssue({
-          code: 'custom',
-          message: `The ${words.name} must start with https:// (plain http is allowed only for 127.0.0.1 or localhost).`,
-        });
+        ctx.addIssue({ code: 'custom', message: words.notHttps });
         return z.NEVER;
       }
       if (url.username || url.password) {
-        ctx.addIssue({ code: 'custom', message: `Do not put a user name or password in the ${words.name}${words.noCredentials}.` });
+        ctx.addIssue({ code: 'custom', message: words.credentials });
         return z.NEVER;
       }
       return finish(url, ctx);
@@ -74,10 +71,15 @@ function sendableUrl(words: UrlWords, finish: (url: URL, ctx: z.RefinementCtx) =
  * adds the version to every path, and people paste URLs copied from the docs).
  */
 export const baseUrlSchema = sendableUrl(
-  { name: 'service URL', example: 'https://loyalty.example.com', noCredentials: ': set the API key instead' },
+  {
+    tooLong: msg('settings.serviceUrl.tooLong'),
+    notUrl: msg('settings.serviceUrl.notUrl'),
+    notHttps: msg('settings.serviceUrl.notHttps'),
+    credentials: msg('settings.serviceUrl.credentials'),
+  },
   (url, ctx) => {
     if (url.search || url.hash) {
-      ctx.addIssue({ code: 'custom', message: 'The service URL must not contain ? or #.' });
+      ctx.addIssue({ code: 'custom', message: msg('settings.serviceUrl.queryOrFragment') });
       return z.NEVER;
     }
     const path = url.pathname.replace(/\/+$/, '').replace(/\/v1$/i, '');
@@ -91,10 +93,15 @@ export const baseUrlSchema = sendableUrl(
  * POS may route on it. The outcome carries no secret, but it does name an order and a code.
  */
 export const posCallbackUrlSchema = sendableUrl(
-  { name: 'callback URL', example: 'http://127.0.0.1:8080/loyalty', noCredentials: '' },
+  {
+    tooLong: msg('settings.callbackUrl.tooLong'),
+    notUrl: msg('settings.callbackUrl.notUrl'),
+    notHttps: msg('settings.callbackUrl.notHttps'),
+    credentials: msg('settings.callbackUrl.credentials'),
+  },
   (url, ctx) => {
     if (url.hash) {
-      ctx.addIssue({ code: 'custom', message: 'The callback URL must not contain #.' });
+      ctx.addIssue({ code: 'custom', message: msg('settings.callbackUrl.fragment') });
       return z.NEVER;
     }
     return url.href;
@@ -106,41 +113,41 @@ export const countrySchema = plainText()
   .trim()
   .transform((text) => text.toUpperCase())
   .refine((code) => /^[A-Z]{2}$/.test(code) && isSupportedCountry(code), {
-    message: 'Choose a two-letter country code, such as SA or GB.',
+    message: msg('settings.country'),
   });
 
 const settingsPatchSchema = z.strictObject({
   baseUrl: baseUrlSchema.nullable().optional(),
   defaultCountry: countrySchema.optional(),
-  branchId: z.guid('The branch id must be a UUID, as issued by the loyalty service.').nullable().optional(),
+  branchId: z.guid(msg('settings.branchId')).nullable().optional(),
   tillName: plainText()
     .trim()
-    .min(1, 'Give the till a name.')
-    .max(60, 'The till name can be at most 60 characters.')
+    .min(1, msg('settings.tillName.missing'))
+    .max(60, msg('settings.tillName.tooLong'))
     .optional(),
-  allowOfflineRedemption: z.boolean('Choose yes or no.').optional(),
-  programId: z.guid('The programme id must be a UUID, as the loyalty service shows it on cards.').nullable().optional(),
+  allowOfflineRedemption: z.boolean(msg('settings.yesOrNo')).optional(),
+  programId: z.guid(msg('settings.programId')).nullable().optional(),
   posCallbackUrl: posCallbackUrlSchema.nullable().optional(),
-  theme: z.enum(THEMES, 'Choose system, light or dark.').optional(),
+  theme: z.enum(THEMES, msg('settings.theme')).optional(),
   currency: z
     .string()
     .trim()
     .transform((text) => text.toUpperCase())
     .refine((code) => /^[A-Z]{3}$/.test(code) && KNOWN_CURRENCIES.has(code), {
-      message: 'Choose a three-letter ISO 4217 currency code, such as SAR or EUR.',
+      message: msg('settings.currency'),
     })
     .nullable()
     .optional(),
   language: z
-    .enum(INTERFACE_LANGUAGES, `Choose one of the till's languages: ${INTERFACE_LANGUAGES.join(', ')}.`)
+    .enum(INTERFACE_LANGUAGES, msg('settings.language'))
     .nullable()
     .optional(),
-  arabicDigits: z.enum(ARABIC_DIGITS, 'Choose Arabic-Indic (arab) or Latin (latn) digits.').optional(),
+  arabicDigits: z.enum(ARABIC_DIGITS, msg('settings.arabicDigits')).optional(),
   cacheRefresh: z
     .strictObject({
-      everyHours: z.int('Choose a whole number of hours.').min(1, 'At most once an hour.').max(168, 'At least once a week.'),
-      windowFromHour: z.int('Choose an hour from 0 to 23.').min(0, 'Choose an hour from 0 to 23.').max(23, 'Choose an hour from 0 to 23.'),
-      windowToHour: z.int('Choose an hour from 0 to 23.').min(0, 'Choose an hour from 0 to 23.').max(23, 'Choose an hour from 0 to 23.'),
+      everyHours: z.int(msg('settings.cacheRefresh.wholeHours')).min(1, msg('settings.cacheRefresh.atMostHourly')).max(168, msg('settings.cacheRefresh.atLeastWeekly')),
+      windowFromHour: z.int(msg('settings.cacheRefresh.hour')).min(0, msg('settings.cacheRefresh.hour')).max(23, msg('settings.cacheRefresh.hour')),
+      windowToHour: z.int(msg('settings.cacheRefresh.hour')).min(0, msg('settings.cacheRefresh.hour')).max(23, msg('settings.cacheRefresh.hour')),
     })
     .optional(),
 });
@@ -151,7 +158,8 @@ export type SettingsUpdate = { ok: true; settings: Settings } | { ok: false; fie
 
 export interface SettingsStore {
   get(): Settings;
-  update(patch: unknown): Promise<SettingsUpdate>;
+  /** Validates and saves; field errors are worded in `wording` (English by default). */
+  update(patch: unknown, wording?: Wording): Promise<SettingsUpdate>;
 }
 
 /** Settings (nothing secret) as JSON in the user-data folder, validated on every write. */
@@ -190,9 +198,9 @@ export async function openSettings(options: { file: string; log: Logger }): Prom
 
   return {
     get: () => ({ ...current }),
-    async update(patch) {
-      const parsed = settingsPatchSchema.safeParse(patch ?? {});
-      if (!parsed.success) return { ok: false, fields: fieldErrors(parsed.error) };
+    async update(patch, wording = ENGLISH) {
+      const parsed = settingsPatchSchema.safeParse(patch ?? {}, parseOptions(wording));
+      if (!parsed.success) return { ok: false, fields: fieldErrors(parsed.error, wording) };
       const saved = queue.then(() => apply(stripUndefined(parsed.data)));
       queue = saved.catch(() => undefined);
       return { ok: true, settings: await saved };

@@ -4,6 +4,7 @@ import { name, orderReference, phone, rewardCode, searchText } from './bridge-pa
 import { countrySchema } from './settings';
 import { fieldErrors } from './validation-errors';
 import { LINK_SCHEME } from './link-scheme';
+import { ENGLISH, describe, msg, type MainMessageKey, type Wording } from './messages';
 
 /**
  * Reading a `loyalty-till://` link. Any web page and any program on the till can open one,
@@ -17,7 +18,21 @@ export { LINK_SCHEME };
 /** Longer than any honest link (the longest value allowed is 200 characters). */
 export const MAX_LINK_LENGTH = 2048;
 
-export type LinkParse = { ok: true; request: LinkRequest } | { ok: false; route?: LinkRoute; reason: string };
+/**
+ * A refused link says why in English (`reason`, for the log) and in the interface's
+ * language when asked (`reasonIn`, for the cashier's notice).
+ */
+export type LinkParse =
+  | { ok: true; request: LinkRequest }
+  | { ok: false; route?: LinkRoute; reason: string; reasonIn: (wording: Wording) => string };
+
+/** Why a link was refused, worded on demand. */
+type Refusal = (wording: Wording) => string;
+
+const says =
+  (key: MainMessageKey, params?: Record<string, string | number>): Refusal =>
+  (wording) =>
+    describe(wording, key, params);
 
 // Control characters, and the Unicode marks that reorder or hide text on screen.
 const INVISIBLE = /[\p{Cc}\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/u;
@@ -33,14 +48,14 @@ const routes = {
     .strictObject({ code: rewardCode, phone: phone.optional(), country: country.optional(), order: orderReference.optional() })
     .refine((link) => link.country === undefined || link.phone !== undefined, {
       path: ['country'],
-      message: 'A country is only used together with a phone number.',
+      message: msg('link.countryNeedsPhone'),
     })
     .transform((link) => ({ route: 'reward' as const, ...dropUndefined(link) })),
   register: z
     .strictObject({ name: name.optional(), phone: phone.optional(), country: country.optional() })
     .refine((link) => link.country === undefined || link.phone !== undefined, {
       path: ['country'],
-      message: 'A country is only used together with a phone number.',
+      message: msg('link.countryNeedsPhone'),
     })
     .transform((link) => ({ route: 'register' as const, ...dropUndefined(link) })),
   find: z.strictObject({ q: searchText }).transform(({ q }) => ({ route: 'find' as const, q })),
@@ -58,35 +73,38 @@ function isRoute(host: string): host is LinkRoute {
 
 /** Reads one link. Never throws: a link that cannot be read is refused with a reason. */
 export function parseTillLink(raw: unknown): LinkParse {
-  if (typeof raw !== 'string') return refuse('The link is not text.');
-  if (raw.length > MAX_LINK_LENGTH) return refuse(`The link is longer than ${MAX_LINK_LENGTH} characters.`);
-  if (!raw.toLowerCase().startsWith(`${LINK_SCHEME}:`)) return refuse(`The link does not start with ${LINK_SCHEME}://.`);
-  if (INVISIBLE.test(raw)) return refuse('The link contains control characters.');
+  if (typeof raw !== 'string') return refuse(says('link.notText'));
+  if (raw.length > MAX_LINK_LENGTH) return refuse(says('link.tooLong', { max: MAX_LINK_LENGTH }));
+  if (!raw.toLowerCase().startsWith(`${LINK_SCHEME}:`)) return refuse(says('link.wrongScheme', { scheme: LINK_SCHEME }));
+  if (INVISIBLE.test(raw)) return refuse(says('link.controlCharacters'));
 
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    return refuse('The link is not a well-formed URL.');
+    return refuse(says('link.malformed'));
   }
-  if (url.protocol !== `${LINK_SCHEME}:`) return refuse(`The link does not start with ${LINK_SCHEME}://.`);
-  if (!raw.slice(LINK_SCHEME.length + 1).startsWith('//')) return refuse(`The link must start with ${LINK_SCHEME}:// and a route.`);
-  if (url.username || url.password || url.port) return refuse('The link must not carry a user name, password or port.');
-  if (url.hash || raw.includes('#')) return refuse('The link must not carry a # fragment.');
-  if (url.pathname !== '' && url.pathname !== '/') return refuse('The link has a path after its route; only ?parameters may follow.');
+  if (url.protocol !== `${LINK_SCHEME}:`) return refuse(says('link.wrongScheme', { scheme: LINK_SCHEME }));
+  if (!raw.slice(LINK_SCHEME.length + 1).startsWith('//')) return refuse(says('link.noRoute', { scheme: LINK_SCHEME }));
+  if (url.username || url.password || url.port) return refuse(says('link.credentials'));
+  if (url.hash || raw.includes('#')) return refuse(says('link.fragment'));
+  if (url.pathname !== '' && url.pathname !== '/') return refuse(says('link.path'));
 
   const host = url.hostname.toLowerCase();
-  if (!isRoute(host)) return refuse(`Unknown route "${printable(host)}": the routes are ${LINK_ROUTES.join(', ')}.`);
+  if (!isRoute(host)) return refuse(says('link.unknownRoute', { route: printable(host), routes: LINK_ROUTES.join(', ') }));
 
   const params = readParameters(url.search, host);
   if (!params.ok) return refuse(params.reason, host);
 
   const parsed = routes[host].safeParse(params.values);
-  if (!parsed.success) return refuse(describeProblems(fieldErrors(parsed.error)), host);
+  if (!parsed.success) {
+    const { error } = parsed;
+    return refuse((wording) => describeProblems(fieldErrors(error, wording)), host);
+  }
   return { ok: true, request: parsed.data };
 }
 
-type Parameters = { ok: true; values: Record<string, string> } | { ok: false; reason: string };
+type Parameters = { ok: true; values: Record<string, string> } | { ok: false; reason: Refusal };
 
 /**
  * The query, decoded by hand rather than with URLSearchParams: a repeated parameter must be
@@ -102,12 +120,12 @@ function readParameters(search: string, route: LinkRoute): Parameters {
     const rawKey = cut < 0 ? pair : pair.slice(0, cut);
     const rawValue = cut < 0 ? '' : pair.slice(cut + 1);
     const key = decode(rawKey.replace(/\+/g, ' '));
-    if (key === null) return { ok: false, reason: 'A parameter name is badly percent-encoded.' };
-    if (!LINK_PARAMETERS.has(key)) return { ok: false, reason: `Unknown parameter "${printable(key)}" for ${route}.` };
-    if (Object.hasOwn(values, key)) return { ok: false, reason: `The parameter "${key}" is given more than once.` };
+    if (key === null) return { ok: false, reason: says('link.parameterEncoding') };
+    if (!LINK_PARAMETERS.has(key)) return { ok: false, reason: says('link.unknownParameter', { parameter: printable(key), route }) };
+    if (Object.hasOwn(values, key)) return { ok: false, reason: says('link.repeatedParameter', { parameter: key }) };
     const value = decode(key === 'phone' ? phonePluses(rawValue) : rawValue.replace(/\+/g, ' '));
-    if (value === null) return { ok: false, reason: `The value of "${key}" is badly percent-encoded.` };
-    if (INVISIBLE.test(value)) return { ok: false, reason: `The value of "${key}" contains control characters.` };
+    if (value === null) return { ok: false, reason: says('link.valueEncoding', { parameter: key }) };
+    if (INVISIBLE.test(value)) return { ok: false, reason: says('link.valueControlCharacters', { parameter: key }) };
     values[key] = value;
   }
   return { ok: true, values: { ...values } };
@@ -139,8 +157,9 @@ function describeProblems(fields: Record<string, string>): string {
     .join(' ');
 }
 
-function refuse(reason: string, route?: LinkRoute): LinkParse {
-  return route ? { ok: false, route, reason } : { ok: false, reason };
+function refuse(reasonIn: Refusal, route?: LinkRoute): LinkParse {
+  const reason = reasonIn(ENGLISH);
+  return route ? { ok: false, route, reason, reasonIn } : { ok: false, reason, reasonIn };
 }
 
 function dropUndefined<T extends Record<string, unknown>>(value: T): { [K in keyof T]: Exclude<T[K], undefined> } {

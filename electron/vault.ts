@@ -3,10 +3,12 @@ import type { KeyProtection, KeyStatus } from './contract';
 import type { KeyCipher } from './key-cipher';
 import { readFileIfExists, writeFileAtomic } from './atomic-file';
 import { describeError, type Logger } from './log';
+import { ENGLISH, describe, type MainMessageKey } from './messages';
 
 export type { KeyCipher } from './key-cipher';
 
-export type StoreKeyOutcome = { ok: true } | { ok: false; message: string };
+/** A refusal names its message (`why`) for the cashier, and says it in English for the log. */
+export type StoreKeyOutcome = { ok: true } | { ok: false; why: MainMessageKey; message: string };
 
 export interface Vault {
   /** The key in plain text: for the API client only, never for the renderer. */
@@ -54,17 +56,14 @@ export async function openVault(options: { file: string; cipher: KeyCipher; log:
     async store(apiKey) {
       const protection = cipher.protection();
       if (protection === 'unavailable') {
-        return {
-          ok: false,
-          message: 'The API key was not saved: this computer offers no encryption for secrets, so it cannot be kept safely.',
-        };
+        return { ok: false, why: 'apiKey.noEncryption', message: describe(ENGLISH, 'apiKey.noEncryption') };
       }
       let sealed: Buffer;
       try {
         sealed = cipher.encrypt(apiKey);
       } catch (error) {
         log.warn(`Encrypting the API key failed (${describeError(error)}).`);
-        return { ok: false, message: 'The API key was not saved: encryption failed on this computer.' };
+        return { ok: false, why: 'apiKey.encryptionFailed', message: describe(ENGLISH, 'apiKey.encryptionFailed') };
       }
       await writeFileAtomic(file, sealed);
       current = apiKey;

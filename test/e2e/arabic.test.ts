@@ -267,6 +267,27 @@ describe('the till in Arabic, right to left', () => {
     expectNoFindings();
   });
 
+  it("says the main process's refusals in Arabic: a settings field, a refused POS link", async () => {
+    await page().keyboard.press('F9');
+    await expect.poll(screenName).toBe('settings');
+    const baseUrl = page().locator('#base-url');
+    const saved = await baseUrl.inputValue();
+    await baseUrl.fill('ftp://loyalty.example.com');
+    await page().locator('form button[type="submit"]').click();
+    await expect.poll(() => page().locator('#base-url-error').textContent()).toContain('يجب أن يبدأ عنوان URL للخدمة بـ');
+    expect(await page().locator('#base-url-error').textContent()).toContain('\u2066https://\u2069');
+    await baseUrl.fill(saved);
+    await page().keyboard.press('Escape');
+    await expect.poll(screenName).toBe('find');
+
+    expect(h.deliverLink('loyalty-till://redeem?code=RW-A1')).toMatchObject({ accepted: false });
+    await expect.poll(() => page().getByTestId('link-refused').textContent()).toContain('رُفض رابط');
+    expect(await page().getByTestId('link-refused').textContent()).toContain('مسار غير معروف');
+    // Esc puts the notice away, as in English.
+    await page().keyboard.press('Escape');
+    await expect.poll(() => page().getByTestId('link-refused').count()).toBe(0);
+  });
+
   it('writes Latin digits when Settings say so, at once', async () => {
     await searchFor(omar.phone);
     await expect.poll(() => page().locator('.result__name').allTextContents()).toEqual([omar.name]);
