@@ -263,6 +263,9 @@ export class CacheRefresh {
    * cursor commit together, and a restart repeats exactly the pages not stored.
    */
   private async fill(cursor: RefreshCursor, first: FetchedPage | null): Promise<void> {
+    // No more customers stored than the pages done hold: the pages to come are new to the
+    // cache (a first fill, or its resumption), inserted without a lookup each.
+    this.expectNew = (await this.options.db.customers.count()) <= cursor.pagesDone * this.perPage;
     const tags = new Map<number, PageTag>();
     for (const tag of await this.options.db.pageTags.toArray()) if (tag.perPage === this.perPage) tags.set(tag.page, tag);
     const arrived = new Map<number, FetchedPage>();
@@ -390,6 +393,9 @@ export class CacheRefresh {
     });
   }
 
+  /** The customers of this run's pages are taken to be new (see `fill`). */
+  private expectNew = false;
+
   /** Milliseconds a customer's write took lately (a moving average), for the cashier's slices. */
   private msPerCustomer: number | null = null;
 
@@ -405,7 +411,7 @@ export class CacheRefresh {
     alongside?: Parameters<CustomerCache['putCustomers']>[2],
   ): Promise<void> {
     const started = performance.now();
-    await this.options.cache.putCustomers(customers, fetchedAt, alongside, { onlyChanged: true });
+    await this.options.cache.putCustomers(customers, fetchedAt, alongside, { onlyChanged: true, expectNew: this.expectNew });
     if (customers.length >= CASHIER_WRITE_MIN) {
       const perCustomer = (performance.now() - started) / customers.length;
       this.msPerCustomer = this.msPerCustomer === null ? perCustomer : 0.8 * this.msPerCustomer + 0.2 * perCustomer;

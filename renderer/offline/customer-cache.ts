@@ -10,7 +10,7 @@
 import type { Table } from 'dexie';
 import type { Customer, Program, Redemption, Reward } from '../../electron/contract';
 import { toE164 } from '../lib/phone';
-import { LOCAL_ID_PREFIX, customerTables, putCustomerRows, rewardKey, type CachedCustomer, type CachedReward, type OfflineDb } from './db';
+import { LOCAL_ID_PREFIX, addNewCustomerRows, customerTables, putCustomerRows, rewardKey, type CachedCustomer, type CachedReward, type OfflineDb } from './db';
 import { nameWordsOf } from './fold';
 import { loadSearchIndex, yieldToBrowser, type IndexLoadOptions, type IndexLoadProgress } from './index-loader';
 import { linesOf, parseSearchLine } from './search-chunks';
@@ -60,6 +60,13 @@ export interface WriteOptions {
    * changed; the refresh's completion vouches for them (`confirmedAt`).
    */
   onlyChanged?: boolean;
+  /**
+   * The customers are most likely not stored yet (a first fill): insert them without
+   * looking each one up first, which is a third of a new customer's write. Should one be
+   * stored already, the transaction is rolled back and written the usual way. Only
+   * `putCustomers` takes this (it owns its transaction).
+   */
+  expectNew?: boolean;
 }
 
 export interface CustomerCacheOptions {
@@ -204,6 +211,23 @@ export class CustomerCache {
     options: WriteOptions = {},
   ): Promise<CachedCustomer[]> {
     const prepared = customers instanceof PreparedCustomers ? customers : prepareCustomers(customers);
+    if (options.expectNew) {
+      try {
+        return await this.putPrepared(prepared, fetchedAt, alongside, options);
+      } catch (error) {
+        // Some were stored after all (the transaction rolled back): the usual way, which reads first.
+        if ((error as { name?: unknown } | null)?.name !== 'BulkError') throw error;
+      }
+    }
+    return this.putPrepared(prepared, fetchedAt, alongside, { ...options, expectNew: false });
+  }
+
+  private async putPrepared(
+    prepared: PreparedCustomers,
+    fetchedAt: string,
+    alongside: { tables: readonly Table[]; write: () => Promise<void> } | undefined,
+    options: WriteOptions,
+  ): Promise<CachedCustomer[]> {
     const tables = [...customerTables(this.db), ...(alongside?.tables ?? [])];
     const changes = await this.db.transaction('rw', tables, async () => {
       const written = await this.writePrepared(prepared, fetchedAt, options);
@@ -224,7 +248,7 @@ export class CustomerCache {
     fetchedAt: string,
     options: WriteOptions = {},
   ): Promise<{ row: CachedCustomer; previous: CachedCustomer | null }[]> {
-    return this.writePrepared(prepareCustomers(customers), fetchedAt, options);
+    return this.writePrepared(prepareCustomers(customers), fetchedAt, { ...options, expectNew: false });
   }
 
   private async writePrepared(
@@ -234,13 +258,21 @@ export class CustomerCache {
   ): Promise<{ row: CachedCustomer; previous: CachedCustomer | null }[]> {
     const { items } = prepared;
     if (items.length === 0) return [];
-    const existing = new Map<string, CachedCustomer>();
-    for (const row of await this.db.customers.where('id').anyOf(items.map((item) => item.id)).toArray()) existing.set(row.id, row);
     // Customers registered offline are few: one index range finds them all, by phone here.
     const localByPhone = new Map<string, CachedCustomer>();
     for (const row of await this.db.customers.where('id').startsWith(LOCAL_ID_PREFIX).toArray()) {
       if (row.localOnly) localByPhone.set(row.phoneE164, row);
     }
+    if (options.expectNew && items.every((item) => !localByPhone.has(item.phoneE164))) {
+      const rows = items.map((item): CachedCustomer => ({ id: item.id, phoneE164: item.phoneE164, nameWords: item.nameWords, customer: item.record, fetchedAt }));
+      const pks = await addNewCustomerRows(this.db, rows);
+      return rows.map((row, i) => ({ row: { ...row, pk: pks[i]! }, previous: null }));
+    }
+    // One request per id, all in flight at once: measured twice as fast in Chromium as
+    // `anyOf`, whose cursor waits for each key before it asks for the next.
+    const existing = new Map<string, CachedCustomer>();
+    const found = await Promise.all(items.map((item) => this.db.customers.get({ id: item.id })));
+    for (const row of found) if (row) existing.set(row.id, row);
     const rows: { row: CachedCustomer; previous: CachedCustomer | null }[] = [];
     for (const item of items) {
       // A customer registered offline becomes the service's customer: same row, same pk.

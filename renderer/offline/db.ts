@@ -313,6 +313,20 @@ export async function putCustomerRows(
   return pks;
 }
 
+/**
+ * Inserts rows taken to be new (no `pk`), with their search lines: no read first. Fails with
+ * Dexie's `BulkError` when an id is stored already; the caller lets that abort its
+ * transaction and writes the usual way.
+ */
+export async function addNewCustomerRows(db: OfflineDb, rows: CachedCustomer[]): Promise<number[]> {
+  const pks = (await db.customers.bulkAdd(rows, { allKeys: true })) as number[];
+  await writeSearchLines(
+    db.searchChunks,
+    rows.map((row, i) => searchFieldsOf({ ...row, pk: pks[i]! })),
+  );
+  return pks;
+}
+
 function sameSearchFields(a: CachedCustomer, b: CachedCustomer): boolean {
   return a.phoneE164 === b.phoneE164 && a.nameWords.join(' ') === b.nameWords.join(' ');
 }
