@@ -30,7 +30,7 @@ function countLookups(): { count: number } {
 async function expectConsistent(): Promise<void> {
   const rows = await db.customers.toArray();
   const lines = (await db.searchChunks.toArray()).flatMap(linesOf).map(parseSearchLine);
-  expect(lines.map((line) => line.pk).sort((a, b) => a - b)).toEqual(rows.map((row) => row.pk).sort((a, b) => a - b));
+  expect(lines.map((line) => line.pk).sort((a, b) => a - b)).toEqual(rows.map((row) => row.pk!).sort((a, b) => a - b));
   expect(new Set(rows.map((row) => row.id)).size).toBe(rows.length);
 }
 
