@@ -96,8 +96,15 @@ const WRITE_BATCH_CUSTOMERS = 1_000;
  * far: a search waits for at most one such transaction.
  */
 const CASHIER_ACTIVE_MS = 1_000;
-const CASHIER_WRITE_BUDGET_MS = 4;
-const CASHIER_WRITE_MIN = 10;
+const CASHIER_WRITE_BUDGET_MS = 10;
+/** Below this, a transaction's fixed cost (a few ms) outweighs its customers. */
+const CASHIER_WRITE_MIN = 25;
+/**
+ * Pages with nothing to store (304s, pages hashing as stored) move the stored cursor at
+ * most this often: a transaction per such page was most of an unchanged refresh's writes.
+ * A restart repeats at most these pages, which cost no writes.
+ */
+const IDLE_CURSOR_EVERY_MS = 2_000;
 /** How far the fetchers may run ahead of what is stored, in pages. */
 const MAX_PAGES_AHEAD = 12;
 
@@ -266,6 +273,8 @@ export class CacheRefresh {
     // No more customers stored than the pages done hold: the pages to come are new to the
     // cache (a first fill, or its resumption), inserted without a lookup each.
     this.expectNew = (await this.options.db.customers.count()) <= cursor.pagesDone * this.perPage;
+    // A run that only confirms what is stored may end without ever storing its cursor.
+    this.cursorStoredAt = performance.now();
     const tags = new Map<number, PageTag>();
     for (const tag of await this.options.db.pageTags.toArray()) if (tag.perPage === this.perPage) tags.set(tag.page, tag);
     const arrived = new Map<number, FetchedPage>();
@@ -366,6 +375,14 @@ export class CacheRefresh {
       if (page.contentHash !== null) tag.contentHash = page.contentHash;
       newTags.push(tag);
     }
+    const tagsKept = newTags.every((tag) => {
+      const stored = tags.get(tag.page);
+      return stored !== undefined && stored.etag === tag.etag && stored.contentHash === tag.contentHash;
+    });
+    if (customers.length === 0 && tagsKept && performance.now() - this.cursorStoredAt < IDLE_CURSOR_EVERY_MS) {
+      this.advance(cursor, moved, batch);
+      return;
+    }
     const perTransaction = cache.searchedRecently(CASHIER_ACTIVE_MS) ? this.cashierSlice() : customers.length;
     // All but the last slice: customers only.
     let from = 0;
@@ -382,6 +399,14 @@ export class CacheRefresh {
       },
     });
     for (const tag of newTags) tags.set(tag.page, tag);
+    this.cursorStoredAt = performance.now();
+    this.advance(cursor, moved, batch);
+  }
+
+  /** When the cursor was last stored (monotonic ms). */
+  private cursorStoredAt = Number.NEGATIVE_INFINITY;
+
+  private advance(cursor: RefreshCursor, moved: RefreshCursor, batch: FetchedPage[]): void {
     Object.assign(cursor, moved);
     const listed = batch.reduce((sum, page) => sum + (page.unchanged ? this.perPage : page.customers.length), 0);
     this.update({
