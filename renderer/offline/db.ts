@@ -16,8 +16,8 @@
  * - nothing in the hot path uses `.filter()` or `.distinct()`, which leave Dexie's fast path.
  * - `searchChunks` repeats only what the in-memory index needs, 1,024 customers to a
  *   record (search-chunks.ts): the index loads from these, not from the full records.
- *   Every customer write goes through `putCustomerRows` / `addCustomerRow` /
- *   `deleteCustomerRow`, in a transaction over `customerTables(db)`, so the two never differ.
+ *   Every customer write goes through `putCustomerRows` / `addNewCustomerRows` /
+ *   `addCustomerRow` / `deleteCustomerRow`, in a transaction over `customerTables(db)`, so the two never differ.
  */
 import { Dexie, type EntityTable } from 'dexie';
 import type { BridgeError, Customer, Reward } from '../../electron/contract';

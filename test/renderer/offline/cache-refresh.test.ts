@@ -135,13 +135,25 @@ describe('the background refresh', () => {
   });
 });
 
-/** Counts reads of the customers table by id (the comparison of a page with what is stored). */
+/** Counts lookups of stored customers by id (the comparison of a page with what is stored). */
 function recordCustomerReads(target: OfflineDb): { count: number } {
   const reads = { count: 0 };
+  const get = target.customers.get.bind(target.customers);
+  target.customers.get = ((key: unknown) => {
+    if (typeof key === 'object' && key !== null && 'id' in key) reads.count += 1;
+    return get(key as number);
+  }) as typeof get;
   const where = target.customers.where.bind(target.customers);
   target.customers.where = ((index: string) => {
-    if (index === 'id') reads.count += 1;
-    return where(index);
+    const clause = where(index);
+    if (index !== 'id') return clause;
+    // `anyOf` looks customers up by id; a prefix range (offline registrations) does not.
+    const anyOf = clause.anyOf.bind(clause);
+    clause.anyOf = ((...keys: Parameters<typeof anyOf>) => {
+      reads.count += 1;
+      return anyOf(...keys);
+    }) as typeof anyOf;
+    return clause;
   }) as typeof where;
   return reads;
 }
