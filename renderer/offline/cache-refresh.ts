@@ -13,11 +13,12 @@
  *   write; a page without a tag (or changed) writes only the customers that differ from
  *   what is stored.
  */
-import type { Customer, TillApi } from '../../electron/contract';
+import type { TillApi } from '../../electron/contract';
 import { backoffDelay, boundedRetryAfter, type BackoffPolicy } from './backoff';
 import { isTransient } from './failure-kinds';
 import { clearMeta, readMeta, writeMeta, type OfflineDb, type PageTag, type RefreshCursor } from './db';
-import type { CustomerCache } from './customer-cache';
+import { prepareCustomers, PreparedCustomers, type CustomerCache } from './customer-cache';
+import { pageHash } from './page-hash';
 import { yieldToBrowser } from './index-loader';
 
 export type RefreshState = 'idle' | 'running' | 'stopped';
@@ -77,24 +78,42 @@ export interface CacheRefreshOptions {
   backoff?: BackoffPolicy;
   /** Tries of one page before the run stops (and resumes later from its cursor). */
   maxTriesPerPage?: number;
+  /**
+   * Customers per transaction while the cashier searches; by default as many as the
+   * recent write speed fits in CASHIER_WRITE_BUDGET_MS.
+   */
+  cashierTransactionCustomers?: number;
 }
 
 class StopRun extends Error {}
 
 /** Pages stored in one transaction at most (and customers, whatever the page size). */
-const WRITE_BATCH_PAGES = 5;
+const WRITE_BATCH_PAGES = 10;
+const WRITE_BATCH_CUSTOMERS = 1_000;
 /**
- * While the cashier searches the cache (a search within this many ms), one page per
- * transaction: a search waits for at most one page's write instead of a whole batch's.
+ * While the cashier searches the cache (a search within this many ms), transactions are
+ * cut to about CASHIER_WRITE_BUDGET_MS each, going by the time customers took to write so
+ * far: a search waits for at most one such transaction.
  */
 const CASHIER_ACTIVE_MS = 1_000;
-const WRITE_BATCH_CUSTOMERS = 500;
+const CASHIER_WRITE_BUDGET_MS = 10;
+/** Below this, a transaction's fixed cost (a few ms) outweighs its customers. */
+const CASHIER_WRITE_MIN = 25;
+/**
+ * Pages with nothing to store (304s, pages hashing as stored) move the stored cursor at
+ * most this often: a transaction per such page was most of an unchanged refresh's writes.
+ * A restart repeats at most these pages, which cost no writes.
+ */
+const IDLE_CURSOR_EVERY_MS = 2_000;
 /** How far the fetchers may run ahead of what is stored, in pages. */
 const MAX_PAGES_AHEAD = 12;
 
 interface FetchedPage {
   page: number;
-  customers: Customer[];
+  /** Parsed and folded by the fetcher, so the writer's transactions hold only IndexedDB work. */
+  customers: PreparedCustomers;
+  /** Of the customers as stored; with the stored one, tells an unchanged page without a read. */
+  contentHash: string | null;
   fetchedAt: string;
   lastPage: number;
   total: number;
@@ -251,8 +270,13 @@ export class CacheRefresh {
    * cursor commit together, and a restart repeats exactly the pages not stored.
    */
   private async fill(cursor: RefreshCursor, first: FetchedPage | null): Promise<void> {
-    const tags = new Map<number, string>();
-    for (const tag of await this.options.db.pageTags.toArray()) if (tag.perPage === this.perPage) tags.set(tag.page, tag.etag);
+    // No more customers stored than the pages done hold: the pages to come are new to the
+    // cache (a first fill, or its resumption), inserted without a lookup each.
+    this.expectNew = (await this.options.db.customers.count()) <= cursor.pagesDone * this.perPage;
+    // A run that only confirms what is stored may end without ever storing its cursor.
+    this.cursorStoredAt = performance.now();
+    const tags = new Map<number, PageTag>();
+    for (const tag of await this.options.db.pageTags.toArray()) if (tag.perPage === this.perPage) tags.set(tag.page, tag);
     const arrived = new Map<number, FetchedPage>();
     if (first) arrived.set(1, first);
     const changed = new Changes();
@@ -274,7 +298,7 @@ export class CacheRefresh {
         }
         const page = next++;
         try {
-          const fetched = await this.fetchPage(page, { etag: tags.get(page) ?? null, cursor });
+          const fetched = await this.fetchPage(page, { etag: tags.get(page)?.etag ?? null, cursor });
           // New customers may add pages while we page: follow them.
           lastPage = Math.max(lastPage, fetched.lastPage);
           arrived.set(page, fetched);
@@ -294,12 +318,13 @@ export class CacheRefresh {
           continue;
         }
         // The cashier first: a search queues behind at most the one write already running,
-        // and while they search that write is one page long.
+        // and while they search that write is a few milliseconds long.
         const { cache } = this.options;
         await cache.whenSearchesIdle();
-        const batch = takeInOrder(arrived, cursor.pagesDone + 1, cache.searchedRecently(CASHIER_ACTIVE_MS) ? 1 : WRITE_BATCH_PAGES);
+        // While the cashier searches, storeBatch cuts the batch into short transactions.
+        const batch = takeInOrder(arrived, cursor.pagesDone + 1, WRITE_BATCH_PAGES);
         try {
-          await this.storeBatch(cursor, batch);
+          await this.storeBatch(cursor, batch, tags);
         } catch (error) {
           failure ??= new StopRun(`The cache could not store the customers: ${error instanceof Error ? error.message : String(error)}`);
           changed.notify();
@@ -323,8 +348,12 @@ export class CacheRefresh {
     if (failure !== null) throw failure;
   }
 
-  /** One transaction: the batch's customers and the cursor moved past them. */
-  private async storeBatch(cursor: RefreshCursor, batch: FetchedPage[]): Promise<void> {
+  /**
+   * The batch's customers and the cursor moved past them, with the pages' tags: one
+   * transaction, or while the cashier searches, several short ones, of which the last moves
+   * the cursor (a restart repeats the batch; what was stored compares unchanged).
+   */
+  private async storeBatch(cursor: RefreshCursor, batch: FetchedPage[], tags: Map<number, PageTag>): Promise<void> {
     const { db, cache } = this.options;
     const last = batch[batch.length - 1]!;
     const moved: RefreshCursor = {
@@ -333,30 +362,51 @@ export class CacheRefresh {
       lastPage: Math.max(cursor.lastPage, ...batch.map((page) => page.lastPage)),
       total: last.total,
     };
-    const customers = batch.flatMap((page) => page.customers);
+    // A page hashing as stored is unchanged, as a 304 says: no read, no write.
+    const toWrite = batch.filter((page) => !page.unchanged && !(page.contentHash !== null && tags.get(page.page)?.contentHash === page.contentHash));
+    const customers = PreparedCustomers.concat(toWrite.map((page) => page.customers));
     // The oldest fetch time of the batch: "from the cache of" never claims fresher data.
     const fetchedAt = batch.reduce((oldest, page) => (page.fetchedAt < oldest ? page.fetchedAt : oldest), last.fetchedAt);
-    const tagged: PageTag[] = [];
-    const untagged: number[] = [];
+    const newTags: PageTag[] = [];
     for (const page of batch) {
       if (page.unchanged) continue;
-      if (page.etag) tagged.push({ page: page.page, perPage: this.perPage, etag: page.etag });
-      else untagged.push(page.page);
+      const tag: PageTag = { page: page.page, perPage: this.perPage };
+      if (page.etag) tag.etag = page.etag;
+      if (page.contentHash !== null) tag.contentHash = page.contentHash;
+      newTags.push(tag);
+    }
+    const tagsKept = newTags.every((tag) => {
+      const stored = tags.get(tag.page);
+      return stored !== undefined && stored.etag === tag.etag && stored.contentHash === tag.contentHash;
+    });
+    if (customers.length === 0 && tagsKept && performance.now() - this.cursorStoredAt < IDLE_CURSOR_EVERY_MS) {
+      this.advance(cursor, moved, batch);
+      return;
+    }
+    const perTransaction = cache.searchedRecently(CASHIER_ACTIVE_MS) ? this.cashierSlice() : customers.length;
+    // All but the last slice: customers only.
+    let from = 0;
+    for (; customers.length - from > perTransaction; from += perTransaction) {
+      await this.timedPut(customers.slice(from, from + perTransaction), fetchedAt);
+      await cache.whenSearchesIdle();
     }
     // The tags commit with the customers they describe: a tag never vouches for a page not stored.
-    await cache.putCustomers(
-      customers,
-      fetchedAt,
-      {
-        tables: [db.meta, db.pageTags],
-        write: async () => {
-          await writeMeta(db, 'refreshCursor', moved);
-          if (tagged.length > 0) await db.pageTags.bulkPut(tagged);
-          if (untagged.length > 0) await db.pageTags.bulkDelete(untagged);
-        },
+    await this.timedPut(customers.slice(from, customers.length), fetchedAt, {
+      tables: [db.meta, db.pageTags],
+      write: async () => {
+        await writeMeta(db, 'refreshCursor', moved);
+        if (newTags.length > 0) await db.pageTags.bulkPut(newTags);
       },
-      { onlyChanged: true },
-    );
+    });
+    for (const tag of newTags) tags.set(tag.page, tag);
+    this.cursorStoredAt = performance.now();
+    this.advance(cursor, moved, batch);
+  }
+
+  /** When the cursor was last stored (monotonic ms). */
+  private cursorStoredAt = Number.NEGATIVE_INFINITY;
+
+  private advance(cursor: RefreshCursor, moved: RefreshCursor, batch: FetchedPage[]): void {
     Object.assign(cursor, moved);
     const listed = batch.reduce((sum, page) => sum + (page.unchanged ? this.perPage : page.customers.length), 0);
     this.update({
@@ -366,6 +416,31 @@ export class CacheRefresh {
       total: cursor.total,
       fetched: Math.min(this.snapshot.fetched + listed, cursor.total),
     });
+  }
+
+  /** The customers of this run's pages are taken to be new (see `fill`). */
+  private expectNew = false;
+
+  /** Milliseconds a customer's write took lately (a moving average), for the cashier's slices. */
+  private msPerCustomer: number | null = null;
+
+  private cashierSlice(): number {
+    if (this.options.cashierTransactionCustomers !== undefined) return this.options.cashierTransactionCustomers;
+    if (this.msPerCustomer === null) return CASHIER_WRITE_MIN;
+    return Math.max(CASHIER_WRITE_MIN, Math.floor(CASHIER_WRITE_BUDGET_MS / this.msPerCustomer));
+  }
+
+  private async timedPut(
+    customers: PreparedCustomers,
+    fetchedAt: string,
+    alongside?: Parameters<CustomerCache['putCustomers']>[2],
+  ): Promise<void> {
+    const started = performance.now();
+    await this.options.cache.putCustomers(customers, fetchedAt, alongside, { onlyChanged: true, expectNew: this.expectNew });
+    if (customers.length >= CASHIER_WRITE_MIN) {
+      const perCustomer = (performance.now() - started) / customers.length;
+      this.msPerCustomer = this.msPerCustomer === null ? perCustomer : 0.8 * this.msPerCustomer + 0.2 * perCustomer;
+    }
   }
 
   /**
@@ -383,7 +458,8 @@ export class CacheRefresh {
         if (!known) throw new StopRun('The loyalty service answered "not modified" to a request that was not conditional.');
         return {
           page,
-          customers: [],
+          customers: new PreparedCustomers([]),
+          contentHash: null,
           fetchedAt: this.now().toISOString(),
           lastPage: known.cursor.lastPage,
           total: known.cursor.total,
@@ -392,9 +468,11 @@ export class CacheRefresh {
         };
       }
       if (result.ok) {
+        const customers = prepareCustomers(result.data);
         return {
           page,
-          customers: result.data,
+          customers,
+          contentHash: pageHash(customers.json()),
           fetchedAt: this.now().toISOString(),
           lastPage: result.meta.last_page,
           total: result.meta.total,

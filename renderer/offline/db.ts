@@ -7,20 +7,22 @@
  * - customers use an auto-increment integer primary key (`pk`) with a unique index on the
  *   service's uuid `id`: uuid primary keys doubled the size of every index. The `pk` is
  *   also the document number of the in-memory search index (search-index.ts).
- * - `phoneE164` (exact phone) and `*nameWords` (folded name words, multi-entry) are the
- *   only search indexes: they answer while the in-memory index loads. A multi-entry index
- *   can return one customer twice, so callers deduplicate by `pk`. There is deliberately
- *   no phone-suffix index: it made inserts 3x slower and storage 3-4x larger.
+ * - `phoneE164` (exact phone) is the only search index: it answers while the in-memory
+ *   index loads, and finds a customer by number for the outbox. Names while the index
+ *   loads are matched against the packed search chunks instead (customer-cache.ts). The
+ *   multi-entry `*nameWords` index of versions 1-4 wrote two to four index entries per
+ *   customer for what the in-memory index serves; version 5 drops it. There is
+ *   deliberately no phone-suffix index: it made inserts 3x slower and storage 3-4x larger.
  * - nothing in the hot path uses `.filter()` or `.distinct()`, which leave Dexie's fast path.
  * - `searchChunks` repeats only what the in-memory index needs, 1,024 customers to a
  *   record (search-chunks.ts): the index loads from these, not from the full records.
- *   Every customer write goes through `putCustomerRows` / `addCustomerRow` /
- *   `deleteCustomerRow`, in a transaction over `customerTables(db)`, so the two never differ.
+ *   Every customer write goes through `putCustomerRows` / `addNewCustomerRows` /
+ *   `addCustomerRow` / `deleteCustomerRow`, in a transaction over `customerTables(db)`, so the two never differ.
  */
 import { Dexie, type EntityTable } from 'dexie';
 import type { BridgeError, Customer, Reward } from '../../electron/contract';
 import { nameWordsOf } from './fold';
-import { writeSearchLines, type SearchChunk } from './search-chunks';
+import { linesOf, writeSearchLines, type SearchChunk } from './search-chunks';
 
 export const DEFAULT_DB_NAME = 'loyalty-till-offline';
 
@@ -180,7 +182,13 @@ export interface RefreshCursor {
 export interface PageTag {
   page: number;
   perPage: number;
-  etag: string;
+  /** The service's entity tag, when it sends one. */
+  etag?: string;
+  /**
+   * A hash of the page's customers as stored (page-hash.ts): against a service without
+   * entity tags, an unchanged page is recognised without reading its stored customers.
+   */
+  contentHash?: string;
 }
 
 export interface MetaValues {
@@ -253,6 +261,27 @@ export function openOfflineDb(name: string = DEFAULT_DB_NAME): OfflineDb {
   // Version 4: the entity tags of the refresh's pages, so an unchanged page costs a 304
   // and no write. Nothing to fill: a till without tags asks unconditionally once.
   db.version(4).stores({ pageTags: 'page' });
+  // Version 5: no multi-entry name-word index (it cost most of a customer's write; the
+  // in-memory index and, while it loads, the search chunks serve names). The name search
+  // while the index loads now reads the search chunks, so the upgrade makes sure every
+  // customer has its line there, adding any that is missing.
+  db.version(5)
+    .stores({ customers: '++pk, &id, phoneE164' })
+    .upgrade(async (tx) => {
+      const chunks = tx.table('searchChunks') as EntityTable<SearchChunk, 'chunk'>;
+      const listed = new Set<number>();
+      await chunks.each((chunk) => {
+        for (const line of linesOf(chunk)) listed.add(Number(line.slice(0, line.indexOf(' '))));
+      });
+      const customers = tx.table<CachedCustomer, number>('customers');
+      const allPks = (await customers.toCollection().primaryKeys()) as number[];
+      const missing = allPks.filter((pk) => !listed.delete(pk));
+      // What is left in `listed` is a line of no customer.
+      const stale = [...listed];
+      if (missing.length === 0 && stale.length === 0) return;
+      const rows = (await customers.bulkGet(missing)).filter((row): row is CachedCustomer => row !== undefined);
+      await writeSearchLines(chunks, rows.map(searchFieldsOf), stale);
+    });
   return db;
 }
 
@@ -281,6 +310,20 @@ export async function putCustomerRows(
     .filter(({ row, before }) => !before || before.pk !== row.pk || !sameSearchFields(before, row))
     .map(({ row }) => searchFieldsOf(row));
   if (changed.length > 0) await writeSearchLines(db.searchChunks, changed);
+  return pks;
+}
+
+/**
+ * Inserts rows taken to be new (no `pk`), with their search lines: no read first. Fails with
+ * Dexie's `BulkError` when an id is stored already; the caller lets that abort its
+ * transaction and writes the usual way.
+ */
+export async function addNewCustomerRows(db: OfflineDb, rows: CachedCustomer[]): Promise<number[]> {
+  const pks = (await db.customers.bulkAdd(rows, { allKeys: true })) as number[];
+  await writeSearchLines(
+    db.searchChunks,
+    rows.map((row, i) => searchFieldsOf({ ...row, pk: pks[i]! })),
+  );
   return pks;
 }
 

@@ -5,7 +5,8 @@
  * customers instead of a million: in Chromium, reading one IndexedDB record costs about as
  * much as indexing it, so per-customer records made the load several times slower.
  *
- * Every customer write updates its chunk in the same transaction (db.ts helpers).
+ * Every customer write updates its chunk in the same transaction (db.ts helpers); a fill's
+ * new customers (ever higher pks) are appended to it without re-sorting what is there.
  */
 import type { EntityTable } from 'dexie';
 import { digitsOf } from '../lib/phone';
@@ -65,10 +66,17 @@ export async function writeSearchLines(
   const toPut: SearchChunk[] = [];
   const toDelete: number[] = [];
   ids.forEach((id, i) => {
-    const lines = new Map<number, string>();
     const stored = existing[i];
+    const byPk = changes.get(id)!;
+    // New customers get ever higher pks: their lines go after the stored ones, as they are.
+    const appended = appendOnly(stored, byPk);
+    if (appended !== null) {
+      toPut.push({ chunk: id, lines: appended });
+      return;
+    }
+    const lines = new Map<number, string>();
     if (stored) for (const line of linesOf(stored)) lines.set(Number(line.slice(0, line.indexOf(' '))), line);
-    for (const [pk, line] of changes.get(id)!) {
+    for (const [pk, line] of byPk) {
       if (line === null) lines.delete(pk);
       else lines.set(pk, line);
     }
@@ -77,4 +85,21 @@ export async function writeSearchLines(
   });
   if (toPut.length > 0) await table.bulkPut(toPut);
   if (toDelete.length > 0) await table.bulkDelete(toDelete);
+}
+
+/** The chunk's lines with `changes` added at the end, or null when they are not all new and higher. */
+function appendOnly(stored: SearchChunk | undefined, changes: Map<number, string | null>): string | null {
+  let highest = -1;
+  if (stored && stored.lines !== '') {
+    const last = stored.lines.slice(stored.lines.lastIndexOf('\n') + 1);
+    highest = Number(last.slice(0, last.indexOf(' ')));
+  }
+  const added: [number, string][] = [];
+  for (const [pk, line] of changes) {
+    if (line === null || pk <= highest) return null;
+    added.push([pk, line]);
+  }
+  added.sort((a, b) => a[0] - b[0]);
+  const tail = added.map(([, line]) => line).join('\n');
+  return stored && stored.lines !== '' ? `${stored.lines}\n${tail}` : tail;
 }

@@ -126,7 +126,7 @@ test('a version 2 database upgrades to the latest: customers, search lines and o
   const db = openOfflineDb(name);
   cleanup.push(db);
   await db.open();
-  expect(db.verno).toBe(4);
+  expect(db.verno).toBe(5);
   expect(await db.pageTags.count()).toBe(0);
   await db.pageTags.put({ page: 1, perPage: 100, etag: '"abc"' });
   expect(await db.pageTags.get(1)).toEqual({ page: 1, perPage: 100, etag: '"abc"' });
@@ -134,4 +134,101 @@ test('a version 2 database upgrades to the latest: customers, search lines and o
   const cache = new CustomerCache(db, { defaultCountry: () => 'DK' });
   await cache.loadIndex({ yieldToPage: async () => undefined });
   expect((await cache.search('søren')).customers.map((found) => found.id)).toEqual(['c-1']);
+});
+
+/** Version 4's schema, as released: the last with the multi-entry name-word index. */
+function openVersion4(name: string): Dexie {
+  const v4 = new Dexie(name);
+  v4.version(4).stores({
+    customers: '++pk, &id, phoneE164, *nameWords',
+    rewards: '&code, customerId',
+    outbox: '++seq, state, [state+seq]',
+    journal: '++seq, doneAt',
+    meta: '&key',
+    searchChunks: 'chunk',
+    pageTags: 'page',
+  });
+  return v4;
+}
+
+function v4Row(id: string, name: string, phone: string, phoneE164: string) {
+  return { id, phoneE164, nameWords: nameWordsOf(name), customer: customer(id, name, phone), fetchedAt: '2026-01-01T00:00:00.000Z' };
+}
+
+test('a version 4 database upgrades to 5: the name-word index is gone, rows, tags and outbox kept, names still found while the index loads', async () => {
+  const name = `schema-upgrade-v4-${Math.random().toString(36).slice(2)}`;
+  const v4 = openVersion4(name);
+  const rows = [
+    v4Row('c-1', 'Søren Østergaard', '+45 20 12 34 56', '+4520123456'),
+    v4Row('c-2', 'Layla Haddad', '+966 50 123 4567', '+966501234567'),
+    v4Row('c-3', 'Sami Haddad', '+966 55 100 0001', '+966551000001'),
+  ];
+  const pks = (await v4.table('customers').bulkAdd(rows, { allKeys: true })) as number[];
+  await writeSearchLines(
+    v4.table('searchChunks'),
+    rows.map((row, i) => ({ pk: pks[i]!, phoneE164: row.phoneE164, nameWords: row.nameWords })),
+  );
+  await v4.table('pageTags').put({ page: 1, perPage: 100, etag: '"p1"' });
+  await v4.table('outbox').add({ kind: 'redeem', state: 'pending', code: 'ABC', queuedAt: '2026-01-01T00:00:00.000Z' });
+  v4.close();
+
+  const db = openOfflineDb(name);
+  cleanup.push(db);
+  await db.open();
+  expect(db.verno).toBe(5);
+  expect(db.customers.schema.indexes.map((index) => index.name).sort()).toEqual(['id', 'phoneE164']);
+  expect(await db.customers.count()).toBe(3);
+  expect(await db.pageTags.get(1)).toEqual({ page: 1, perPage: 100, etag: '"p1"' });
+  expect(await db.outbox.count()).toBe(1);
+  await expectSearchRowsMatch(db);
+  // While the index loads, names come from the search chunks, exact phones from their index.
+  const fallback = new CustomerCache(db, { defaultCountry: () => 'SA' });
+  const haddads = await fallback.search('hadd');
+  expect(haddads).toMatchObject({ via: 'fallback', complete: true, total: 2 });
+  expect(haddads.customers.map((row) => row.id).sort()).toEqual(['c-2', 'c-3']);
+  expect((await fallback.search('layla had')).customers.map((row) => row.id)).toEqual(['c-2']);
+  expect((await fallback.search('+4520123456')).customers.map((row) => row.id)).toEqual(['c-1']);
+  // A write after the upgrade stores no name-word index entry and is found as before.
+  await fallback.putCustomers([customer('c-4', 'Zeynep Kaya', '+90 555 111 22 33')]);
+  expect((await fallback.search('zeyn')).customers.map((row) => row.id)).toEqual(['c-4']);
+  await fallback.loadIndex({ yieldToPage: async () => undefined });
+  expect((await fallback.search('hadd')).customers.map((row) => row.id).sort()).toEqual(['c-2', 'c-3']);
+});
+
+test('the upgrade to 5 gives a customer missing from the search chunks its line, and drops a line of no customer', async () => {
+  const name = `schema-upgrade-v4-repair-${Math.random().toString(36).slice(2)}`;
+  const v4 = openVersion4(name);
+  const rows = [v4Row('c-1', 'Søren Østergaard', '+45 20 12 34 56', '+4520123456'), v4Row('c-2', 'Layla Haddad', '+966 50 123 4567', '+966501234567')];
+  const pks = (await v4.table('customers').bulkAdd(rows, { allKeys: true })) as number[];
+  // Only Søren has a line, and a line for pk 999 stayed behind.
+  await writeSearchLines(v4.table('searchChunks'), [
+    { pk: pks[0]!, phoneE164: rows[0]!.phoneE164, nameWords: rows[0]!.nameWords },
+    { pk: 999, phoneE164: '+4511111111', nameWords: ['ghost'] },
+  ]);
+  v4.close();
+
+  const db = openOfflineDb(name);
+  cleanup.push(db);
+  await expectSearchRowsMatch(db);
+  const fallback = new CustomerCache(db, { defaultCountry: () => 'SA' });
+  expect((await fallback.search('layla')).customers.map((row) => row.id)).toEqual(['c-2']);
+  expect((await fallback.search('ghost')).total).toBe(0);
+});
+
+test('a version 1 database upgrades through every version to 5', async () => {
+  const name = `schema-upgrade-v1-to-5-${Math.random().toString(36).slice(2)}`;
+  const v1 = new Dexie(name);
+  v1.version(1).stores({ customers: '++pk, &id, phoneE164, *nameWords', rewards: '&code, customerId', outbox: '++seq, state', journal: '++seq, doneAt', meta: '&key' });
+  await v1.table('customers').bulkAdd([v4Row('c-1', 'فاطمـــة Al-Farsi', '+971 50 123 4567', '+971501234567'), v4Row('c-2', 'Łukasz Żółkiewski', '+48 501 234 567', '+48501234567')]);
+  v1.close();
+
+  const db = openOfflineDb(name);
+  cleanup.push(db);
+  await db.open();
+  expect(db.verno).toBe(5);
+  expect(db.customers.schema.indexes.map((index) => index.name).sort()).toEqual(['id', 'phoneE164']);
+  await expectSearchRowsMatch(db);
+  const fallback = new CustomerCache(db, { defaultCountry: () => 'PL' });
+  expect((await fallback.search('zolk')).customers.map((row) => row.id)).toEqual(['c-2']);
+  expect((await fallback.search('فاطمة')).customers.map((row) => row.id)).toEqual(['c-1']);
 });

@@ -1,0 +1,86 @@
+import { afterEach, beforeEach, expect, test } from 'vitest';
+import { CustomerCache, prepareCustomers } from '../../../renderer/offline/customer-cache';
+import type { OfflineDb } from '../../../renderer/offline/db';
+import { linesOf, parseSearchLine } from '../../../renderer/offline/search-chunks';
+import { customer, dropDb, freshDb, recordStoreCalls, type StoreCall } from './support/fixtures';
+
+let db: OfflineDb;
+let cache: CustomerCache;
+let calls: StoreCall[];
+beforeEach(async () => {
+  db = freshDb();
+  calls = recordStoreCalls(db);
+  cache = new CustomerCache(db, { defaultCountry: () => 'SA' });
+  await cache.loadIndex({ yieldToPage: async () => undefined });
+});
+afterEach(() => dropDb(db));
+
+const people = (from: number, count: number, name = 'Person') =>
+  Array.from({ length: count }, (_, i) => customer(`c-${from + i}`, `${name}${from + i} Haddad`, `+966 55 ${String(1_000_000 + from + i).slice(0, 3)} ${String(1_000_000 + from + i).slice(3)}`));
+
+/**
+ * Counts lookups of customers by id from now on: an exact `get({ id })` or an `anyOf`
+ * cursor over the id index (the range read of offline registrations is not one).
+ */
+function countLookups(): { readonly count: number } {
+  const from = calls.length;
+  const isLookup = (call: StoreCall) =>
+    call.table === 'customers' && call.index === 'id' && (call.op === 'openCursor' || (call.op === 'query' && call.rangeType === 1));
+  return {
+    get count() {
+      return calls.slice(from).filter(isLookup).length;
+    },
+  };
+}
+
+async function expectConsistent(): Promise<void> {
+  const rows = await db.customers.toArray();
+  const lines = (await db.searchChunks.toArray()).flatMap(linesOf).map(parseSearchLine);
+  expect(lines.map((line) => line.pk).sort((a, b) => a - b)).toEqual(rows.map((row) => row.pk!).sort((a, b) => a - b));
+  expect(new Set(rows.map((row) => row.id)).size).toBe(rows.length);
+}
+
+test('new customers expected new are inserted without a lookup each, with their search lines and index entries', async () => {
+  const lookups = countLookups();
+  const stored = await cache.putCustomers(people(1, 30), undefined, undefined, { onlyChanged: true, expectNew: true });
+  expect(stored).toHaveLength(30);
+  expect(lookups.count).toBe(0);
+  expect(await db.customers.count()).toBe(30);
+  await expectConsistent();
+  expect((await cache.search('person17')).customers.map((row) => row.id)).toEqual(['c-17']);
+});
+
+test('expected new but one is stored already: rolled back and written the usual way, no duplicate, its pk kept', async () => {
+  const [before] = await cache.putCustomers([customer('c-5', 'Old Name', '+966 55 100 0005')]);
+  const lookups = countLookups();
+  const stored = await cache.putCustomers(people(1, 10), undefined, undefined, { onlyChanged: true, expectNew: true });
+  expect(stored).toHaveLength(10);
+  // The usual way looked every one up.
+  expect(lookups.count).toBe(10);
+  expect(await db.customers.count()).toBe(10);
+  expect((await cache.getCustomer('c-5'))?.record.pk).toBe(before!.pk);
+  expect((await cache.getCustomer('c-5'))?.record.customer.name).toBe('Person5 Haddad');
+  await expectConsistent();
+  expect((await cache.search('old name')).total).toBe(0);
+  expect((await cache.search('person5')).customers.map((row) => row.id)).toEqual(['c-5']);
+});
+
+test('a customer registered offline is matched by phone even when the page was expected new', async () => {
+  await db.customers.add({ id: 'local-1', phoneE164: '+966551000003', nameWords: ['person3'], customer: customer('local-1', 'Person3', '+966 55 100 0003'), fetchedAt: '2026-01-01T00:00:00.000Z', localOnly: true });
+  const local = await db.customers.get({ id: 'local-1' });
+  await cache.putCustomers(people(1, 5), undefined, undefined, { onlyChanged: true, expectNew: true });
+  expect(await db.customers.count()).toBe(5);
+  const merged = await cache.getCustomer('c-3');
+  expect(merged?.record.pk).toBe(local!.pk);
+  expect(merged?.record.localOnly).toBeUndefined();
+});
+
+test('prepared customers keep one entry per id, the last one given', () => {
+  const prepared = prepareCustomers([customer('c-1', 'First', '+966 55 100 0001'), customer('c-2', 'Two', '+966 55 100 0002'), customer('c-1', 'Again', '+966 55 100 0001')]);
+  expect(prepared.items.map((item) => [item.id, item.record.name])).toEqual([
+    ['c-2', 'Two'],
+    ['c-1', 'Again'],
+  ]);
+  expect(prepared.items[1]!.phoneE164).toBe('+966551000001');
+  expect(prepared.items[1]!.nameWords).toEqual(['again']);
+});
