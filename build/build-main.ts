@@ -40,7 +40,9 @@ const demoSandboxOnDemand: Plugin = {
   name: 'demo-sandbox-on-demand',
   setup(pluginBuild) {
     pluginBuild.onResolve({ filter: /^\.\.\/sandbox$/ }, (args) =>
-      args.importer.replace(/\\/g, '/').endsWith('electron/demo-mode.ts') ? { path: 'demo-sandbox', namespace: 'demo-sandbox' } : undefined,
+      args.importer.replace(/\\/g, '/').endsWith('electron/demo-mode.ts')
+        ? { path: 'demo-sandbox', namespace: 'demo-sandbox' }
+        : undefined,
     );
     // A CommonJS require (resolved beside main.cjs, inside app.asar) rather than an ES import().
     pluginBuild.onLoad({ filter: /.*/, namespace: 'demo-sandbox' }, () => ({

@@ -50,12 +50,18 @@ function hostArch(): 'x64' | 'arm64' {
 export function binariesFor(kind: DistKind, hostPlatform: NodeJS.Platform = process.platform): ElectronBinary[] {
   switch (kind) {
     case 'win':
-      return [{ platform: 'win32', arch: 'x64' }, { platform: 'win32', arch: 'arm64' }];
+      return [
+        { platform: 'win32', arch: 'x64' },
+        { platform: 'win32', arch: 'arm64' },
+      ];
     case 'mac':
       if (hostPlatform !== 'darwin') {
         throw new DistStop('macOS installers (dmg, signing, notarisation) can only be built on a Mac.');
       }
-      return [{ platform: 'darwin', arch: 'x64' }, { platform: 'darwin', arch: 'arm64' }];
+      return [
+        { platform: 'darwin', arch: 'x64' },
+        { platform: 'darwin', arch: 'arm64' },
+      ];
     case 'dir': {
       if (hostPlatform !== 'win32' && hostPlatform !== 'darwin' && hostPlatform !== 'linux') {
         throw new DistStop(`Unpacked builds are made for Windows, macOS or Linux, not ${hostPlatform}.`);
@@ -70,7 +76,11 @@ function runAppBuild(manifest: ProjectManifest): void {
     if (!manifest.scripts?.[script]) {
       throw new DistStop(`package.json has no "${script}" script, so the app cannot be built before packing.`);
     }
-    const run = spawnSync('npm', ['run', script], { cwd: PROJECT_DIR, stdio: 'inherit', shell: process.platform === 'win32' });
+    const run = spawnSync('npm', ['run', script], {
+      cwd: PROJECT_DIR,
+      stdio: 'inherit',
+      shell: process.platform === 'win32',
+    });
     if (run.status !== 0) throw new DistStop(`"npm run ${script}" failed; see its output above.`);
   }
 }

@@ -29,7 +29,11 @@ export const PACKED_FILES = [
 ] as const;
 
 /** The link protocol, declared for the macOS bundle and registered by the NSIS include. */
-export const LINK_PROTOCOL = Object.freeze({ name: 'Loyalty Till link', schemes: [LINK_SCHEME], role: 'Viewer' as const });
+export const LINK_PROTOCOL = Object.freeze({
+  name: 'Loyalty Till link',
+  schemes: [LINK_SCHEME],
+  role: 'Viewer' as const,
+});
 /** Adds the Windows registry keys of `loyalty-till://` to the NSIS installer and removes them on uninstall. */
 export const NSIS_INCLUDE = 'build/installer.nsh';
 

@@ -127,7 +127,7 @@ export function readIcnsTypes(icns: Buffer): string[] {
   if (icns.toString('latin1', 0, 4) !== 'icns') throw new Error('Not an .icns file');
   if (icns.readUInt32BE(4) !== icns.length) throw new Error('.icns length does not match its header');
   const types: string[] = [];
-  for (let at = 8; at < icns.length; ) {
+  for (let at = 8; at < icns.length;) {
     types.push(icns.toString('latin1', at, at + 4));
     const length = icns.readUInt32BE(at + 4);
     if (length < 8) throw new Error('.icns chunk shorter than its own header');

@@ -57,7 +57,8 @@ function main(): void {
   }
 
   for (const built of ['dist/main/main.cjs', 'dist/main/preload.cjs', 'dist/renderer/index.html']) {
-    if (!existsSync(join(root, built))) fail(`${built} is missing; run "npm start" (it builds first) or "npm run build:main" and "vite build".`);
+    if (!existsSync(join(root, built)))
+      fail(`${built} is missing; run "npm start" (it builds first) or "npm run build:main" and "vite build".`);
   }
 
   const child = spawn(binary, [root, ...process.argv.slice(2)], { stdio: 'inherit', cwd: root });

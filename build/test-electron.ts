@@ -33,4 +33,9 @@ const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 for (const script of ['build:main', 'build:renderer']) {
   if (run(npm, ['run', script]) !== 0) stop(`npm run ${script} failed.`);
 }
-process.exit(run(npm, ['exec', '--', 'vitest', 'run', '--config', 'test/electron-app/vitest.config.ts'], { ...process.env, ELECTRON_BINARY: binary }));
+process.exit(
+  run(npm, ['exec', '--', 'vitest', 'run', '--config', 'test/electron-app/vitest.config.ts'], {
+    ...process.env,
+    ELECTRON_BINARY: binary,
+  }),
+);

@@ -65,7 +65,10 @@ function readFields(value: unknown): Record<string, string> | undefined {
 export function errorFromResponse(status: number, body: unknown, retryAfterHeader?: string): BridgeError {
   const parts = readErrorBody(body);
   const kind = kindForStatus(status, parts.code);
-  const error: BridgeError = parts.message !== undefined ? { kind, status, message: parts.message } : worded({ kind, status }, defaultWords(kind, status));
+  const error: BridgeError =
+    parts.message !== undefined
+      ? { kind, status, message: parts.message }
+      : worded({ kind, status }, defaultWords(kind, status));
   if (parts.code) error.code = parts.code;
   if (parts.fields && (kind === 'validation' || kind === 'reward_unavailable')) error.fields = parts.fields;
   if (kind === 'rate_limited') {

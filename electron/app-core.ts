@@ -121,7 +121,11 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
         target = await demo.start();
       } catch (error) {
         log.error(`The demo service could not be started: ${describeError(error)}`);
-        return failure({ kind: 'offline', code: 'demo_unavailable', message: describe(wording(), 'bridge.demoUnavailable') });
+        return failure({
+          kind: 'offline',
+          code: 'demo_unavailable',
+          message: describe(wording(), 'bridge.demoUnavailable'),
+        });
       }
     } else {
       const baseUrl = settings.get().baseUrl;
@@ -138,7 +142,8 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     const id = `${target.baseUrl}\n${target.apiKey}`;
     if (cached?.id !== id) {
       // Another service has another clock; a new key for the same service does not.
-      if (clockFor !== null && clockFor !== target.baseUrl) clock = new ServiceClock({ monotonicNow: clock.monotonicNow, wallNow: clock.wallNow });
+      if (clockFor !== null && clockFor !== target.baseUrl)
+        clock = new ServiceClock({ monotonicNow: clock.monotonicNow, wallNow: clock.wallNow });
       clockFor = target.baseUrl;
       cached = { id, api: createLoyaltyApi(target, { timeoutMs, log, clock }) };
     }
@@ -158,12 +163,16 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
    * A failure in the till's own words is reworded in the interface language; the service's
    * words stay, and so does everything else the failure carries (its attempt's timing).
    */
-  const spoken = <T,>(result: Result<T> | Failure): Result<T> | Failure =>
+  const spoken = <T>(result: Result<T> | Failure): Result<T> | Failure =>
     result.ok ? result : { ...result, error: inInterfaceLanguage(result.error, wording()) };
 
   const reportRendererError = createRendererErrorLog(log);
 
-  const links = createLinkInbox({ log, wording, ...(options.linkRateLimit ? { rateLimit: options.linkRateLimit } : {}) });
+  const links = createLinkInbox({
+    log,
+    wording,
+    ...(options.linkRateLimit ? { rateLimit: options.linkRateLimit } : {}),
+  });
   const posCallback = createPosCallback({
     url: () => settings.get().posCallbackUrl,
     log,
@@ -248,12 +257,17 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
         await demo.start();
       } catch (error) {
         log.error(`The demo service could not be started: ${describeError(error)}`);
-        return failure({ kind: 'server', code: 'demo_unavailable', message: describe(wording(), 'bridge.demoNotStarted') });
+        return failure({
+          kind: 'server',
+          code: 'demo_unavailable',
+          message: describe(wording(), 'bridge.demoNotStarted'),
+        });
       }
       // The demo knows which programme its key earns on; a programme the person chose stays.
       if (settings.get().programId === null) {
         const chosen = await settings.update({ programId: await demo.programId() });
-        if (!chosen.ok) log.warn(`The demo's programme could not be saved as this till's: ${describeFieldErrors(chosen.fields)}`);
+        if (!chosen.ok)
+          log.warn(`The demo's programme could not be saved as this till's: ${describeFieldErrors(chosen.fields)}`);
       }
       return { ok: true, data: state() };
     }),
@@ -297,7 +311,9 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       // cannot make the till post outcomes of its own invention.
       const link = links.claimRewardLink(report.link_id);
       if (!link || link.code.toUpperCase() !== report.reward_code.toUpperCase()) {
-        log.warn('An outcome was reported for a link that is unknown, already reported, or for another code; nothing was sent.');
+        log.warn(
+          'An outcome was reported for a link that is unknown, already reported, or for another code; nothing was sent.',
+        );
         const words = wording();
         return validationFailure({ link_id: describe(words, 'link.outcomeUnknown') }, words);
       }
@@ -324,7 +340,11 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     handlers[CHANNELS[operation]] = async (sender, payload) => {
       if (!isFromOrigin(sender?.url, appOrigin)) {
         log.warn(`Refused ${operation}: the request did not come from the app's own page.`);
-        return failure({ kind: 'unauthorized', code: 'forbidden_sender', message: describe(wording(), 'bridge.forbiddenSender') });
+        return failure({
+          kind: 'unauthorized',
+          code: 'forbidden_sender',
+          message: describe(wording(), 'bridge.forbiddenSender'),
+        });
       }
       try {
         return scrubSecrets(await run(payload), secrets());

@@ -23,7 +23,10 @@ export const phone = plainText(msg('payload.phone.missing'))
  * renderer, which needs E.164 for its cache and outbox anyway. The bridge passes on only
  * a phone that says its own country: international (`+…`), or local with `country_code`.
  */
-function phoneSaysItsCountry(body: { phone?: string | undefined; country_code?: string | undefined }, ctx: z.RefinementCtx): void {
+function phoneSaysItsCountry(
+  body: { phone?: string | undefined; country_code?: string | undefined },
+  ctx: z.RefinementCtx,
+): void {
   if (body.phone === undefined || body.phone.startsWith('+') || body.country_code !== undefined) return;
   ctx.addIssue({
     code: 'custom',
@@ -48,14 +51,20 @@ export const name = plainText(msg('payload.name.missing'))
   .min(1, msg('payload.name.missing'))
   .max(200, msg('payload.name.tooLong'));
 
-const email = plainText().trim().max(254, msg('payload.email.tooLong')).pipe(z.email(msg('payload.email.invalid')));
+const email = plainText()
+  .trim()
+  .max(254, msg('payload.email.tooLong'))
+  .pipe(z.email(msg('payload.email.invalid')));
 
 const birthday = plainText()
   .trim()
   .pipe(z.iso.date(msg('payload.birthday.format')))
   .refine((date) => date <= new Date().toISOString().slice(0, 10), msg('payload.birthday.future'));
 
-export const searchText = plainText().trim().min(1, msg('payload.search.empty')).max(100, msg('payload.search.tooLong'));
+export const searchText = plainText()
+  .trim()
+  .min(1, msg('payload.search.empty'))
+  .max(100, msg('payload.search.tooLong'));
 
 export const orderReference = plainText()
   .trim()
@@ -68,7 +77,11 @@ export const searchCustomersPayload = z
     country_code: countryCode.optional(),
     search: searchText.optional(),
     page: z.int(msg('payload.page.whole')).min(1, msg('payload.page.fromOne')).max(1_000_000).optional(),
-    per_page: z.int(msg('payload.perPage.whole')).min(1, msg('payload.perPage.atLeastOne')).max(100, msg('payload.perPage.atMost')).optional(),
+    per_page: z
+      .int(msg('payload.perPage.whole'))
+      .min(1, msg('payload.perPage.atLeastOne'))
+      .max(100, msg('payload.perPage.atMost'))
+      .optional(),
   })
   .refine((query) => query.country_code === undefined || query.phone !== undefined, {
     path: ['country_code'],
@@ -78,7 +91,10 @@ export const searchCustomersPayload = z
 
 export const customerPagePayload = z.strictObject({
   page: z.int(msg('payload.page.whole')).min(1, msg('payload.page.fromOne')).max(1_000_000),
-  per_page: z.int(msg('payload.perPage.whole')).min(1, msg('payload.perPage.atLeastOne')).max(100, msg('payload.perPage.atMost')),
+  per_page: z
+    .int(msg('payload.perPage.whole'))
+    .min(1, msg('payload.perPage.atLeastOne'))
+    .max(100, msg('payload.perPage.atMost')),
   // An entity tag is visible ASCII (RFC 9110 8.8.3); anything else could forge a header.
   if_none_match: z
     .string()

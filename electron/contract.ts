@@ -304,7 +304,6 @@ export interface CacheRefreshSchedule {
   windowToHour: number;
 }
 
-
 export type SettingsPatch = Partial<Settings>;
 
 /** How the stored key is protected at rest. */

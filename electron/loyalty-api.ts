@@ -122,7 +122,6 @@ interface RequestSpec {
   ifNoneMatch?: string;
 }
 
-
 /**
  * The loyalty service client (`loyalty-api.md`): adds the key, speaks the `/v1` envelope,
  * and turns every outcome into a `Result`. It never throws for anything the network or
@@ -189,9 +188,21 @@ export function createLoyaltyApi(target: ServiceTarget, options: LoyaltyApiOptio
       clock.observe(header('date'), localStart, localEnd);
       // Only an asked-for 304 means "unchanged"; otherwise it is an answer we cannot read.
       if (response.status === 304 && spec.ifNoneMatch) {
-        return { status: 304, etag: entityTag(header('etag'), target.apiKey), data: null, meta: undefined, message: undefined };
+        return {
+          status: 304,
+          etag: entityTag(header('etag'), target.apiKey),
+          data: null,
+          meta: undefined,
+          message: undefined,
+        };
       }
-      const answer = readAnswer(response.status, response.data, header('retry-after'), target.apiKey, entityTag(header('etag'), target.apiKey));
+      const answer = readAnswer(
+        response.status,
+        response.data,
+        header('retry-after'),
+        target.apiKey,
+        entityTag(header('etag'), target.apiKey),
+      );
       return spec.timed ? { ...answer, attempt: timing(localStart, localEnd, true) } : answer;
     } catch (thrown) {
       const localEnd = clock.monotonicNow();
@@ -237,7 +248,8 @@ export function createLoyaltyApi(target: ServiceTarget, options: LoyaltyApiOptio
         ...(if_none_match ? { ifNoneMatch: if_none_match } : {}),
       });
       if (!isEnvelope(answer)) return answer;
-      if (answer.status === 304) return { ok: true, notModified: true, data: null, status: 304, ...(answer.etag ? { etag: answer.etag } : {}) };
+      if (answer.status === 304)
+        return { ok: true, notModified: true, data: null, status: 304, ...(answer.etag ? { etag: answer.etag } : {}) };
       const customers = customerListSchema.safeParse(answer.data);
       const meta = pageMetaSchema.safeParse(answer.meta);
       if (!customers.success || !meta.success) return unreadable(answer.status);
@@ -253,7 +265,10 @@ export function createLoyaltyApi(target: ServiceTarget, options: LoyaltyApiOptio
       const answer = await send({ method: 'POST', path: '/v1/customers', body, retry: false });
       if (!isEnvelope(answer)) return answer;
       // The phone is the identity: 201 means new, 200 means the phone was already known.
-      return shaped(answer, customerSchema, (customer): RegisterOutcome => ({ customer, created: answer.status === 201 }));
+      return shaped(answer, customerSchema, (customer): RegisterOutcome => ({
+        customer,
+        created: answer.status === 201,
+      }));
     },
     async updateCustomer(id, body) {
       const answer = await send({ method: 'PUT', path: `/v1/customers/${encodeURIComponent(id)}`, body, retry: false });
@@ -301,7 +316,9 @@ function entityTag(value: string | undefined, apiKey: string): string | undefine
  * a connection refused, or reset before that, leaves it unset.
  */
 function requestWasWritten(thrown: unknown): boolean {
-  const request = axios.isAxiosError(thrown) ? (thrown.request as { writableFinished?: unknown } | undefined) : undefined;
+  const request = axios.isAxiosError(thrown)
+    ? (thrown.request as { writableFinished?: unknown } | undefined)
+    : undefined;
   return request?.writableFinished === true;
 }
 

@@ -114,7 +114,10 @@ function run(): void {
       process.on('unhandledRejection', (error) => log.error(`Unhandled rejection: ${describeError(error)}`));
 
       installWebContentsGuards({ appOrigin: APP_ORIGIN, session: session.defaultSession, log });
-      protocol.handle(APP_SCHEME, createAppProtocolHandler({ rootDir: RENDERER_ROOT, fetchFile: (url) => net.fetch(url) }));
+      protocol.handle(
+        APP_SCHEME,
+        createAppProtocolHandler({ rootDir: RENDERER_ROOT, fetchFile: (url) => net.fetch(url) }),
+      );
       for (const channel of Object.values(CHANNELS)) {
         ipcMain.handle(channel, (event, payload) => handlers[channel]({ url: event.senderFrame?.url ?? '' }, payload));
       }
@@ -142,7 +145,11 @@ function run(): void {
 
 /** Where the installer did not register `loyalty-till://` (an unpacked build), the app does. */
 function registerAsLinkHandler(log: { info(message: string): void; warn(message: string): void }): void {
-  const args = protocolClientArgs({ defaultApp: process.defaultApp === true, execPath: process.execPath, argv: process.argv });
+  const args = protocolClientArgs({
+    defaultApp: process.defaultApp === true,
+    execPath: process.execPath,
+    argv: process.argv,
+  });
   if (app.isDefaultProtocolClient(...args)) return;
   if (app.setAsDefaultProtocolClient(...args)) log.info(`Registered as the handler of ${args[0]}:// links.`);
   else log.warn(`Could not register as the handler of ${args[0]}:// links; the installer registers them.`);

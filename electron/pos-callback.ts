@@ -72,7 +72,9 @@ export function createPosCallback(options: PosCallbackOptions): PosCallback {
       log.warn(`The POS callback refused the outcome with HTTP ${response.status}; it is not sent again.`);
       return 'refused';
     } catch (error) {
-      log.warn(`The POS callback could not be reached (${axios.isAxiosError(error) ? (error.code ?? 'error') : describeError(error)}).`);
+      log.warn(
+        `The POS callback could not be reached (${axios.isAxiosError(error) ? (error.code ?? 'error') : describeError(error)}).`,
+      );
       return 'retry';
     }
   }
@@ -94,7 +96,9 @@ export function createPosCallback(options: PosCallbackOptions): PosCallback {
       if (outcome === 'refused') return 'gave_up';
       const wait = delays[tries];
       if (wait === undefined) {
-        log.warn(`Outcome of link ${body.link_id} (${body.outcome}) not delivered to the POS callback after ${tries + 1} tries.`);
+        log.warn(
+          `Outcome of link ${body.link_id} (${body.outcome}) not delivered to the POS callback after ${tries + 1} tries.`,
+        );
         return 'gave_up';
       }
       await new Promise((resolve) => setTimeout(resolve, wait));

@@ -5,13 +5,17 @@ import type { Logger } from './log';
 const REPORTS_PER_MINUTE = 30;
 
 /** Writes renderer error reports into the main log, rate-limited, one entry each. */
-export function createRendererErrorLog(log: Logger, now: () => number = Date.now): (report: RendererErrorReport) => void {
+export function createRendererErrorLog(
+  log: Logger,
+  now: () => number = Date.now,
+): (report: RendererErrorReport) => void {
   let windowStart = 0;
   let count = 0;
   return (report) => {
     const time = now();
     if (time - windowStart >= 60_000) {
-      if (count > REPORTS_PER_MINUTE) log.warn(`${count - REPORTS_PER_MINUTE} renderer error reports were dropped in the last minute.`);
+      if (count > REPORTS_PER_MINUTE)
+        log.warn(`${count - REPORTS_PER_MINUTE} renderer error reports were dropped in the last minute.`);
       windowStart = time;
       count = 0;
     }

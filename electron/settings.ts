@@ -138,16 +138,22 @@ const settingsPatchSchema = z.strictObject({
     })
     .nullable()
     .optional(),
-  language: z
-    .enum(INTERFACE_LANGUAGES, msg('settings.language'))
-    .nullable()
-    .optional(),
+  language: z.enum(INTERFACE_LANGUAGES, msg('settings.language')).nullable().optional(),
   arabicDigits: z.enum(ARABIC_DIGITS, msg('settings.arabicDigits')).optional(),
   cacheRefresh: z
     .strictObject({
-      everyHours: z.int(msg('settings.cacheRefresh.wholeHours')).min(1, msg('settings.cacheRefresh.atMostHourly')).max(168, msg('settings.cacheRefresh.atLeastWeekly')),
-      windowFromHour: z.int(msg('settings.cacheRefresh.hour')).min(0, msg('settings.cacheRefresh.hour')).max(23, msg('settings.cacheRefresh.hour')),
-      windowToHour: z.int(msg('settings.cacheRefresh.hour')).min(0, msg('settings.cacheRefresh.hour')).max(23, msg('settings.cacheRefresh.hour')),
+      everyHours: z
+        .int(msg('settings.cacheRefresh.wholeHours'))
+        .min(1, msg('settings.cacheRefresh.atMostHourly'))
+        .max(168, msg('settings.cacheRefresh.atLeastWeekly')),
+      windowFromHour: z
+        .int(msg('settings.cacheRefresh.hour'))
+        .min(0, msg('settings.cacheRefresh.hour'))
+        .max(23, msg('settings.cacheRefresh.hour')),
+      windowToHour: z
+        .int(msg('settings.cacheRefresh.hour'))
+        .min(0, msg('settings.cacheRefresh.hour'))
+        .max(23, msg('settings.cacheRefresh.hour')),
     })
     .optional(),
 });

@@ -45,7 +45,12 @@ const routes = {
     .strictObject({ phone, country: country.optional() })
     .transform(({ phone, country }) => ({ route: 'customer' as const, phone, ...(country ? { country } : {}) })),
   reward: z
-    .strictObject({ code: rewardCode, phone: phone.optional(), country: country.optional(), order: orderReference.optional() })
+    .strictObject({
+      code: rewardCode,
+      phone: phone.optional(),
+      country: country.optional(),
+      order: orderReference.optional(),
+    })
     .refine((link) => link.country === undefined || link.phone !== undefined, {
       path: ['country'],
       message: msg('link.countryNeedsPhone'),
@@ -75,7 +80,8 @@ function isRoute(host: string): host is LinkRoute {
 export function parseTillLink(raw: unknown): LinkParse {
   if (typeof raw !== 'string') return refuse(says('link.notText'));
   if (raw.length > MAX_LINK_LENGTH) return refuse(says('link.tooLong', { max: MAX_LINK_LENGTH }));
-  if (!raw.toLowerCase().startsWith(`${LINK_SCHEME}:`)) return refuse(says('link.wrongScheme', { scheme: LINK_SCHEME }));
+  if (!raw.toLowerCase().startsWith(`${LINK_SCHEME}:`))
+    return refuse(says('link.wrongScheme', { scheme: LINK_SCHEME }));
   if (INVISIBLE.test(raw)) return refuse(says('link.controlCharacters'));
 
   let url: URL;
@@ -91,7 +97,8 @@ export function parseTillLink(raw: unknown): LinkParse {
   if (url.pathname !== '' && url.pathname !== '/') return refuse(says('link.path'));
 
   const host = url.hostname.toLowerCase();
-  if (!isRoute(host)) return refuse(says('link.unknownRoute', { route: printable(host), routes: LINK_ROUTES.join(', ') }));
+  if (!isRoute(host))
+    return refuse(says('link.unknownRoute', { route: printable(host), routes: LINK_ROUTES.join(', ') }));
 
   const params = readParameters(url.search, host);
   if (!params.ok) return refuse(params.reason, host);
@@ -121,7 +128,8 @@ function readParameters(search: string, route: LinkRoute): Parameters {
     const rawValue = cut < 0 ? '' : pair.slice(cut + 1);
     const key = decode(rawKey.replace(/\+/g, ' '));
     if (key === null) return { ok: false, reason: says('link.parameterEncoding') };
-    if (!LINK_PARAMETERS.has(key)) return { ok: false, reason: says('link.unknownParameter', { parameter: printable(key), route }) };
+    if (!LINK_PARAMETERS.has(key))
+      return { ok: false, reason: says('link.unknownParameter', { parameter: printable(key), route }) };
     if (Object.hasOwn(values, key)) return { ok: false, reason: says('link.repeatedParameter', { parameter: key }) };
     const value = decode(key === 'phone' ? phonePluses(rawValue) : rawValue.replace(/\+/g, ' '));
     if (value === null) return { ok: false, reason: says('link.valueEncoding', { parameter: key }) };

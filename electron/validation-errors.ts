@@ -27,12 +27,16 @@ export function fieldErrors(error: z.ZodError, wording: Wording = ENGLISH): Reco
 function issueMessage(issue: z.core.$ZodIssue, wording: Wording): string {
   if (!isMainMessageKey(issue.message)) return issue.message;
   // A choice among fixed values names them (`{values}`), as the schema lists them.
-  const params: Record<string, string> = issue.code === 'invalid_value' ? { values: issue.values.map(String).join(', ') } : {};
+  const params: Record<string, string> =
+    issue.code === 'invalid_value' ? { values: issue.values.map(String).join(', ') } : {};
   return describe(wording, issue.message, params);
 }
 
 // zod's own messages, for the few checks that name no key, in the interface language too.
-const ZOD_LOCALES: Record<Wording['language'], (() => { localeError: z.core.$ZodErrorMap }) | null> = { en: null, ar: z.locales.ar };
+const ZOD_LOCALES: Record<Wording['language'], (() => { localeError: z.core.$ZodErrorMap }) | null> = {
+  en: null,
+  ar: z.locales.ar,
+};
 
 /** What to pass to `safeParse` so that zod's own messages come in `wording`'s language. */
 export function parseOptions(wording: Wording): z.core.ParseContext<z.core.$ZodIssue> | undefined {
@@ -43,6 +47,7 @@ export function parseOptions(wording: Wording): z.core.ParseContext<z.core.$ZodI
 /** One sentence naming the fields, for the error's `message`. */
 export function describeFieldErrors(fields: Record<string, string>, wording: Wording = ENGLISH): string {
   const names = Object.keys(fields).filter((name) => name !== '_');
-  if (names.length === 0) return (Object.hasOwn(fields, '_') ? fields._ : undefined) ?? describe(wording, 'fields.invalidRequest');
+  if (names.length === 0)
+    return (Object.hasOwn(fields, '_') ? fields._ : undefined) ?? describe(wording, 'fields.invalidRequest');
   return describe(wording, 'fields.check', { fields: names.join(', ') });
 }

@@ -68,7 +68,8 @@ export async function openVault(options: { file: string; cipher: KeyCipher; log:
       await writeFileAtomic(file, sealed);
       current = apiKey;
       log.info(`API key saved, ${PROTECTION_WORDS[protection]}.`);
-      if (protection === 'basic_text') log.warn('The API key is stored without real encryption (Linux basic_text backend).');
+      if (protection === 'basic_text')
+        log.warn('The API key is stored without real encryption (Linux basic_text backend).');
       return { ok: true };
     },
     async clear() {

@@ -46,10 +46,13 @@ export function installWebContentsGuards(options: { appOrigin: string; session: 
   session.setDisplayMediaRequestHandler((_request, callback) => callback({}));
 
   // File URLs are left alone: the app:// handler reads the renderer through net.fetch.
-  session.webRequest.onBeforeRequest({ urls: ['http://*/*', 'https://*/*', 'ws://*/*', 'wss://*/*'] }, (details, callback) => {
-    log.warn(`Blocked a request from the renderer to ${safeForLog(details.url)}.`);
-    callback({ cancel: true });
-  });
+  session.webRequest.onBeforeRequest(
+    { urls: ['http://*/*', 'https://*/*', 'ws://*/*', 'wss://*/*'] },
+    (details, callback) => {
+      log.warn(`Blocked a request from the renderer to ${safeForLog(details.url)}.`);
+      callback({ cancel: true });
+    },
+  );
 }
 
 // The origin is enough to diagnose, and a query string could carry a customer's phone.

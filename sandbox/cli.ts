@@ -4,7 +4,8 @@
 import { parseArgs } from 'node:util';
 import { startSandbox } from './index';
 
-const USAGE = 'npm run sandbox -- [--port 4010] [--key demo-key] [--bakery-key KEY] [--data FILE] [--customers N] [--seed N]';
+const USAGE =
+  'npm run sandbox -- [--port 4010] [--key demo-key] [--bakery-key KEY] [--data FILE] [--customers N] [--seed N]';
 
 function readArgs() {
   try {

@@ -7,13 +7,32 @@
  * expired.
  */
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
-import { isoTimestamp, type CardRecord, type CustomerRecord, type ProgramRecord, type RewardRecord, type SandboxData } from './model';
+import {
+  isoTimestamp,
+  type CardRecord,
+  type CustomerRecord,
+  type ProgramRecord,
+  type RewardRecord,
+  type SandboxData,
+} from './model';
 
 const DAY = 86_400_000;
 
 export const PROGRAMS: ProgramRecord[] = [
-  { id: '6f1c2d9e-3b4a-4c5d-8e7f-1a2b3c4d5e01', slug: 'coffee-club', name: 'Coffee Club', type: 'point', serialPrefix: 'CC' },
-  { id: '6f1c2d9e-3b4a-4c5d-8e7f-1a2b3c4d5e02', slug: 'bakery', name: 'Bakery Points', type: 'point', serialPrefix: 'BK' },
+  {
+    id: '6f1c2d9e-3b4a-4c5d-8e7f-1a2b3c4d5e01',
+    slug: 'coffee-club',
+    name: 'Coffee Club',
+    type: 'point',
+    serialPrefix: 'CC',
+  },
+  {
+    id: '6f1c2d9e-3b4a-4c5d-8e7f-1a2b3c4d5e02',
+    slug: 'bakery',
+    name: 'Bakery Points',
+    type: 'point',
+    serialPrefix: 'BK',
+  },
 ];
 
 /** Products that product rewards grant. */
@@ -25,11 +44,46 @@ const PRODUCTS = {
 };
 
 const REWARD_KINDS = [
-  { name: 'Free coffee', description: 'Any filter coffee or espresso, any size.', type: 'product', price: null, products: [PRODUCTS.coffee, PRODUCTS.latte], quantity: 1 },
-  { name: 'Two muffins', description: 'Two muffins of the day.', type: 'product', price: null, products: [PRODUCTS.muffin], quantity: 2 },
-  { name: 'Free croissant', description: null, type: 'product', price: null, products: [PRODUCTS.croissant], quantity: 1 },
-  { name: 'Breakfast for points', description: 'A coffee and a croissant, paid with points.', type: 'points', price: 50, products: [PRODUCTS.coffee, PRODUCTS.croissant], quantity: 2 },
-  { name: 'Lunch box', description: 'Sandwich, drink and a cookie.', type: 'points', price: 120, products: [PRODUCTS.croissant, PRODUCTS.latte], quantity: 3 },
+  {
+    name: 'Free coffee',
+    description: 'Any filter coffee or espresso, any size.',
+    type: 'product',
+    price: null,
+    products: [PRODUCTS.coffee, PRODUCTS.latte],
+    quantity: 1,
+  },
+  {
+    name: 'Two muffins',
+    description: 'Two muffins of the day.',
+    type: 'product',
+    price: null,
+    products: [PRODUCTS.muffin],
+    quantity: 2,
+  },
+  {
+    name: 'Free croissant',
+    description: null,
+    type: 'product',
+    price: null,
+    products: [PRODUCTS.croissant],
+    quantity: 1,
+  },
+  {
+    name: 'Breakfast for points',
+    description: 'A coffee and a croissant, paid with points.',
+    type: 'points',
+    price: 50,
+    products: [PRODUCTS.coffee, PRODUCTS.croissant],
+    quantity: 2,
+  },
+  {
+    name: 'Lunch box',
+    description: 'Sandwich, drink and a cookie.',
+    type: 'points',
+    price: 120,
+    products: [PRODUCTS.croissant, PRODUCTS.latte],
+    quantity: 3,
+  },
 ] as const;
 
 /** Well-known records that tests, the README and the screenshots rely on. */
@@ -47,9 +101,20 @@ export const DEMO_FIXTURES = {
       expired: 'RW-LAYLA004',
     },
   },
-  omar: { id: '3d2f8b1a-6c4e-4f7a-9b2d-000000000002', name: 'Omar Al-Farsi', phone: '+971501234567', country: 'AE', reward: 'RW-OMAR0001' },
+  omar: {
+    id: '3d2f8b1a-6c4e-4f7a-9b2d-000000000002',
+    name: 'Omar Al-Farsi',
+    phone: '+971501234567',
+    country: 'AE',
+    reward: 'RW-OMAR0001',
+  },
   soren: { id: '3d2f8b1a-6c4e-4f7a-9b2d-000000000003', name: 'Søren Østergaard', phone: '+4520123456', country: 'DK' },
-  lukasz: { id: '3d2f8b1a-6c4e-4f7a-9b2d-000000000004', name: 'Łukasz Żółkiewski', phone: '+48501234567', country: 'PL' },
+  lukasz: {
+    id: '3d2f8b1a-6c4e-4f7a-9b2d-000000000004',
+    name: 'Łukasz Żółkiewski',
+    phone: '+48501234567',
+    country: 'PL',
+  },
   isik: { id: '3d2f8b1a-6c4e-4f7a-9b2d-000000000005', name: 'Işık Yılmaz', phone: '+905321234567', country: 'TR' },
 } as const;
 
@@ -64,10 +129,64 @@ interface CountryNames {
 
 const NAMES: Record<string, CountryNames> = {
   SA: {
-    first: ['Layla', 'Omar', 'Fatima', 'Yousef', 'Noura', 'Ahmed', 'Sara', 'Khalid', 'Reem', 'Hassan', 'Mariam', 'Faisal', 'Huda', 'Tariq'],
-    last: ['Haddad', 'Al-Zahrani', 'Khalil', 'Al-Qahtani', 'Mansour', 'Al-Harbi', 'Al-Otaibi', 'Nasser', 'Saleh', 'Aziz', 'Rahman'],
-    arabicFirst: ['لَيلى', 'عُمر', 'فاطمة', 'يوسف', 'نورة', 'أحمد', 'سارة', 'خالد', 'ريم', 'حسن', 'مريم', 'فيصل', 'هدى', 'طارق'],
-    arabicLast: ['الحداد', 'الزهراني', 'خليل', 'القحطاني', 'منصور', 'الحربي', 'العتيبي', 'ناصر', 'صالح', 'عزيز', 'رحمن'],
+    first: [
+      'Layla',
+      'Omar',
+      'Fatima',
+      'Yousef',
+      'Noura',
+      'Ahmed',
+      'Sara',
+      'Khalid',
+      'Reem',
+      'Hassan',
+      'Mariam',
+      'Faisal',
+      'Huda',
+      'Tariq',
+    ],
+    last: [
+      'Haddad',
+      'Al-Zahrani',
+      'Khalil',
+      'Al-Qahtani',
+      'Mansour',
+      'Al-Harbi',
+      'Al-Otaibi',
+      'Nasser',
+      'Saleh',
+      'Aziz',
+      'Rahman',
+    ],
+    arabicFirst: [
+      'لَيلى',
+      'عُمر',
+      'فاطمة',
+      'يوسف',
+      'نورة',
+      'أحمد',
+      'سارة',
+      'خالد',
+      'ريم',
+      'حسن',
+      'مريم',
+      'فيصل',
+      'هدى',
+      'طارق',
+    ],
+    arabicLast: [
+      'الحداد',
+      'الزهراني',
+      'خليل',
+      'القحطاني',
+      'منصور',
+      'الحربي',
+      'العتيبي',
+      'ناصر',
+      'صالح',
+      'عزيز',
+      'رحمن',
+    ],
     mobile: (digits) => `+966${['50', '53', '55', '56'][Number(digits()[0]) % 4]}${digits().slice(0, 7)}`,
   },
   AE: {
@@ -156,7 +275,13 @@ function seededUuid(random: () => number): string {
 }
 
 class DemoBuilder {
-  readonly data: SandboxData = { version: 1, programs: PROGRAMS.map((p) => ({ ...p })), customers: [], cards: [], rewards: [] };
+  readonly data: SandboxData = {
+    version: 1,
+    programs: PROGRAMS.map((p) => ({ ...p })),
+    customers: [],
+    cards: [],
+    rewards: [],
+  };
   private readonly phones = new Set<string>();
   private rewardCount = 0;
 
@@ -201,10 +326,20 @@ class DemoBuilder {
     return card;
   }
 
-  reward(card: CardRecord, state: 'available' | 'redeemed' | 'expired' | 'no_expiry', kind = this.pick(REWARD_KINDS), code?: string): RewardRecord {
+  reward(
+    card: CardRecord,
+    state: 'available' | 'redeemed' | 'expired' | 'no_expiry',
+    kind = this.pick(REWARD_KINDS),
+    code?: string,
+  ): RewardRecord {
     const earnedDaysAgo = 20 + Math.floor(this.random() * 100);
     const reward: RewardRecord = {
-      code: code ?? `RW-${(++this.rewardCount).toString(36).toUpperCase().padStart(4, '0')}${Math.floor(this.random() * 36 ** 4).toString(36).toUpperCase().padStart(4, '0')}`,
+      code:
+        code ??
+        `RW-${(++this.rewardCount).toString(36).toUpperCase().padStart(4, '0')}${Math.floor(this.random() * 36 ** 4)
+          .toString(36)
+          .toUpperCase()
+          .padStart(4, '0')}`,
       customer_id: card.customer_id,
       card_id: card.id,
       name: kind.name,
@@ -213,7 +348,12 @@ class DemoBuilder {
       price: kind.price,
       allowed_products: { quantity: kind.quantity, products_list: [...kind.products] },
       earned_at: this.ago(earnedDaysAgo),
-      expires_at: state === 'no_expiry' ? null : state === 'expired' ? this.ago(1 + Math.floor(this.random() * 10)) : this.ago(-(10 + Math.floor(this.random() * 60))),
+      expires_at:
+        state === 'no_expiry'
+          ? null
+          : state === 'expired'
+            ? this.ago(1 + Math.floor(this.random() * 10))
+            : this.ago(-(10 + Math.floor(this.random() * 60))),
       redeemed_at: state === 'redeemed' ? this.ago(Math.floor(earnedDaysAgo / 2)) : null,
       branch_id: null,
       order_reference: state === 'redeemed' ? `POS-${100000 + this.rewardCount}` : null,
@@ -236,8 +376,13 @@ function addFixtures(builder: DemoBuilder): void {
   const [coffee, bakery] = builder.data.programs as [ProgramRecord, ProgramRecord];
   const { layla, omar, soren, lukasz, isik } = DEMO_FIXTURES;
   const laylaRecord = builder.customer({
-    id: layla.id, name: layla.name, phone: layla.phone, email: 'layla.haddad@example.com', birthday: '1990-04-12',
-    created_at: builder.ago(720), last_visit_at: builder.ago(2),
+    id: layla.id,
+    name: layla.name,
+    phone: layla.phone,
+    email: 'layla.haddad@example.com',
+    birthday: '1990-04-12',
+    created_at: builder.ago(720),
+    last_visit_at: builder.ago(2),
   });
   const laylaCard = builder.card(laylaRecord, coffee, 23);
   laylaCard.points = 180;
@@ -249,12 +394,24 @@ function addFixtures(builder: DemoBuilder): void {
   builder.reward(laylaCard, 'expired', freeCoffee, layla.rewards.expired);
 
   const omarRecord = builder.customer({
-    id: omar.id, name: omar.name, phone: omar.phone, email: null, birthday: null, created_at: builder.ago(700), last_visit_at: builder.ago(9),
+    id: omar.id,
+    name: omar.name,
+    phone: omar.phone,
+    email: null,
+    birthday: null,
+    created_at: builder.ago(700),
+    last_visit_at: builder.ago(9),
   });
   builder.reward(builder.card(omarRecord, coffee, 11), 'available', freeCoffee, omar.reward);
   for (const fixture of [soren, lukasz, isik]) {
     const record = builder.customer({
-      id: fixture.id, name: fixture.name, phone: fixture.phone, email: null, birthday: null, created_at: builder.ago(690), last_visit_at: builder.ago(30),
+      id: fixture.id,
+      name: fixture.name,
+      phone: fixture.phone,
+      email: null,
+      birthday: null,
+      created_at: builder.ago(690),
+      last_visit_at: builder.ago(30),
     });
     builder.card(record, coffee, 3);
   }
@@ -279,14 +436,18 @@ export function createDemoData(options: { seed?: number; now?: Date; customers?:
       name: displayName(names, firstIndex, lastIndex, Math.floor(i / countries.length)),
       phone: builder.phoneFor(country),
       email: builder.random() < 0.6 ? `${asciiSlug(first)}.${asciiSlug(last)}${i}@example.com` : null,
-      birthday: builder.random() < 0.5 ? `19${60 + Math.floor(builder.random() * 40)}-0${1 + Math.floor(builder.random() * 9)}-1${Math.floor(builder.random() * 10)}` : null,
+      birthday:
+        builder.random() < 0.5
+          ? `19${60 + Math.floor(builder.random() * 40)}-0${1 + Math.floor(builder.random() * 9)}-1${Math.floor(builder.random() * 10)}`
+          : null,
       created_at: builder.ago(680 - i * 2),
       last_visit_at: builder.ago(Math.floor(builder.random() * 60)),
     });
     const card = builder.card(customer, coffee, Math.floor(builder.random() * 40));
     if (builder.random() < 0.3) builder.card(customer, bakery, Math.floor(builder.random() * 15));
     const draw = builder.random();
-    if (draw < 0.45) builder.reward(card, builder.pick(['available', 'available', 'no_expiry', 'redeemed', 'expired'] as const));
+    if (draw < 0.45)
+      builder.reward(card, builder.pick(['available', 'available', 'no_expiry', 'redeemed', 'expired'] as const));
     if (draw < 0.15) builder.reward(card, 'available');
   }
   if (options.customers) addGeneratedCustomers(builder, options.customers);
@@ -310,7 +471,12 @@ function addGeneratedCustomers(builder: DemoBuilder, count: number): void {
     const createdAt = isoTimestamp(new Date(start + i * step));
     const customer = builder.customer({
       id: seededUuid(builder.random),
-      name: displayName(names, builder.pickIndex(names.first), builder.pickIndex(names.last), Math.floor(i / countries.length)),
+      name: displayName(
+        names,
+        builder.pickIndex(names.first),
+        builder.pickIndex(names.last),
+        Math.floor(i / countries.length),
+      ),
       phone: `+96658${national}`,
       email: null,
       birthday: null,
@@ -324,5 +490,9 @@ function addGeneratedCustomers(builder: DemoBuilder, count: number): void {
 }
 
 function asciiSlug(text: string): string {
-  return text.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase().replace(/[^a-z]+/g, '');
+  return text
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z]+/g, '');
 }

@@ -77,7 +77,12 @@ export const redeemBody = z.strictObject({
   phone,
   country_code: countryCode.optional(),
   branch_id: uuid.optional(),
-  order_reference: z.string().trim().min(1, 'Leave it out rather than empty.').max(100, 'At most 100 characters.').optional(),
+  order_reference: z
+    .string()
+    .trim()
+    .min(1, 'Leave it out rather than empty.')
+    .max(100, 'At most 100 characters.')
+    .optional(),
 });
 
 /** Parses input or throws a 422 naming each field that is wrong. */

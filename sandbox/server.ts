@@ -4,7 +4,15 @@ import { invalid, ServiceError, type FieldErrors } from './errors';
 import type { FaultSwitches } from './faults';
 import type { ProgramRecord } from './model';
 import { isKnownCallingCode, normalisePhone } from './phones';
-import { checkBody, customerIdParams, parseOrReject, redeemBody, registerBody, searchQuery, updateBody } from './schemas';
+import {
+  checkBody,
+  customerIdParams,
+  parseOrReject,
+  redeemBody,
+  registerBody,
+  searchQuery,
+  updateBody,
+} from './schemas';
 import type { LoyaltyStore } from './store';
 
 /** Request bodies larger than this are refused with 413: no legitimate request comes close. */
@@ -40,7 +48,9 @@ function entityTag(value: unknown): string {
 /** `If-None-Match` lists the tag (weak comparison, as RFC 9110 13.1.2 asks for GET), or is `*`. */
 function matchesIfNoneMatch(header: string | string[] | undefined, tag: string): boolean {
   if (header === undefined) return false;
-  const listed = (Array.isArray(header) ? header.join(',') : header).split(',').map((item) => item.trim().replace(/^W\//, ''));
+  const listed = (Array.isArray(header) ? header.join(',') : header)
+    .split(',')
+    .map((item) => item.trim().replace(/^W\//, ''));
   return listed.some((item) => item === '*' || item === tag);
 }
 
@@ -234,7 +244,8 @@ function phoneProblem(input: unknown): FieldErrors | undefined {
   const { phone, country_code: countryCode } = input as Record<string, unknown>;
   if (typeof phone !== 'string' || !phone.trim()) return undefined;
   // A malformed country_code is the schema's to report; the phone cannot be judged without it.
-  if (countryCode !== undefined && (typeof countryCode !== 'string' || !isKnownCallingCode(countryCode))) return undefined;
+  if (countryCode !== undefined && (typeof countryCode !== 'string' || !isKnownCallingCode(countryCode)))
+    return undefined;
   const code = countryCode as string | undefined;
   if (normalisePhone(phone, code)) return undefined;
   return {
@@ -255,7 +266,9 @@ function bearerKey(header: string | undefined): string | null {
 function frameworkError(error: Error & { statusCode?: number; code?: string }): ServiceError {
   switch (error.statusCode) {
     case 400:
-      return error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError
+      return error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ||
+        error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ||
+        error instanceof SyntaxError
         ? new ServiceError(400, 'malformed_json', 'The body is not valid JSON.')
         : new ServiceError(400, 'bad_request', 'The request could not be read.');
     case 413:

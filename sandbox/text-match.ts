@@ -2,8 +2,19 @@
 // Arabic: alef wasla as alef, alef maqsura as ya, ta marbuta as ha, tatweel dropped (أ إ آ
 // lose their hamza or madda as combining marks, with the tashkeel).
 const UNFOLDED: Record<string, string> = {
-  ø: 'o', ł: 'l', ı: 'i', æ: 'ae', œ: 'oe', ß: 'ss', đ: 'd', ð: 'd', þ: 'th',
-  ٱ: 'ا', ى: 'ي', ة: 'ه', ـ: '',
+  ø: 'o',
+  ł: 'l',
+  ı: 'i',
+  æ: 'ae',
+  œ: 'oe',
+  ß: 'ss',
+  đ: 'd',
+  ð: 'd',
+  þ: 'th',
+  ٱ: 'ا',
+  ى: 'ي',
+  ة: 'ه',
+  ـ: '',
 };
 const UNFOLDED_PATTERN = new RegExp(`[${Object.keys(UNFOLDED).join('')}]`, 'g');
 

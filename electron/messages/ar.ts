@@ -9,7 +9,8 @@ export const ar: Record<MainMessageKey, string> = {
   'fields.notAccepted': 'هذا الحقل غير مقبول هنا.',
   'fields.check': 'يُرجى مراجعة: {fields}.',
   'fields.invalidRequest': 'الطلب غير صالح.',
-  'text.controlCharacters': 'يحتوي هذا النص على محارف تحكم غير مرئية (مثل NUL أو ESC أو محرف يغيّر اتجاه النص). أعد كتابته.',
+  'text.controlCharacters':
+    'يحتوي هذا النص على محارف تحكم غير مرئية (مثل NUL أو ESC أو محرف يغيّر اتجاه النص). أعد كتابته.',
 
   'settings.serviceUrl.tooLong': 'عنوان URL للخدمة طويل جدًا.',
   'settings.serviceUrl.notUrl': `أدخل عنوان URL الكامل للخدمة، مثل ${ltr('https://loyalty.example.com')}.`,
@@ -116,7 +117,8 @@ export const ar: Record<MainMessageKey, string> = {
   'service.unexpectedFormat': 'أجاب نظام الولاء بصيغة غير متوقعة.',
   'service.unexpectedShape': 'أجاب نظام الولاء ببيانات في بنية غير متوقعة.',
 
-  'bridge.notConfigured': 'لم يُضبط نظام ولاء بعد: أدخل عنوان URL للخدمة ومفتاح API في الإعدادات، أو جرّب النسخة التجريبية.',
+  'bridge.notConfigured':
+    'لم يُضبط نظام ولاء بعد: أدخل عنوان URL للخدمة ومفتاح API في الإعدادات، أو جرّب النسخة التجريبية.',
   'bridge.demoUnavailable': 'تعذّر تشغيل الخدمة التجريبية. راجع السجل لمعرفة التفاصيل.',
   'bridge.demoNotStarted': 'تعذّر تشغيل النسخة التجريبية. راجع السجل لمعرفة التفاصيل.',
   'bridge.forbiddenSender': 'مرفوض: لم يصدر الطلب عن صفحة نقطة البيع نفسها.',

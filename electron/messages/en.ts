@@ -10,7 +10,8 @@ export const en = {
   'fields.notAccepted': 'This field is not accepted here.',
   'fields.check': 'Please check: {fields}.',
   'fields.invalidRequest': 'The request was not valid.',
-  'text.controlCharacters': 'This contains invisible control characters (such as NUL, ESC or a text-direction override). Retype it.',
+  'text.controlCharacters':
+    'This contains invisible control characters (such as NUL, ESC or a text-direction override). Retype it.',
 
   // Settings.
   'settings.serviceUrl.tooLong': 'The service URL is too long.',
@@ -82,7 +83,8 @@ export const en = {
   'payload.errorReport.message': 'The error report needs a message.',
 
   // The API key's safe keeping.
-  'apiKey.noEncryption': 'The API key was not saved: this computer offers no encryption for secrets, so it cannot be kept safely.',
+  'apiKey.noEncryption':
+    'The API key was not saved: this computer offers no encryption for secrets, so it cannot be kept safely.',
   'apiKey.encryptionFailed': 'The API key was not saved: encryption failed on this computer.',
 
   // POS links.
@@ -125,7 +127,8 @@ export const en = {
   'service.unexpectedShape': 'The loyalty service answered with data in an unexpected shape.',
 
   // The bridge's own failures.
-  'bridge.notConfigured': 'No loyalty service is set up yet: enter the service URL and API key in Settings, or try the demo.',
+  'bridge.notConfigured':
+    'No loyalty service is set up yet: enter the service URL and API key in Settings, or try the demo.',
   'bridge.demoUnavailable': 'The demo service could not be started. See the log for details.',
   'bridge.demoNotStarted': 'The demo could not be started. See the log for details.',
   'bridge.forbiddenSender': "Refused: the request did not come from the till's own page.",

@@ -39,7 +39,9 @@ const ISOLATE_RTL = new Set<InterfaceLanguage>(['ar']);
  */
 export function describe(wording: Wording, key: MainMessageKey, params: Record<string, string | number> = {}): string {
   const { language } = wording;
-  const numbers = new Intl.NumberFormat(language === 'ar' ? `ar-u-nu-${wording.digits ?? 'arab'}` : language, { useGrouping: false });
+  const numbers = new Intl.NumberFormat(language === 'ar' ? `ar-u-nu-${wording.digits ?? 'arab'}` : language, {
+    useGrouping: false,
+  });
   const text = CATALOGUES[language][key].replace(/\{(\w+)\}/g, (whole, name: string) => {
     if (!Object.hasOwn(params, name)) return whole;
     const value = params[name]!;
@@ -47,5 +49,7 @@ export function describe(wording: Wording, key: MainMessageKey, params: Record<s
     return ISOLATE_RTL.has(language) ? `\u2068${shown}\u2069` : shown;
   });
   // The catalogue writes Arabic numbers in Arabic-Indic digits; a till set to Latin digits reads them so.
-  return language === 'ar' && wording.digits === 'latn' ? text.replace(/[\u0660-\u0669]/g, (d) => String(d.charCodeAt(0) - 0x660)) : text;
+  return language === 'ar' && wording.digits === 'latn'
+    ? text.replace(/[\u0660-\u0669]/g, (d) => String(d.charCodeAt(0) - 0x660))
+    : text;
 }

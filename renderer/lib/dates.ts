@@ -46,7 +46,8 @@ export function describeExpiry(expiresAt: string | null, now: Date = new Date())
   if (!expiresAt) return { state: 'none', text: t('expiry.none') };
   const date = parse(expiresAt);
   if (!date) return { state: 'later', text: t('expiry.unreadable', { date: expiresAt }) };
-  if (date.getTime() <= now.getTime()) return { state: 'expired', text: t('expiry.expiredOn', { date: formatDate(date) }) };
+  if (date.getTime() <= now.getTime())
+    return { state: 'expired', text: t('expiry.expiredOn', { date: formatDate(date) }) };
   if (sameLocalDay(date, now)) return { state: 'today', text: t('expiry.today') };
   return { state: 'later', text: t('expiry.expiresOn', { date: formatDate(date) }) };
 }

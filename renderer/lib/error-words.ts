@@ -40,7 +40,10 @@ const WORDS: Record<Exclude<ErrorKind, 'not_found' | 'rate_limited'>, WordKeys> 
 };
 
 /** In the interface language at the moment of the call: call it from a computed or a render. */
-export function describeError(error: Pick<BridgeError, 'kind' | 'retryAfterMs'>, subject: ErrorSubject = 'general'): ErrorWords {
+export function describeError(
+  error: Pick<BridgeError, 'kind' | 'retryAfterMs'>,
+  subject: ErrorSubject = 'general',
+): ErrorWords {
   if (error.kind === 'rate_limited') {
     const seconds = error.retryAfterMs ? Math.max(1, Math.ceil(error.retryAfterMs / 1000)) : null;
     return {

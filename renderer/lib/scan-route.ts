@@ -2,9 +2,7 @@ import { readPhone, type PhoneReading } from './phone';
 
 /** What a scanned (or typed) text is, for the till: a reward code, a phone, or neither. */
 export type ScanMeaning =
-  | { kind: 'reward'; code: string }
-  | { kind: 'phone'; phone: PhoneReading }
-  | { kind: 'unknown'; text: string };
+  { kind: 'reward'; code: string } | { kind: 'phone'; phone: PhoneReading } | { kind: 'unknown'; text: string };
 
 // `RW-` then alphanumerics, as the service issues them; the service matches codes
 // case-insensitively, so a scanner set to lower case still works.

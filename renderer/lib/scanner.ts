@@ -276,9 +276,7 @@ export function installScanListener(
     if (step.kind === 'char' && step.startsBurst) {
       // keydown comes before the character is inserted: this is the value to go back to.
       const field = asTextField(event.target);
-      snapshot = field
-        ? { field, value: field.value, start: field.selectionStart, end: field.selectionEnd }
-        : null;
+      snapshot = field ? { field, value: field.value, start: field.selectionStart, end: field.selectionEnd } : null;
       return;
     }
     if (step.kind !== 'scan') {

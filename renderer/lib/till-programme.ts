@@ -34,7 +34,10 @@ export function cardsForTill(cards: readonly Card[], tillProgramId: string | nul
 }
 
 /** Distinct programmes on the given customers' cards, by name, for the Settings choice. */
-export function programmesOnCards(customers: Iterable<Pick<Customer, 'cards'>>, also: Iterable<Program> = []): Program[] {
+export function programmesOnCards(
+  customers: Iterable<Pick<Customer, 'cards'>>,
+  also: Iterable<Program> = [],
+): Program[] {
   const byId = new Map<string, Program>();
   for (const programme of also) byId.set(programme.id, programme);
   for (const customer of customers) {

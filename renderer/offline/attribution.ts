@@ -79,7 +79,10 @@ export function attemptWindow(record: AttemptRecord, clock: ServiceClockReading 
  * with today's estimate of this till's clock offset, one second less sure. Unplaceable
  * (the service's clock unknown) it still counts, as an attempt whose window is unknown.
  */
-export function legacyAttempts(item: { firstAttemptAt: string | null; lastAttemptAt: string | null }, clock: ServiceClockReading | null): AttemptRecord[] {
+export function legacyAttempts(
+  item: { firstAttemptAt: string | null; lastAttemptAt: string | null },
+  clock: ServiceClockReading | null,
+): AttemptRecord[] {
   if (!item.firstAttemptAt) return [];
   const first = Date.parse(item.firstAttemptAt);
   const last = Date.parse(item.lastAttemptAt ?? item.firstAttemptAt);
@@ -98,20 +101,24 @@ export function legacyAttempts(item: { firstAttemptAt: string | null; lastAttemp
   ];
 }
 
-export type AttributionResult =
-  | { ours: true; attemptAt: string }
-  | { ours: false; attribution: Attribution };
+export type AttributionResult = { ours: true; attemptAt: string } | { ours: false; attribution: Attribution };
 
 /** Decides a redeemed reward: ours (during one of our unanswered attempts) or not. */
-export function attribute(redeemedAt: string, attempts: readonly AttemptRecord[], clock: ServiceClockReading | null): AttributionResult {
+export function attribute(
+  redeemedAt: string,
+  attempts: readonly AttemptRecord[],
+  clock: ServiceClockReading | null,
+): AttributionResult {
   const windows = attempts.map((record) => attemptWindow(record, clock));
   const at = Date.parse(redeemedAt);
   const placed = windows.filter((w): w is AttemptWindow => w !== null);
   const inside = placed.find((w) => at >= w.from && at <= w.to);
   if (inside) return { ours: true, attemptAt: new Date(inside.startedAt).toISOString() };
   const attemptsAt = placed.map((w) => new Date(w.startedAt).toISOString());
-  if (windows.length === 0) return { ours: false, attribution: { verdict: 'no_unanswered_attempt', redeemedAt, attemptsAt } };
-  if (placed.length < windows.length) return { ours: false, attribution: { verdict: 'clock_unknown', redeemedAt, attemptsAt } };
+  if (windows.length === 0)
+    return { ours: false, attribution: { verdict: 'no_unanswered_attempt', redeemedAt, attemptsAt } };
+  if (placed.length < windows.length)
+    return { ours: false, attribution: { verdict: 'clock_unknown', redeemedAt, attemptsAt } };
   return { ours: false, attribution: { verdict: 'outside_attempts', redeemedAt, attemptsAt } };
 }
 

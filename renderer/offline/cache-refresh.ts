@@ -237,7 +237,12 @@ export class CacheRefresh {
         cursor = { startedAt, perPage: this.perPage, lastPage: first.lastPage, total: first.total, pagesDone: 0 };
         this.update({ pagesDone: 0, lastPage: cursor.lastPage, total: cursor.total, fetched: 0 });
       } else {
-        this.update({ pagesDone: cursor.pagesDone, lastPage: cursor.lastPage, total: cursor.total, fetched: cursor.pagesDone * this.perPage });
+        this.update({
+          pagesDone: cursor.pagesDone,
+          lastPage: cursor.lastPage,
+          total: cursor.total,
+          fetched: cursor.pagesDone * this.perPage,
+        });
       }
       await this.fill(cursor, first);
       const total = this.snapshot.total ?? 0;
@@ -276,7 +281,8 @@ export class CacheRefresh {
     // A run that only confirms what is stored may end without ever storing its cursor.
     this.cursorStoredAt = performance.now();
     const tags = new Map<number, PageTag>();
-    for (const tag of await this.options.db.pageTags.toArray()) if (tag.perPage === this.perPage) tags.set(tag.page, tag);
+    for (const tag of await this.options.db.pageTags.toArray())
+      if (tag.perPage === this.perPage) tags.set(tag.page, tag);
     const arrived = new Map<number, FetchedPage>();
     if (first) arrived.set(1, first);
     const changed = new Changes();
@@ -326,7 +332,9 @@ export class CacheRefresh {
         try {
           await this.storeBatch(cursor, batch, tags);
         } catch (error) {
-          failure ??= new StopRun(`The cache could not store the customers: ${error instanceof Error ? error.message : String(error)}`);
+          failure ??= new StopRun(
+            `The cache could not store the customers: ${error instanceof Error ? error.message : String(error)}`,
+          );
           changed.notify();
           return;
         }
@@ -363,10 +371,16 @@ export class CacheRefresh {
       total: last.total,
     };
     // A page hashing as stored is unchanged, as a 304 says: no read, no write.
-    const toWrite = batch.filter((page) => !page.unchanged && !(page.contentHash !== null && tags.get(page.page)?.contentHash === page.contentHash));
+    const toWrite = batch.filter(
+      (page) =>
+        !page.unchanged && !(page.contentHash !== null && tags.get(page.page)?.contentHash === page.contentHash),
+    );
     const customers = PreparedCustomers.concat(toWrite.map((page) => page.customers));
     // The oldest fetch time of the batch: "from the cache of" never claims fresher data.
-    const fetchedAt = batch.reduce((oldest, page) => (page.fetchedAt < oldest ? page.fetchedAt : oldest), last.fetchedAt);
+    const fetchedAt = batch.reduce(
+      (oldest, page) => (page.fetchedAt < oldest ? page.fetchedAt : oldest),
+      last.fetchedAt,
+    );
     const newTags: PageTag[] = [];
     for (const page of batch) {
       if (page.unchanged) continue;
@@ -436,7 +450,10 @@ export class CacheRefresh {
     alongside?: Parameters<CustomerCache['putCustomers']>[2],
   ): Promise<void> {
     const started = performance.now();
-    await this.options.cache.putCustomers(customers, fetchedAt, alongside, { onlyChanged: true, expectNew: this.expectNew });
+    await this.options.cache.putCustomers(customers, fetchedAt, alongside, {
+      onlyChanged: true,
+      expectNew: this.expectNew,
+    });
     if (customers.length >= CASHIER_WRITE_MIN) {
       const perCustomer = (performance.now() - started) / customers.length;
       this.msPerCustomer = this.msPerCustomer === null ? perCustomer : 0.8 * this.msPerCustomer + 0.2 * perCustomer;
@@ -447,7 +464,10 @@ export class CacheRefresh {
    * One page, with retries; returns it unstored (the writer stores it). With a stored tag
    * the request is conditional; a 304 keeps the cursor's page count and total.
    */
-  private async fetchPage(page: number, known: { etag: string | null; cursor: RefreshCursor } | null): Promise<FetchedPage> {
+  private async fetchPage(
+    page: number,
+    known: { etag: string | null; cursor: RefreshCursor } | null,
+  ): Promise<FetchedPage> {
     for (let tries = 1; ; tries++) {
       const result = await this.options.api.customerPage({
         page,
@@ -455,7 +475,8 @@ export class CacheRefresh {
         ...(known?.etag ? { if_none_match: known.etag } : {}),
       });
       if (result.ok && result.notModified) {
-        if (!known) throw new StopRun('The loyalty service answered "not modified" to a request that was not conditional.');
+        if (!known)
+          throw new StopRun('The loyalty service answered "not modified" to a request that was not conditional.');
         return {
           page,
           customers: new PreparedCustomers([]),

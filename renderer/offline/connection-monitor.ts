@@ -152,7 +152,14 @@ export class ConnectionMonitor {
 }
 
 /** Operations whose outcomes tell whether the service is reachable. */
-const OBSERVED = ['searchCustomers', 'getCustomer', 'registerCustomer', 'updateCustomer', 'checkReward', 'redeemReward'] as const;
+const OBSERVED = [
+  'searchCustomers',
+  'getCustomer',
+  'registerCustomer',
+  'updateCustomer',
+  'checkReward',
+  'redeemReward',
+] as const;
 
 /** The same API, reporting every outcome of a service call to the monitor. */
 export function observeApi(api: TillApi, monitor: ConnectionMonitor): TillApi {

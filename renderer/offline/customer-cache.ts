@@ -10,7 +10,16 @@
 import type { Table } from 'dexie';
 import type { Customer, Program, Redemption, Reward } from '../../electron/contract';
 import { toE164 } from '../lib/phone';
-import { LOCAL_ID_PREFIX, addNewCustomerRows, customerTables, putCustomerRows, rewardKey, type CachedCustomer, type CachedReward, type OfflineDb } from './db';
+import {
+  LOCAL_ID_PREFIX,
+  addNewCustomerRows,
+  customerTables,
+  putCustomerRows,
+  rewardKey,
+  type CachedCustomer,
+  type CachedReward,
+  type OfflineDb,
+} from './db';
 import { nameWordsOf } from './fold';
 import { loadSearchIndex, yieldToBrowser, type IndexLoadOptions, type IndexLoadProgress } from './index-loader';
 import { linesOf, parseSearchLine } from './search-chunks';
@@ -133,7 +142,13 @@ export function prepareCustomers(customers: readonly Customer[]): PreparedCustom
   for (const customer of customers) {
     const record = withoutRewards(customer);
     byId.delete(customer.id);
-    byId.set(customer.id, { id: customer.id, phoneE164: toE164(customer.phone), nameWords: nameWordsOf(customer.name), record, json: JSON.stringify(record) });
+    byId.set(customer.id, {
+      id: customer.id,
+      phoneE164: toE164(customer.phone),
+      nameWords: nameWordsOf(customer.name),
+      record,
+      json: JSON.stringify(record),
+    });
   }
   return new PreparedCustomers([...byId.values()]);
 }
@@ -264,7 +279,13 @@ export class CustomerCache {
       if (row.localOnly) localByPhone.set(row.phoneE164, row);
     }
     if (options.expectNew && items.every((item) => !localByPhone.has(item.phoneE164))) {
-      const rows = items.map((item): CachedCustomer => ({ id: item.id, phoneE164: item.phoneE164, nameWords: item.nameWords, customer: item.record, fetchedAt }));
+      const rows = items.map((item): CachedCustomer => ({
+        id: item.id,
+        phoneE164: item.phoneE164,
+        nameWords: item.nameWords,
+        customer: item.record,
+        fetchedAt,
+      }));
       const pks = await addNewCustomerRows(this.db, rows);
       return rows.map((row, i) => ({ row: { ...row, pk: pks[i]! }, previous: null }));
     }
@@ -278,8 +299,15 @@ export class CustomerCache {
       // A customer registered offline becomes the service's customer: same row, same pk.
       const previous = existing.get(item.id) ?? localByPhone.get(item.phoneE164) ?? null;
       // The service's record is stored as it came, so the same JSON means nothing changed.
-      if (options.onlyChanged && previous && !previous.localOnly && JSON.stringify(previous.customer) === item.json) continue;
-      const row: CachedCustomer = { id: item.id, phoneE164: item.phoneE164, nameWords: item.nameWords, customer: item.record, fetchedAt };
+      if (options.onlyChanged && previous && !previous.localOnly && JSON.stringify(previous.customer) === item.json)
+        continue;
+      const row: CachedCustomer = {
+        id: item.id,
+        phoneE164: item.phoneE164,
+        nameWords: item.nameWords,
+        customer: item.record,
+        fetchedAt,
+      };
       if (previous) row.pk = previous.pk;
       rows.push({ row, previous });
     }
@@ -294,40 +322,51 @@ export class CustomerCache {
   }
 
   /** Stores one customer from `GET /v1/customers/{id}`, with the rewards awaiting redemption. */
-  async putCustomerWithRewards(customer: Customer, fetchedAt = this.now().toISOString()): Promise<CachedCustomerWithRewards> {
-    const { changes, result } = await this.db.transaction('rw', [...customerTables(this.db), this.db.rewards], async () => {
-      const changes = await this.writeCustomers([customer], fetchedAt);
-      const record = changes[0]!.row;
-      const listed = customer.rewards ?? [];
-      const cached = await this.db.rewards.where('customerId').equals(customer.id).toArray();
-      const byCode = new Map(cached.map((row) => [row.code, row]));
-      const rows: CachedReward[] = listed.map((reward) => {
-        const code = rewardKey(reward.code);
-        const previous = byCode.get(code);
-        byCode.delete(code);
-        return {
-          code,
-          customerId: customer.id,
-          phoneE164: record.phoneE164,
-          reward,
-          fetchedAt,
-          ...(previous?.pendingOutboxSeq !== undefined ? { pendingOutboxSeq: previous.pendingOutboxSeq } : {}),
-        };
-      });
-      // Cached rewards missing from the fresh list were redeemed or expired meanwhile: keep
-      // them (a pending mark must survive) but stop presenting them as available.
-      for (const stale of byCode.values()) {
-        if (stale.reward.status === 'available') rows.push({ ...stale, noLongerListed: true, fetchedAt });
-      }
-      await this.db.rewards.bulkPut(rows);
-      return { changes, result: { record, rewards: await this.rewardsOf(customer.id) } };
-    });
+  async putCustomerWithRewards(
+    customer: Customer,
+    fetchedAt = this.now().toISOString(),
+  ): Promise<CachedCustomerWithRewards> {
+    const { changes, result } = await this.db.transaction(
+      'rw',
+      [...customerTables(this.db), this.db.rewards],
+      async () => {
+        const changes = await this.writeCustomers([customer], fetchedAt);
+        const record = changes[0]!.row;
+        const listed = customer.rewards ?? [];
+        const cached = await this.db.rewards.where('customerId').equals(customer.id).toArray();
+        const byCode = new Map(cached.map((row) => [row.code, row]));
+        const rows: CachedReward[] = listed.map((reward) => {
+          const code = rewardKey(reward.code);
+          const previous = byCode.get(code);
+          byCode.delete(code);
+          return {
+            code,
+            customerId: customer.id,
+            phoneE164: record.phoneE164,
+            reward,
+            fetchedAt,
+            ...(previous?.pendingOutboxSeq !== undefined ? { pendingOutboxSeq: previous.pendingOutboxSeq } : {}),
+          };
+        });
+        // Cached rewards missing from the fresh list were redeemed or expired meanwhile: keep
+        // them (a pending mark must survive) but stop presenting them as available.
+        for (const stale of byCode.values()) {
+          if (stale.reward.status === 'available') rows.push({ ...stale, noLongerListed: true, fetchedAt });
+        }
+        await this.db.rewards.bulkPut(rows);
+        return { changes, result: { record, rewards: await this.rewardsOf(customer.id) } };
+      },
+    );
     for (const { row, previous } of changes) this.indexWrite(row, previous);
     return result;
   }
 
   /** Stores a reward the service described (check, redeem). Keeps a pending mark. */
-  async putReward(reward: Reward, phoneE164: string | null, fetchedAt = this.now().toISOString()): Promise<CachedReward> {
+  async putReward(
+    reward: Reward,
+    phoneE164: string | null,
+    fetchedAt = this.now().toISOString(),
+  ): Promise<CachedReward> {
     return this.db.transaction('rw', this.db.rewards, this.db.customers, async () => {
       const code = rewardKey(reward.code);
       const previous = await this.db.rewards.get(code);
@@ -346,7 +385,11 @@ export class CustomerCache {
   }
 
   /** Applies a confirmed redemption: the reward is redeemed, the card carries its new balance. */
-  async applyRedemption(redemption: Redemption, phoneE164: string, fetchedAt = this.now().toISOString()): Promise<void> {
+  async applyRedemption(
+    redemption: Redemption,
+    phoneE164: string,
+    fetchedAt = this.now().toISOString(),
+  ): Promise<void> {
     await this.db.transaction('rw', this.db.rewards, this.db.customers, async () => {
       const code = rewardKey(redemption.reward.code);
       const previous = await this.db.rewards.get(code);
@@ -483,13 +526,20 @@ export class CustomerCache {
     const via = 'fallback' as const;
     switch (query.kind) {
       case 'all': {
-        const pks = await this.db.customers.toCollection().limit(MAX_RESULTS + 1).primaryKeys();
+        const pks = await this.db.customers
+          .toCollection()
+          .limit(MAX_RESULTS + 1)
+          .primaryKeys();
         return { hits: capHits(pks as number[]), complete: true, via };
       }
       case 'phone': {
         const pks = (await this.db.customers.where('phoneE164').equals(query.e164).primaryKeys()) as number[];
         if (pks.length > 0) return { hits: { pks, capped: false, matched: 'exact_phone' }, complete: true, via };
-        return { hits: { ...this.index.search({ kind: 'digits', digits: query.digits }, MAX_RESULTS), matched: 'digits' }, complete: false, via };
+        return {
+          hits: { ...this.index.search({ kind: 'digits', digits: query.digits }, MAX_RESULTS), matched: 'digits' },
+          complete: false,
+          via,
+        };
       }
       case 'digits':
         return { hits: this.index.search(query, MAX_RESULTS), complete: false, via };

@@ -255,7 +255,10 @@ export function openOfflineDb(name: string = DEFAULT_DB_NAME): OfflineDb {
           changed.push(row);
         });
       if (changed.length > 0) {
-        await writeSearchLines(tx.table('searchChunks') as EntityTable<SearchChunk, 'chunk'>, changed.map(searchFieldsOf));
+        await writeSearchLines(
+          tx.table('searchChunks') as EntityTable<SearchChunk, 'chunk'>,
+          changed.map(searchFieldsOf),
+        );
       }
     });
   // Version 4: the entity tags of the refresh's pages, so an unchanged page costs a 304

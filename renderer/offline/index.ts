@@ -24,10 +24,24 @@ import type {
 } from '../../electron/contract';
 import { readPhone } from '../lib/phone';
 import { isUnreachable, mayHaveBeenApplied } from './failure-kinds';
-import { LOCAL_ID_PREFIX, openOfflineDb, rewardKey, type JournalEntry, type OfflineDb, type OutboxItem, type RedemptionItem } from './db';
+import {
+  LOCAL_ID_PREFIX,
+  openOfflineDb,
+  rewardKey,
+  type JournalEntry,
+  type OfflineDb,
+  type OutboxItem,
+  type RedemptionItem,
+} from './db';
 import { CacheRefresh, refreshDue, type RefreshProgress } from './cache-refresh';
 import { DEFAULT_REFRESH_SCHEDULE, nextRefreshAt, type RefreshSchedule } from './refresh-schedule';
-import { ConnectionMonitor, defaultTimers, observeApi, type ConnectionSnapshot, type Timers } from './connection-monitor';
+import {
+  ConnectionMonitor,
+  defaultTimers,
+  observeApi,
+  type ConnectionSnapshot,
+  type Timers,
+} from './connection-monitor';
 import { CustomerCache, PAGE_SIZE, type CacheSearchResult } from './customer-cache';
 import { journalToCsv } from './journal-csv';
 import { checkRewardOffline, type OfflineCheck } from './offline-check';
@@ -58,7 +72,6 @@ export { conflictWords, likelyOursWords, type ConflictWords } from './reconcilia
 /** After a refresh stopped (offline, rejected key), wait this long before trying again. */
 const REFRESH_RETRY_AFTER_STOP_MS = 60_000;
 
-
 export interface CacheNote {
   /** Oldest fetch time among the customers shown: "from the cache of <time>". */
   of: string | null;
@@ -74,7 +87,14 @@ export type CustomerSearch =
   | { ok: false; error: BridgeError };
 
 export type CustomerLookup =
-  | { ok: true; source: 'service' | 'cache'; customer: Customer; cachedAt: string | null; pendingCodes: string[]; localOnly: boolean }
+  | {
+      ok: true;
+      source: 'service' | 'cache';
+      customer: Customer;
+      cachedAt: string | null;
+      pendingCodes: string[];
+      localOnly: boolean;
+    }
   | { ok: false; error: BridgeError };
 
 export type RewardCheck =
@@ -85,7 +105,13 @@ export type RewardCheck =
 export type RedeemOutcome =
   | { outcome: 'redeemed'; redemption: Redemption }
   | { outcome: 'queued'; item: RedemptionItem; check: OfflineCheck }
-  | { outcome: 'refused'; reason: QueueRefusal | 'already_queued'; message: string; check?: OfflineCheck; fields?: Record<string, string> }
+  | {
+      outcome: 'refused';
+      reason: QueueRefusal | 'already_queued';
+      message: string;
+      check?: OfflineCheck;
+      fields?: Record<string, string>;
+    }
   | { outcome: 'failed'; error: BridgeError };
 
 export type RegisterOutcome =
@@ -99,7 +125,9 @@ export interface OfflineServicesOptions {
   /** `window.till`. */
   api: TillApi;
   /** The current settings (country, branch, whether offline redemption is allowed). */
-  settings: () => Pick<Settings, 'defaultCountry' | 'branchId' | 'allowOfflineRedemption'> & { refreshSchedule?: RefreshSchedule };
+  settings: () => Pick<Settings, 'defaultCountry' | 'branchId' | 'allowOfflineRedemption'> & {
+    refreshSchedule?: RefreshSchedule;
+  };
   db?: OfflineDb;
   /** `navigator.locks` by default; null falls back to an in-page lock. */
   locks?: LockManagerLike | null;
@@ -175,7 +203,8 @@ export function createOfflineServices(options: OfflineServicesOptions) {
       await refresh.load();
       refreshLoaded = true;
     }
-    if (refreshDue(refresh.progress(), now(), options.refreshEveryMs ?? nextRefreshAfter, REFRESH_RETRY_AFTER_STOP_MS)) void refresh.run();
+    if (refreshDue(refresh.progress(), now(), options.refreshEveryMs ?? nextRefreshAfter, REFRESH_RETRY_AFTER_STOP_MS))
+      void refresh.run();
   }
 
   let replayTimer: unknown = null;
@@ -209,7 +238,9 @@ export function createOfflineServices(options: OfflineServicesOptions) {
   }
 
   async function pendingCodesOf(customerId: string): Promise<string[]> {
-    return (await cache.rewardsOf(customerId)).filter((row) => row.pendingOutboxSeq !== undefined).map((row) => row.code);
+    return (await cache.rewardsOf(customerId))
+      .filter((row) => row.pendingOutboxSeq !== undefined)
+      .map((row) => row.code);
   }
 
   async function lookupOffline(id: string, error: BridgeError): Promise<CustomerLookup> {
@@ -230,7 +261,9 @@ export function createOfflineServices(options: OfflineServicesOptions) {
     firstAttemptAt: string | null,
     unanswered: AttemptRecord | null = null,
   ): Promise<RedeemOutcome> {
-    const queued = await afterWrites(() => outbox.queueRedemption({ ...input, firstAttemptAt, unanswered }, settings()));
+    const queued = await afterWrites(() =>
+      outbox.queueRedemption({ ...input, firstAttemptAt, unanswered }, settings()),
+    );
     if (queued.ok) return { outcome: 'queued', item: queued.item, check: queued.check };
     return {
       outcome: 'refused',
@@ -269,7 +302,9 @@ export function createOfflineServices(options: OfflineServicesOptions) {
     plannedRefreshAt(): Date | null {
       const last = refresh.progress().lastCompleteRefreshAt;
       if (last === null) return null;
-      return options.refreshEveryMs !== undefined ? new Date(Date.parse(last) + options.refreshEveryMs) : nextRefreshAfter(new Date(last));
+      return options.refreshEveryMs !== undefined
+        ? new Date(Date.parse(last) + options.refreshEveryMs)
+        : nextRefreshAfter(new Date(last));
     },
 
     /**
@@ -309,10 +344,13 @@ export function createOfflineServices(options: OfflineServicesOptions) {
       const query = parseQuery(text, settings().defaultCountry);
       const base = { page, per_page: PAGE_SIZE };
       const payload =
-        query.kind === 'phone' ? { ...base, phone: query.e164 }
-        : query.kind === 'digits' ? { ...base, search: query.digits }
-        : query.kind === 'name' ? { ...base, search: text.trim() }
-        : base;
+        query.kind === 'phone'
+          ? { ...base, phone: query.e164 }
+          : query.kind === 'digits'
+            ? { ...base, search: query.digits }
+            : query.kind === 'name'
+              ? { ...base, search: text.trim() }
+              : base;
       let result = await api.searchCustomers(payload);
       // As offline: a complete number nobody has exactly is still worth a digit search.
       if (result.ok && query.kind === 'phone' && result.data.length === 0) {
@@ -357,7 +395,9 @@ export function createOfflineServices(options: OfflineServicesOptions) {
       const offline = async () => ({
         ok: true as const,
         source: 'cache' as const,
-        check: await afterWrites(() => checkRewardOffline(db, { code, phone }, { defaultCountry: country, now: now() })),
+        check: await afterWrites(() =>
+          checkRewardOffline(db, { code, phone }, { defaultCountry: country, now: now() }),
+        ),
       });
       if (offlineNow()) return offline();
       const reading = readPhone(phone, country);
@@ -381,7 +421,11 @@ export function createOfflineServices(options: OfflineServicesOptions) {
     async redeemReward(input: { code: string; phone: string; orderReference?: string | null }): Promise<RedeemOutcome> {
       const pendingHere = await db.rewards.get(rewardKey(input.code));
       if (pendingHere?.pendingOutboxSeq !== undefined) {
-        return { outcome: 'refused', reason: 'already_queued', message: 'A redemption of this reward is already queued on this till.' };
+        return {
+          outcome: 'refused',
+          reason: 'already_queued',
+          message: 'A redemption of this reward is already queued on this till.',
+        };
       }
       if (offlineNow()) return queueRedemption(input, null);
       const { branchId, defaultCountry } = settings();

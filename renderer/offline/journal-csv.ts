@@ -53,12 +53,17 @@ export function journalRow(entry: JournalEntry): string[] {
 }
 
 export function journalToCsv(entries: readonly JournalEntry[]): string {
-  return [journalCsvHeader(), ...entries.map(journalRow)].map((row) => row.map(csvCell).join(',')).join('\r\n') + '\r\n';
+  return (
+    [journalCsvHeader(), ...entries.map(journalRow)].map((row) => row.map(csvCell).join(',')).join('\r\n') + '\r\n'
+  );
 }
 
 function outcomeCell(entry: JournalEntry): string {
   // Entries journalled before the attribution rule said "confirmed": the evidence was a time.
-  const note = entry.outcome === 'redeemed_answer_lost' && (entry.attemptAt || !entry.note || entry.note.startsWith('Confirmed')) ? likelyOursWords(entry.attemptAt) : entry.note;
+  const note =
+    entry.outcome === 'redeemed_answer_lost' && (entry.attemptAt || !entry.note || entry.note.startsWith('Confirmed'))
+      ? likelyOursWords(entry.attemptAt)
+      : entry.note;
   const outcome = t(OUTCOME_WORDS[entry.outcome]);
   return note ? t('journalCsv.outcomeWithNote', { outcome, note }) : outcome;
 }

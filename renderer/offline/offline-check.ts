@@ -86,13 +86,17 @@ export async function checkRewardOffline(
   if (cached.pendingOutboxSeq !== undefined) {
     const item = await db.outbox.get(cached.pendingOutboxSeq);
     if (item) {
-      return answer('pending', { ...known, pending: { outboxSeq: item.seq!, state: item.state, queuedAt: item.queuedAt } });
+      return answer('pending', {
+        ...known,
+        pending: { outboxSeq: item.seq!, state: item.state, queuedAt: item.queuedAt },
+      });
     }
   }
   const { reward } = cached;
   if (reward.status === 'redeemed' || reward.redeemed_at !== null) return answer('redeemed', known);
   const expired =
-    reward.status === 'expired' || (reward.expires_at !== null && Date.parse(reward.expires_at) <= context.now.getTime());
+    reward.status === 'expired' ||
+    (reward.expires_at !== null && Date.parse(reward.expires_at) <= context.now.getTime());
   if (expired) return answer('expired', known);
   if (cached.noLongerListed) return answer('no_longer_listed', known);
   if (reward.status !== 'available') return answer('unverifiable', known);

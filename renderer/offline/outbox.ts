@@ -121,7 +121,10 @@ export class Outbox {
     const queuedAt = this.now();
     const outcome = await this.db.transaction('rw', this.db.rewards, this.db.outbox, this.db.customers, async () => {
       // Checked inside the transaction: two windows queueing the same code cannot both pass.
-      const check = await checkRewardOffline(this.db, input, { defaultCountry: settings.defaultCountry, now: queuedAt });
+      const check = await checkRewardOffline(this.db, input, {
+        defaultCountry: settings.defaultCountry,
+        now: queuedAt,
+      });
       if (check.verdict !== 'available') {
         return { ok: false as const, reason: 'not_available' as const, message: check.message, check };
       }
@@ -161,13 +164,17 @@ export class Outbox {
    * and makes the customer usable on this till at once. A phone already in the cache is
    * that customer, as the service would answer.
    */
-  async queueRegistration(payload: RegisterCustomerPayload, settings: Pick<Settings, 'defaultCountry'>): Promise<QueueRegistrationOutcome> {
+  async queueRegistration(
+    payload: RegisterCustomerPayload,
+    settings: Pick<Settings, 'defaultCountry'>,
+  ): Promise<QueueRegistrationOutcome> {
     const name = payload.name.trim();
     const fields: Record<string, string> = {};
     if (name === '') fields.name = t('customers.fields.nameMissing');
     const phone = readRegistrationPhone(payload, settings.defaultCountry);
     if (!phone) fields.phone = t('outboxQueue.phoneIncomplete');
-    if (payload.birthday && !/^\d{4}-\d{2}-\d{2}$/.test(payload.birthday)) fields.birthday = t('customers.fields.birthdayFormat');
+    if (payload.birthday && !/^\d{4}-\d{2}-\d{2}$/.test(payload.birthday))
+      fields.birthday = t('customers.fields.birthdayFormat');
     if (!phone || Object.keys(fields).length > 0) {
       return { ok: false, reason: 'invalid_input', message: t('errors.validation.title'), fields };
     }
@@ -246,21 +253,25 @@ export class Outbox {
   /** A person has reviewed a failure or a conflict: it moves to the journal. */
   /** `serviceAt`: the service's time now (ISO), where known, for the journal. */
   async acknowledge(seq: number, serviceAt: string | null = null): Promise<boolean> {
-    const acknowledged = await this.db.transaction('rw', [this.db.outbox, this.db.journal, this.db.rewards, ...customerTables(this.db)], async () => {
-      const item = await this.db.outbox.get(seq);
-      if (!item || item.state === 'pending') return null;
-      const outcome: JournalOutcome = item.state === 'conflict' ? 'conflict_acknowledged' : 'failure_acknowledged';
-      await this.finish(item, outcome, item.note, undefined, { serviceAt });
-      if (item.kind === 'register') {
-        // The service never accepted this customer; the journal keeps the record of it.
-        const local = await this.db.customers.get(item.customerPk);
-        if (local?.localOnly) {
-          await deleteCustomerRow(this.db, item.customerPk);
-          return local;
+    const acknowledged = await this.db.transaction(
+      'rw',
+      [this.db.outbox, this.db.journal, this.db.rewards, ...customerTables(this.db)],
+      async () => {
+        const item = await this.db.outbox.get(seq);
+        if (!item || item.state === 'pending') return null;
+        const outcome: JournalOutcome = item.state === 'conflict' ? 'conflict_acknowledged' : 'failure_acknowledged';
+        await this.finish(item, outcome, item.note, undefined, { serviceAt });
+        if (item.kind === 'register') {
+          // The service never accepted this customer; the journal keeps the record of it.
+          const local = await this.db.customers.get(item.customerPk);
+          if (local?.localOnly) {
+            await deleteCustomerRow(this.db, item.customerPk);
+            return local;
+          }
         }
-      }
-      return true;
-    });
+        return true;
+      },
+    );
     if (acknowledged && acknowledged !== true) this.cache.indexRemove(acknowledged);
     if (acknowledged) this.notify();
     return acknowledged !== null;
@@ -307,7 +318,10 @@ export class Outbox {
     times: { serviceAt?: string | null; attemptAt?: string | null } = {},
   ): Promise<void> {
     const doneAt = this.now().toISOString();
-    const serviceTimes = { serviceAt: times.serviceAt ?? null, ...(times.attemptAt ? { attemptAt: times.attemptAt } : {}) };
+    const serviceTimes = {
+      serviceAt: times.serviceAt ?? null,
+      ...(times.attemptAt ? { attemptAt: times.attemptAt } : {}),
+    };
     const entry: JournalEntry =
       item.kind === 'redeem'
         ? {

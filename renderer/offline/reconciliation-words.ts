@@ -30,7 +30,10 @@ export interface ConflictWords {
   advice: string;
 }
 
-export function conflictWords(attribution: Attribution | undefined, fallback?: { status?: string; redeemedAt?: string | null }): ConflictWords {
+export function conflictWords(
+  attribution: Attribution | undefined,
+  fallback?: { status?: string; redeemedAt?: string | null },
+): ConflictWords {
   const redeemedAt = attribution?.redeemedAt ?? fallback?.redeemedAt ?? null;
   const said = redeemedAt
     ? t('reconciliation.serviceSaysOn', { date: clockTime(redeemedAt, true) })

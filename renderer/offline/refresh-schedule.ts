@@ -12,7 +12,11 @@ import type { CacheRefreshSchedule } from '../../electron/contract';
 
 export type RefreshSchedule = CacheRefreshSchedule;
 
-export const DEFAULT_REFRESH_SCHEDULE: RefreshSchedule = Object.freeze({ everyHours: 24, windowFromHour: 2, windowToHour: 5 });
+export const DEFAULT_REFRESH_SCHEDULE: RefreshSchedule = Object.freeze({
+  everyHours: 24,
+  windowFromHour: 2,
+  windowToHour: 5,
+});
 
 const HOUR = 3_600_000;
 const MAX_SHORT_JITTER_MS = 30 * 60_000;

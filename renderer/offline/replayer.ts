@@ -173,7 +173,10 @@ export class Replayer {
     let after = 0;
     for (;;) {
       // Re-read each time: other code may have queued, acknowledged or retried meanwhile.
-      const item = await db.outbox.where('[state+seq]').between(['pending', after + 1], ['pending', Dexie.maxKey]).first();
+      const item = await db.outbox
+        .where('[state+seq]')
+        .between(['pending', after + 1], ['pending', Dexie.maxKey])
+        .first();
       if (!item) return;
       after = item.seq!;
       if (item.nextAttemptAt !== null && Date.parse(item.nextAttemptAt) > this.now().getTime()) {
@@ -215,7 +218,12 @@ export class Replayer {
    * Closes the attempt opened by `recordAttempt`: kept (with the main process's own times)
    * when the service may have acted on it unheard, dropped when it cannot have.
    */
-  private async closeAttempt(item: RedemptionItem, opened: boolean, error: BridgeError | null, timing: AttemptTiming | undefined): Promise<RedemptionItem> {
+  private async closeAttempt(
+    item: RedemptionItem,
+    opened: boolean,
+    error: BridgeError | null,
+    timing: AttemptTiming | undefined,
+  ): Promise<RedemptionItem> {
     const all = item.unanswered ?? [];
     const earlier = opened ? all.slice(0, -1) : all;
     const ambiguous = error !== null && mayHaveBeenApplied(error) && timing?.requestSent !== false;
@@ -241,15 +249,26 @@ export class Replayer {
     const opened = clock !== null;
     const attempted = await this.closeAttempt(item, opened, result.ok ? null : result.error, result.attempt);
     if (result.ok) {
-      await this.complete(attempted, 'redeemed', null, async () => {
-        await this.options.cache.applyRedemption(result.data, attempted.phoneE164);
-      }, undefined, { serviceAt: isoOrNull(result.attempt?.end) });
+      await this.complete(
+        attempted,
+        'redeemed',
+        null,
+        async () => {
+          await this.options.cache.applyRedemption(result.data, attempted.phoneE164);
+        },
+        undefined,
+        { serviceAt: isoOrNull(result.attempt?.end) },
+      );
       return 'done';
     }
     if (result.error.kind === 'reward_unavailable') return this.reconcile(attempted);
     if (result.error.kind === 'unauthorized') {
       // A refused key is not a failed attempt: nothing was tried, and nothing adds to the back-off.
-      await this.options.db.outbox.update(attempted.seq!, { attempts: queued.attempts, lastAttemptAt: queued.lastAttemptAt, firstAttemptAt: queued.firstAttemptAt });
+      await this.options.db.outbox.update(attempted.seq!, {
+        attempts: queued.attempts,
+        lastAttemptAt: queued.lastAttemptAt,
+        firstAttemptAt: queued.firstAttemptAt,
+      });
     }
     return this.setBack(attempted, result.error);
   }
@@ -272,9 +291,16 @@ export class Replayer {
     }
     const verdict = attribute(redeemedAt, item.unanswered ?? [], clock);
     if (verdict.ours) {
-      await this.complete(item, 'redeemed_answer_lost', likelyOursWords(verdict.attemptAt), async () => {
-        await this.options.cache.putReward(reward, item.phoneE164);
-      }, undefined, { serviceAt: serviceNow(clock), attemptAt: verdict.attemptAt });
+      await this.complete(
+        item,
+        'redeemed_answer_lost',
+        likelyOursWords(verdict.attemptAt),
+        async () => {
+          await this.options.cache.putReward(reward, item.phoneE164);
+        },
+        undefined,
+        { serviceAt: serviceNow(clock), attemptAt: verdict.attemptAt },
+      );
       return 'done';
     }
     return this.conflict(item, reward, verdict.attribution);
@@ -304,25 +330,35 @@ export class Replayer {
     });
     if (!result.ok) {
       if (result.error.kind === 'unauthorized') {
-        await this.options.db.outbox.update(item.seq!, { attempts: queued.attempts, lastAttemptAt: queued.lastAttemptAt, firstAttemptAt: queued.firstAttemptAt });
+        await this.options.db.outbox.update(item.seq!, {
+          attempts: queued.attempts,
+          lastAttemptAt: queued.lastAttemptAt,
+          firstAttemptAt: queued.firstAttemptAt,
+        });
       }
       return this.setBack(item, result.error);
     }
     const { db, cache } = this.options;
     const written: { row: CachedCustomer; previous: CachedCustomer | null }[] = [];
     let orphan: CachedCustomer | null = null;
-    await this.complete(item, 'registered', null, async () => {
-      written.push(...(await cache.writeCustomers([result.data.customer], this.now().toISOString())));
-      const stored = written[0]!.row;
-      if (stored.pk !== item.customerPk) {
-        // The service's customer was already cached (another till registered them): the local row goes.
-        const local = await db.customers.get(item.customerPk);
-        if (local?.localOnly) {
-          await deleteCustomerRow(db, item.customerPk);
-          orphan = local;
+    await this.complete(
+      item,
+      'registered',
+      null,
+      async () => {
+        written.push(...(await cache.writeCustomers([result.data.customer], this.now().toISOString())));
+        const stored = written[0]!.row;
+        if (stored.pk !== item.customerPk) {
+          // The service's customer was already cached (another till registered them): the local row goes.
+          const local = await db.customers.get(item.customerPk);
+          if (local?.localOnly) {
+            await deleteCustomerRow(db, item.customerPk);
+            orphan = local;
+          }
         }
-      }
-    }, result.data.customer.id);
+      },
+      result.data.customer.id,
+    );
     for (const { row, previous } of written) cache.indexWrite(row, previous);
     if (orphan) cache.indexRemove(orphan);
     return 'done';

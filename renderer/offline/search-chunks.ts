@@ -81,7 +81,14 @@ export async function writeSearchLines(
       else lines.set(pk, line);
     }
     if (lines.size === 0) toDelete.push(id);
-    else toPut.push({ chunk: id, lines: [...lines.entries()].sort((a, b) => a[0] - b[0]).map(([, line]) => line).join('\n') });
+    else
+      toPut.push({
+        chunk: id,
+        lines: [...lines.entries()]
+          .sort((a, b) => a[0] - b[0])
+          .map(([, line]) => line)
+          .join('\n'),
+      });
   });
   if (toPut.length > 0) await table.bulkPut(toPut);
   if (toDelete.length > 0) await table.bulkDelete(toDelete);

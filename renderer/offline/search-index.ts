@@ -288,7 +288,9 @@ export class SlimSearchIndex {
 
   /** Part of a number, in pk order. */
   private searchDigits(digits: string, limit: number): IndexHits {
-    return digits.length < GRAM || !this.gramsReady ? this.scanDigits(digits, limit) : this.searchDigitGrams(digits, limit);
+    return digits.length < GRAM || !this.gramsReady
+      ? this.scanDigits(digits, limit)
+      : this.searchDigitGrams(digits, limit);
   }
 
   /**

@@ -43,7 +43,9 @@ export const useConnectionStore = defineStore('connection', () => {
       case 'online':
         return t('connection.online');
       case 'failing':
-        return offline.pause || status.value?.error?.kind === 'unauthorized' ? t('connection.keyRefused') : t('connection.problem');
+        return offline.pause || status.value?.error?.kind === 'unauthorized'
+          ? t('connection.keyRefused')
+          : t('connection.problem');
       case 'offline':
         return t('connection.offline');
       case 'checking':

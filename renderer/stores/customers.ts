@@ -1,13 +1,6 @@
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
-import type {
-  BridgeError,
-  Card,
-  Customer,
-  PageMeta,
-  Redemption,
-  UpdateCustomerPayload,
-} from '../../electron/contract';
+import type { BridgeError, Card, Customer, PageMeta, Redemption, UpdateCustomerPayload } from '../../electron/contract';
 import { z } from 'zod';
 import { t } from '../i18n';
 import { isolate } from '../i18n/isolate';
@@ -277,7 +270,8 @@ export const useCustomersStore = defineStore('customers', () => {
     if (form.birthday) {
       if (!/^\d{4}-\d{2}-\d{2}$/.test(form.birthday) || Number.isNaN(Date.parse(form.birthday)))
         errors.birthday = t('customers.fields.birthdayFormat');
-      else if (form.birthday > new Date().toISOString().slice(0, 10)) errors.birthday = t('customers.fields.birthdayFuture');
+      else if (form.birthday > new Date().toISOString().slice(0, 10))
+        errors.birthday = t('customers.fields.birthdayFuture');
     }
     return errors;
   }

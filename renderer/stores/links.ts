@@ -127,7 +127,11 @@ export const useLinksStore = defineStore('links', () => {
         navigation.home();
         const outcome = await customers.openByPhone(phone!);
         if (outcome === 'opened') navigation.go({ name: 'customer' });
-        mark(link, outcome === 'opened' ? 'customer' : 'find', t('links.customer', { phone: ltr(phone?.international ?? '') }));
+        mark(
+          link,
+          outcome === 'opened' ? 'customer' : 'find',
+          t('links.customer', { phone: ltr(phone?.international ?? '') }),
+        );
         return;
       }
       case 'register': {

@@ -99,7 +99,10 @@ export const useOfflineStore = defineStore('offline', () => {
     pause.value = nextPause;
     // Only an offset larger than the estimate's own uncertainty is worth telling.
     tillClockOffMs.value =
-      clock && clock.tillClockOffMs !== null && clock.uncertaintyMs !== null && Math.abs(clock.tillClockOffMs) > clock.uncertaintyMs
+      clock &&
+      clock.tillClockOffMs !== null &&
+      clock.uncertaintyMs !== null &&
+      Math.abs(clock.tillClockOffMs) > clock.uncertaintyMs
         ? clock.tillClockOffMs
         : null;
   }

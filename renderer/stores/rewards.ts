@@ -27,7 +27,6 @@ interface CheckedFor {
   phone: string;
 }
 
-
 /** Failures after which nobody can know whether the service redeemed: retrying is safe only because the service refuses a second redeem. */
 const ANSWER_LOST = new Set(['offline', 'timeout', 'server', 'bad_response']);
 
@@ -253,13 +252,23 @@ export const useRewardsStore = defineStore('rewards', () => {
    * answer the POS. Only for the code the link named: a code the cashier typed instead is
    * not the link's. A report that fails is logged by the main process; the cashier is not held up.
    */
-  function reportToLink(target: CheckedFor, outcome: LinkOutcomeReport['outcome'], extra: Partial<LinkOutcomeReport>): void {
+  function reportToLink(
+    target: CheckedFor,
+    outcome: LinkOutcomeReport['outcome'],
+    extra: Partial<LinkOutcomeReport>,
+  ): void {
     const link = fromLink.value;
     if (!link || link.code !== target.code) return;
     fromLink.value = null;
     const order = draft.value.orderReference.trim();
     void till()
-      .reportLinkOutcome({ link_id: link.id, outcome, reward_code: target.code, ...(order ? { order_reference: order } : {}), ...extra })
+      .reportLinkOutcome({
+        link_id: link.id,
+        outcome,
+        reward_code: target.code,
+        ...(order ? { order_reference: order } : {}),
+        ...extra,
+      })
       .catch(() => undefined);
   }
 
@@ -280,7 +289,9 @@ export const useRewardsStore = defineStore('rewards', () => {
   function unavailableWords(known: Reward | null, maybeOurs: boolean): string {
     if (known?.redeemed_at) {
       const when = formatDayTime(known.redeemed_at);
-      return maybeOurs ? t('rewards.unavailable.usedMaybeOurs', { date: when }) : t('rewards.unavailable.used', { date: when });
+      return maybeOurs
+        ? t('rewards.unavailable.usedMaybeOurs', { date: when })
+        : t('rewards.unavailable.used', { date: when });
     }
     if (known?.status === 'expired' && known.expires_at) {
       return t('rewards.unavailable.expired', { date: formatDayTime(known.expires_at) });

@@ -1,6 +1,14 @@
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
-import type { ArabicDigits, BridgeError, InterfaceLanguage, Result, Settings, Theme, TillState } from '../../electron/contract';
+import type {
+  ArabicDigits,
+  BridgeError,
+  InterfaceLanguage,
+  Result,
+  Settings,
+  Theme,
+  TillState,
+} from '../../electron/contract';
 import { currencyOfCountry } from '../lib/money';
 import { t } from '../i18n';
 import { resolveLanguage } from '../i18n/languages';
@@ -135,7 +143,9 @@ export const useSettingsStore = defineStore('settings', () => {
           defaultCountry: draft.defaultCountry.trim().toUpperCase(),
           branchId: draft.branchId.trim() || null,
           tillName: draft.tillName.trim(),
-          ...(draft.allowOfflineRedemption !== undefined ? { allowOfflineRedemption: draft.allowOfflineRedemption } : {}),
+          ...(draft.allowOfflineRedemption !== undefined
+            ? { allowOfflineRedemption: draft.allowOfflineRedemption }
+            : {}),
           ...(draft.programId !== undefined ? { programId: draft.programId.trim() || null } : {}),
           ...(draft.posCallbackUrl !== undefined ? { posCallbackUrl: draft.posCallbackUrl.trim() || null } : {}),
           ...(draft.theme !== undefined ? { theme: draft.theme } : {}),
@@ -167,7 +177,10 @@ export const useSettingsStore = defineStore('settings', () => {
    * Saves one display preference at once (a language or digits picker applies on choice,
    * without the form's Save): the interface follows as soon as the main process has it.
    */
-  async function savePreferences(patch: { language?: InterfaceLanguage | null; arabicDigits?: ArabicDigits }): Promise<boolean> {
+  async function savePreferences(patch: {
+    language?: InterfaceLanguage | null;
+    arabicDigits?: ArabicDigits;
+  }): Promise<boolean> {
     saving.value = true;
     try {
       return accept(await till().updateSettings(patch));

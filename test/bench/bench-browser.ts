@@ -95,7 +95,11 @@ export async function startBenchBrowser(workDir: string): Promise<BenchBrowser> 
     const response = await route.fetch();
     return route.fulfill({
       response,
-      headers: { ...response.headers(), 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' },
+      headers: {
+        ...response.headers(),
+        'cross-origin-opener-policy': 'same-origin',
+        'cross-origin-embedder-policy': 'require-corp',
+      },
     });
   });
   const coreCalls: BenchBrowser['coreCalls'] = [];
@@ -115,7 +119,8 @@ export async function startBenchBrowser(workDir: string): Promise<BenchBrowser> 
   page.setDefaultTimeout(30_000);
   await page.goto(pageUrl);
   await page.waitForFunction(() => typeof window.bench === 'object');
-  if (!(await page.evaluate(() => window.crossOriginIsolated))) throw new Error('The bench page is not cross-origin isolated: its timer would be too coarse.');
+  if (!(await page.evaluate(() => window.crossOriginIsolated)))
+    throw new Error('The bench page is not cross-origin isolated: its timer would be too coarse.');
   // A persistent context has no Browser object to ask, and the user agent shows only the
   // major version: the DevTools protocol has the full one.
   const versionSession = await context.newCDPSession(page);
@@ -137,7 +142,11 @@ export async function startBenchBrowser(workDir: string): Promise<BenchBrowser> 
     coreLog,
     coreCalls,
     async useSandbox(sandbox) {
-      const settings = await call('updateSettings', { baseUrl: sandbox.url, defaultCountry: 'SA', tillName: 'Bench till' });
+      const settings = await call('updateSettings', {
+        baseUrl: sandbox.url,
+        defaultCountry: 'SA',
+        tillName: 'Bench till',
+      });
       if (!settings.ok) throw new Error(`Settings refused: ${settings.error.message}`);
       const key = await call('setApiKey', { apiKey: BENCH_KEY });
       if (!key.ok) throw new Error(`Key refused: ${key.error.message}`);

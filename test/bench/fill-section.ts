@@ -18,7 +18,12 @@ const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 /** Where a run's time went: the page's wait for pages, split into the core's own part and the test bridge, and the writes. */
 function split(bench: BenchBrowser, run: FillRun): string {
   const coreMs = bench.coreCalls
-    .filter((call) => call.channel === 'till:customers:page' && call.startedAt >= run.startedAtEpoch && call.startedAt <= run.endedAtEpoch)
+    .filter(
+      (call) =>
+        call.channel === 'till:customers:page' &&
+        call.startedAt >= run.startedAtEpoch &&
+        call.startedAt <= run.endedAtEpoch,
+    )
     .reduce((sum, call) => sum + call.ms, 0);
   const bridgeMs = Math.max(0, run.fetchMs - coreMs);
   return (
@@ -48,7 +53,9 @@ export async function fillFigures(
     })) as FillBenchResult;
     const { refresh, sequential } = result;
     if (refresh.state !== 'idle') throw new Error(`The refresh stopped: ${refresh.stoppedBecause ?? refresh.state}`);
-    report.note(`Fill ${size}, CacheRefresh: ${split(bench, refresh)}; fetch and write are summed over concurrent pages.`);
+    report.note(
+      `Fill ${size}, CacheRefresh: ${split(bench, refresh)}; fetch and write are summed over concurrent pages.`,
+    );
     const ourRate = refresh.customers / (refresh.ms / 1000);
 
     if (million) {
@@ -81,7 +88,13 @@ export async function fillFigures(
       value: refresh.ms / 1000,
       target: { text: `100,000 in < 30 s`, met: 100_000 / ourRate < 30 },
     });
-    report.add({ id: 'fill.refresh.rate', section: SECTION, label: 'CacheRefresh rate', unit: 'customers/s', value: ourRate });
+    report.add({
+      id: 'fill.refresh.rate',
+      section: SECTION,
+      label: 'CacheRefresh rate',
+      unit: 'customers/s',
+      value: ourRate,
+    });
     if (sequential) {
       if (sequential.stoppedBecause) throw new Error(`Sequential paging stopped: ${sequential.stoppedBecause}`);
       report.note(`Fill, sequential: ${split(bench, sequential)}.`);
@@ -94,7 +107,14 @@ export async function fillFigures(
         value: sequentialRate,
       });
       const ratio = ourRate / sequentialRate;
-      report.add({ id: 'fill.ratio', section: SECTION, label: 'CacheRefresh / sequential', unit: 'x', value: ratio, target: { text: '>= 2x', met: ratio >= 2 } });
+      report.add({
+        id: 'fill.ratio',
+        section: SECTION,
+        label: 'CacheRefresh / sequential',
+        unit: 'x',
+        value: ratio,
+        target: { text: '>= 2x', met: ratio >= 2 },
+      });
     }
     const during = summarize(result.searchDuringFill);
     report.add({
@@ -131,7 +151,13 @@ export async function fillFigures(
         value: share * 100,
         target: { text: '< 10%', met: share < 0.1 },
       });
-      report.add({ id: 'fill.unchanged.seconds', section: SECTION, label: 'unchanged refresh, no entity tags, in all', unit: 's', value: plain.ms / 1000 });
+      report.add({
+        id: 'fill.unchanged.seconds',
+        section: SECTION,
+        label: 'unchanged refresh, no entity tags, in all',
+        unit: 's',
+        value: plain.ms / 1000,
+      });
       report.add({
         id: 'fill.unchanged.etag_seconds',
         section: SECTION,

@@ -33,24 +33,37 @@ export async function replayFigures(bench: BenchBrowser, report: Report, count: 
     // Product rewards only: a points reward the card cannot pay for is refused (422) by
     // design, and that is a conflict to review, not a fault of the replay.
     const redeemable = data.rewards.filter(
-      (r) => r.type === 'product' && r.redeemed_at === null && (r.expires_at === null || Date.parse(r.expires_at) > now.getTime()),
+      (r) =>
+        r.type === 'product' &&
+        r.redeemed_at === null &&
+        (r.expires_at === null || Date.parse(r.expires_at) > now.getTime()),
     );
     const owners = [...new Set(redeemable.map((r) => r.customer_id))];
     const redeemableCodes = redeemable.map((r) => r.code.toUpperCase());
     await bench.useSandbox(sandbox);
-    const prepared = (await bench.page.evaluate(
-      (args) => window.bench.prepareReplay(args),
-      { customerIds: owners, codes: redeemableCodes, count, branchId: BRANCH_ID, orderPrefix: ORDER_PREFIX },
-    )) as PrepareResult;
+    const prepared = (await bench.page.evaluate((args) => window.bench.prepareReplay(args), {
+      customerIds: owners,
+      codes: redeemableCodes,
+      count,
+      branchId: BRANCH_ID,
+      orderPrefix: ORDER_PREFIX,
+    })) as PrepareResult;
     if (prepared.queued.length !== count) {
-      throw new Error(`Only ${prepared.queued.length} of ${count} redemptions could be queued. ${prepared.refused.slice(0, 3).join('; ')}`);
+      throw new Error(
+        `Only ${prepared.queued.length} of ${count} redemptions could be queued. ${prepared.refused.slice(0, 3).join('; ')}`,
+      );
     }
-    report.note(`Replay: cached the owners' rewards through getCustomer and queued ${count} redemptions in ${(prepared.ms / 1000).toFixed(1)} s.`);
+    report.note(
+      `Replay: cached the owners' rewards through getCustomer and queued ${count} redemptions in ${(prepared.ms / 1000).toFixed(1)} s.`,
+    );
 
     sandbox.faults.set(REPLAY_FAULTS);
     let result: ReplayResult;
     try {
-      result = (await bench.page.evaluate((args) => window.bench.runReplay(args), { backoff: BACKOFF, timeLimitMs: 240_000 })) as ReplayResult;
+      result = (await bench.page.evaluate((args) => window.bench.runReplay(args), {
+        backoff: BACKOFF,
+        timeLimitMs: 240_000,
+      })) as ReplayResult;
     } finally {
       sandbox.faults.reset();
     }
@@ -86,11 +99,44 @@ export async function replayFigures(bench: BenchBrowser, report: Report, count: 
       value: result.ms / 1000,
       note: `back-off ${BACKOFF.baseMs}-${BACKOFF.maxMs} ms; faults ${JSON.stringify(REPLAY_FAULTS)}`,
     });
-    report.add({ id: 'replay.redeemed', section: SECTION, label: 'redeemed (answer received)', unit: '', value: result.journal.redeemed });
-    report.add({ id: 'replay.reconciled', section: SECTION, label: 'reconciled (answer lost, redeemed during our unanswered attempt)', unit: '', value: result.journal.redeemed_answer_lost });
-    report.add({ id: 'replay.conflicts', section: SECTION, label: 'conflicts', unit: '', value: result.outbox.conflict, target: { text: '0 (nobody else used them)', met: result.outbox.conflict === 0 } });
-    report.add({ id: 'replay.duplicates', section: SECTION, label: 'duplicates in sandbox.redemptions()', unit: '', value: duplicates, target: { text: '0', met: duplicates === 0 } });
-    report.add({ id: 'replay.lost', section: SECTION, label: 'lost (queued, not in sandbox.redemptions())', unit: '', value: lost, target: { text: '0', met: lost === 0 } });
+    report.add({
+      id: 'replay.redeemed',
+      section: SECTION,
+      label: 'redeemed (answer received)',
+      unit: '',
+      value: result.journal.redeemed,
+    });
+    report.add({
+      id: 'replay.reconciled',
+      section: SECTION,
+      label: 'reconciled (answer lost, redeemed during our unanswered attempt)',
+      unit: '',
+      value: result.journal.redeemed_answer_lost,
+    });
+    report.add({
+      id: 'replay.conflicts',
+      section: SECTION,
+      label: 'conflicts',
+      unit: '',
+      value: result.outbox.conflict,
+      target: { text: '0 (nobody else used them)', met: result.outbox.conflict === 0 },
+    });
+    report.add({
+      id: 'replay.duplicates',
+      section: SECTION,
+      label: 'duplicates in sandbox.redemptions()',
+      unit: '',
+      value: duplicates,
+      target: { text: '0', met: duplicates === 0 },
+    });
+    report.add({
+      id: 'replay.lost',
+      section: SECTION,
+      label: 'lost (queued, not in sandbox.redemptions())',
+      unit: '',
+      value: lost,
+      target: { text: '0', met: lost === 0 },
+    });
     report.add({
       id: 'replay.wrongAttribution',
       section: SECTION,

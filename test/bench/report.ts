@@ -55,7 +55,11 @@ export class Report {
   table(): string {
     const rows = [['section', 'figure', 'median', 'p95', 'count', 'target', 'met?']];
     for (const f of this.figures) {
-      const median = f.summary ? formatNumber(f.summary.median, f.unit) : f.value !== undefined ? formatNumber(f.value, f.unit) : '';
+      const median = f.summary
+        ? formatNumber(f.summary.median, f.unit)
+        : f.value !== undefined
+          ? formatNumber(f.value, f.unit)
+          : '';
       rows.push([
         f.section,
         f.label,
@@ -67,7 +71,8 @@ export class Report {
       ]);
     }
     const widths = rows[0]!.map((_, c) => Math.max(...rows.map((row) => row[c]!.length)));
-    const line = (row: string[]) => row.map((cell, c) => (c >= 2 && c <= 4 ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!))).join('  ');
+    const line = (row: string[]) =>
+      row.map((cell, c) => (c >= 2 && c <= 4 ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!))).join('  ');
     return [line(rows[0]!), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line)].join('\n');
   }
 
@@ -97,16 +102,28 @@ export class Report {
 
 /** The figures of a results.json (none when there is none); older files without `measured` get the file's own time and load. */
 export async function readFigures(file: string): Promise<Figure[]> {
-  let body: { figures?: Figure[]; when?: string; loadAverage?: { before?: number[]; after?: number[] }; machine?: { cpus?: number } };
+  let body: {
+    figures?: Figure[];
+    when?: string;
+    loadAverage?: { before?: number[]; after?: number[] };
+    machine?: { cpus?: number };
+  };
   try {
     body = JSON.parse(await readFile(file, 'utf8')) as typeof body;
   } catch {
     return [];
   }
-  const figures = Array.isArray(body.figures) ? body.figures.filter((f) => typeof f.id === 'string' && typeof f.section === 'string') : [];
+  const figures = Array.isArray(body.figures)
+    ? body.figures.filter((f) => typeof f.id === 'string' && typeof f.section === 'string')
+    : [];
   const fallback: Measured | undefined =
     body.when && body.loadAverage?.before && body.loadAverage.after
-      ? { when: body.when, loadBefore: body.loadAverage.before[0] ?? NaN, loadAfter: body.loadAverage.after[0] ?? NaN, cpus: body.machine?.cpus ?? NaN }
+      ? {
+          when: body.when,
+          loadBefore: body.loadAverage.before[0] ?? NaN,
+          loadAfter: body.loadAverage.after[0] ?? NaN,
+          cpus: body.machine?.cpus ?? NaN,
+        }
       : undefined;
   return figures.map((f) => (f.measured || !fallback ? f : { ...f, measured: fallback }));
 }
@@ -118,7 +135,11 @@ const TABLE_END = '<!-- bench-figures:end -->';
 export function markdownTable(figures: readonly Figure[]): string {
   const cell = (text: string) => text.replace(/\|/g, '\\|');
   const rows = figures.map((f) => {
-    const value = f.summary ? formatNumber(f.summary.median, f.unit) : f.value !== undefined ? formatNumber(f.value, f.unit) : '';
+    const value = f.summary
+      ? formatNumber(f.summary.median, f.unit)
+      : f.value !== undefined
+        ? formatNumber(f.value, f.unit)
+        : '';
     const p95 = f.summary ? formatNumber(f.summary.p95, f.unit) : '';
     const met = f.target ? (f.target.met ? 'yes' : '**no**') : '';
     const when = f.measured
@@ -126,7 +147,11 @@ export function markdownTable(figures: readonly Figure[]): string {
       : '';
     return `| ${[f.section, f.label, value, p95, f.target?.text ?? '', met, when].map(cell).join(' | ')} |`;
   });
-  return ['| Section | Figure | Median or value | p95 | Target | Met | Measured |', '|---|---|---|---|---|---|---|', ...rows].join('\n');
+  return [
+    '| Section | Figure | Median or value | p95 | Target | Met | Measured |',
+    '|---|---|---|---|---|---|---|',
+    ...rows,
+  ].join('\n');
 }
 
 /** Replaces the table between the markers of `docFile` with the figures; the rest of the file is left as it is. */
@@ -134,7 +159,8 @@ export async function writeDocTable(docFile: string, figures: readonly Figure[])
   const doc = await readFile(docFile, 'utf8');
   const start = doc.indexOf(TABLE_START);
   const end = doc.indexOf(TABLE_END);
-  if (start < 0 || end < start) throw new Error(`${docFile} has lost its figure table markers; put back ${TABLE_START} and ${TABLE_END}.`);
+  if (start < 0 || end < start)
+    throw new Error(`${docFile} has lost its figure table markers; put back ${TABLE_START} and ${TABLE_END}.`);
   const table = markdownTable(figures);
   await writeFile(docFile, `${doc.slice(0, start + TABLE_START.length)}\n${table}\n${doc.slice(end)}`);
 }

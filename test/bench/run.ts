@@ -37,7 +37,8 @@ function parseArgs(argv: readonly string[]): { million: boolean; only: Set<Secti
     else if (arg.startsWith('--only=')) {
       const wanted = arg.slice('--only='.length).split(',');
       const unknown = wanted.filter((name) => !(SECTIONS as readonly string[]).includes(name));
-      if (unknown.length > 0) throw new UsageError(`Unknown section "${unknown.join(', ')}"; sections are ${SECTIONS.join(', ')}.`);
+      if (unknown.length > 0)
+        throw new UsageError(`Unknown section "${unknown.join(', ')}"; sections are ${SECTIONS.join(', ')}.`);
       only = new Set(wanted as Section[]);
     } else throw new UsageError(`Unknown option "${arg}".`);
   }
@@ -47,10 +48,25 @@ function parseArgs(argv: readonly string[]): { million: boolean; only: Set<Secti
 class UsageError extends Error {}
 
 async function packageVersions(): Promise<Record<string, string>> {
-  const names = ['dexie', 'vue', 'pinia', 'vite', 'esbuild', 'playwright-core', 'typescript', 'fastify', 'axios', 'libphonenumber-js', 'zod', 'electron'];
+  const names = [
+    'dexie',
+    'vue',
+    'pinia',
+    'vite',
+    'esbuild',
+    'playwright-core',
+    'typescript',
+    'fastify',
+    'axios',
+    'libphonenumber-js',
+    'zod',
+    'electron',
+  ];
   const versions: Record<string, string> = {};
   for (const name of names) {
-    const manifest = JSON.parse(await readFile(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string };
+    const manifest = JSON.parse(await readFile(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as {
+      version: string;
+    };
     versions[name] = manifest.version;
   }
   return versions;
@@ -92,10 +108,14 @@ async function main(): Promise<void> {
           const sizes = million ? [10_000, 100_000, 1_000_000] : [10_000, 100_000];
           for (const size of sizes) {
             const sizeStarted = performance.now();
-            const db = await timed(`seeding ${size.toLocaleString('en-GB')} customers`, () => seedSearchCache(bench, report, size));
+            const db = await timed(`seeding ${size.toLocaleString('en-GB')} customers`, () =>
+              seedSearchCache(bench, report, size),
+            );
             await timed(`search at ${size.toLocaleString('en-GB')}`, () => searchFigures(bench, report, db, size));
             if (size >= 100_000) {
-              await timed(`readiness at ${size.toLocaleString('en-GB')}`, () => readinessFigures(bench, report, db, size, size >= 1_000_000 ? 1 : 3));
+              await timed(`readiness at ${size.toLocaleString('en-GB')}`, () =>
+                readinessFigures(bench, report, db, size, size >= 1_000_000 ? 1 : 3),
+              );
             }
             await bench.page.evaluate((name) => window.indexedDB.deleteDatabase(name), db);
             timings[`search_${size}_s`] = (performance.now() - sizeStarted) / 1000;
@@ -106,13 +126,18 @@ async function main(): Promise<void> {
             fillFigures(bench, report, { customers: 100_000, sequentialPages: 150, unchanged: true }),
           );
           if (million) {
-            await timed('cache fill from 1,000,000 customers', () => fillFigures(bench, report, { customers: 1_000_000, sequentialPages: 0, unchanged: false }));
+            await timed('cache fill from 1,000,000 customers', () =>
+              fillFigures(bench, report, { customers: 1_000_000, sequentialPages: 0, unchanged: false }),
+            );
           }
         }
         if (only.has('replay')) await timed('replay of 1,000 redemptions', () => replayFigures(bench, report, 1_000));
       } finally {
         blockedRequests = bench.blockedRequests;
-        if (bench.coreLog.length > 0) report.note(`The core logged ${bench.coreLog.length} warnings/errors (expected under injected faults); first: ${bench.coreLog[0]}`);
+        if (bench.coreLog.length > 0)
+          report.note(
+            `The core logged ${bench.coreLog.length} warnings/errors (expected under injected faults); first: ${bench.coreLog[0]}`,
+          );
         await bench.close();
       }
     }
@@ -122,29 +147,50 @@ async function main(): Promise<void> {
     await rm(work, { recursive: true, force: true });
   }
 
-  if (blockedRequests.length > 0) report.note(`Blocked ${blockedRequests.length} requests not for 127.0.0.1: ${blockedRequests.slice(0, 3).join(', ')}`);
+  if (blockedRequests.length > 0)
+    report.note(
+      `Blocked ${blockedRequests.length} requests not for 127.0.0.1: ${blockedRequests.slice(0, 3).join(', ')}`,
+    );
   const totalSeconds = (performance.now() - started) / 1000;
   console.log(`\n${report.table()}\n`);
   for (const note of report.notes) console.log(`note: ${note}`);
   const missed = report.missed;
-  console.log(`\n${report.figures.filter((f) => f.target).length - missed.length} targets met, ${missed.length} missed${missed.length ? `: ${missed.map((f) => f.id).join(', ')}` : ''}.`);
-  console.log(`Load average (1, 5, 15 min) before ${loadBefore.map((n) => n.toFixed(1)).join(' ')}, after ${loadavg().map((n) => n.toFixed(1)).join(' ')} on ${cpus().length} CPUs.`);
+  console.log(
+    `\n${report.figures.filter((f) => f.target).length - missed.length} targets met, ${missed.length} missed${missed.length ? `: ${missed.map((f) => f.id).join(', ')}` : ''}.`,
+  );
+  console.log(
+    `Load average (1, 5, 15 min) before ${loadBefore.map((n) => n.toFixed(1)).join(' ')}, after ${loadavg()
+      .map((n) => n.toFixed(1))
+      .join(' ')} on ${cpus().length} CPUs.`,
+  );
   if (timings.search_1000000_s !== undefined) {
-    console.log(`The 1,000,000 search section (seeding, search, readiness) took ${timings.search_1000000_s.toFixed(0)} s.`);
+    console.log(
+      `The 1,000,000 search section (seeding, search, readiness) took ${timings.search_1000000_s.toFixed(0)} s.`,
+    );
   }
   console.log(`Run took ${totalSeconds.toFixed(0)} s${million ? ' (with --million)' : ''}; results in ${RESULTS_FILE}`);
   const loadAfter = loadavg();
-  const figures = await report.write(RESULTS_FILE, {
-    when: new Date().toISOString(),
-    options: { million, sections: [...only] },
-    durationSeconds: totalSeconds,
-    sectionSeconds: timings,
-    loadAverage: { before: loadBefore, after: loadavg() },
-    machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', memoryGiB: totalmem() / 2 ** 30, node: process.version, platform: `${process.platform} ${process.arch}` },
-    chromium: chromiumVersion,
-    packages: await packageVersions(),
-    blockedRequests,
-  }, { when: new Date().toISOString(), loadBefore: loadBefore[0]!, loadAfter: loadAfter[0]!, cpus: cpus().length });
+  const figures = await report.write(
+    RESULTS_FILE,
+    {
+      when: new Date().toISOString(),
+      options: { million, sections: [...only] },
+      durationSeconds: totalSeconds,
+      sectionSeconds: timings,
+      loadAverage: { before: loadBefore, after: loadavg() },
+      machine: {
+        cpus: cpus().length,
+        cpuModel: cpus()[0]?.model ?? 'unknown',
+        memoryGiB: totalmem() / 2 ** 30,
+        node: process.version,
+        platform: `${process.platform} ${process.arch}`,
+      },
+      chromium: chromiumVersion,
+      packages: await packageVersions(),
+      blockedRequests,
+    },
+    { when: new Date().toISOString(), loadBefore: loadBefore[0]!, loadAfter: loadAfter[0]!, cpus: cpus().length },
+  );
   // The one table of figures in the docs is this file's, never typed by hand.
   await writeDocTable(DOC_FILE, figures);
   console.log(`Figures table in ${DOC_FILE} rewritten from results.json.`);

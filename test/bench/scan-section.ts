@@ -47,7 +47,11 @@ const PROBE_SCRIPT = `(() => {
   }).observe(document, { childList: true, subtree: true, characterData: true });
 })();`;
 
-async function scanOnce(h: Harness, code: string, timeoutMs: number): Promise<{ ms: number; state: string } | { failed: string }> {
+async function scanOnce(
+  h: Harness,
+  code: string,
+  timeoutMs: number,
+): Promise<{ ms: number; state: string } | { failed: string }> {
   const { page } = h;
   if ((await page.locator('main').getAttribute('data-screen')) !== 'customer') {
     await page.keyboard.press('Escape');

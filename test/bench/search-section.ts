@@ -34,7 +34,14 @@ export async function searchFigures(bench: BenchBrowser, report: Report, dbName:
   const naive = size >= 1_000_000 ? { reps: 1, min: 1 } : size >= 100_000 ? { reps: 5, min: 3 } : { reps: 10, min: 5 };
   const results = (await bench.page.evaluate(
     ([db, n, reps, min]) =>
-      window.bench.searchBench(db, n, { indexRounds: 4, fullRounds: 1, naiveReps: reps, naiveMinReps: min, naiveBudgetMs: 20_000, distinctQueries: 50 }),
+      window.bench.searchBench(db, n, {
+        indexRounds: 4,
+        fullRounds: 1,
+        naiveReps: reps,
+        naiveMinReps: min,
+        naiveBudgetMs: 20_000,
+        distinctQueries: 50,
+      }),
     [dbName, size, naive.reps, naive.min] as const,
   )) as Record<string, SearchKindResult>;
 
@@ -61,7 +68,13 @@ export async function searchFigures(bench: BenchBrowser, report: Report, dbName:
       summary: full,
       note: 'CustomerCache.search end to end: the index, then bulkGet of the records shown and the cache note.',
     });
-    report.add({ id: `${id}.naive`, section, label: `${KIND_LABELS[kind]}: naive Dexie filter()`, unit: 'ms', summary: naiveSummary });
+    report.add({
+      id: `${id}.naive`,
+      section,
+      label: `${KIND_LABELS[kind]}: naive Dexie filter()`,
+      unit: 'ms',
+      summary: naiveSummary,
+    });
     // Below the timer's resolution ours reads 0: the ratio then uses the resolution, a lower bound.
     const belowResolution = ours.median < TIMER_RESOLUTION_MS;
     const ratio = naiveSummary.median / Math.max(ours.median, TIMER_RESOLUTION_MS);
@@ -71,17 +84,27 @@ export async function searchFigures(bench: BenchBrowser, report: Report, dbName:
       label: `${KIND_LABELS[kind]}: naive / ours (medians)${belowResolution ? ', at least' : ''}`,
       unit: 'x',
       value: ratio,
-      ...(belowResolution ? { note: `ours below the ${TIMER_RESOLUTION_MS * 1000} µs timer resolution; the ratio is a lower bound` } : {}),
+      ...(belowResolution
+        ? { note: `ours below the ${TIMER_RESOLUTION_MS * 1000} µs timer resolution; the ratio is a lower bound` }
+        : {}),
       ...(size === 100_000 ? { target: { text: '>= 100x', met: ratio >= 100 } } : {}),
     });
     if (result.mismatches.length > 0) {
-      report.note(`Search @${sizeLabel(size)} ${kind}: ours and naive disagreed on ${result.mismatches.length} queries: ${result.mismatches.slice(0, 3).join('; ')}`);
+      report.note(
+        `Search @${sizeLabel(size)} ${kind}: ours and naive disagreed on ${result.mismatches.length} queries: ${result.mismatches.slice(0, 3).join('; ')}`,
+      );
     }
   }
 }
 
 /** Loads the page afresh with a full cache and times its first answers and its index. */
-export async function readinessFigures(bench: BenchBrowser, report: Report, dbName: string, size: number, repeats: number): Promise<void> {
+export async function readinessFigures(
+  bench: BenchBrowser,
+  report: Report,
+  dbName: string,
+  size: number,
+  repeats: number,
+): Promise<void> {
   const section = `2 ready @${sizeLabel(size)}`;
   const first: number[] = [];
   const ready: number[] = [];
@@ -93,7 +116,8 @@ export async function readinessFigures(bench: BenchBrowser, report: Report, dbNa
     const result = (await handle.jsonValue())!;
     if ('error' in result) throw new Error(`Readiness @${size}: ${result.error}`);
     if (result.indexed !== size) throw new Error(`Readiness @${size}: indexed ${result.indexed}, expected ${size}.`);
-    if (result.firstAnswerFound.some((found) => found === 0)) throw new Error(`Readiness @${size}: a first search found nobody.`);
+    if (result.firstAnswerFound.some((found) => found === 0))
+      throw new Error(`Readiness @${size}: a first search found nobody.`);
     first.push(result.firstAnswerMs);
     ready.push(result.indexReadyMs);
     result.firstAnswerVia.forEach((path) => via.add(path));

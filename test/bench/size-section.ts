@@ -26,8 +26,20 @@ export async function sizeFigures(report: Report, outDir: string): Promise<void>
   }
   const kb = (bytes: number) => bytes / 1024;
   const total = kb(sizes.js + sizes.css);
-  report.add({ id: 'size.js', section: '6 size', label: `renderer JS gzipped (${kb(sizes.jsRaw).toFixed(0)} KB raw)`, unit: 'KB', value: kb(sizes.js) });
-  report.add({ id: 'size.css', section: '6 size', label: `renderer CSS gzipped (${kb(sizes.cssRaw).toFixed(0)} KB raw)`, unit: 'KB', value: kb(sizes.css) });
+  report.add({
+    id: 'size.js',
+    section: '6 size',
+    label: `renderer JS gzipped (${kb(sizes.jsRaw).toFixed(0)} KB raw)`,
+    unit: 'KB',
+    value: kb(sizes.js),
+  });
+  report.add({
+    id: 'size.css',
+    section: '6 size',
+    label: `renderer CSS gzipped (${kb(sizes.cssRaw).toFixed(0)} KB raw)`,
+    unit: 'KB',
+    value: kb(sizes.css),
+  });
   report.add({
     id: 'size.total',
     section: '6 size',

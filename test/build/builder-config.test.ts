@@ -43,7 +43,12 @@ describe('electron-builder configuration', () => {
 
   it('builds an assisted NSIS installer that offers all-users or just-me, for x64 and arm64', () => {
     const config = createBuilderConfig({});
-    expect(config.nsis).toMatchObject({ oneClick: false, perMachine: false, allowElevation: true, deleteAppDataOnUninstall: false });
+    expect(config.nsis).toMatchObject({
+      oneClick: false,
+      perMachine: false,
+      allowElevation: true,
+      deleteAppDataOnUninstall: false,
+    });
     expect(config.win?.target).toEqual([{ target: 'nsis', arch: ['x64', 'arm64'] }]);
   });
 
@@ -56,7 +61,10 @@ describe('electron-builder configuration', () => {
   });
 
   it('asks for only the JIT entitlement Electron needs', () => {
-    const plist = readFileSync(join(PROJECT_DIR, 'build/entitlements.mac.plist'), 'utf8').replace(/<!--[\s\S]*?-->/g, '');
+    const plist = readFileSync(join(PROJECT_DIR, 'build/entitlements.mac.plist'), 'utf8').replace(
+      /<!--[\s\S]*?-->/g,
+      '',
+    );
     const keys = [...plist.matchAll(/<key>([^<]+)<\/key>/g)].map((match) => match[1]);
     expect(keys).toEqual(['com.apple.security.cs.allow-jit']);
   });

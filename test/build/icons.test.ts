@@ -12,7 +12,7 @@ const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0
 /** The PNG images inside an .icns file, by chunk type. */
 function icnsImages(icns: Buffer): Map<string, Buffer> {
   const images = new Map<string, Buffer>();
-  for (let at = 8; at < icns.length; ) {
+  for (let at = 8; at < icns.length;) {
     const length = icns.readUInt32BE(at + 4);
     images.set(icns.toString('latin1', at, at + 4), icns.subarray(at + 8, at + length));
     at += length;
@@ -48,7 +48,10 @@ describe('app icons', () => {
 
   it('icon.ico stores small sizes as 32-bit bitmaps with real transparency, and 256 px as PNG', async () => {
     const ico = await readFile(join(BUILD_DIR, 'icon.ico'));
-    const entry = (i: number) => ({ length: ico.readUInt32LE(6 + i * 16 + 8), offset: ico.readUInt32LE(6 + i * 16 + 12) });
+    const entry = (i: number) => ({
+      length: ico.readUInt32LE(6 + i * 16 + 8),
+      offset: ico.readUInt32LE(6 + i * 16 + 12),
+    });
 
     const small = entry(0); // 16 px
     expect(ico.readUInt32LE(small.offset)).toBe(40); // BITMAPINFOHEADER
@@ -68,7 +71,19 @@ describe('app icons', () => {
     expect(readIcnsTypes(icns).sort()).toEqual(
       ['icp4', 'icp5', 'ic11', 'icp6', 'ic12', 'ic07', 'ic08', 'ic13', 'ic09', 'ic14', 'ic10'].sort(),
     );
-    const expected: Record<string, number> = { icp4: 16, icp5: 32, ic11: 32, icp6: 64, ic12: 64, ic07: 128, ic08: 256, ic13: 256, ic09: 512, ic14: 512, ic10: 1024 };
+    const expected: Record<string, number> = {
+      icp4: 16,
+      icp5: 32,
+      ic11: 32,
+      icp6: 64,
+      ic12: 64,
+      ic07: 128,
+      ic08: 256,
+      ic13: 256,
+      ic09: 512,
+      ic14: 512,
+      ic10: 1024,
+    };
     for (const [type, png] of icnsImages(icns)) {
       expect(png.subarray(0, 8).equals(PNG_SIGNATURE), `${type} is a PNG`).toBe(true);
       expect(pngSize(png), type).toEqual({ width: expected[type], height: expected[type] });
@@ -81,7 +96,13 @@ describe('app icons', () => {
     ['icns', 'icon.icns'],
   ] as const)('electron-builder takes the %s as it is, without fetching its icon tool', async (format, file) => {
     const outDir = join(regenerated, `converted-${format}`);
-    const { icons, isFallback } = await convertIcon({ sources: ['icon'], fallbackSources: [], roots: [BUILD_DIR], format, outDir });
+    const { icons, isFallback } = await convertIcon({
+      sources: ['icon'],
+      fallbackSources: [],
+      roots: [BUILD_DIR],
+      format,
+      outDir,
+    });
     expect(isFallback).toBe(false);
     expect(icons.map((icon) => icon.file)).toEqual([join(BUILD_DIR, file)]);
   });

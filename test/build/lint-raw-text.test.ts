@@ -25,16 +25,26 @@ describe('raw text in renderer templates', () => {
     ['a placeholder', '<input placeholder="Phone number or name" />'],
     ['an aria-label', '<nav aria-label="Pages"></nav>'],
     ['a TextField label', '<TextField id="n" label="Name" />'],
-    ['a TextField hint', '<TextField id="n" :label="$t(\'customerForm.name\')" hint="Empty the field to remove it." />'],
+    [
+      'a TextField hint',
+      '<TextField id="n" :label="$t(\'customerForm.name\')" hint="Empty the field to remove it." />',
+    ],
   ])('refuses %s', async (_what, template) => {
-    const script = /busy/.test(template) ? 'const busy = false;' : /TextField/.test(template) ? "import TextField from '../components/TextField.vue';" : '';
+    const script = /busy/.test(template)
+      ? 'const busy = false;'
+      : /TextField/.test(template)
+        ? "import TextField from '../components/TextField.vue';"
+        : '';
     expect(await rawTextErrors(sfc(template, script))).toHaveLength(1);
   });
 
   test.each([
     ['$t in a mustache', "<p>{{ $t('common.dismiss') }}</p>"],
-    ['$t in a bound attribute', "<input :placeholder=\"$t('find.placeholder')\" />"],
-    ['<i18n-t> with a tag and slots', '<i18n-t keypath="find.none" tag="p" scope="global"><template #query><bdi dir="auto">{{ name }}</bdi></template></i18n-t>'],
+    ['$t in a bound attribute', '<input :placeholder="$t(\'find.placeholder\')" />'],
+    [
+      '<i18n-t> with a tag and slots',
+      '<i18n-t keypath="find.none" tag="p" scope="global"><template #query><bdi dir="auto">{{ name }}</bdi></template></i18n-t>',
+    ],
     ['key caps in <kbd>', '<p><kbd>Esc</kbd></p>'],
     ['punctuation, arrows and digits only', '<p><span aria-hidden="true">←</span> — (2) · …</p>'],
     ['data from a binding', '<p>{{ name }}</p>'],
@@ -44,10 +54,17 @@ describe('raw text in renderer templates', () => {
 
   test('applies to every renderer .vue file, and the renderer has no raw text today', async () => {
     const root = join(process.cwd(), 'renderer');
-    const files = ['App.vue', ...['views', 'components'].flatMap((dir) => readdirSync(join(root, dir)).map((name) => `${dir}/${name}`))];
+    const files = [
+      'App.vue',
+      ...['views', 'components'].flatMap((dir) => readdirSync(join(root, dir)).map((name) => `${dir}/${name}`)),
+    ];
     expect(files.length).toBeGreaterThan(10);
     const results = await eslint.lintFiles(files.map((file) => join(root, file)));
-    const raw = results.flatMap((r) => r.messages.filter((m) => m.ruleId === '@intlify/vue-i18n/no-raw-text').map((m) => `${r.filePath}:${m.line} ${m.message}`));
+    const raw = results.flatMap((r) =>
+      r.messages
+        .filter((m) => m.ruleId === '@intlify/vue-i18n/no-raw-text')
+        .map((m) => `${r.filePath}:${m.line} ${m.message}`),
+    );
     expect(raw).toEqual([]);
     // The rule is on for these files (a config that dropped it would pass the line above).
     const config = await eslint.calculateConfigForFile(join(root, 'views', 'FindView.vue'));

@@ -43,7 +43,8 @@ describe('packed app (electron-builder --dir with a stand-in Electron)', () => {
   beforeAll(async () => {
     // The pack needs the real app: build it with the project's own scripts.
     for (const script of APP_BUILD_SCRIPTS) {
-      if (!(manifest.scripts as Record<string, string>)[script]) throw new Error(`package.json has no "${script}" script`);
+      if (!(manifest.scripts as Record<string, string>)[script])
+        throw new Error(`package.json has no "${script}" script`);
       await npmRun(script);
     }
     workDir = await mkdtemp(join(tmpdir(), 'till-pack-'));
@@ -70,7 +71,13 @@ describe('packed app (electron-builder --dir with a stand-in Electron)', () => {
   });
 
   it('holds the built main process, preload and renderer, and package.json', () => {
-    for (const file of ['/dist/main/main.cjs', '/dist/main/preload.cjs', '/dist/main/demo-sandbox.cjs', '/dist/renderer/index.html', '/package.json']) {
+    for (const file of [
+      '/dist/main/main.cjs',
+      '/dist/main/preload.cjs',
+      '/dist/main/demo-sandbox.cjs',
+      '/dist/renderer/index.html',
+      '/package.json',
+    ]) {
       expect(files.has(file), file).toBe(true);
     }
     const packedManifest = JSON.parse(asar.extractFile(archive, 'package.json').toString('utf8')) as { main: string };
@@ -142,7 +149,9 @@ describe('packed app (electron-builder --dir with a stand-in Electron)', () => {
       fileProtocolExtraPrivileges: FUSE_OFF,
     });
     // Left as Electron ships it.
-    expect(wire[FuseV1Options.LoadBrowserProcessSpecificV8Snapshot]).toBe(INITIAL_FUSES[FuseV1Options.LoadBrowserProcessSpecificV8Snapshot]);
+    expect(wire[FuseV1Options.LoadBrowserProcessSpecificV8Snapshot]).toBe(
+      INITIAL_FUSES[FuseV1Options.LoadBrowserProcessSpecificV8Snapshot],
+    );
   });
 
   it('loads the app only from app.asar: no loose app folder beside it', async () => {

@@ -41,7 +41,10 @@ async function closedPort(): Promise<number> {
 }
 
 /** Runs build/dist.ts in a clean environment with its own empty home folder. */
-async function runDist(kind: string, extraEnv: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+async function runDist(
+  kind: string,
+  extraEnv: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const home = await mkdtemp(join(tmpdir(), 'till-dist-home-'));
   try {
     return await new Promise((resolve) => {
@@ -118,11 +121,16 @@ describe('Electron binary pre-flight', () => {
     expect(stdout.trim()).toMatch(/^Signing: none, building an unsigned Windows installer/);
     const errorLines = stderr.trim().split('\n');
     expect(errorLines).toHaveLength(1);
-    expect(errorLines[0]).toMatch(/^Cannot build installers on this machine: the Electron \d+\.\d+\.\d+ binary for win32-x64 could not be fetched/);
+    expect(errorLines[0]).toMatch(
+      /^Cannot build installers on this machine: the Electron \d+\.\d+\.\d+ binary for win32-x64 could not be fetched/,
+    );
   }, 60_000);
 
   it('dist:win stops with one line naming what is missing when notarisation is half configured', async () => {
-    const { code, stdout, stderr } = await runDist('win', { CSC_NAME: 'Developer ID Application: Till Co', APPLE_ID: 'builder@example.com' });
+    const { code, stdout, stderr } = await runDist('win', {
+      CSC_NAME: 'Developer ID Application: Till Co',
+      APPLE_ID: 'builder@example.com',
+    });
     expect(code).toBe(1);
     expect(stdout).toBe('');
     expect(stderr.trim().split('\n')).toEqual([

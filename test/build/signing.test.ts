@@ -13,20 +13,34 @@ describe('signing plan from the environment', () => {
   });
 
   it('treats blank variables as unset', () => {
-    expect(readSigningPlan({ CSC_LINK: '  ', WIN_CSC_LINK: '', APPLE_ID: ' ' })).toEqual({ windows: null, mac: null, notarize: null });
+    expect(readSigningPlan({ CSC_LINK: '  ', WIN_CSC_LINK: '', APPLE_ID: ' ' })).toEqual({
+      windows: null,
+      mac: null,
+      notarize: null,
+    });
   });
 
   it('prefers WIN_CSC_LINK for Windows and falls back to CSC_LINK, as electron-builder does', () => {
     expect(readSigningPlan({ WIN_CSC_LINK: 'win.pfx', CSC_LINK: 'mac.p12' }).windows).toBe('WIN_CSC_LINK');
     expect(readSigningPlan({ CSC_LINK: 'shared.p12' }).windows).toBe('CSC_LINK');
-    expect(readSigningPlan({ CSC_NAME: 'Developer ID Application: Till Co' })).toMatchObject({ windows: null, mac: 'CSC_NAME' });
+    expect(readSigningPlan({ CSC_NAME: 'Developer ID Application: Till Co' })).toMatchObject({
+      windows: null,
+      mac: 'CSC_NAME',
+    });
   });
 
   it('recognises each complete set of notarisation credentials', () => {
     const identity = { CSC_NAME: 'Developer ID Application: Till Co' };
-    expect(readSigningPlan({ ...identity, APPLE_API_KEY: 'k.p8', APPLE_API_KEY_ID: 'id', APPLE_API_ISSUER: 'iss' }).notarize).toBe('api-key');
-    expect(readSigningPlan({ ...identity, APPLE_ID: 'a@b.c', APPLE_APP_SPECIFIC_PASSWORD: 'pw', APPLE_TEAM_ID: 'T' }).notarize).toBe('apple-id');
-    expect(readSigningPlan({ ...identity, APPLE_KEYCHAIN: 'kc', APPLE_KEYCHAIN_PROFILE: 'p' }).notarize).toBe('keychain-profile');
+    expect(
+      readSigningPlan({ ...identity, APPLE_API_KEY: 'k.p8', APPLE_API_KEY_ID: 'id', APPLE_API_ISSUER: 'iss' }).notarize,
+    ).toBe('api-key');
+    expect(
+      readSigningPlan({ ...identity, APPLE_ID: 'a@b.c', APPLE_APP_SPECIFIC_PASSWORD: 'pw', APPLE_TEAM_ID: 'T' })
+        .notarize,
+    ).toBe('apple-id');
+    expect(readSigningPlan({ ...identity, APPLE_KEYCHAIN: 'kc', APPLE_KEYCHAIN_PROFILE: 'p' }).notarize).toBe(
+      'keychain-profile',
+    );
   });
 
   it('stops on half-set notarisation credentials, naming the missing variables but no values', () => {
@@ -43,11 +57,19 @@ describe('signing plan from the environment', () => {
   });
 
   it('refuses to notarise an app it would not sign', () => {
-    expect(() => readSigningPlan({ APPLE_API_KEY: 'k.p8', APPLE_API_KEY_ID: 'id', APPLE_API_ISSUER: 'iss' })).toThrow(/no macOS signing identity/);
+    expect(() => readSigningPlan({ APPLE_API_KEY: 'k.p8', APPLE_API_KEY_ID: 'id', APPLE_API_ISSUER: 'iss' })).toThrow(
+      /no macOS signing identity/,
+    );
   });
 
   it('describes a signed build by the variable names only', () => {
-    const env = { CSC_LINK: 'c2VjcmV0LWNlcnQ=', CSC_KEY_PASSWORD: 'hunter22', APPLE_API_KEY: 'k.p8', APPLE_API_KEY_ID: 'id', APPLE_API_ISSUER: 'iss' };
+    const env = {
+      CSC_LINK: 'c2VjcmV0LWNlcnQ=',
+      CSC_KEY_PASSWORD: 'hunter22',
+      APPLE_API_KEY: 'k.p8',
+      APPLE_API_KEY_ID: 'id',
+      APPLE_API_ISSUER: 'iss',
+    };
     const plan = readSigningPlan(env);
     const mac = describeSigning(plan, 'mac');
     const win = describeSigning(plan, 'win');

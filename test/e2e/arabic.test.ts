@@ -68,8 +68,10 @@ describe('the till in Arabic, right to left', () => {
       await page().evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
       await shoot(page(), `ar-${name}`, 'light', size);
       if (size.width === 1024) {
-        for (const v of await axeViolations(page())) findings.push(`${name}: axe ${v.id} (${v.impact}) at ${v.nodes.join(', ')}`);
-        for (const problem of await sizeProblems(page())) findings.push(`${name} 1024x768: ${problem.what} is ${problem.problem}`);
+        for (const v of await axeViolations(page()))
+          findings.push(`${name}: axe ${v.id} (${v.impact}) at ${v.nodes.join(', ')}`);
+        for (const problem of await sizeProblems(page()))
+          findings.push(`${name} 1024x768: ${problem.what} is ${problem.problem}`);
       }
     }
     await page().setViewportSize({ width: 1366, height: 768 });
@@ -113,7 +115,10 @@ describe('the till in Arabic, right to left', () => {
     await expect.poll(() => page().locator('.result__name').allTextContents()).toEqual([omar.name]);
     await page().keyboard.press('Enter');
     await expect.poll(() => page().getByTestId('customer-name').textContent()).toBe(omar.name);
-    ltr.customer = { a: await box(page().locator('.customer__head .actions')), b: await box(page().getByTestId('customer-name')) };
+    ltr.customer = {
+      a: await box(page().locator('.customer__head .actions')),
+      b: await box(page().getByTestId('customer-name')),
+    };
     expect(onInlineEnd(ltr.customer.a, ltr.customer.b, 'ltr')).toBe(true);
     await page().keyboard.press('F2');
     await expect.poll(screenName).toBe('find');
@@ -137,20 +142,22 @@ describe('the till in Arabic, right to left', () => {
     await expect.poll(() => page().locator('#base-url-hint').textContent()).toContain('\u2066https://\u2069');
     expect(await page().locator('#country option:checked').textContent()).toContain('(\u2066+966\u2069)');
     // And they work: inside the Arabic sentence, "https://" is laid out left to right.
-    const [first, last] = await page().locator('#base-url-hint').evaluate((el) => {
-      const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
-      let text = walker.nextNode() as Text | null;
-      while (text && !text.data.includes('https://')) text = walker.nextNode() as Text | null;
-      if (!text) throw new Error('no https:// in the hint');
-      const at = text.data.indexOf('https://');
-      const range = document.createRange();
-      const xOf = (i: number) => {
-        range.setStart(text, i);
-        range.setEnd(text, i + 1);
-        return range.getBoundingClientRect().x;
-      };
-      return [xOf(at), xOf(at + 'https://'.length - 1)];
-    });
+    const [first, last] = await page()
+      .locator('#base-url-hint')
+      .evaluate((el) => {
+        const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+        let text = walker.nextNode() as Text | null;
+        while (text && !text.data.includes('https://')) text = walker.nextNode() as Text | null;
+        if (!text) throw new Error('no https:// in the hint');
+        const at = text.data.indexOf('https://');
+        const range = document.createRange();
+        const xOf = (i: number) => {
+          range.setStart(text, i);
+          range.setEnd(text, i + 1);
+          return range.getBoundingClientRect().x;
+        };
+        return [xOf(at), xOf(at + 'https://'.length - 1)];
+      });
     expect(first).toBeLessThan(last!);
     await look('01-settings');
     expectNoFindings();
@@ -192,7 +199,9 @@ describe('the till in Arabic, right to left', () => {
 
     await page().keyboard.press('Enter'); // the first reward's Redeem: checks it
     await expect.poll(focusedTestId).toBe('redeem-confirm');
-    await expect.poll(() => page().locator('[data-testid="reward-result"] [data-testid="reward-state"]').textContent()).toBe('متاحة');
+    await expect
+      .poll(() => page().locator('[data-testid="reward-result"] [data-testid="reward-state"]').textContent())
+      .toBe('متاحة');
     const code = page().locator('[data-testid="reward-result"] .reward-summary .mono bdi');
     expect(await code.textContent()).toBe(omar.reward);
     expect(await code.getAttribute('dir')).toBe('ltr');
@@ -274,7 +283,9 @@ describe('the till in Arabic, right to left', () => {
     const saved = await baseUrl.inputValue();
     await baseUrl.fill('ftp://loyalty.example.com');
     await page().locator('form button[type="submit"]').click();
-    await expect.poll(() => page().locator('#base-url-error').textContent()).toContain('يجب أن يبدأ عنوان URL للخدمة بـ');
+    await expect
+      .poll(() => page().locator('#base-url-error').textContent())
+      .toContain('يجب أن يبدأ عنوان URL للخدمة بـ');
     expect(await page().locator('#base-url-error').textContent()).toContain('\u2066https://\u2069');
     await baseUrl.fill(saved);
     await page().keyboard.press('Escape');

@@ -26,7 +26,10 @@ describe('finding, registering and correcting customers', () => {
     await h.page.locator('#search').press('Enter');
     // The answer to this search, not the one still on screen from the last.
     const answered = `[data-query="${text.trim().replace(/"/g, '\\"')}"]`;
-    await h.page.locator(`[data-testid="results-summary"]${answered}, [data-testid="no-results"]${answered}, .notice--error`).first().waitFor();
+    await h.page
+      .locator(`[data-testid="results-summary"]${answered}, [data-testid="no-results"]${answered}, .notice--error`)
+      .first()
+      .waitFor();
   }
 
   const names = () => h.page.locator('.result__name').allTextContents();
@@ -83,9 +86,9 @@ describe('finding, registering and correcting customers', () => {
     await expect.poll(() => h.page.getByTestId('customer-name').textContent()).toBe(layla.name);
     expect(await h.page.getByTestId('customer-phone').textContent()).toBe(layla.phoneShown);
     const rewards = h.page.locator('.reward-list .reward-summary');
-    await expect.poll(() => rewards.evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-code')))).toEqual(
-      expect.arrayContaining([layla.rewards.availableProduct, layla.rewards.availablePoints]),
-    );
+    await expect
+      .poll(() => rewards.evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-code'))))
+      .toEqual(expect.arrayContaining([layla.rewards.availableProduct, layla.rewards.availablePoints]));
     // Used and expired rewards are not "awaiting redemption".
     const shown = await rewards.evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-code')));
     expect(shown).not.toContain(layla.rewards.redeemed);
@@ -227,7 +230,10 @@ describe('finding, registering and correcting customers', () => {
     });
     const overflow = await h.page.evaluate(() => {
       const scroller = document.querySelector('.screen-scroll') as HTMLElement;
-      return { page: document.documentElement.scrollWidth - window.innerWidth, screen: scroller.scrollWidth - scroller.clientWidth };
+      return {
+        page: document.documentElement.scrollWidth - window.innerWidth,
+        screen: scroller.scrollWidth - scroller.clientWidth,
+      };
     });
     expect(overflow).toEqual({ page: 0, screen: 0 });
     await h.screenshot('18-customer-large-font');

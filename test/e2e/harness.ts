@@ -19,7 +19,15 @@ import { build as viteBuild } from 'vite';
 import { vi } from 'vitest';
 import { createAppCore, type AppCore } from '../../electron/app-core';
 import { APP_ORIGIN, createAppProtocolHandler } from '../../electron/app-protocol';
-import { CHANNELS, LINK_PUSH_CHANNEL, type Channel, type ErrorKind, type LinkMessage, type Operation, type TillOperations } from '../../electron/contract';
+import {
+  CHANNELS,
+  LINK_PUSH_CHANNEL,
+  type Channel,
+  type ErrorKind,
+  type LinkMessage,
+  type Operation,
+  type TillOperations,
+} from '../../electron/contract';
 import type { LinkReceipt } from '../../electron/link-inbox';
 import { DEFAULT_DB_NAME } from '../../renderer/offline/db';
 import { REPLAY_LOCK_NAME } from '../../renderer/offline/replayer';
@@ -165,7 +173,11 @@ Object.defineProperty(window, 'till', {
  * the event's own time (as it does for a USB scanner's), so a busy test machine delaying
  * delivery does not stretch the burst.
  */
-export async function scannerBurst(page: Page, text: string, gapsMs: readonly number[] = [5, 9, 13, 7, 11, 15, 6, 10, 14, 8, 12]): Promise<void> {
+export async function scannerBurst(
+  page: Page,
+  text: string,
+  gapsMs: readonly number[] = [5, 9, 13, 7, 11, 15, 6, 10, 14, 8, 12],
+): Promise<void> {
   const cdp = await page.context().newCDPSession(page);
   try {
     let time = Date.now() / 1000;
@@ -173,7 +185,13 @@ export async function scannerBurst(page: Page, text: string, gapsMs: readonly nu
     const next = () => (time += (gapsMs[index++ % gapsMs.length] ?? 10) / 1000);
     for (const char of text) {
       const at = next();
-      await cdp.send('Input.dispatchKeyEvent', { type: 'keyDown', key: char, text: char, unmodifiedText: char, timestamp: at });
+      await cdp.send('Input.dispatchKeyEvent', {
+        type: 'keyDown',
+        key: char,
+        text: char,
+        unmodifiedText: char,
+        timestamp: at,
+      });
       await cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', key: char, timestamp: at + 0.002 });
     }
     const at = next();
@@ -320,7 +338,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     const inFlight = new Set<Promise<unknown>>();
     await context.exposeBinding('tillInvoke', async (source, channel: unknown, payload: unknown) => {
       // The key's own channel is not recorded: the key stays out of test output too.
-      const call: BridgeCall = { channel: channel as Channel, payload: channel === CHANNELS.setApiKey ? null : payload, at: Date.now() };
+      const call: BridgeCall = {
+        channel: channel as Channel,
+        payload: channel === CHANNELS.setApiKey ? null : payload,
+        at: Date.now(),
+      };
       bridgeCalls.push(call);
       const handler = core.handlers[channel as Channel];
       if (!handler) throw new Error(`No such bridge channel: ${String(channel)}`);
@@ -342,10 +364,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     // What main.ts does with the window's webContents.send.
     const pushLink = (message: LinkMessage) =>
       void page
-        .evaluate(([channel, payload]) => (window as unknown as { __tillPush(c: string, p: unknown): void }).__tillPush(channel, payload), [
-          LINK_PUSH_CHANNEL,
-          message,
-        ] as const)
+        .evaluate(
+          ([channel, payload]) =>
+            (window as unknown as { __tillPush(c: string, p: unknown): void }).__tillPush(channel, payload),
+          [LINK_PUSH_CHANNEL, message] as const,
+        )
         .catch(() => undefined);
 
     const call = (<K extends Operation>(operation: K, payload?: TillOperations[K]['payload']) =>
@@ -361,7 +384,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       appUrl,
       call,
       async configureService() {
-        const settings = await call('updateSettings', { baseUrl: sandbox.url, defaultCountry: 'SA', tillName: 'Till 2' });
+        const settings = await call('updateSettings', {
+          baseUrl: sandbox.url,
+          defaultCountry: 'SA',
+          tillName: 'Till 2',
+        });
         if (!settings.ok) throw new Error(`Settings refused: ${settings.error.message}`);
         const key = await call('setApiKey', { apiKey: SERVICE_KEY });
         if (!key.ok) throw new Error(`Key refused: ${key.error.message}`);
@@ -405,7 +432,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
  * The rounds end when one saw no bridge call in flight and none new: an answer that led to
  * further work would have shown up as a new call.
  */
-async function settlePages(context: BrowserContext, bridgeCalls: BridgeCall[], inFlight: Set<Promise<unknown>>): Promise<void> {
+async function settlePages(
+  context: BrowserContext,
+  bridgeCalls: BridgeCall[],
+  inFlight: Set<Promise<unknown>>,
+): Promise<void> {
   for (let round = 0; round < 50; round++) {
     const before = bridgeCalls.length;
     const wasQuiet = inFlight.size === 0;

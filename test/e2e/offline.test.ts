@@ -61,7 +61,9 @@ describe('working through an outage: the cache, the outbox and its replay', () =
 
     await search(page, '050 123 4567');
     await expect.poll(() => names(page)).toEqual([layla.name]);
-    await expect.poll(() => page.getByTestId('cache-note').textContent()).toMatch(/from the cache of \d{1,2} [A-Z][a-z]{2} \d{4}/);
+    await expect
+      .poll(() => page.getByTestId('cache-note').textContent())
+      .toMatch(/from the cache of \d{1,2} [A-Z][a-z]{2} \d{4}/);
     await expect.poll(() => page.getByTestId('connection').textContent()).toContain('Service unreachable');
 
     // Søren was never looked up: the background refresh brought him into the cache.
@@ -83,7 +85,9 @@ describe('working through an outage: the cache, the outbox and its replay', () =
     await page.locator('#reward-code').fill(layla.rewards.availableProduct);
     await page.locator('#reward-code').press('Enter');
     await expect.poll(() => page.getByTestId('offline-check').textContent()).toContain('checked against the cache of');
-    await expect.poll(() => page.locator('[data-testid="reward-result"] [data-testid="reward-state"]').textContent()).toBe('Available');
+    await expect
+      .poll(() => page.locator('[data-testid="reward-result"] [data-testid="reward-state"]').textContent())
+      .toBe('Available');
 
     await page.locator('#reward-code').fill('RW-NOTCACHED1');
     await page.locator('#reward-code').press('Enter');
@@ -134,7 +138,9 @@ describe('working through an outage: the cache, the outbox and its replay', () =
     const sent = redemptionsOf(layla.rewards.availableProduct);
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatchObject({ order_reference: 'POS-OFF-1', branch_id: BRANCH_ID, customer_id: layla.id });
-    expect(await page.locator(`[data-testid="outbox-done"] [data-code="${layla.rewards.availableProduct}"]`).textContent()).toContain('Redeemed');
+    expect(
+      await page.locator(`[data-testid="outbox-done"] [data-code="${layla.rewards.availableProduct}"]`).textContent(),
+    ).toContain('Redeemed');
 
     // Another replay finds nothing more to send.
     await page.getByTestId('retry-now').click();
@@ -176,7 +182,11 @@ describe('working through an outage: the cache, the outbox and its replay', () =
     await h.elsewhere(async (service) => {
       const response = await fetch(`${service.url}/v1/rewards/redeem`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${SERVICE_KEY}`, accept: 'application/json', 'content-type': 'application/json' },
+        headers: {
+          authorization: `Bearer ${SERVICE_KEY}`,
+          accept: 'application/json',
+          'content-type': 'application/json',
+        },
         body: JSON.stringify({ reward_code: omar.reward, phone: omar.phone, order_reference: 'OTHER-TILL-7' }),
       });
       expect(response.status).toBe(200);
@@ -192,7 +202,9 @@ describe('working through an outage: the cache, the outbox and its replay', () =
     await expect.poll(() => count(page, 'conflict')).toBe(1);
     const item = page.locator(`[data-testid="outbox-conflict"] [data-code="${omar.reward}"]`);
     expect(await item.textContent()).toContain('The reward was already used: not by this till.');
-    expect(await item.textContent()).toMatch(/redeemed on \d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}:\d{2} \(the service’s time\)/);
+    expect(await item.textContent()).toMatch(
+      /redeemed on \d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}:\d{2} \(the service’s time\)/,
+    );
     expect(await item.textContent()).toContain('POS-OFF-3');
     await expect.poll(() => page.getByTestId('header-outbox-conflicts').textContent()).toContain('1 conflict');
     expect(redemptionsOf(omar.reward)).toHaveLength(0); // this till redeemed nothing
@@ -201,7 +213,9 @@ describe('working through an outage: the cache, the outbox and its replay', () =
     // Nothing disappears without a person: acknowledging moves it to the journal.
     await item.getByTestId('acknowledge').click();
     await expect.poll(() => count(page, 'conflict')).toBe(0);
-    expect(await page.locator(`[data-testid="outbox-done"] [data-code="${omar.reward}"]`).textContent()).toContain('Conflict, acknowledged');
+    expect(await page.locator(`[data-testid="outbox-done"] [data-code="${omar.reward}"]`).textContent()).toContain(
+      'Conflict, acknowledged',
+    );
   });
 
   it('exports the journal as a CSV download', async () => {
@@ -213,7 +227,9 @@ describe('working through an outage: the cache, the outbox and its replay', () =
     const csv = await readFile(path, 'utf8');
     const lines = csv.trim().split('\r\n');
     expect(lines[0]).toBe('time,code,customer,order reference,branch,outcome,service time');
-    expect(lines.find((line) => line.includes(layla.rewards.availableProduct))).toContain(`POS-OFF-1,${BRANCH_ID},redeemed`);
+    expect(lines.find((line) => line.includes(layla.rewards.availableProduct))).toContain(
+      `POS-OFF-1,${BRANCH_ID},redeemed`,
+    );
     expect(lines.find((line) => line.includes(omar.reward))).toContain('conflict (acknowledged)');
   });
 
@@ -257,11 +273,15 @@ describe('working through an outage: the cache, the outbox and its replay', () =
       // that each item reached the service once, and was confirmed as redeemed, not "answer lost".
       const redeemsSent = h.bridgeCalls
         .slice(callsBefore)
-        .filter((call) => call.channel === 'till:rewards:redeem' && call.outcome !== 'offline' && call.outcome !== 'timeout')
+        .filter(
+          (call) => call.channel === 'till:rewards:redeem' && call.outcome !== 'offline' && call.outcome !== 'timeout',
+        )
         .map((call) => (call.payload as { reward_code: string }).reward_code);
       expect(redeemsSent.sort()).toEqual(picked.map((p) => p.code).sort());
       for (const { code } of picked) {
-        await expect.poll(() => second.locator(`[data-testid="outbox-done"] [data-code="${code}"] .badge`).textContent()).toBe('Redeemed');
+        await expect
+          .poll(() => second.locator(`[data-testid="outbox-done"] [data-code="${code}"] .badge`).textContent())
+          .toBe('Redeemed');
       }
       // Both windows keep replaying on their own timers: once no replay runs, every call is
       // answered and the shared outbox holds nothing pending, no later replay can send again.
@@ -283,7 +303,9 @@ describe('working through an outage: the cache, the outbox and its replay', () =
     await page.locator('#name').fill('Huda Offline');
     await page.getByRole('button', { name: 'Register' }).click();
     await expect.poll(() => page.getByTestId('customer-name').textContent()).toBe('Huda Offline');
-    expect(await page.getByTestId('customer-notice').textContent()).toContain('sent to the loyalty service when the till reconnects');
+    expect(await page.getByTestId('customer-notice').textContent()).toContain(
+      'sent to the loyalty service when the till reconnects',
+    );
     expect(await page.getByTestId('customer-local').textContent()).toContain('does not know this customer yet');
     await search(page, 'huda offl');
     await expect.poll(() => names(page)).toEqual(['Huda Offline']);
@@ -316,7 +338,9 @@ describe('working through an outage: the cache, the outbox and its replay', () =
     await page.getByRole('button', { name: 'Save settings' }).click();
     await expect.poll(() => page.getByTestId('replay-paused').count()).toBe(0);
     await expect.poll(() => page.getByTestId('connection').textContent()).toBe('Connected');
-    await expect.poll(() => page.getByTestId('header-outbox-pending').textContent(), { timeout: 20_000 }).toBe('0 waiting');
+    await expect
+      .poll(() => page.getByTestId('header-outbox-pending').textContent(), { timeout: 20_000 })
+      .toBe('0 waiting');
     expect(await inService()).toEqual(['Huda Offline']);
   });
 
@@ -345,9 +369,9 @@ describe('working through an outage: the cache, the outbox and its replay', () =
     await h.stopSandbox();
     await checkCode(page, target.code, target.phone);
     await expect.poll(() => page.getByTestId('offline-check').textContent()).toContain('checked against the cache of');
-    await expect.poll(() => page.getByTestId('offline-redemption-off').textContent()).toContain(
-      'can’t be redeemed while the loyalty service is unreachable',
-    );
+    await expect
+      .poll(() => page.getByTestId('offline-redemption-off').textContent())
+      .toContain('can’t be redeemed while the loyalty service is unreachable');
     expect(await page.getByTestId('redeem-confirm').count()).toBe(0);
     // One statement, not a green "Available" under a red refusal.
     expect(await page.locator('[data-testid="reward-result"] [data-testid="reward-state"]').textContent()).toBe(

@@ -27,7 +27,11 @@ async function startPosCallbackServer(): Promise<{ url: string; received: Callba
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/loyalty/outcome`, received, close: () => new Promise((done) => server.close(() => done())) };
+  return {
+    url: `http://127.0.0.1:${port}/loyalty/outcome`,
+    received,
+    close: () => new Promise((done) => server.close(() => done())),
+  };
 }
 
 describe('links from the POS: loyalty-till://', () => {
@@ -50,7 +54,8 @@ describe('links from the POS: loyalty-till://', () => {
   const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
   const redemptionsOf = (code: string) => h.sandbox.redemptions().filter((r) => r.code === code);
   const screen = () => h.page.locator('main').getAttribute('data-screen');
-  const focused = () => h.page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.id ?? null);
+  const focused = () =>
+    h.page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.id ?? null);
 
   it('opens the reward with the order filled in, redeems on one key, and tells the POS (never the key)', async () => {
     const link = `loyalty-till://reward?code=${layla.rewards.availableProduct}&phone=${layla.phone}&order=ORD-1042`;
@@ -100,16 +105,22 @@ describe('links from the POS: loyalty-till://', () => {
   it('a link that asks to redeem by itself redeems nothing', async () => {
     const before = h.sandbox.redemptions().length;
     // No such route, and no such parameter: both refused, with a quiet notice.
-    expect(h.deliverLink(`loyalty-till://redeem?code=${omar.reward}&phone=${omar.phone}&order=ORD-7`)).toMatchObject({ accepted: false });
+    expect(h.deliverLink(`loyalty-till://redeem?code=${omar.reward}&phone=${omar.phone}&order=ORD-7`)).toMatchObject({
+      accepted: false,
+    });
     await expect.poll(() => h.page.getByTestId('link-refused').textContent()).toContain('Unknown route');
     await sleep(2100); // the rate limit lets the next link through
     expect(
-      h.deliverLink(`loyalty-till://reward?code=${omar.reward}&phone=${encodeURIComponent(omar.phone)}&order=ORD-7&redeem=1&confirm=yes`),
+      h.deliverLink(
+        `loyalty-till://reward?code=${omar.reward}&phone=${encodeURIComponent(omar.phone)}&order=ORD-7&redeem=1&confirm=yes`,
+      ),
     ).toMatchObject({ accepted: false });
     await expect.poll(() => h.page.getByTestId('link-refused').textContent()).toContain('Unknown parameter "redeem"');
     await sleep(2100);
     // A valid link: it opens and checks, and then waits for the cashier.
-    expect(h.deliverLink(`loyalty-till://reward?code=${omar.reward}&phone=${encodeURIComponent(omar.phone)}&order=ORD-7`)).toMatchObject({
+    expect(
+      h.deliverLink(`loyalty-till://reward?code=${omar.reward}&phone=${encodeURIComponent(omar.phone)}&order=ORD-7`),
+    ).toMatchObject({
       accepted: true,
     });
     await expect.poll(() => h.page.locator('#reward-code').inputValue()).toBe(omar.reward);

@@ -44,7 +44,9 @@ describe('reconciliation a manager can trust', () => {
       if (targets.length >= 9) break;
       if ([layla.id, omar.id].includes(candidate.id as never)) continue;
       const full = await h.call('getCustomer', { id: candidate.id });
-      const reward = full.ok ? full.data.rewards?.find((r) => r.status === 'available' && r.type === 'product') : undefined;
+      const reward = full.ok
+        ? full.data.rewards?.find((r) => r.status === 'available' && r.type === 'product')
+        : undefined;
       if (reward) targets.push({ code: reward.code, phone: candidate.phone, name: candidate.name });
     }
     if (targets.length < 9) throw new Error('Not enough customers with a reward waiting.');
@@ -66,11 +68,17 @@ describe('reconciliation a manager can trust', () => {
   const checkCode = (page: Page, { code, phone }: Target) => cashier.checkCode(page, code, phone);
 
   /** Redeems online while the service misbehaves as `fault` says; the answer is lost, so it is queued. */
-  async function redeemWithLostAnswer(target: Target, orderReference: string, fault: Parameters<Sandbox['faults']['set']>[0]): Promise<number> {
+  async function redeemWithLostAnswer(
+    target: Target,
+    orderReference: string,
+    fault: Parameters<Sandbox['faults']['set']>[0],
+  ): Promise<number> {
     const { page } = h;
     await openCustomer(page, target);
     await checkCode(page, target);
-    await expect.poll(() => page.locator('[data-testid="reward-result"] [data-testid="reward-state"]').textContent()).toBe('Available');
+    await expect
+      .poll(() => page.locator('[data-testid="reward-result"] [data-testid="reward-state"]').textContent())
+      .toBe('Available');
     await page.locator('#order-reference').fill(orderReference);
     h.sandbox.faults.set(fault);
     await page.getByTestId('redeem-confirm').click();
@@ -95,7 +103,11 @@ describe('reconciliation a manager can trust', () => {
     await h.elsewhere(async (service) => {
       const response = await fetch(`${service.url}/v1/rewards/redeem`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${SERVICE_KEY}`, accept: 'application/json', 'content-type': 'application/json' },
+        headers: {
+          authorization: `Bearer ${SERVICE_KEY}`,
+          accept: 'application/json',
+          'content-type': 'application/json',
+        },
         body: JSON.stringify({ reward_code: target.code, phone: target.phone, order_reference: orderReference }),
       });
       expect(response.status).toBe(200);
@@ -108,10 +120,15 @@ describe('reconciliation a manager can trust', () => {
     await expect.poll(() => page.getByTestId('retry-now').isEnabled()).toBe(true);
   }
 
-  const conflictText = (code: string) => h.page.locator(`[data-testid="outbox-conflict"] [data-code="${code}"]`).textContent();
+  const conflictText = (code: string) =>
+    h.page.locator(`[data-testid="outbox-conflict"] [data-code="${code}"]`).textContent();
   const doneText = (code: string) => h.page.locator(`[data-testid="outbox-done"] [data-code="${code}"]`).textContent();
   /** The oracle: whose order reference the service's redemption carries. */
-  const whose = (code: string) => h.allRedemptions().filter((r) => r.code === code).map((r) => r.order_reference);
+  const whose = (code: string) =>
+    h
+      .allRedemptions()
+      .filter((r) => r.code === code)
+      .map((r) => r.order_reference);
 
   /** Sends the queue and waits until the item has left "waiting". */
   async function replay(code: string): Promise<void> {
@@ -133,7 +150,9 @@ describe('reconciliation a manager can trust', () => {
   async function expectMostLikelyOurs(code: string): Promise<void> {
     await expect.poll(() => h.page.locator(`[data-testid="outbox-done"] [data-code="${code}"]`).count()).toBe(1);
     const text = (await doneText(code)) ?? '';
-    expect(text).toMatch(/Redeemed during this till’s unanswered attempt at \d{2}:\d{2}:\d{2} — most likely this till’s/);
+    expect(text).toMatch(
+      /Redeemed during this till’s unanswered attempt at \d{2}:\d{2}:\d{2} — most likely this till’s/,
+    );
     expect(text).not.toMatch(/confirmed/i);
     expect(await h.page.locator(`[data-testid="outbox-conflict"] [data-code="${code}"]`).count()).toBe(0);
   }
@@ -176,7 +195,9 @@ describe('reconciliation a manager can trust', () => {
 
     expect(whose(target.code)).toEqual(['POS-AHEAD-1']);
     await expectMostLikelyOurs(target.code);
-    await expect.poll(() => h.page.getByTestId('clock-warning').textContent()).toContain('10 minutes ahead of the loyalty service’s');
+    await expect
+      .poll(() => h.page.getByTestId('clock-warning').textContent())
+      .toContain('10 minutes ahead of the loyalty service’s');
   });
 
   it('commit-then-drop with the till 10 minutes behind the service: ours, "most likely", and the header says the clock is off', async () => {
@@ -187,7 +208,9 @@ describe('reconciliation a manager can trust', () => {
 
     expect(whose(target.code)).toEqual(['POS-BEHIND-1']);
     await expectMostLikelyOurs(target.code);
-    await expect.poll(() => h.page.getByTestId('clock-warning').textContent()).toContain('10 minutes behind the loyalty service’s');
+    await expect
+      .poll(() => h.page.getByTestId('clock-warning').textContent())
+      .toContain('10 minutes behind the loyalty service’s');
     // The journal keeps the service's time of the outcome.
     expect(await doneText(target.code)).toContain('Service time');
     await h.screenshot('47-most-likely-ours-clock-warning');
@@ -217,11 +240,17 @@ describe('reconciliation a manager can trust', () => {
     await h.stopSandbox();
     await queueOffline(target, 'POS-HOSTILE-1');
     const service = await h.restartSandbox();
-    const nextTry = page.locator(`[data-testid="outbox-pending"] [data-code="${target.code}"] [data-testid="next-try"]`);
-    const waitMs = async () => Date.parse((await nextTry.getAttribute('data-at')) ?? 'x') - (await page.evaluate(() => Date.now()));
+    const nextTry = page.locator(
+      `[data-testid="outbox-pending"] [data-code="${target.code}"] [data-testid="next-try"]`,
+    );
+    const waitMs = async () =>
+      Date.parse((await nextTry.getAttribute('data-at')) ?? 'x') - (await page.evaluate(() => Date.now()));
     const errorsBefore = pageErrors.length;
 
-    for (const fault of [{ retryAfterSeconds: 99999999999999 }, { retryAfterHeader: 'Fri, 31 Dec 9999 23:59:59 GMT' }]) {
+    for (const fault of [
+      { retryAfterSeconds: 99999999999999 },
+      { retryAfterHeader: 'Fri, 31 Dec 9999 23:59:59 GMT' },
+    ]) {
       service.faults.set({ rateLimitRate: 1, ...fault });
       await openOutbox(page);
       await retryNow(page);
@@ -263,7 +292,8 @@ describe('reconciliation a manager can trust', () => {
     // Hours of back-off are waiting on the first item now.
     const nextTry = page.locator(`[data-testid="outbox-pending"] [data-code="${first.code}"] [data-testid="next-try"]`);
     await expect.poll(() => nextTry.count()).toBe(1);
-    const waiting = Date.parse((await nextTry.getAttribute('data-at')) ?? 'x') - (await page.evaluate(() => Date.now()));
+    const waiting =
+      Date.parse((await nextTry.getAttribute('data-at')) ?? 'x') - (await page.evaluate(() => Date.now()));
     expect(waiting).toBeGreaterThan(30 * 60_000);
     expect(whose(first.code)).toEqual([]);
 
@@ -272,7 +302,9 @@ describe('reconciliation a manager can trust', () => {
     await page.locator('#api-key').fill(SERVICE_KEY);
     await page.getByRole('button', { name: 'Save settings' }).click();
     const saved = Date.now();
-    await expect.poll(() => [...whose(first.code), ...whose(second.code)], { timeout: 10_000, interval: 100 }).toEqual(['POS-KEY-1', 'POS-KEY-2']);
+    await expect
+      .poll(() => [...whose(first.code), ...whose(second.code)], { timeout: 10_000, interval: 100 })
+      .toEqual(['POS-KEY-1', 'POS-KEY-2']);
     expect(Date.now() - saved).toBeLessThan(10_000);
     await expect.poll(() => page.getByTestId('header-outbox-pending').textContent()).toBe('0 waiting');
   });

@@ -95,7 +95,9 @@ describe('checking and redeeming rewards, and the barcode scanner', () => {
     const customer = await h.call('getCustomer', { id: layla.id });
     if (!customer.ok) throw new Error(customer.error.message);
     const card = customer.data.cards.find((c) => c.program.name === 'Coffee Club');
-    expect(await h.page.locator('[data-testid="redeemed"] [data-testid="card-points"]').textContent()).toBe(String(card?.points));
+    expect(await h.page.locator('[data-testid="redeemed"] [data-testid="card-points"]').textContent()).toBe(
+      String(card?.points),
+    );
     await h.page.evaluate(() => window.getSelection()?.removeAllRanges()); // the double click selected text
     await expect.poll(focusedTestId).toBe('next-customer');
     await h.screenshot('21-redeemed');
@@ -138,7 +140,9 @@ describe('checking and redeeming rewards, and the barcode scanner', () => {
 
     await h.page.locator('#reward-code').fill('RW-NOSUCHCODE');
     await h.page.locator('#reward-code').press('Enter');
-    await expect.poll(() => h.page.locator('.notice--error').textContent()).toContain('No reward with this code for this phone number');
+    await expect
+      .poll(() => h.page.locator('.notice--error').textContent())
+      .toContain('No reward with this code for this phone number');
     await h.screenshot('23-reward-not-found');
   });
 

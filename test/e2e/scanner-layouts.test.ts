@@ -13,7 +13,12 @@ const { layla } = DEMO_FIXTURES;
 const SHIFT = 8; // CDP's modifier bit
 
 /** Sends `text` as a US-set-up scanner would, under `layout`, 4–9 ms apart, then `terminator`. */
-async function burst(cdp: CDPSession, layout: keyof typeof LAYOUTS, text: string, terminator: 'Enter' | 'Tab' = 'Enter'): Promise<void> {
+async function burst(
+  cdp: CDPSession,
+  layout: keyof typeof LAYOUTS,
+  text: string,
+  terminator: 'Enter' | 'Tab' = 'Enter',
+): Promise<void> {
   const keyOf = LAYOUTS[layout]!;
   let time = Date.now() / 1000;
   const gaps = [4, 7, 9, 5, 8, 6];
@@ -29,7 +34,10 @@ async function burst(cdp: CDPSession, layout: keyof typeof LAYOUTS, text: string
     await cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', key, code, modifiers, timestamp: at + 0.002 });
   }
   const at = next();
-  const end = terminator === 'Enter' ? { key: 'Enter', code: 'Enter', windowsVirtualKeyCode: 13, text: '\r' } : { key: 'Tab', code: 'Tab', windowsVirtualKeyCode: 9 };
+  const end =
+    terminator === 'Enter'
+      ? { key: 'Enter', code: 'Enter', windowsVirtualKeyCode: 13, text: '\r' }
+      : { key: 'Tab', code: 'Tab', windowsVirtualKeyCode: 9 };
   await cdp.send('Input.dispatchKeyEvent', { type: 'keyDown', ...end, timestamp: at });
   await cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', key: end.key, code: end.code, timestamp: at + 0.002 });
 }
@@ -54,7 +62,9 @@ describe('scanning under US, Arabic (101), German and French layouts, in the Ara
   const screen = () => h.page.locator('main').getAttribute('data-screen');
 
   it('speaks Arabic right to left', async () => {
-    await expect.poll(() => h.page.evaluate(() => [document.documentElement.lang, document.documentElement.dir])).toEqual(['ar', 'rtl']);
+    await expect
+      .poll(() => h.page.evaluate(() => [document.documentElement.lang, document.documentElement.dir]))
+      .toEqual(['ar', 'rtl']);
     expect(await h.cspViolations()).toEqual([]);
   });
 

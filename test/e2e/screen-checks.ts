@@ -39,9 +39,24 @@ export async function axeViolations(page: Page): Promise<AxeViolation[]> {
   const hasAxe = await page.evaluate(() => 'axe' in window);
   if (!hasAxe) await page.evaluate(await loadAxe());
   return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: Array<{ id: string; impact: string | null; nodes: Array<{ target: unknown[] }> }> }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: {
+          run: (
+            context: Document,
+            options: object,
+          ) => Promise<{
+            violations: Array<{ id: string; impact: string | null; nodes: Array<{ target: unknown[] }> }>;
+          }>;
+        };
+      }
+    ).axe;
     const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')) }));
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      nodes: v.nodes.map((n) => n.target.join(' ')),
+    }));
   });
 }
 
@@ -69,7 +84,10 @@ export function sizeProblems(page: Page): Promise<SizeProblem[]> {
     );
     for (const el of interactive) {
       if (!visible(el)) continue;
-      const target = el instanceof HTMLInputElement && (el.type === 'checkbox' || el.type === 'radio') ? (el.closest('label') ?? el) : el;
+      const target =
+        el instanceof HTMLInputElement && (el.type === 'checkbox' || el.type === 'radio')
+          ? (el.closest('label') ?? el)
+          : el;
       const rect = target.getBoundingClientRect();
       if (rect.width < 43.5 || rect.height < 43.5) {
         problems.push({ what: describe(target), problem: `${Math.round(rect.width)}x${Math.round(rect.height)} px` });
@@ -101,7 +119,12 @@ export async function useTheme(page: Page, theme: ThemeName): Promise<void> {
   await page.emulateMedia({ colorScheme: theme });
 }
 
-export async function shoot(page: Page, name: string, theme: ThemeName, size: { width: number; height: number }): Promise<void> {
+export async function shoot(
+  page: Page,
+  name: string,
+  theme: ThemeName,
+  size: { width: number; height: number },
+): Promise<void> {
   await mkdir(SCREENS_DIR, { recursive: true });
   await page.screenshot({ path: join(SCREENS_DIR, `${name}-${size.width}x${size.height}-${theme}.png`) });
 }

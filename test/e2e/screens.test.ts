@@ -30,7 +30,9 @@ describe('every main screen, and the keys to a redeemed reward', () => {
   /** Looks at the screen on show every way, then puts the window back as the walk had it. */
   async function everyWay(name: string): Promise<void> {
     const page = h.page;
-    const focused = await page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.testid ?? document.activeElement?.id ?? null);
+    const focused = await page.evaluate(
+      () => (document.activeElement as HTMLElement | null)?.dataset.testid ?? document.activeElement?.id ?? null,
+    );
     for (const theme of THEMES) {
       await useTheme(page, theme);
       for (const size of SIZES) {
@@ -38,8 +40,10 @@ describe('every main screen, and the keys to a redeemed reward', () => {
         await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
         await shoot(page, name, theme, size);
         if (size.width === 1024) {
-          for (const problem of await sizeProblems(page)) findings.push(`${name} ${theme} 1024x768: ${problem.what} is ${problem.problem}`);
-          for (const v of await axeViolations(page)) findings.push(`${name} ${theme}: axe ${v.id} (${v.impact}) at ${v.nodes.join(', ')}`);
+          for (const problem of await sizeProblems(page))
+            findings.push(`${name} ${theme} 1024x768: ${problem.what} is ${problem.problem}`);
+          for (const v of await axeViolations(page))
+            findings.push(`${name} ${theme}: axe ${v.id} (${v.impact}) at ${v.nodes.join(', ')}`);
         }
         if (size.width === 800) {
           const overflow = await horizontalOverflow(page);
@@ -49,7 +53,11 @@ describe('every main screen, and the keys to a redeemed reward', () => {
     }
     await useTheme(page, 'light');
     await page.setViewportSize({ width: 1366, height: 768 });
-    expect(await page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.testid ?? document.activeElement?.id ?? null)).toBe(focused);
+    expect(
+      await page.evaluate(
+        () => (document.activeElement as HTMLElement | null)?.dataset.testid ?? document.activeElement?.id ?? null,
+      ),
+    ).toBe(focused);
   }
 
   function expectNoFindings(): void {
@@ -145,7 +153,9 @@ describe('every main screen, and the keys to a redeemed reward', () => {
     }
     await page.getByTestId('redeemed').waitFor();
     expect(keys).toBeLessThanOrEqual(2);
-    expect(h.sandbox.redemptions().filter((r) => r.code === remaining)).toMatchObject([{ order_reference: 'POS-2002' }]);
+    expect(h.sandbox.redemptions().filter((r) => r.code === remaining)).toMatchObject([
+      { order_reference: 'POS-2002' },
+    ]);
     await page.keyboard.press('Enter');
     await expect.poll(screenName).toBe('find');
   });
@@ -189,7 +199,9 @@ describe('every main screen, and the keys to a redeemed reward', () => {
     expect(saved.ok).toBe(true);
     await h.openApp();
     await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
-    const canvas = await page.evaluate(() => getComputedStyle(document.body.querySelector('.app-header') as Element).backgroundColor);
+    const canvas = await page.evaluate(
+      () => getComputedStyle(document.body.querySelector('.app-header') as Element).backgroundColor,
+    );
     expect(canvas).toBe('rgb(16, 38, 61)');
     await page.locator('#search').fill(layla.phoneShown);
     await page.keyboard.press('Enter');

@@ -50,9 +50,9 @@ describe('when the loyalty service misbehaves or is down', () => {
     // service is gone, so the till's cache answers, and the screen says how old it is.
     await page.locator('#search').fill(layla.name);
     await page.locator('#search').press('Enter');
-    await expect.poll(() => page.getByTestId('customer-cache-note').textContent()).toContain(
-      'The loyalty service can’t be reached: shown from the cache of',
-    );
+    await expect
+      .poll(() => page.getByTestId('customer-cache-note').textContent())
+      .toContain('The loyalty service can’t be reached: shown from the cache of');
     expect(await page.getByTestId('customer-name').textContent()).toBe(layla.name);
     await expect.poll(() => page.getByTestId('connection').textContent()).toContain('Service unreachable');
     await h.screenshot('30-service-down');

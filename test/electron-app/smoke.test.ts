@@ -17,7 +17,8 @@ const KEY = 'smoke-test-key-8472';
 
 function electronBinary(): string {
   const binary = process.env.ELECTRON_BINARY;
-  if (!binary) throw new Error('ELECTRON_BINARY is not set: run this through `npm run test:electron`, which finds the binary.');
+  if (!binary)
+    throw new Error('ELECTRON_BINARY is not set: run this through `npm run test:electron`, which finds the binary.');
   return binary;
 }
 
@@ -36,7 +37,8 @@ async function launch(userDataDir: string): Promise<{ app: ElectronApplication; 
 
 const till = (page: Page) => ({
   state: () => page.evaluate(() => (window as unknown as { till: TillApi }).till.getState()),
-  setApiKey: (apiKey: string) => page.evaluate((key) => (window as unknown as { till: TillApi }).till.setApiKey({ apiKey: key }), apiKey),
+  setApiKey: (apiKey: string) =>
+    page.evaluate((key) => (window as unknown as { till: TillApi }).till.setApiKey({ apiKey: key }), apiKey),
 });
 
 describe('Loyalty Till in Electron', () => {

@@ -46,7 +46,10 @@ describe('customerPage', () => {
       const refused = await till.call('customerPage', { page: 1, per_page: 100, if_none_match });
       expect(refused).toMatchObject({ ok: false, error: { kind: 'validation' } });
     }
-    expect(await till.call('customerPage', { page: 1, per_page: 101 })).toMatchObject({ ok: false, error: { kind: 'validation' } });
+    expect(await till.call('customerPage', { page: 1, per_page: 101 })).toMatchObject({
+      ok: false,
+      error: { kind: 'validation' },
+    });
   });
 });
 
@@ -64,7 +67,12 @@ describe('searchCustomers', () => {
     for (const operation of ['searchCustomers', 'registerCustomer', 'checkReward', 'redeemReward'] as const) {
       const payload = { name: 'Layla', reward_code: layla.rewards.availableProduct, phone: '050 123 4567' };
       const { name, reward_code, phone } = payload;
-      const body = operation === 'searchCustomers' ? { phone } : operation === 'registerCustomer' ? { name, phone } : { reward_code, phone };
+      const body =
+        operation === 'searchCustomers'
+          ? { phone }
+          : operation === 'registerCustomer'
+            ? { name, phone }
+            : { reward_code, phone };
       const result = await till.call(operation, body);
       expect(!result.ok && result.error.fields?.phone, operation).toMatch(/international form/);
     }
@@ -113,20 +121,32 @@ describe('registerCustomer and updateCustomer', () => {
   let created: Customer;
 
   test('a new phone is created (201), the same phone again returns the existing customer (200)', async () => {
-    const first = await till.call('registerCustomer', { name: 'Nadia Test', phone: '+966551112233', email: 'nadia@example.com' });
+    const first = await till.call('registerCustomer', {
+      name: 'Nadia Test',
+      phone: '+966551112233',
+      email: 'nadia@example.com',
+    });
     if (!first.ok) throw new Error(first.error.message);
     expect(first.data.created).toBe(true);
     expect(first.status).toBe(201);
     created = first.data.customer;
 
-    const again = await till.call('registerCustomer', { name: 'Nadia Again', phone: '55 111 2233', country_code: '966' });
+    const again = await till.call('registerCustomer', {
+      name: 'Nadia Again',
+      phone: '55 111 2233',
+      country_code: '966',
+    });
     if (!again.ok) throw new Error(again.error.message);
     expect(again.data.created).toBe(false);
     expect(again.data.customer.id).toBe(created.id);
   });
 
   test('corrects name, email and birthday', async () => {
-    const result = await till.call('updateCustomer', { id: created.id, name: 'Nadia Corrected', birthday: '1991-02-03' });
+    const result = await till.call('updateCustomer', {
+      id: created.id,
+      name: 'Nadia Corrected',
+      birthday: '1991-02-03',
+    });
     if (!result.ok) throw new Error(result.error.message);
     expect(result.data).toMatchObject({ id: created.id, name: 'Nadia Corrected', birthday: '1991-02-03' });
     const reread = await till.call('getCustomer', { id: created.id });
@@ -170,11 +190,18 @@ describe('checkReward and redeemReward', () => {
     expect(redeemed.data.reward.redeemed_at).toBeTruthy();
     expect(redeemed.data.card.points).toBe(pointsBefore - 50);
     expect(sandbox.redemptions()).toEqual([
-      expect.objectContaining({ code: layla.rewards.availablePoints, branch_id: BRANCH, order_reference: 'ORDER-1001' }),
+      expect.objectContaining({
+        code: layla.rewards.availablePoints,
+        branch_id: BRANCH,
+        order_reference: 'ORDER-1001',
+      }),
     ]);
 
     const again = await till.call('redeemReward', { reward_code: layla.rewards.availablePoints, phone: layla.phone });
-    expect(again).toMatchObject({ ok: false, error: { kind: 'reward_unavailable', status: 422, code: 'reward_unavailable' } });
+    expect(again).toMatchObject({
+      ok: false,
+      error: { kind: 'reward_unavailable', status: 422, code: 'reward_unavailable' },
+    });
     expect(sandbox.redemptions()).toHaveLength(1);
   });
 
@@ -203,7 +230,11 @@ describe('state, settings, key and connection', () => {
   });
 
   test('reportError writes the renderer error into the main log', async () => {
-    const result = await till.call('reportError', { message: 'Cannot read x of undefined', source: 'rewards store', stack: 'at a\nat b' });
+    const result = await till.call('reportError', {
+      message: 'Cannot read x of undefined',
+      source: 'rewards store',
+      stack: 'at a\nat b',
+    });
     expect(result).toEqual({ ok: true, data: null });
     expect(till.log.text()).toContain('Renderer error in rewards store: Cannot read x of undefined');
     expect(till.log.text()).toContain('    at b');

@@ -128,14 +128,20 @@ describe('main.ts', () => {
     expect(fromApp).toMatchObject({ ok: true, data: { mode: 'unconfigured', key: { set: false, protection: 'os' } } });
     // The OS's preferred languages reach the renderer through the contract.
     expect(fromApp).toMatchObject({ ok: true, data: { systemLanguages: ['ar-SA', 'en-GB'] } });
-    const fromElsewhere = await registered(CHANNELS.getState)({ senderFrame: { url: 'https://evil.example/' } }, undefined);
+    const fromElsewhere = await registered(CHANNELS.getState)(
+      { senderFrame: { url: 'https://evil.example/' } },
+      undefined,
+    );
     expect(fromElsewhere).toMatchObject({ ok: false, error: { code: 'forbidden_sender' } });
     const noFrame = await registered(CHANNELS.getState)({ senderFrame: null }, undefined);
     expect(noFrame).toMatchObject({ ok: false, error: { code: 'forbidden_sender' } });
   });
 
   test('the key goes through safeStorage into the user-data folder', async () => {
-    const result = await registered(CHANNELS.setApiKey)({ senderFrame: { url: 'app://till/' } }, { apiKey: 'shell-test-key-1234' });
+    const result = await registered(CHANNELS.setApiKey)(
+      { senderFrame: { url: 'app://till/' } },
+      { apiKey: 'shell-test-key-1234' },
+    );
     expect(result).toMatchObject({ ok: true, data: { key: { set: true, lastFour: '1234', protection: 'os' } } });
   });
 
@@ -164,8 +170,16 @@ describe('main.ts', () => {
   });
 
   test('registers as the loyalty-till:// handler where the installer did not, with -- before the link', () => {
-    expect(electron.app.isDefaultProtocolClient).toHaveBeenCalledWith('loyalty-till', process.execPath, expect.any(Array));
-    const [scheme, path, args] = electron.app.setAsDefaultProtocolClient.mock.calls[0] as unknown as [string, string, string[]];
+    expect(electron.app.isDefaultProtocolClient).toHaveBeenCalledWith(
+      'loyalty-till',
+      process.execPath,
+      expect.any(Array),
+    );
+    const [scheme, path, args] = electron.app.setAsDefaultProtocolClient.mock.calls[0] as unknown as [
+      string,
+      string,
+      string[],
+    ];
     expect(scheme).toBe('loyalty-till');
     expect(path).toBe(process.execPath);
     expect(args.at(-1)).toBe('--');
@@ -174,10 +188,18 @@ describe('main.ts', () => {
   test('a link in a second instance’s command line, and a macOS open-url, reach the page on the link channel', async () => {
     const [window] = electron.windows as unknown as Array<{ webContents: { send: ReturnType<typeof vi.fn> } }>;
     // The page asks for what arrived before it listened; from then on links are pushed.
-    const taken = await registered(CHANNELS.takeLinkMessages)({ senderFrame: { url: 'app://till/index.html' } }, undefined);
+    const taken = await registered(CHANNELS.takeLinkMessages)(
+      { senderFrame: { url: 'app://till/index.html' } },
+      undefined,
+    );
     expect(taken).toEqual({ ok: true, data: [] });
 
-    electron.app.emit('second-instance', {}, ['Loyalty Till.exe', '--allow-file-access', '--', 'loyalty-till://find?q=Layla'], '/');
+    electron.app.emit(
+      'second-instance',
+      {},
+      ['Loyalty Till.exe', '--allow-file-access', '--', 'loyalty-till://find?q=Layla'],
+      '/',
+    );
     expect(window!.webContents.send).toHaveBeenLastCalledWith(
       LINK_PUSH_CHANNEL,
       expect.objectContaining({ kind: 'request', request: { route: 'find', q: 'Layla' } }),
@@ -197,7 +219,9 @@ describe('main.ts', () => {
   });
 
   test('the menu offers Open Logs Folder, which opens the logs folder', () => {
-    const template = electron.Menu.buildFromTemplate.mock.calls.at(-1)![0] as Array<{ submenu?: Array<{ label?: string; click?: () => void }> }>;
+    const template = electron.Menu.buildFromTemplate.mock.calls.at(-1)![0] as Array<{
+      submenu?: Array<{ label?: string; click?: () => void }>;
+    }>;
     const item = template.flatMap((menu) => menu.submenu ?? []).find((entry) => entry.label === 'Open Logs Folder');
     item!.click!();
     expect(electron.shell.openPath).toHaveBeenCalledWith(join(userData, 'logs'));

@@ -40,8 +40,11 @@ afterAll(async () => {
 /** A till talking to a stub that answers every request with `status` and `body` (a string is sent as is). */
 async function tillAnswered(status: number, body: unknown | ((auth: string) => unknown)): Promise<CoreFixture> {
   const server = await startStubServer((request, response) => {
-    const value = typeof body === 'function' ? (body as (auth: string) => unknown)(request.headers.authorization ?? '') : body;
-    response.writeHead(status, { 'Content-Type': 'application/json' }).end(typeof value === 'string' ? value : JSON.stringify(value));
+    const value =
+      typeof body === 'function' ? (body as (auth: string) => unknown)(request.headers.authorization ?? '') : body;
+    response
+      .writeHead(status, { 'Content-Type': 'application/json' })
+      .end(typeof value === 'string' ? value : JSON.stringify(value));
   });
   servers.push(server);
   const fixture = await createCoreFixture();
@@ -57,8 +60,11 @@ describe('the key in property names', () => {
     expect(Object.keys(scrubbed)).toContain('Bearer [redacted]');
   });
 
-  test("a 422 naming a field after the Authorization header does not carry the key to the renderer", async () => {
-    const echo = await tillAnswered(422, (auth: string) => ({ message: 'Invalid.', fields: { [auth]: ['bad'], name: ['Too short.'] } }));
+  test('a 422 naming a field after the Authorization header does not carry the key to the renderer', async () => {
+    const echo = await tillAnswered(422, (auth: string) => ({
+      message: 'Invalid.',
+      fields: { [auth]: ['bad'], name: ['Too short.'] },
+    }));
     const result = await echo.call('registerCustomer', { name: 'Nadia', phone: '+966551112233' });
     expect(result).toMatchObject({ ok: false, error: { kind: 'validation', fields: { name: 'Too short.' } } });
     expect(JSON.stringify(result)).not.toContain(KEY);
@@ -87,42 +93,64 @@ describe('control characters are refused at the bridge', () => {
   ];
   const fields: Array<[Operation, (bad: string) => unknown, string]> = [
     ['registerCustomer', (bad) => ({ name: `Nadia${bad}Test`, phone: '+966551112233' }), 'name'],
-    ['registerCustomer', (bad) => ({ name: 'Nadia', phone: '+966551112233', email: `nadia${bad}@example.com` }), 'email'],
+    [
+      'registerCustomer',
+      (bad) => ({ name: 'Nadia', phone: '+966551112233', email: `nadia${bad}@example.com` }),
+      'email',
+    ],
     ['registerCustomer', (bad) => ({ name: 'Nadia', phone: `+96655${bad}1112233` }), 'phone'],
     ['updateCustomer', (bad) => ({ id: layla.id, name: `La${bad}yla` }), 'name'],
     ['searchCustomers', (bad) => ({ search: `Lay${bad}la` }), 'search'],
     ['checkReward', (bad) => ({ reward_code: `RW-LAY${bad}LA001`, phone: layla.phone }), 'reward_code'],
-    ['redeemReward', (bad) => ({ reward_code: 'RW-LAYLA001', phone: layla.phone, order_reference: `A-1${bad}7` }), 'order_reference'],
-    ['redeemReward', (bad) => ({ reward_code: 'RW-LAYLA001', phone: layla.phone, branch_id: `7c0e5d1a-2b3c-4d5e-${bad}8f90-0123456789ab` }), 'branch_id'],
+    [
+      'redeemReward',
+      (bad) => ({ reward_code: 'RW-LAYLA001', phone: layla.phone, order_reference: `A-1${bad}7` }),
+      'order_reference',
+    ],
+    [
+      'redeemReward',
+      (bad) => ({
+        reward_code: 'RW-LAYLA001',
+        phone: layla.phone,
+        branch_id: `7c0e5d1a-2b3c-4d5e-${bad}8f90-0123456789ab`,
+      }),
+      'branch_id',
+    ],
     ['updateSettings', (bad) => ({ tillName: `Till${bad}1` }), 'tillName'],
     ['updateSettings', (bad) => ({ baseUrl: `https://loyalty.exa${bad}mple.com/` }), 'baseUrl'],
     ['updateSettings', (bad) => ({ defaultCountry: `S${bad}A` }), 'defaultCountry'],
     ['setApiKey', (bad) => ({ apiKey: `abcdefgh${bad}ijkl` }), 'apiKey'],
   ];
 
-  test.each(controls)('%s in any text field is a validation failure on that field, sent nowhere, saved nowhere', async (_, bad) => {
-    const before = proxy.requests.length;
-    for (const [operation, payload, field] of fields) {
-      const result = await till.call(operation, payload(bad));
-      expect(result.ok, `${operation}.${field}`).toBe(false);
-      if (result.ok) continue;
-      expect(result.error.kind, `${operation}.${field}`).toBe('validation');
-      expect(result.error.fields?.[field], `${operation}.${field}`).toEqual(expect.any(String));
-    }
-    expect(proxy.requests.length).toBe(before);
-    const saved = await readFile(join(till.userDataDir, 'settings.json'), 'utf8');
-    // eslint-disable-next-line no-control-regex -- the test looks for control characters
-    expect(saved).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
-  });
+  test.each(controls)(
+    '%s in any text field is a validation failure on that field, sent nowhere, saved nowhere',
+    async (_, bad) => {
+      const before = proxy.requests.length;
+      for (const [operation, payload, field] of fields) {
+        const result = await till.call(operation, payload(bad));
+        expect(result.ok, `${operation}.${field}`).toBe(false);
+        if (result.ok) continue;
+        expect(result.error.kind, `${operation}.${field}`).toBe('validation');
+        expect(result.error.fields?.[field], `${operation}.${field}`).toEqual(expect.any(String));
+      }
+      expect(proxy.requests.length).toBe(before);
+      const saved = await readFile(join(till.userDataDir, 'settings.json'), 'utf8');
+      // eslint-disable-next-line no-control-regex -- the test looks for control characters
+      expect(saved).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+    },
+  );
 
-  test('surrounding line breaks and tabs (a scanner\'s Enter) are trimmed away, not refused', async () => {
+  test("surrounding line breaks and tabs (a scanner's Enter) are trimmed away, not refused", async () => {
     const result = await till.call('checkReward', { reward_code: '\tRW-LAYLA001\r\n', phone: `${layla.phone}\n` });
     expect(result).toMatchObject({ ok: true, data: { code: 'RW-LAYLA001' } });
   });
 
   test('the field message says what is wrong', async () => {
     const result = await till.call('registerCustomer', { name: 'Layla\u202e1234', phone: '+966551112233' });
-    expect(!result.ok && result.error).toMatchObject({ message: 'Please check: name.', fields: { name: CONTROL_CHARACTER_MESSAGE } });
+    expect(!result.ok && result.error).toMatchObject({
+      message: 'Please check: name.',
+      fields: { name: CONTROL_CHARACTER_MESSAGE },
+    });
   });
 
   test('every script and emoji still goes through, with the ordinary direction marks', async () => {
@@ -158,7 +186,11 @@ describe("the service's messages are shown as plain text", () => {
   });
 
   test("a success message is plain and short; its text is the service's", async () => {
-    const stub = await tillAnswered(201, { ok: true, message: `<p>Customer\u001b[31m <i>created</i>\u0000</p>${'!'.repeat(1000)}`, data: CUSTOMER });
+    const stub = await tillAnswered(201, {
+      ok: true,
+      message: `<p>Customer\u001b[31m <i>created</i>\u0000</p>${'!'.repeat(1000)}`,
+      data: CUSTOMER,
+    });
     const result = await stub.call('registerCustomer', { name: 'Nadia', phone: '+966551112233' });
     expect(result.ok).toBe(true);
     if (!result.ok) return;
@@ -174,14 +206,17 @@ describe("the service's messages are shown as plain text", () => {
 });
 
 describe('prototype-named keys', () => {
-  test.each(['constructor', '__proto__', 'toString', 'hasOwnProperty'])('a payload with %s is refused with that field named', async (key) => {
-    const payload = JSON.parse(`{"name":"Nadia","phone":"+966551112233",${JSON.stringify(key)}:"x"}`) as unknown;
-    const result = await till.call('registerCustomer', payload);
-    expect(result.ok).toBe(false);
-    if (result.ok) return;
-    expect(Object.keys(result.error.fields ?? {})).toEqual([key]);
-    expect(result.error.message).toBe(`Please check: ${key}.`);
-  });
+  test.each(['constructor', '__proto__', 'toString', 'hasOwnProperty'])(
+    'a payload with %s is refused with that field named',
+    async (key) => {
+      const payload = JSON.parse(`{"name":"Nadia","phone":"+966551112233",${JSON.stringify(key)}:"x"}`) as unknown;
+      const result = await till.call('registerCustomer', payload);
+      expect(result.ok).toBe(false);
+      if (result.ok) return;
+      expect(Object.keys(result.error.fields ?? {})).toEqual([key]);
+      expect(result.error.message).toBe(`Please check: ${key}.`);
+    },
+  );
 
   test('a service field called __proto__ is a field like any other', async () => {
     const stub = await tillAnswered(422, '{"errors":{"__proto__":["Not allowed."],"constructor":["Nope."]}}');
@@ -223,15 +258,50 @@ describe('every answer is checked against its shape', () => {
   const withRewards = { ...CUSTOMER, rewards: [REWARD] };
   const wrong: Array<[string, Operation, unknown, unknown]> = [
     ['a customer without cards', 'getCustomer', { id: layla.id }, { ...withRewards, cards: undefined }],
-    ['a string points balance', 'getCustomer', { id: layla.id }, { ...withRewards, cards: [{ ...CARD, points: '120' }] }],
-    ['a card without its programme', 'updateCustomer', { id: layla.id, name: 'X' }, { ...CUSTOMER, cards: [{ ...CARD, program: null }] }],
-    [`${RESPONSE_LIMITS.rewardsPerCustomer * 10} rewards`, 'getCustomer', { id: layla.id }, { ...withRewards, rewards: Array.from({ length: RESPONSE_LIMITS.rewardsPerCustomer * 10 }, () => REWARD) }],
+    [
+      'a string points balance',
+      'getCustomer',
+      { id: layla.id },
+      { ...withRewards, cards: [{ ...CARD, points: '120' }] },
+    ],
+    [
+      'a card without its programme',
+      'updateCustomer',
+      { id: layla.id, name: 'X' },
+      { ...CUSTOMER, cards: [{ ...CARD, program: null }] },
+    ],
+    [
+      `${RESPONSE_LIMITS.rewardsPerCustomer * 10} rewards`,
+      'getCustomer',
+      { id: layla.id },
+      { ...withRewards, rewards: Array.from({ length: RESPONSE_LIMITS.rewardsPerCustomer * 10 }, () => REWARD) },
+    ],
     ['a customer without rewards on single retrieval', 'getCustomer', { id: layla.id }, CUSTOMER],
     ['a number for a name', 'registerCustomer', { name: 'Nadia', phone: '+966551112233' }, { ...CUSTOMER, name: 42 }],
-    ['a reward without a code', 'checkReward', { reward_code: 'RW-SHAPE001', phone: layla.phone }, { ...REWARD, code: undefined }],
-    ['a reward whose expiry is not a date', 'checkReward', { reward_code: 'RW-SHAPE001', phone: layla.phone }, { ...REWARD, expires_at: 'soon' }],
-    ['a redemption without the card', 'redeemReward', { reward_code: 'RW-SHAPE001', phone: layla.phone }, { reward: REWARD }],
-    ['a redemption with a card of the wrong shape', 'redeemReward', { reward_code: 'RW-SHAPE001', phone: layla.phone }, { reward: REWARD, card: { id: CARD.id } }],
+    [
+      'a reward without a code',
+      'checkReward',
+      { reward_code: 'RW-SHAPE001', phone: layla.phone },
+      { ...REWARD, code: undefined },
+    ],
+    [
+      'a reward whose expiry is not a date',
+      'checkReward',
+      { reward_code: 'RW-SHAPE001', phone: layla.phone },
+      { ...REWARD, expires_at: 'soon' },
+    ],
+    [
+      'a redemption without the card',
+      'redeemReward',
+      { reward_code: 'RW-SHAPE001', phone: layla.phone },
+      { reward: REWARD },
+    ],
+    [
+      'a redemption with a card of the wrong shape',
+      'redeemReward',
+      { reward_code: 'RW-SHAPE001', phone: layla.phone },
+      { reward: REWARD, card: { id: CARD.id } },
+    ],
   ];
 
   test.each(wrong)('%s is bad_response', async (_, operation, payload, data) => {
@@ -243,9 +313,15 @@ describe('every answer is checked against its shape', () => {
   test(`a search page of more than ${RESPONSE_LIMITS.customersPerPage} customers, or without its pagination, is bad_response`, async () => {
     const meta = { current_page: 1, last_page: 1, per_page: 100, total: 101 };
     const tooMany = await tillAnswered(200, { ok: true, data: Array.from({ length: 101 }, () => CUSTOMER), meta });
-    expect(await tooMany.call('searchCustomers', { search: 'x' })).toMatchObject({ ok: false, error: { kind: 'bad_response' } });
+    expect(await tooMany.call('searchCustomers', { search: 'x' })).toMatchObject({
+      ok: false,
+      error: { kind: 'bad_response' },
+    });
     const noMeta = await tillAnswered(200, { ok: true, data: [CUSTOMER] });
-    expect(await noMeta.call('searchCustomers', { search: 'x' })).toMatchObject({ ok: false, error: { kind: 'bad_response' } });
+    expect(await noMeta.call('searchCustomers', { search: 'x' })).toMatchObject({
+      ok: false,
+      error: { kind: 'bad_response' },
+    });
   });
 
   test('unknown extra fields and unknown states and types are tolerated; the extras are not passed on', async () => {
@@ -260,7 +336,11 @@ describe('every answer is checked against its shape', () => {
     const result = await stub.call('getCustomer', { id: layla.id });
     expect(result.ok).toBe(true);
     if (!result.ok) return;
-    expect(result.data).toMatchObject({ status: 'vip', cards: [{ status: 'frozen', program: { type: 'stamp' } }], rewards: [{ status: 'reserved', type: 'voucher' }] });
+    expect(result.data).toMatchObject({
+      status: 'vip',
+      cards: [{ status: 'frozen', program: { type: 'stamp' } }],
+      rewards: [{ status: 'reserved', type: 'voucher' }],
+    });
     expect(JSON.stringify(result.data)).not.toMatch(/tier|colour|barcode/);
   });
 

@@ -25,7 +25,11 @@ async function startEchoingService(status: number): Promise<StubServer> {
     const body =
       status === 200
         ? { ok: true, data: { ...CUSTOMER, name: `Echo ${auth}`, rewards: [] } }
-        : { message: `Rejected ${auth}`, errors: { phone: [`bad with ${auth}`] }, error: { code: 'echo', message: `header was ${auth}` } };
+        : {
+            message: `Rejected ${auth}`,
+            errors: { phone: [`bad with ${auth}`] },
+            error: { code: 'echo', message: `header was ${auth}` },
+          };
     response.writeHead(status, { 'Content-Type': 'application/json', 'Retry-After': '60' }).end(JSON.stringify(body));
   });
 }
@@ -48,7 +52,14 @@ const CALLS: Array<[Operation, unknown]> = [
   ['redeemReward', { reward_code: layla.rewards.availableProduct, phone: layla.phone }],
   ['updateSettings', { tillName: 'Secret till' }],
   ['updateSettings', { baseUrl: `https://user:${KEY}@example.com` }],
-  ['reportError', { message: `Saving failed for key ${KEY}`, source: 'settings', stack: `Error: Authorization: Bearer ${KEY}\n  at save` }],
+  [
+    'reportError',
+    {
+      message: `Saving failed for key ${KEY}`,
+      source: 'settings',
+      stack: `Error: Authorization: Bearer ${KEY}\n  at save`,
+    },
+  ],
   ['setApiKey', { apiKey: 'short' }],
 ];
 

@@ -28,9 +28,21 @@ describe('redaction', () => {
 
 describe('reading error bodies of any shape', () => {
   test.each([
-    [{ ok: false, error: { code: 'validation_failed', message: 'Check the fields', fields: { phone: ['Too short'] } } }, { code: 'validation_failed', message: 'Check the fields', fields: { phone: 'Too short' } }],
-    [{ message: 'The given data was invalid.', errors: { email: ['Taken.', 'Other'] } }, { message: 'The given data was invalid.', fields: { email: 'Taken.' } }],
-    [{ error: 'reward_unavailable', message: 'Used' }, { code: 'reward_unavailable', message: 'Used' }],
+    [
+      {
+        ok: false,
+        error: { code: 'validation_failed', message: 'Check the fields', fields: { phone: ['Too short'] } },
+      },
+      { code: 'validation_failed', message: 'Check the fields', fields: { phone: 'Too short' } },
+    ],
+    [
+      { message: 'The given data was invalid.', errors: { email: ['Taken.', 'Other'] } },
+      { message: 'The given data was invalid.', fields: { email: 'Taken.' } },
+    ],
+    [
+      { error: 'reward_unavailable', message: 'Used' },
+      { code: 'reward_unavailable', message: 'Used' },
+    ],
     [{ detail: 'Problem details style' }, { message: 'Problem details style' }],
     ['Plain text error', { message: 'Plain text error' }],
     ['<!DOCTYPE html><html><body>Oops</body></html>', {}],
@@ -46,10 +58,24 @@ describe('reading error bodies of any shape', () => {
   });
 
   test('statuses map to the closed set of kinds', () => {
-    const kinds = [400, 401, 403, 404, 405, 408, 409, 413, 415, 422, 429, 500, 502, 503].map((status) => errorFromResponse(status, '').kind);
+    const kinds = [400, 401, 403, 404, 405, 408, 409, 413, 415, 422, 429, 500, 502, 503].map(
+      (status) => errorFromResponse(status, '').kind,
+    );
     expect(kinds).toEqual([
-      'validation', 'unauthorized', 'unauthorized', 'not_found', 'bad_response', 'timeout', 'validation',
-      'validation', 'validation', 'validation', 'rate_limited', 'server', 'server', 'server',
+      'validation',
+      'unauthorized',
+      'unauthorized',
+      'not_found',
+      'bad_response',
+      'timeout',
+      'validation',
+      'validation',
+      'validation',
+      'validation',
+      'rate_limited',
+      'server',
+      'server',
+      'server',
     ]);
     expect(errorFromResponse(422, { error: { code: 'reward_unavailable' } }).kind).toBe('reward_unavailable');
   });
@@ -69,7 +95,14 @@ describe('Retry-After and retry policy', () => {
     const policy = { attempts: 3, baseDelayMs: 100, maxWaitMs: 2000 };
     expect(retryDelay({ kind: 'rate_limited', message: '', retryAfterMs: 1500 }, 1, policy)).toBe(1500);
     expect(retryDelay({ kind: 'rate_limited', message: '', retryAfterMs: 60_000 }, 1, policy)).toBeNull();
-    for (const kind of ['timeout', 'unauthorized', 'not_found', 'validation', 'reward_unavailable', 'bad_response'] as const) {
+    for (const kind of [
+      'timeout',
+      'unauthorized',
+      'not_found',
+      'validation',
+      'reward_unavailable',
+      'bad_response',
+    ] as const) {
       expect(retryDelay({ kind, message: '' }, 1, policy)).toBeNull();
     }
     for (let attempt = 1; attempt <= 5; attempt++) {

@@ -32,7 +32,9 @@ describe('bundling the main process and the preload', () => {
   test('the main bundle needs only electron, Node built-ins and, for the demo, its own sandbox bundle', async () => {
     const main = await readFile(join(outDir, 'main.cjs'), 'utf8');
     const required = new Set([...main.matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1]!));
-    const foreign = [...required].filter((name) => !isBuiltin(name) && name !== 'electron' && name !== `./${DEMO_SANDBOX_BUNDLE}`);
+    const foreign = [...required].filter(
+      (name) => !isBuiltin(name) && name !== 'electron' && name !== `./${DEMO_SANDBOX_BUNDLE}`,
+    );
     expect(foreign).toEqual([]);
     expect(required.has('electron')).toBe(true);
     expect(main).toContain('registerSchemesAsPrivileged');
@@ -94,7 +96,11 @@ describe('npm start on a machine without the Electron binary', () => {
       });
       expect(run.status).toBe(1);
       const lines = `${run.stdout}${run.stderr}`.split('\n').filter((line) => line.trim());
-      expect(lines).toEqual([expect.stringMatching(/^Loyalty Till: test:electron: not run: the Electron \d+\.\d+\.\d+ binary is not installed/)]);
+      expect(lines).toEqual([
+        expect.stringMatching(
+          /^Loyalty Till: test:electron: not run: the Electron \d+\.\d+\.\d+ binary is not installed/,
+        ),
+      ]);
     } finally {
       await rm(empty, { recursive: true, force: true });
     }

@@ -36,13 +36,16 @@ describe('the main process catalogues', () => {
     expect(Object.keys(CATALOGUES).sort()).toEqual([...INTERFACE_LANGUAGES].sort());
   });
 
-  test.each(Object.entries(CATALOGUES))('%s has exactly the English keys, none empty, with the same {params}', (_language, catalogue) => {
-    expect(Object.keys(catalogue).sort()).toEqual(Object.keys(en).sort());
-    for (const [key, text] of Object.entries(catalogue)) {
-      expect(text.trim(), key).not.toBe('');
-      expect(params(text), key).toEqual(params(en[key as keyof typeof en]));
-    }
-  });
+  test.each(Object.entries(CATALOGUES))(
+    '%s has exactly the English keys, none empty, with the same {params}',
+    (_language, catalogue) => {
+      expect(Object.keys(catalogue).sort()).toEqual(Object.keys(en).sort());
+      for (const [key, text] of Object.entries(catalogue)) {
+        expect(text.trim(), key).not.toBe('');
+        expect(params(text), key).toEqual(params(en[key as keyof typeof en]));
+      }
+    },
+  );
 
   test('the Arabic catalogue is Arabic', () => {
     for (const [key, text] of Object.entries(ar)) expect(text, key).toMatch(/[\u0600-\u06ff]/);

@@ -54,7 +54,15 @@ describe('a settings patch is answered in the interface language', () => {
     });
     if (result.ok) throw new Error('accepted');
     const fields = result.error.fields ?? {};
-    expect(Object.keys(fields).sort()).toEqual(['baseUrl', 'branchId', 'cacheRefresh.everyHours', 'currency', 'defaultCountry', 'posCallbackUrl', 'tillName']);
+    expect(Object.keys(fields).sort()).toEqual([
+      'baseUrl',
+      'branchId',
+      'cacheRefresh.everyHours',
+      'currency',
+      'defaultCountry',
+      'posCallbackUrl',
+      'tillName',
+    ]);
     expect(fields.baseUrl).toBe('أدخل عنوان URL الكامل للخدمة، مثل \u2066https://loyalty.example.com\u2069.');
     expect(fields.tillName).toBe('أعطِ نقطة البيع اسمًا.');
     for (const [field, message] of Object.entries(fields)) expect(message, field).toMatch(ARABIC);
@@ -71,7 +79,10 @@ describe('a settings patch is answered in the interface language', () => {
       const result = await fixture.call('updateSettings', { baseUrl: 'http://loyalty.example.com' });
       const message = (!result.ok && result.error.fields?.baseUrl) || '';
       if (expected === 'ar') expect(message).toMatch(ARABIC);
-      else expect(message).toBe('The service URL must start with https:// (plain http is allowed only for 127.0.0.1 or localhost).');
+      else
+        expect(message).toBe(
+          'The service URL must start with https:// (plain http is allowed only for 127.0.0.1 or localhost).',
+        );
     }
   });
 
@@ -113,7 +124,7 @@ describe('a bridge payload is refused in the interface language', () => {
     });
   });
 
-  test('Arabic, with zod\'s own words in Arabic too', async () => {
+  test("Arabic, with zod's own words in Arabic too", async () => {
     const fixture = await speaking('ar');
     const result = await fixture.call('registerCustomer', bad);
     if (result.ok) throw new Error('accepted');
@@ -131,7 +142,7 @@ describe('a bridge payload is refused in the interface language', () => {
     expect(!page.ok && page.error.fields?.page).toMatch(ARABIC);
   });
 
-  test('the bridge\'s own refusals: no service set up', async () => {
+  test("the bridge's own refusals: no service set up", async () => {
     const en = await speaking('en');
     const inEnglish = await en.call('searchCustomers', { search: 'Layla' });
     expect(!inEnglish.ok && inEnglish.error).toMatchObject({
@@ -187,7 +198,9 @@ describe('a refused link is told in the interface language', () => {
     const field = await refusal(fixture, 'loyalty-till://reward?code=XX-1');
     expect(field).toMatch(/^رُفض رابط: /);
     expect(field).toContain('يبدأ رمز المكافأة بـ');
-    expect(fixture.log.lines.filter((line) => /Refused a link/.test(line)).every((line) => !ARABIC.test(line))).toBe(true);
+    expect(fixture.log.lines.filter((line) => /Refused a link/.test(line)).every((line) => !ARABIC.test(line))).toBe(
+      true,
+    );
     expect(fixture.log.lines.some((line) => /Unknown route "redeem"/.test(line))).toBe(true);
   });
 });

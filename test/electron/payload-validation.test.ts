@@ -60,7 +60,11 @@ const BAD_PAYLOADS: Array<[Operation, unknown, string]> = [
   ['checkReward', { reward_code: `RW-${'A'.repeat(70)}`, phone: layla.phone }, 'reward_code'],
   ['checkReward', { reward_code: 'RW-LAYLA001' }, 'phone'],
   ['redeemReward', { reward_code: 'RW-LAYLA001', phone: layla.phone, branch_id: 'branch-1' }, 'branch_id'],
-  ['redeemReward', { reward_code: 'RW-LAYLA001', phone: layla.phone, order_reference: 'o'.repeat(101) }, 'order_reference'],
+  [
+    'redeemReward',
+    { reward_code: 'RW-LAYLA001', phone: layla.phone, order_reference: 'o'.repeat(101) },
+    'order_reference',
+  ],
   ['redeemReward', { reward_code: 'RW-LAYLA001', phone: layla.phone, points: 1000 }, 'points'],
   ['setApiKey', { apiKey: 'short' }, 'apiKey'],
   ['setApiKey', { apiKey: 'has spaces in the middle' }, 'apiKey'],
@@ -129,14 +133,20 @@ describe('the sender must be the app itself', () => {
 
   test.each(strangers)('%s is refused on every channel, without calling the service', async (_, sender) => {
     for (const channel of Object.values(CHANNELS)) {
-      const result = (await till.core.handlers[channel](sender, { id: layla.id })) as { ok: boolean; error?: { kind: string; code?: string } };
+      const result = (await till.core.handlers[channel](sender, { id: layla.id })) as {
+        ok: boolean;
+        error?: { kind: string; code?: string };
+      };
       expect(result).toMatchObject({ ok: false, error: { kind: 'unauthorized', code: 'forbidden_sender' } });
     }
     expect(proxy.requests.filter((r) => r.url.startsWith('/v1/customers/'))).toHaveLength(0);
   });
 
   test('the app page itself is served', async () => {
-    const result = await till.core.handlers[CHANNELS.getCustomer]({ url: 'app://till/index.html#/customers' }, { id: layla.id });
+    const result = await till.core.handlers[CHANNELS.getCustomer](
+      { url: 'app://till/index.html#/customers' },
+      { id: layla.id },
+    );
     expect(result).toMatchObject({ ok: true, data: { id: layla.id } });
   });
 });
@@ -149,6 +159,9 @@ describe('a correction that removes details', () => {
     expect(result).toMatchObject({ ok: true, data: { id: layla.id, name: layla.name, email: null, birthday: null } });
     expect(proxy.requests.slice(before)).toMatchObject([{ method: 'PUT', url: `/v1/customers/${layla.id}` }]);
     const reread = await till.call('getCustomer', { id: layla.id });
-    expect(reread.ok && { email: reread.data.email, birthday: reread.data.birthday }).toEqual({ email: null, birthday: null });
+    expect(reread.ok && { email: reread.data.email, birthday: reread.data.birthday }).toEqual({
+      email: null,
+      birthday: null,
+    });
   });
 });

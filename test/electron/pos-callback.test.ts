@@ -14,7 +14,9 @@ interface Received {
 }
 
 /** A POS on 127.0.0.1 that answers with the given statuses in turn (the last one repeats). */
-async function startPos(statuses: number[]): Promise<{ url: string; port: number; received: Received[]; close(): Promise<void> }> {
+async function startPos(
+  statuses: number[],
+): Promise<{ url: string; port: number; received: Received[]; close(): Promise<void> }> {
   const received: Received[] = [];
   const server: Server = createServer((request, response) => {
     let body = '';
@@ -26,7 +28,12 @@ async function startPos(statuses: number[]): Promise<{ url: string; port: number
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/outcome`, port, received, close: () => new Promise((done) => server.close(() => done())) };
+  return {
+    url: `http://127.0.0.1:${port}/outcome`,
+    port,
+    received,
+    close: () => new Promise((done) => server.close(() => done())),
+  };
 }
 
 const body = {
@@ -53,7 +60,11 @@ describe('the POS callback', () => {
     const { port } = probe;
     await probe.close();
     const log = createCapturedLog();
-    const callback = createPosCallback({ url: () => `http://127.0.0.1:${port}/outcome`, log, retryDelaysMs: [100, 300, 600, 1200] });
+    const callback = createPosCallback({
+      url: () => `http://127.0.0.1:${port}/outcome`,
+      log,
+      retryDelaysMs: [100, 300, 600, 1200],
+    });
     const sent = callback.send(body);
     expect(sent.callback).toBe('sending');
     await new Promise((done) => setTimeout(done, 150));
@@ -73,12 +84,16 @@ describe('the POS callback', () => {
     const busy = await startPos([503, 204]);
     cleanups.push(busy.close);
     const log = createCapturedLog();
-    await expect(createPosCallback({ url: () => busy.url, log, retryDelaysMs: [50] }).send(body).delivery).resolves.toBe('delivered');
+    await expect(
+      createPosCallback({ url: () => busy.url, log, retryDelaysMs: [50] }).send(body).delivery,
+    ).resolves.toBe('delivered');
     expect(busy.received).toHaveLength(2);
 
     const refusing = await startPos([400]);
     cleanups.push(refusing.close);
-    await expect(createPosCallback({ url: () => refusing.url, log, retryDelaysMs: [50, 50] }).send(body).delivery).resolves.toBe('gave_up');
+    await expect(
+      createPosCallback({ url: () => refusing.url, log, retryDelaysMs: [50, 50] }).send(body).delivery,
+    ).resolves.toBe('gave_up');
     expect(refusing.received).toHaveLength(1);
   });
 
@@ -86,7 +101,9 @@ describe('the POS callback', () => {
     const down = await startPos([500]);
     cleanups.push(down.close);
     const log = createCapturedLog();
-    await expect(createPosCallback({ url: () => down.url, log, retryDelaysMs: [20, 20] }).send(body).delivery).resolves.toBe('gave_up');
+    await expect(
+      createPosCallback({ url: () => down.url, log, retryDelaysMs: [20, 20] }).send(body).delivery,
+    ).resolves.toBe('gave_up');
     expect(down.received).toHaveLength(3);
     expect(log.lines.at(-1)).toMatch(/not delivered to the POS callback after 3 tries/);
   });
@@ -100,7 +117,10 @@ describe('the POS callback', () => {
   it('refuses to send a body that contains a secret', async () => {
     const pos = await startPos([204]);
     cleanups.push(pos.close);
-    const sent = createPosCallback({ url: () => pos.url, log: createCapturedLog(), secrets: () => [KEY] }).send({ ...body, message: `echo ${KEY}` });
+    const sent = createPosCallback({ url: () => pos.url, log: createCapturedLog(), secrets: () => [KEY] }).send({
+      ...body,
+      message: `echo ${KEY}`,
+    });
     await expect(sent.delivery).resolves.toBe('gave_up');
     expect(pos.received).toHaveLength(0);
   });
@@ -128,16 +148,30 @@ describe('reportLinkOutcome through the bridge', () => {
     const pos = await startPos([204]);
     cleanups.push(pos.close);
     await setUp(pos.url);
-    const receipt = till.core.links.receive('loyalty-till://reward?code=RW-LAYLA001&phone=%2B966501234567&order=ORD-1042', 'second-instance');
+    const receipt = till.core.links.receive(
+      'loyalty-till://reward?code=RW-LAYLA001&phone=%2B966501234567&order=ORD-1042',
+      'second-instance',
+    );
     if (!receipt.accepted) throw new Error(receipt.reason);
-    const report = { link_id: receipt.id, outcome: 'redeemed', reward_code: 'RW-LAYLA001', order_reference: 'ORD-1042', points_balance: 70 };
+    const report = {
+      link_id: receipt.id,
+      outcome: 'redeemed',
+      reward_code: 'RW-LAYLA001',
+      order_reference: 'ORD-1042',
+      points_balance: 70,
+    };
     expect(await till.call('reportLinkOutcome', report)).toEqual({ ok: true, data: { callback: 'sending' } });
     await till.core.callbackDeliveries();
     expect(pos.received).toHaveLength(1);
     const [request] = pos.received;
     expect(request!.headers.authorization).toBeUndefined();
     expect(JSON.stringify(request)).not.toContain(KEY);
-    expect(JSON.parse(request!.body)).toMatchObject({ outcome: 'redeemed', reward_code: 'RW-LAYLA001', order_reference: 'ORD-1042', points_balance: 70 });
+    expect(JSON.parse(request!.body)).toMatchObject({
+      outcome: 'redeemed',
+      reward_code: 'RW-LAYLA001',
+      order_reference: 'ORD-1042',
+      points_balance: 70,
+    });
 
     // A second report of the same link, and reports of links never handed out, send nothing.
     expect(await till.call('reportLinkOutcome', report)).toMatchObject({ ok: false, error: { kind: 'validation' } });
@@ -151,12 +185,18 @@ describe('reportLinkOutcome through the bridge', () => {
     await setUp(null);
     const receipt = till.core.links.receive('loyalty-till://reward?code=RW-LAYLA001', 'open-url');
     if (!receipt.accepted) throw new Error(receipt.reason);
-    const other = await till.call('reportLinkOutcome', { link_id: receipt.id, outcome: 'redeemed', reward_code: 'RW-OMAR0001' });
+    const other = await till.call('reportLinkOutcome', {
+      link_id: receipt.id,
+      outcome: 'redeemed',
+      reward_code: 'RW-OMAR0001',
+    });
     expect(other).toMatchObject({ ok: false });
 
     const again = till.core.links.receive('loyalty-till://reward?code=RW-LAYLA001', 'open-url');
     if (!again.accepted) throw new Error(again.reason);
-    expect(await till.call('reportLinkOutcome', { link_id: again.id, outcome: 'queued', reward_code: 'RW-LAYLA001' })).toEqual({
+    expect(
+      await till.call('reportLinkOutcome', { link_id: again.id, outcome: 'queued', reward_code: 'RW-LAYLA001' }),
+    ).toEqual({
       ok: true,
       data: { callback: 'not_set' },
     });
@@ -167,9 +207,18 @@ describe('reportLinkOutcome through the bridge', () => {
     for (const good of ['https://pos.example/loyalty', 'http://127.0.0.1:8080/cb?till=1', 'http://localhost:9000/']) {
       expect(await till.call('updateSettings', { posCallbackUrl: good })).toMatchObject({ ok: true });
     }
-    for (const bad of ['http://pos.example/cb', 'ftp://127.0.0.1/', 'https://user:pw@pos.example/', 'javascript:alert(1)', 'https://pos.example/#x']) {
+    for (const bad of [
+      'http://pos.example/cb',
+      'ftp://127.0.0.1/',
+      'https://user:pw@pos.example/',
+      'javascript:alert(1)',
+      'https://pos.example/#x',
+    ]) {
       const result = await till.call('updateSettings', { posCallbackUrl: bad });
-      expect(result, bad).toMatchObject({ ok: false, error: { kind: 'validation', fields: { posCallbackUrl: expect.any(String) } } });
+      expect(result, bad).toMatchObject({
+        ok: false,
+        error: { kind: 'validation', fields: { posCallbackUrl: expect.any(String) } },
+      });
     }
   });
 });

@@ -26,17 +26,32 @@ describe('the service clock estimate', () => {
 
 describe('the window rule', () => {
   const clock = { offsetMs: 0, uncertaintyMs: 200, tillClockOffMs: 0, localNow: 0, requestTimeoutMs: 8000 };
-  const attempt = { start: Date.parse('2026-03-01T11:35:21.300Z'), end: Date.parse('2026-03-01T11:35:21.500Z'), uncertaintyMs: 200, localStart: 0, localEnd: 200 };
+  const attempt = {
+    start: Date.parse('2026-03-01T11:35:21.300Z'),
+    end: Date.parse('2026-03-01T11:35:21.500Z'),
+    uncertaintyMs: 200,
+    localStart: 0,
+    localEnd: 200,
+  };
   test('inside an unanswered attempt (to the second): most likely ours', () => {
     expect(attribute('2026-03-01T11:35:21+00:00', [attempt], clock)).toMatchObject({ ours: true });
   });
   test('5 s after the attempt gave up, or before it: not ours', () => {
-    expect(attribute('2026-03-01T11:35:27+00:00', [attempt], clock)).toMatchObject({ ours: false, attribution: { verdict: 'outside_attempts' } });
+    expect(attribute('2026-03-01T11:35:27+00:00', [attempt], clock)).toMatchObject({
+      ours: false,
+      attribution: { verdict: 'outside_attempts' },
+    });
     expect(attribute('2026-03-01T11:30:00+00:00', [attempt], clock)).toMatchObject({ ours: false });
   });
   test('no unanswered attempt: known not ours; clock never known: cannot tell', () => {
-    expect(attribute('2026-03-01T11:35:21+00:00', [], clock)).toMatchObject({ ours: false, attribution: { verdict: 'no_unanswered_attempt' } });
+    expect(attribute('2026-03-01T11:35:21+00:00', [], clock)).toMatchObject({
+      ours: false,
+      attribution: { verdict: 'no_unanswered_attempt' },
+    });
     const unplaced = { ...attempt, start: null, end: null, uncertaintyMs: null };
-    expect(attribute('2026-03-01T11:35:21+00:00', [unplaced], null)).toMatchObject({ ours: false, attribution: { verdict: 'clock_unknown' } });
+    expect(attribute('2026-03-01T11:35:21+00:00', [unplaced], null)).toMatchObject({
+      ours: false,
+      attribution: { verdict: 'clock_unknown' },
+    });
   });
 });

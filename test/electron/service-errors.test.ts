@@ -113,7 +113,9 @@ describe('answers that are errors', () => {
     const flaky = await stub((request, response) => {
       calls++;
       if (calls === 1) {
-        response.writeHead(429, { 'Retry-After': '0', 'Content-Type': 'application/json' }).end('{"message":"slow down"}');
+        response
+          .writeHead(429, { 'Retry-After': '0', 'Content-Type': 'application/json' })
+          .end('{"message":"slow down"}');
         return;
       }
       const customer = { ...CUSTOMER, rewards: [] };
@@ -156,7 +158,9 @@ describe('answers that are errors', () => {
 describe('answers that cannot be read', () => {
   test('an HTML page where JSON was expected is bad_response', async () => {
     const portal = await stub((_, response) => {
-      response.writeHead(200, { 'Content-Type': 'text/html' }).end('<!doctype html><html><body>Wi-Fi login</body></html>');
+      response
+        .writeHead(200, { 'Content-Type': 'text/html' })
+        .end('<!doctype html><html><body>Wi-Fi login</body></html>');
     });
     const till = await tillFor(portal.url);
     const result = await till.call('getCustomer', { id: layla.id });
@@ -166,7 +170,9 @@ describe('answers that cannot be read', () => {
 
   test('an HTML error page with a 502 is server, without the markup in the message', async () => {
     const gateway = await stub((_, response) => {
-      response.writeHead(502, { 'Content-Type': 'text/html' }).end('<html><body><h1>502 Bad Gateway</h1></body></html>');
+      response
+        .writeHead(502, { 'Content-Type': 'text/html' })
+        .end('<html><body><h1>502 Bad Gateway</h1></body></html>');
     });
     const till = await tillFor(gateway.url);
     const result = await till.call('checkReward', { reward_code: 'RW-ABC123', phone: layla.phone });
@@ -194,7 +200,9 @@ describe('answers that cannot be read', () => {
 
   test('a redirect is not followed (the key must not travel elsewhere)', async () => {
     const elsewhere = await stub((_, response) => response.writeHead(200).end('{"ok":true,"data":{}}'));
-    const redirecting = await stub((_, response) => response.writeHead(302, { Location: `${elsewhere.url}/v1/customers` }).end());
+    const redirecting = await stub((_, response) =>
+      response.writeHead(302, { Location: `${elsewhere.url}/v1/customers` }).end(),
+    );
     const till = await tillFor(redirecting.url);
     const result = await till.call('searchCustomers', { search: 'x' });
     expect(result).toMatchObject({ ok: false, error: { kind: 'bad_response', status: 302 } });
@@ -208,7 +216,10 @@ describe('a real service whose error bodies differ from the sandbox', () => {
       response.writeHead(422, { 'Content-Type': 'application/json' }).end(
         JSON.stringify({
           message: 'The email has already been taken. (and 1 more error)',
-          errors: { email: ['The email has already been taken.'], birthday: ['The birthday must be a date before today.'] },
+          errors: {
+            email: ['The email has already been taken.'],
+            birthday: ['The birthday must be a date before today.'],
+          },
         }),
       );
     });
@@ -227,7 +238,9 @@ describe('a real service whose error bodies differ from the sandbox', () => {
 
   test('a 422 naming reward_unavailable in another shape is still reward_unavailable', async () => {
     const other = await stub((_, response) => {
-      response.writeHead(422, { 'Content-Type': 'application/json' }).end('{"ok":false,"code":"reward_unavailable","message":"Already used"}');
+      response
+        .writeHead(422, { 'Content-Type': 'application/json' })
+        .end('{"ok":false,"code":"reward_unavailable","message":"Already used"}');
     });
     const till = await tillFor(other.url);
     const result = await till.call('redeemReward', { reward_code: 'RW-X1', phone: layla.phone });
@@ -235,7 +248,9 @@ describe('a real service whose error bodies differ from the sandbox', () => {
   });
 
   test('a bare-string 404 body becomes the message', async () => {
-    const plain = await stub((_, response) => response.writeHead(404, { 'Content-Type': 'text/plain' }).end('Customer not found'));
+    const plain = await stub((_, response) =>
+      response.writeHead(404, { 'Content-Type': 'text/plain' }).end('Customer not found'),
+    );
     const till = await tillFor(plain.url);
     const result = await till.call('getCustomer', { id: layla.id });
     expect(result).toEqual({ ok: false, error: { kind: 'not_found', status: 404, message: 'Customer not found' } });

@@ -84,7 +84,10 @@ describe('settings', () => {
       expect((await till.call('updateSettings', { baseUrl: url })).ok).toBe(true);
     }
     const refused = await till.call('updateSettings', { baseUrl: 'http://192.168.1.10:8080' });
-    expect(refused).toMatchObject({ ok: false, error: { kind: 'validation', fields: { baseUrl: expect.stringMatching(/https/) } } });
+    expect(refused).toMatchObject({
+      ok: false,
+      error: { kind: 'validation', fields: { baseUrl: expect.stringMatching(/https/) } },
+    });
   });
 
   test('a bad value gives a validation failure with fields and changes nothing, not even the good values beside it', async () => {
@@ -120,7 +123,10 @@ describe('settings', () => {
 
   test('null clears the base URL and branch', async () => {
     const till = await freshTill();
-    await till.call('updateSettings', { baseUrl: 'https://loyalty.example.com', branchId: '7c0e5d1a-2b3c-4d5e-8f90-0123456789ab' });
+    await till.call('updateSettings', {
+      baseUrl: 'https://loyalty.example.com',
+      branchId: '7c0e5d1a-2b3c-4d5e-8f90-0123456789ab',
+    });
     const result = await till.call('updateSettings', { baseUrl: null, branchId: null });
     expect(result.ok && result.data.settings).toMatchObject({ baseUrl: null, branchId: null });
   });
@@ -141,7 +147,10 @@ describe('settings', () => {
     const before = await readFile(file, 'utf8');
     for (const bad of ['Coffee Club', '', `${coffeeClub}x`]) {
       const refused = await till.call('updateSettings', { programId: bad });
-      expect(refused, bad).toMatchObject({ ok: false, error: { kind: 'validation', fields: { programId: expect.stringMatching(/UUID/) } } });
+      expect(refused, bad).toMatchObject({
+        ok: false,
+        error: { kind: 'validation', fields: { programId: expect.stringMatching(/UUID/) } },
+      });
     }
     expect(await readFile(file, 'utf8')).toBe(before);
     const unchanged = await till.call('getState');
@@ -154,10 +163,25 @@ describe('settings', () => {
   test('the cache refresh schedule: once a day at night by default; a sane interval and hours are kept, others refused', async () => {
     const till = await freshTill();
     const defaults = await till.call('getState');
-    expect(defaults.ok && defaults.data.settings.cacheRefresh).toEqual({ everyHours: 24, windowFromHour: 2, windowToHour: 5 });
-    const hourly = await till.call('updateSettings', { cacheRefresh: { everyHours: 6, windowFromHour: 22, windowToHour: 4 } });
-    expect(hourly.ok && hourly.data.settings.cacheRefresh).toEqual({ everyHours: 6, windowFromHour: 22, windowToHour: 4 });
-    for (const bad of [{ everyHours: 0, windowFromHour: 2, windowToHour: 5 }, { everyHours: 24, windowFromHour: 24, windowToHour: 5 }, { everyHours: 1.5, windowFromHour: 2, windowToHour: 5 }, { everyHours: 24 }]) {
+    expect(defaults.ok && defaults.data.settings.cacheRefresh).toEqual({
+      everyHours: 24,
+      windowFromHour: 2,
+      windowToHour: 5,
+    });
+    const hourly = await till.call('updateSettings', {
+      cacheRefresh: { everyHours: 6, windowFromHour: 22, windowToHour: 4 },
+    });
+    expect(hourly.ok && hourly.data.settings.cacheRefresh).toEqual({
+      everyHours: 6,
+      windowFromHour: 22,
+      windowToHour: 4,
+    });
+    for (const bad of [
+      { everyHours: 0, windowFromHour: 2, windowToHour: 5 },
+      { everyHours: 24, windowFromHour: 24, windowToHour: 5 },
+      { everyHours: 1.5, windowFromHour: 2, windowToHour: 5 },
+      { everyHours: 24 },
+    ]) {
       const refused = await till.call('updateSettings', { cacheRefresh: bad } as never);
       expect(refused.ok).toBe(false);
     }
@@ -187,7 +211,12 @@ describe('overlapping saves', () => {
       till.call('updateSettings', { branchId: '7c0e5d1a-2b3c-4d5e-8f90-0123456789ab' }),
     ]);
     expect(results.every((result) => result.ok)).toBe(true);
-    const expected = { tillName: 'Counter 7', defaultCountry: 'DK', allowOfflineRedemption: false, branchId: '7c0e5d1a-2b3c-4d5e-8f90-0123456789ab' };
+    const expected = {
+      tillName: 'Counter 7',
+      defaultCountry: 'DK',
+      allowOfflineRedemption: false,
+      branchId: '7c0e5d1a-2b3c-4d5e-8f90-0123456789ab',
+    };
     const state = await till.call('getState');
     expect(state.ok && state.data.settings).toMatchObject(expected);
     expect(JSON.parse(await readFile(join(till.userDataDir, 'settings.json'), 'utf8'))).toMatchObject(expected);

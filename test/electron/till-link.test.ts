@@ -10,7 +10,9 @@ describe('parseTillLink: the routes', () => {
       ok: true,
       request: { route: 'customer', phone: '+966501234567' },
     });
-    expect(parseTillLink('loyalty-till://customer?phone=%2B966501234567')).toMatchObject({ request: { phone: '+966501234567' } });
+    expect(parseTillLink('loyalty-till://customer?phone=%2B966501234567')).toMatchObject({
+      request: { phone: '+966501234567' },
+    });
   });
 
   it('customer: a local number with its country', () => {
@@ -28,7 +30,10 @@ describe('parseTillLink: the routes', () => {
   });
 
   it('reward: the code alone (the till asks for the phone)', () => {
-    expect(parseTillLink('loyalty-till://reward?code=RW-OMAR0001')).toEqual({ ok: true, request: { route: 'reward', code: 'RW-OMAR0001' } });
+    expect(parseTillLink('loyalty-till://reward?code=RW-OMAR0001')).toEqual({
+      ok: true,
+      request: { route: 'reward', code: 'RW-OMAR0001' },
+    });
   });
 
   it('register: name and phone, spaces as + or %20', () => {
@@ -40,7 +45,10 @@ describe('parseTillLink: the routes', () => {
   });
 
   it('find: the query, with Unicode', () => {
-    expect(parseTillLink('loyalty-till://find?q=S%C3%B8ren')).toEqual({ ok: true, request: { route: 'find', q: 'Søren' } });
+    expect(parseTillLink('loyalty-till://find?q=S%C3%B8ren')).toEqual({
+      ok: true,
+      request: { route: 'find', q: 'Søren' },
+    });
   });
 
   it('accepts a trailing slash after the route and any case in scheme and route (as Windows may pass them)', () => {
@@ -67,7 +75,11 @@ describe('parseTillLink: hostile links are refused whole', () => {
     ['over-long code', `loyalty-till://reward?code=RW-${'A'.repeat(80)}`, /too long/],
     // Scripts and markup where they cannot belong
     ['script in the phone', 'loyalty-till://customer?phone=%3Cscript%3Ealert(1)%3C/script%3E', /phone:/],
-    ['img onerror in the phone', 'loyalty-till://customer?phone=%22%3E%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E', /phone:/],
+    [
+      'img onerror in the phone',
+      'loyalty-till://customer?phone=%22%3E%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E',
+      /phone:/,
+    ],
     ['letters in the phone', 'loyalty-till://customer?phone=call-me', /phone:/],
     ['javascript: in the country', 'loyalty-till://customer?phone=0501234567&country=javascript:alert(1)', /country:/],
     // Over-long values and links
@@ -81,7 +93,11 @@ describe('parseTillLink: hostile links are refused whole', () => {
     ['empty route', 'loyalty-till://?q=x', /Unknown route/],
     ['__proto__ route', 'loyalty-till://__proto__?q=x', /Unknown route/],
     ['redeem=1 on a reward', 'loyalty-till://reward?code=RW-LAYLA001&redeem=1', /Unknown parameter "redeem"/],
-    ['callback from a link', 'loyalty-till://reward?code=RW-LAYLA001&callback=https://evil.example', /Unknown parameter "callback"/],
+    [
+      'callback from a link',
+      'loyalty-till://reward?code=RW-LAYLA001&callback=https://evil.example',
+      /Unknown parameter "callback"/,
+    ],
     ['a parameter of another route', 'loyalty-till://find?q=x&order=ORD-1', /order: This field is not accepted/],
     ['__proto__ parameter', 'loyalty-till://find?q=x&__proto__=1', /Unknown parameter "__proto__"/],
     ['constructor parameter', 'loyalty-till://find?q=x&constructor=1', /Unknown parameter "constructor"/],

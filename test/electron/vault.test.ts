@@ -41,9 +41,13 @@ describe('the vault', () => {
     expect(log.text()).not.toContain(KEY);
   });
 
-  test("refuses to store the key when no encryption is available, and says so", async () => {
+  test('refuses to store the key when no encryption is available, and says so', async () => {
     const dir = await tempDir();
-    const vault = await openVault({ file: join(dir, 'api-key.bin'), cipher: createTestCipher('unavailable'), log: createCapturedLog() });
+    const vault = await openVault({
+      file: join(dir, 'api-key.bin'),
+      cipher: createTestCipher('unavailable'),
+      log: createCapturedLog(),
+    });
     const outcome = await vault.store(KEY);
     expect(outcome.ok).toBe(false);
     if (!outcome.ok) expect(outcome.message).toMatch(/no encryption/);
@@ -51,7 +55,7 @@ describe('the vault', () => {
     expect(await readdir(dir)).toEqual([]);
   });
 
-  test("reports the Linux basic_text backend honestly and warns in the log", async () => {
+  test('reports the Linux basic_text backend honestly and warns in the log', async () => {
     const dir = await tempDir();
     const log = createCapturedLog();
     const vault = await openVault({ file: join(dir, 'api-key.bin'), cipher: createTestCipher('basic_text'), log });
@@ -74,7 +78,11 @@ describe('the vault', () => {
 
   test('clear removes the key from memory and disk', async () => {
     const dir = await tempDir();
-    const vault = await openVault({ file: join(dir, 'api-key.bin'), cipher: createTestCipher(), log: createCapturedLog() });
+    const vault = await openVault({
+      file: join(dir, 'api-key.bin'),
+      cipher: createTestCipher(),
+      log: createCapturedLog(),
+    });
     await vault.store(KEY);
     await vault.clear();
     expect(vault.key()).toBeNull();
@@ -87,7 +95,10 @@ describe('the key through the bridge', () => {
     const till = await createCoreFixture({ protection: 'unavailable' });
     try {
       const result = await till.call('setApiKey', { apiKey: KEY });
-      expect(result).toMatchObject({ ok: false, error: { kind: 'validation', fields: { apiKey: expect.stringMatching(/not saved/) } } });
+      expect(result).toMatchObject({
+        ok: false,
+        error: { kind: 'validation', fields: { apiKey: expect.stringMatching(/not saved/) } },
+      });
       const state = await till.call('getState');
       expect(state.ok && state.data.key).toEqual({ set: false, lastFour: null, protection: 'unavailable' });
     } finally {

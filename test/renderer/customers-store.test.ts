@@ -55,9 +55,17 @@ describe('customers store', () => {
       payload.search === 'old'
         ? new Promise((resolve) => {
             releaseOld = () =>
-              resolve({ ok: true, data: [customer({ name: 'Old' })], meta: { current_page: 1, last_page: 1, per_page: 20, total: 1 } });
+              resolve({
+                ok: true,
+                data: [customer({ name: 'Old' })],
+                meta: { current_page: 1, last_page: 1, per_page: 20, total: 1 },
+              });
           })
-        : { ok: true, data: [customer({ name: 'New' })], meta: { current_page: 1, last_page: 1, per_page: 20, total: 1 } },
+        : {
+            ok: true,
+            data: [customer({ name: 'New' })],
+            meta: { current_page: 1, last_page: 1, per_page: 20, total: 1 },
+          },
     );
     customers.query = 'old';
     const old = customers.search();
@@ -147,7 +155,12 @@ describe('customers store', () => {
     const customers = useCustomersStore();
     till.respond('registerCustomer', () => ({
       ok: false,
-      error: { kind: 'validation', status: 422, message: 'email is invalid', fields: { email: 'Not a valid email address.' } },
+      error: {
+        kind: 'validation',
+        status: 422,
+        message: 'email is invalid',
+        fields: { email: 'Not a valid email address.' },
+      },
     }));
     customers.startRegister('+966501234567');
     customers.draft.name = 'Layla';
@@ -188,7 +201,10 @@ describe('customers store', () => {
     customers.current = customer({ email: 'layla@example.com', birthday: '1990-04-12', rewards: [] });
     till.respond('updateCustomer', (payload) => ({
       ok: true,
-      data: customer({ email: payload.email === undefined ? 'layla@example.com' : payload.email, birthday: '1990-04-12' }),
+      data: customer({
+        email: payload.email === undefined ? 'layla@example.com' : payload.email,
+        birthday: '1990-04-12',
+      }),
     }));
     customers.startCorrect();
     customers.draft.email = '   ';
@@ -207,7 +223,10 @@ describe('customers store', () => {
   it('sends only the fields a correction changed, and nothing at all when none changed', async () => {
     const customers = useCustomersStore();
     customers.current = customer({ email: null, birthday: '1990-04-12' });
-    till.respond('updateCustomer', () => ({ ok: true, data: customer({ email: 'new@example.com', birthday: '1990-04-12' }) }));
+    till.respond('updateCustomer', () => ({
+      ok: true,
+      data: customer({ email: 'new@example.com', birthday: '1990-04-12' }),
+    }));
     customers.startCorrect();
     expect(await customers.saveCorrection()).toBe(true);
     expect(till.callsTo('updateCustomer')).toHaveLength(0);

@@ -6,9 +6,18 @@ describe('expiry in plain words', () => {
 
   it('says "No expiry", "Expires today", "Expired on …" and "Expires on …"', () => {
     expect(describeExpiry(null, now)).toEqual({ state: 'none', text: 'No expiry' });
-    expect(describeExpiry(new Date(2026, 10, 22, 18, 0).toISOString(), now)).toEqual({ state: 'today', text: 'Expires today' });
-    expect(describeExpiry(new Date(2026, 10, 21, 18, 0).toISOString(), now)).toEqual({ state: 'expired', text: 'Expired on 21 Nov 2026' });
-    expect(describeExpiry(new Date(2026, 11, 9, 12, 0).toISOString(), now)).toEqual({ state: 'later', text: 'Expires on 9 Dec 2026' });
+    expect(describeExpiry(new Date(2026, 10, 22, 18, 0).toISOString(), now)).toEqual({
+      state: 'today',
+      text: 'Expires today',
+    });
+    expect(describeExpiry(new Date(2026, 10, 21, 18, 0).toISOString(), now)).toEqual({
+      state: 'expired',
+      text: 'Expired on 21 Nov 2026',
+    });
+    expect(describeExpiry(new Date(2026, 11, 9, 12, 0).toISOString(), now)).toEqual({
+      state: 'later',
+      text: 'Expires on 9 Dec 2026',
+    });
   });
 
   it('counts a reward that expired earlier today as expired, not "expires today"', () => {

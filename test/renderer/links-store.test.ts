@@ -10,7 +10,12 @@ import { card, installFakeTill, reward, tillState, type FakeTill } from './suppo
 
 const flush = () => new Promise((done) => setTimeout(done, 0));
 const LINK_ID = '1b4e28ba-2fa1-41d2-883f-0016d3cca427';
-const request = (r: LinkRequest): LinkMessage => ({ kind: 'request', id: LINK_ID, request: r, receivedAt: new Date().toISOString() });
+const request = (r: LinkRequest): LinkMessage => ({
+  kind: 'request',
+  id: LINK_ID,
+  request: r,
+  receivedAt: new Date().toISOString(),
+});
 
 describe('links from the POS, in the page', () => {
   let till: FakeTill;
@@ -37,8 +42,13 @@ describe('links from the POS, in the page', () => {
   });
 
   it('after the cashier’s confirmation, reports the outcome once, for the link’s code', async () => {
-    till.respond('redeemReward', () => ({ ok: true, data: { reward: reward({ status: 'redeemed' }), card: card(130) } }));
-    useLinksStore().receive(request({ route: 'reward', code: 'RW-LAYLA001', phone: '+966501234567', order: 'ORD-1042' }));
+    till.respond('redeemReward', () => ({
+      ok: true,
+      data: { reward: reward({ status: 'redeemed' }), card: card(130) },
+    }));
+    useLinksStore().receive(
+      request({ route: 'reward', code: 'RW-LAYLA001', phone: '+966501234567', order: 'ORD-1042' }),
+    );
     await flush();
     const rewards = useRewardsStore();
     await vi.waitFor(() => expect(rewards.canRedeem).toBe(true));
@@ -57,7 +67,10 @@ describe('links from the POS, in the page', () => {
   });
 
   it('a reward checked by hand reports nothing', async () => {
-    till.respond('redeemReward', () => ({ ok: true, data: { reward: reward({ status: 'redeemed' }), card: card(130) } }));
+    till.respond('redeemReward', () => ({
+      ok: true,
+      data: { reward: reward({ status: 'redeemed' }), card: card(130) },
+    }));
     const rewards = useRewardsStore();
     rewards.start('RW-LAYLA001', null);
     rewards.draft.phone = '0501234567';
@@ -75,7 +88,11 @@ describe('links from the POS, in the page', () => {
     expect(navigation.screen.name).toBe('find');
     expect(useCustomersStore().query).toBe('');
 
-    till.respond('searchCustomers', () => ({ ok: true, data: [], meta: { current_page: 1, last_page: 1, per_page: 20, total: 0 } }));
+    till.respond('searchCustomers', () => ({
+      ok: true,
+      data: [],
+      meta: { current_page: 1, last_page: 1, per_page: 20, total: 0 },
+    }));
     expect(links.accept()).toBe(true);
     await flush();
     expect(links.held).toBeNull();
@@ -92,14 +109,21 @@ describe('links from the POS, in the page', () => {
 
   it('a refused link is a quiet notice; Esc-style dismiss clears it', () => {
     const links = useLinksStore();
-    links.receive({ kind: 'refused', reason: 'A link was refused: Unknown route "redeem".', receivedAt: new Date().toISOString() });
+    links.receive({
+      kind: 'refused',
+      reason: 'A link was refused: Unknown route "redeem".',
+      receivedAt: new Date().toISOString(),
+    });
     expect(links.notice).toContain('Unknown route');
     links.dismiss();
     expect(links.notice).toBeNull();
   });
 
   it('takes the links that arrived before the page listened', async () => {
-    till.respond('takeLinkMessages', () => ({ ok: true, data: [request({ route: 'register', name: 'Layla Haddad', phone: '0501234567' })] }));
+    till.respond('takeLinkMessages', () => ({
+      ok: true,
+      data: [request({ route: 'register', name: 'Layla Haddad', phone: '0501234567' })],
+    }));
     await useLinksStore().listen();
     expect(useNavigationStore().screen.name).toBe('register');
     expect(useCustomersStore().draft).toMatchObject({ name: 'Layla Haddad', phone: '+966 50 123 4567' });

@@ -86,12 +86,18 @@ describe('offline store: the outbox as the cashier drives it', () => {
   it('pauses on a refused key, says so, and goes on once the key is changed', async () => {
     await queuedOffline();
     const offline = useOfflineStore();
-    till.respond('redeemReward', () => ({ ok: false, error: { kind: 'unauthorized', status: 401, message: 'The API key was refused.' } }));
+    till.respond('redeemReward', () => ({
+      ok: false,
+      error: { kind: 'unauthorized', status: 401, message: 'The API key was refused.' },
+    }));
     await offline.retryNow();
     expect(offline.pause?.message).toContain('rejected the API key');
     expect(offline.counts.pending).toBe(1); // nothing lost
 
-    till.respond('redeemReward', () => ({ ok: true, data: { reward: reward({ status: 'redeemed' }), card: card(150) } }));
+    till.respond('redeemReward', () => ({
+      ok: true,
+      data: { reward: reward({ status: 'redeemed' }), card: card(150) },
+    }));
     await offline.resumeAfterKeyChange();
     expect(offline.pause).toBeNull();
     await offline.retryNow();
@@ -101,14 +107,21 @@ describe('offline store: the outbox as the cashier drives it', () => {
   it('keeps a conflict until a person acknowledges it, then keeps it in the journal', async () => {
     await queuedOffline('POS-2');
     const offline = useOfflineStore();
-    till.respond('redeemReward', () => ({ ok: false, error: { kind: 'reward_unavailable', status: 422, message: 'Not available.' } }));
+    till.respond('redeemReward', () => ({
+      ok: false,
+      error: { kind: 'reward_unavailable', status: 422, message: 'Not available.' },
+    }));
     // Redeemed elsewhere an hour before this till's first attempt.
     const earlier = new Date(Date.now() - 3_600_000).toISOString();
     till.respond('checkReward', () => ({ ok: true, data: reward({ status: 'redeemed', redeemed_at: earlier }) }));
     await offline.retryNow();
     expect(offline.counts).toMatchObject({ pending: 0, conflict: 1 });
     const [conflict] = offline.items;
-    expect(conflict).toMatchObject({ state: 'conflict', orderReference: 'POS-2', serviceReward: { redeemed_at: earlier } });
+    expect(conflict).toMatchObject({
+      state: 'conflict',
+      orderReference: 'POS-2',
+      serviceReward: { redeemed_at: earlier },
+    });
 
     // Another replay leaves it where it is.
     await offline.retryNow();

@@ -61,7 +61,10 @@ describe('rewards store', () => {
     const second = rewards.redeem(); // the double click
     const third = rewards.redeem(); // and a repeated Enter
     await vi.waitFor(() => expect(till.callsTo('redeemReward')).toHaveLength(1));
-    release({ ok: true, data: { reward: reward({ status: 'redeemed', redeemed_at: '2026-11-22T10:00:00+00:00' }), card: card(130) } });
+    release({
+      ok: true,
+      data: { reward: reward({ status: 'redeemed', redeemed_at: '2026-11-22T10:00:00+00:00' }), card: card(130) },
+    });
     expect(await Promise.all([first, second, third])).toEqual([true, false, false]);
     expect(await rewards.redeem()).toBe(false); // and after success
     expect(till.callsTo('redeemReward')).toEqual([
@@ -80,7 +83,10 @@ describe('rewards store', () => {
     customers.current = customer({ rewards: [reward()] });
     const rewards = useRewardsStore();
     till.respond('checkReward', () => ({ ok: true, data: reward() }));
-    till.respond('redeemReward', () => ({ ok: true, data: { reward: reward({ status: 'redeemed' }), card: card(130) } }));
+    till.respond('redeemReward', () => ({
+      ok: true,
+      data: { reward: reward({ status: 'redeemed' }), card: card(130) },
+    }));
     rewards.start('RW-LAYLA001', customers.current);
     await rewards.check();
     await rewards.redeem();
@@ -92,7 +98,12 @@ describe('rewards store', () => {
     const rewards = await checked();
     till.respond('redeemReward', () => ({
       ok: false,
-      error: { kind: 'reward_unavailable', status: 422, code: 'reward_unavailable', message: 'The reward is not available.' },
+      error: {
+        kind: 'reward_unavailable',
+        status: 422,
+        code: 'reward_unavailable',
+        message: 'The reward is not available.',
+      },
     }));
     till.respond('checkReward', () => ({
       ok: true,
@@ -113,14 +124,22 @@ describe('rewards store', () => {
     // The unanswered call marked the till offline; the monitor's next probe finds the service again.
     till.respond('connectionStatus', () => ({
       ok: true,
-      data: { mode: 'service', baseUrl: 'http://127.0.0.1:4010', reachable: true, checkedAt: '2026-11-22T10:00:01+00:00' },
+      data: {
+        mode: 'service',
+        baseUrl: 'http://127.0.0.1:4010',
+        reachable: true,
+        checkedAt: '2026-11-22T10:00:01+00:00',
+      },
     }));
     await useOfflineStore().services().probeConnectionNow();
     till.respond('redeemReward', () => ({
       ok: false,
       error: { kind: 'reward_unavailable', status: 422, message: 'The reward is not available.' },
     }));
-    till.respond('checkReward', () => ({ ok: true, data: reward({ status: 'redeemed', redeemed_at: '2026-11-22T10:00:00+00:00' }) }));
+    till.respond('checkReward', () => ({
+      ok: true,
+      data: reward({ status: 'redeemed', redeemed_at: '2026-11-22T10:00:00+00:00' }),
+    }));
     await rewards.redeem();
     expect(rewards.unavailableNote).toContain('possibly by your earlier attempt');
     expect(till.callsTo('redeemReward')).toHaveLength(2);
@@ -130,7 +149,12 @@ describe('rewards store', () => {
     const rewards = useRewardsStore();
     till.respond('checkReward', () => ({
       ok: false,
-      error: { kind: 'validation', status: 422, message: 'reward_code is invalid', fields: { reward_code: 'Unknown format.' } },
+      error: {
+        kind: 'validation',
+        status: 422,
+        message: 'reward_code is invalid',
+        fields: { reward_code: 'Unknown format.' },
+      },
     }));
     rewards.start('RW-ABC', customer());
     expect(await rewards.check()).toBe(false);
@@ -147,7 +171,10 @@ describe('rewards store', () => {
   });
 
   describe('while the service cannot be reached', () => {
-    const unreachable = () => ({ ok: false as const, error: { kind: 'offline' as const, message: 'Connection refused.' } });
+    const unreachable = () => ({
+      ok: false as const,
+      error: { kind: 'offline' as const, message: 'Connection refused.' },
+    });
 
     /** Layla opened once online, so her rewards are in the cache; then the service goes away. */
     async function cachedThenOffline(allowOfflineRedemption: boolean) {
@@ -192,7 +219,9 @@ describe('rewards store', () => {
       expect(rewards.queued).toMatchObject({ code: 'RW-LAYLA001', orderReference: 'POS-9', state: 'pending' });
       expect(customers.origin?.pendingCodes).toEqual(['RW-LAYLA001']);
       const stored = await useOfflineStore().services().outboxItems();
-      expect(stored).toMatchObject([{ code: 'RW-LAYLA001', orderReference: 'POS-9', branchId: tillState().settings.branchId }]);
+      expect(stored).toMatchObject([
+        { code: 'RW-LAYLA001', orderReference: 'POS-9', branchId: tillState().settings.branchId },
+      ]);
 
       rewards.start('RW-LAYLA001', customers.current);
       await rewards.check();

@@ -1,6 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LAYOUTS, usStroke } from '../support/keyboard-layouts';
-import { createScanDetector, installScanListener, KEEP_SCAN_ATTRIBUTE, usCharacterOf, type ScanStep } from '../../renderer/lib/scanner';
+import {
+  createScanDetector,
+  installScanListener,
+  KEEP_SCAN_ATTRIBUTE,
+  usCharacterOf,
+  type ScanStep,
+} from '../../renderer/lib/scanner';
 
 /** Feeds keys at the given gaps (ms) and returns the last step. */
 function feedAll(keys: string[], gapMs: number | number[], start = 1000): ScanStep[] {
@@ -52,7 +58,25 @@ describe('scan detection', () => {
   });
 
   it('ignores modifier and non-printing noise that some scanners add', () => {
-    const keys = ['Shift', 'R', 'Shift', 'W', '-', 'CapsLock', 'L', 'A', 'Unidentified', 'Y', 'L', 'A', '0', '0', '1', 'NumLock', 'Enter'];
+    const keys = [
+      'Shift',
+      'R',
+      'Shift',
+      'W',
+      '-',
+      'CapsLock',
+      'L',
+      'A',
+      'Unidentified',
+      'Y',
+      'L',
+      'A',
+      '0',
+      '0',
+      '1',
+      'NumLock',
+      'Enter',
+    ];
     const steps = feedAll(keys, 4);
     expect(steps.filter((step) => step.kind === 'ignored')).toHaveLength(5);
     expect(steps.at(-1)).toEqual({ kind: 'scan', text: 'RW-LAYLA001' });
@@ -207,8 +231,12 @@ describe('scanning under another keyboard layout', () => {
     // A French-set-up scanner sends Shift for digits: the layout's own reading is right.
     const detector = createScanDetector();
     let time = 0;
-    for (const char of '0501234567') detector.feed({ key: char, code: `Digit${char}`, shiftKey: true, time: (time += 4) });
-    expect(detector.feed({ key: 'Enter', code: 'Enter', time: time + 4 })).toEqual({ kind: 'scan', text: '0501234567' });
+    for (const char of '0501234567')
+      detector.feed({ key: char, code: `Digit${char}`, shiftKey: true, time: (time += 4) });
+    expect(detector.feed({ key: 'Enter', code: 'Enter', time: time + 4 })).toEqual({
+      kind: 'scan',
+      text: '0501234567',
+    });
   });
 
   it('reads the US positions of the digit keys', () => {

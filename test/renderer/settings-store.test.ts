@@ -21,7 +21,10 @@ describe('settings store', () => {
 
   it('is unconfigured until a service or the demo is set up, and the demo says so', async () => {
     const blank = tillState({ baseUrl: null });
-    till.respond('getState', () => ({ ok: true, data: { ...blank, key: { set: false, lastFour: null, protection: 'os' }, mode: 'unconfigured' } }));
+    till.respond('getState', () => ({
+      ok: true,
+      data: { ...blank, key: { set: false, lastFour: null, protection: 'os' }, mode: 'unconfigured' },
+    }));
     till.respond('startDemo', () => ({ ok: true, data: tillState({}, 'demo') }));
     const settings = useSettingsStore();
     await settings.load();
@@ -37,7 +40,13 @@ describe('settings store', () => {
     till.respond('setApiKey', () => ({ ok: true, data: tillState() }));
     const settings = useSettingsStore();
     await settings.load();
-    const draft = { baseUrl: ' http://127.0.0.1:4010 ', apiKey: 'secret-key-9999', defaultCountry: 'dk', branchId: '', tillName: 'Till 3' };
+    const draft = {
+      baseUrl: ' http://127.0.0.1:4010 ',
+      apiKey: 'secret-key-9999',
+      defaultCountry: 'dk',
+      branchId: '',
+      tillName: 'Till 3',
+    };
     expect(await settings.save(draft)).toBe(true);
     expect(till.callsTo('updateSettings')).toEqual([
       { baseUrl: 'http://127.0.0.1:4010', defaultCountry: 'DK', branchId: null, tillName: 'Till 3' },
@@ -50,14 +59,24 @@ describe('settings store', () => {
     till.respond('getState', () => ({ ok: true, data: tillState() }));
     till.respond('updateSettings', () => ({
       ok: false,
-      error: { kind: 'validation', message: 'baseUrl is invalid', fields: { baseUrl: 'The service URL must start with https://' } },
+      error: {
+        kind: 'validation',
+        message: 'baseUrl is invalid',
+        fields: { baseUrl: 'The service URL must start with https://' },
+      },
     }));
     const settings = useSettingsStore();
     await settings.load();
     const draft = { baseUrl: 'ftp://x', apiKey: 'secret-key-9999', defaultCountry: 'SA', branchId: '', tillName: 'T' };
     expect(await settings.save(draft)).toBe(false);
     expect(settings.fieldErrors.baseUrl).toContain('https://');
-    expect(draft).toEqual({ baseUrl: 'ftp://x', apiKey: 'secret-key-9999', defaultCountry: 'SA', branchId: '', tillName: 'T' });
+    expect(draft).toEqual({
+      baseUrl: 'ftp://x',
+      apiKey: 'secret-key-9999',
+      defaultCountry: 'SA',
+      branchId: '',
+      tillName: 'T',
+    });
     expect(till.callsTo('setApiKey')).toHaveLength(0);
   });
 });
@@ -90,7 +109,11 @@ describe("settings store: this till's programme", () => {
     till.respond('getState', () => ({ ok: true, data: tillState() }));
     till.respond('updateSettings', () => ({
       ok: false,
-      error: { kind: 'validation', message: 'Please check: programId.', fields: { programId: 'The programme id must be a UUID.' } },
+      error: {
+        kind: 'validation',
+        message: 'Please check: programId.',
+        fields: { programId: 'The programme id must be a UUID.' },
+      },
     }));
     const settings = useSettingsStore();
     await settings.load();

@@ -57,7 +57,10 @@ describe('the points in a result row', () => {
 
   it('without one: each card labelled with its programme, none highlighted', () => {
     const row = mount(CardPoints, { props: { cards: laylasCards(), programId: null }, global });
-    expect(row.findAll('.card-points__item').map((item) => item.text())).toEqual(['40 pts Bakery Points', '180 pts Coffee Club']);
+    expect(row.findAll('.card-points__item').map((item) => item.text())).toEqual([
+      '40 pts Bakery Points',
+      '180 pts Coffee Club',
+    ]);
     expect(row.find('.card-points__item--till').exists()).toBe(false);
   });
 

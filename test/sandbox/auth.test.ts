@@ -50,7 +50,12 @@ describe('authentication', () => {
 
   it('does nothing for a refused request', async () => {
     await post(sandbox, '/v1/customers', { name: 'Intruder', phone: '+447400900222' }, { key: 'wrong' });
-    await post(sandbox, '/v1/rewards/redeem', { reward_code: DEMO_FIXTURES.omar.reward, phone: DEMO_FIXTURES.omar.phone }, { key: 'wrong' });
+    await post(
+      sandbox,
+      '/v1/rewards/redeem',
+      { reward_code: DEMO_FIXTURES.omar.reward, phone: DEMO_FIXTURES.omar.phone },
+      { key: 'wrong' },
+    );
     const search = await get(sandbox, `/v1/customers?${byPhone('+447400900222')}`, { key: 'a' });
     expect(search.body.meta.total).toBe(0);
     expect(sandbox.redemptions()).toEqual([]);

@@ -32,23 +32,145 @@ interface BadRequest {
 const oversized = JSON.stringify({ name: 'x'.repeat(17 * 1024), phone: '+447400900999' });
 
 const BAD_REQUESTS: BadRequest[] = [
-  { what: 'malformed JSON', method: 'POST', path: '/v1/customers', headers: JSON_TYPE, body: '{"name": "A", "phone": ', status: 400, code: 'malformed_json' },
-  { what: 'JSON with a trailing comma', method: 'POST', path: '/v1/rewards/redeem', headers: JSON_TYPE, body: `{"reward_code":"${omar.reward}","phone":"${omar.phone}",}`, status: 400, code: 'malformed_json' },
-  { what: 'an empty JSON body', method: 'POST', path: '/v1/customers', headers: JSON_TYPE, body: '', status: 400, code: 'malformed_json' },
-  { what: 'a JSON array body', method: 'POST', path: '/v1/customers', headers: JSON_TYPE, body: '[{"name":"A","phone":"+447400900999"}]', status: 422, code: 'validation_failed', field: 'body' },
-  { what: 'a JSON string body', method: 'POST', path: '/v1/customers', headers: JSON_TYPE, body: '"+447400900999"', status: 422, code: 'validation_failed', field: 'body' },
-  { what: 'a JSON number body', method: 'PUT', path: `/v1/customers/${layla.id}`, headers: JSON_TYPE, body: '42', status: 422, code: 'validation_failed', field: 'body' },
-  { what: 'JSON null', method: 'POST', path: '/v1/rewards/redeem', headers: JSON_TYPE, body: 'null', status: 422, code: 'validation_failed' },
-  { what: 'a number for the name', method: 'POST', path: '/v1/customers', headers: JSON_TYPE, body: '{"name": 12, "phone": "+447400900999"}', status: 422, code: 'validation_failed', field: 'name' },
-  { what: 'an object for the phone', method: 'POST', path: '/v1/rewards/redeem', headers: JSON_TYPE, body: `{"reward_code":"${omar.reward}","phone":{"e164":"${omar.phone}"}}`, status: 422, code: 'validation_failed', field: 'phone' },
-  { what: 'a prototype-pollution attempt', method: 'POST', path: '/v1/customers', headers: JSON_TYPE, body: '{"name":"A","phone":"+447400900999","__proto__":{"admin":true}}', status: 400, code: 'malformed_json' },
-  { what: 'a body over 16 KiB', method: 'POST', path: '/v1/customers', headers: JSON_TYPE, body: oversized, status: 413, code: 'payload_too_large' },
-  { what: 'a text/plain body', method: 'POST', path: '/v1/customers', headers: { 'content-type': 'text/plain' }, body: '{"name":"A","phone":"+447400900999"}', status: 415, code: 'unsupported_media_type' },
-  { what: 'a form body', method: 'POST', path: '/v1/rewards/redeem', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `reward_code=${omar.reward}&phone=${encodeURIComponent(omar.phone)}`, status: 415, code: 'unsupported_media_type' },
+  {
+    what: 'malformed JSON',
+    method: 'POST',
+    path: '/v1/customers',
+    headers: JSON_TYPE,
+    body: '{"name": "A", "phone": ',
+    status: 400,
+    code: 'malformed_json',
+  },
+  {
+    what: 'JSON with a trailing comma',
+    method: 'POST',
+    path: '/v1/rewards/redeem',
+    headers: JSON_TYPE,
+    body: `{"reward_code":"${omar.reward}","phone":"${omar.phone}",}`,
+    status: 400,
+    code: 'malformed_json',
+  },
+  {
+    what: 'an empty JSON body',
+    method: 'POST',
+    path: '/v1/customers',
+    headers: JSON_TYPE,
+    body: '',
+    status: 400,
+    code: 'malformed_json',
+  },
+  {
+    what: 'a JSON array body',
+    method: 'POST',
+    path: '/v1/customers',
+    headers: JSON_TYPE,
+    body: '[{"name":"A","phone":"+447400900999"}]',
+    status: 422,
+    code: 'validation_failed',
+    field: 'body',
+  },
+  {
+    what: 'a JSON string body',
+    method: 'POST',
+    path: '/v1/customers',
+    headers: JSON_TYPE,
+    body: '"+447400900999"',
+    status: 422,
+    code: 'validation_failed',
+    field: 'body',
+  },
+  {
+    what: 'a JSON number body',
+    method: 'PUT',
+    path: `/v1/customers/${layla.id}`,
+    headers: JSON_TYPE,
+    body: '42',
+    status: 422,
+    code: 'validation_failed',
+    field: 'body',
+  },
+  {
+    what: 'JSON null',
+    method: 'POST',
+    path: '/v1/rewards/redeem',
+    headers: JSON_TYPE,
+    body: 'null',
+    status: 422,
+    code: 'validation_failed',
+  },
+  {
+    what: 'a number for the name',
+    method: 'POST',
+    path: '/v1/customers',
+    headers: JSON_TYPE,
+    body: '{"name": 12, "phone": "+447400900999"}',
+    status: 422,
+    code: 'validation_failed',
+    field: 'name',
+  },
+  {
+    what: 'an object for the phone',
+    method: 'POST',
+    path: '/v1/rewards/redeem',
+    headers: JSON_TYPE,
+    body: `{"reward_code":"${omar.reward}","phone":{"e164":"${omar.phone}"}}`,
+    status: 422,
+    code: 'validation_failed',
+    field: 'phone',
+  },
+  {
+    what: 'a prototype-pollution attempt',
+    method: 'POST',
+    path: '/v1/customers',
+    headers: JSON_TYPE,
+    body: '{"name":"A","phone":"+447400900999","__proto__":{"admin":true}}',
+    status: 400,
+    code: 'malformed_json',
+  },
+  {
+    what: 'a body over 16 KiB',
+    method: 'POST',
+    path: '/v1/customers',
+    headers: JSON_TYPE,
+    body: oversized,
+    status: 413,
+    code: 'payload_too_large',
+  },
+  {
+    what: 'a text/plain body',
+    method: 'POST',
+    path: '/v1/customers',
+    headers: { 'content-type': 'text/plain' },
+    body: '{"name":"A","phone":"+447400900999"}',
+    status: 415,
+    code: 'unsupported_media_type',
+  },
+  {
+    what: 'a form body',
+    method: 'POST',
+    path: '/v1/rewards/redeem',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: `reward_code=${omar.reward}&phone=${encodeURIComponent(omar.phone)}`,
+    status: 415,
+    code: 'unsupported_media_type',
+  },
   { what: 'an unknown route', method: 'GET', path: '/v1/orders', status: 404, code: 'not_found' },
   { what: 'an unknown version', method: 'GET', path: '/v2/customers', status: 404, code: 'not_found' },
-  { what: 'an unsupported method on a known path', method: 'DELETE', path: `/v1/customers/${layla.id}`, status: 404, code: 'not_found' },
-  { what: 'a malformed customer id', method: 'GET', path: '/v1/customers/..%2F..%2Fetc%2Fpasswd', status: 422, code: 'validation_failed', field: 'id' },
+  {
+    what: 'an unsupported method on a known path',
+    method: 'DELETE',
+    path: `/v1/customers/${layla.id}`,
+    status: 404,
+    code: 'not_found',
+  },
+  {
+    what: 'a malformed customer id',
+    method: 'GET',
+    path: '/v1/customers/..%2F..%2Fetc%2Fpasswd',
+    status: 422,
+    code: 'validation_failed',
+    field: 'id',
+  },
 ];
 
 function expectRefused(reply: RawReply, bad: BadRequest): void {
@@ -82,9 +204,20 @@ describe('bad input', () => {
       if (name !== '__proto__') {
         // (A body's "__proto__" is refused earlier, as malformed JSON: see above.)
         const body = `{"name":"A","phone":"+447400900999","${name}":1}`;
-        expectFieldError(await rawRequest(sandbox, { method: 'POST', path: '/v1/customers', headers: JSON_TYPE, body }), name);
+        expectFieldError(
+          await rawRequest(sandbox, { method: 'POST', path: '/v1/customers', headers: JSON_TYPE, body }),
+          name,
+        );
         const update = `{"${name}":"x"}`;
-        expectFieldError(await rawRequest(sandbox, { method: 'PUT', path: `/v1/customers/${layla.id}`, headers: JSON_TYPE, body: update }), name);
+        expectFieldError(
+          await rawRequest(sandbox, {
+            method: 'PUT',
+            path: `/v1/customers/${layla.id}`,
+            headers: JSON_TYPE,
+            body: update,
+          }),
+          name,
+        );
       }
     }
   });
@@ -104,7 +237,9 @@ describe('bad input', () => {
         (res) => {
           let text = '';
           res.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body: JSON.parse(text) }));
+          res.on('end', () =>
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body: JSON.parse(text) }),
+          );
         },
       );
       req.on('error', reject);
@@ -116,7 +251,10 @@ describe('bad input', () => {
 
   it('a body just under the limit is read (and judged on its fields, not refused for its size)', async () => {
     const body = JSON.stringify({ name: 'x'.repeat(15 * 1024), phone: '+447400900999' });
-    expectFieldError(await rawRequest(sandbox, { method: 'POST', path: '/v1/customers', headers: JSON_TYPE, body }), 'name');
+    expectFieldError(
+      await rawRequest(sandbox, { method: 'POST', path: '/v1/customers', headers: JSON_TYPE, body }),
+      'name',
+    );
   });
 
   it('none of the bad requests did anything', async () => {
@@ -144,8 +282,16 @@ describe('bad input and the data file', () => {
 
     // Bad requests, interleaved and concurrent, and good ones among them.
     const barrage = BAD_REQUESTS.flatMap((bad) => [rawRequest(first, bad), rawRequest(first, bad)]);
-    const register = post(first, '/v1/customers', { name: 'Nadia Kowalczyk', phone: '+48601234567', email: 'nadia@example.pl' });
-    const redeem = post(first, '/v1/rewards/redeem', { reward_code: omar.reward, phone: omar.phone, order_reference: 'GOOD-1' });
+    const register = post(first, '/v1/customers', {
+      name: 'Nadia Kowalczyk',
+      phone: '+48601234567',
+      email: 'nadia@example.pl',
+    });
+    const redeem = post(first, '/v1/rewards/redeem', {
+      reward_code: omar.reward,
+      phone: omar.phone,
+      order_reference: 'GOOD-1',
+    });
     const refused = [
       post(first, '/v1/customers', { name: 'Bad Birthday', phone: '+48601234568', birthday: '2023-02-30' }),
       post(first, '/v1/rewards/redeem', { reward_code: layla.rewards.expired, phone: layla.phone }),
@@ -175,7 +321,11 @@ describe('bad input and the data file', () => {
       // The redemption survived the restart: the reward is redeemed and cannot be redeemed again.
       const omarReward = await post(second, '/v1/rewards/check', { reward_code: omar.reward, phone: omar.phone });
       expect(omarReward.body.data.status).toBe('redeemed');
-      expectError(await post(second, '/v1/rewards/redeem', { reward_code: omar.reward, phone: omar.phone }), 422, 'reward_unavailable');
+      expectError(
+        await post(second, '/v1/rewards/redeem', { reward_code: omar.reward, phone: omar.phone }),
+        422,
+        'reward_unavailable',
+      );
       // On disk, only that one reward changed, and it carries the order reference.
       const changedRewards = onDisk.rewards
         .filter((reward: any, i: number) => JSON.stringify(reward) !== JSON.stringify(diskBefore.rewards[i]))

@@ -34,7 +34,12 @@ afterAll(async () => {
 });
 
 /** Starts the CLI in its own process group, so that stopping it stops npx, tsx and node together. */
-function startCli(args: string[]): { child: ChildProcess; stdout: () => string; stderr: () => string; exited: Promise<number | null> } {
+function startCli(args: string[]): {
+  child: ChildProcess;
+  stdout: () => string;
+  stderr: () => string;
+  exited: Promise<number | null>;
+} {
   const child = spawn('npx', ['tsx', 'sandbox/cli.ts', ...args], {
     cwd: ROOT,
     detached: true,
@@ -50,7 +55,11 @@ function startCli(args: string[]): { child: ChildProcess; stdout: () => string; 
 }
 
 /** Waits until stdout matches, the process exits, or the time runs out. */
-async function waitForOutput(cli: ReturnType<typeof startCli>, pattern: RegExp, ms = 30_000): Promise<RegExpMatchArray> {
+async function waitForOutput(
+  cli: ReturnType<typeof startCli>,
+  pattern: RegExp,
+  ms = 30_000,
+): Promise<RegExpMatchArray> {
   const deadline = Date.now() + ms;
   while (Date.now() < deadline) {
     const match = pattern.exec(cli.stdout());
@@ -80,7 +89,12 @@ describe('the sandbox CLI', () => {
     expect(found.body.data[0].id).toBe(DEMO_FIXTURES.layla.id);
     expectError(await get(sandbox, '/v1/customers', { key: 'demo-key' }), 401, 'unauthorized');
 
-    const bakery = await post(sandbox, '/v1/customers', { name: 'Cli Customer', phone: '+447400900601' }, { key: 'b1' });
+    const bakery = await post(
+      sandbox,
+      '/v1/customers',
+      { name: 'Cli Customer', phone: '+447400900601' },
+      { key: 'b1' },
+    );
     expect(bakery.status).toBe(201);
     expect(bakery.body.data.cards.map((card: any) => card.program.name)).toEqual(['Bakery Points']);
     // With --data, the change is in the file.

@@ -63,14 +63,20 @@ describe('the envelope', () => {
   });
 
   it('check answers ok and data (a reward), and no message or meta', async () => {
-    const reply = await post(sandbox, '/v1/rewards/check', { reward_code: layla.rewards.availableProduct, phone: layla.phone });
+    const reply = await post(sandbox, '/v1/rewards/check', {
+      reward_code: layla.rewards.availableProduct,
+      phone: layla.phone,
+    });
     expect(reply.status).toBe(200);
     expect(Object.keys(reply.body).sort()).toEqual(['data', 'ok']);
     expectReward(reply.body.data);
   });
 
   it('redeem answers ok, message and data { reward, card }, and no meta', async () => {
-    const reply = await post(sandbox, '/v1/rewards/redeem', { reward_code: layla.rewards.availableProduct, phone: layla.phone });
+    const reply = await post(sandbox, '/v1/rewards/redeem', {
+      reward_code: layla.rewards.availableProduct,
+      phone: layla.phone,
+    });
     expect(reply.status).toBe(200);
     expect(Object.keys(reply.body).sort()).toEqual(['data', 'message', 'ok']);
     expect(typeof reply.body.message).toBe('string');

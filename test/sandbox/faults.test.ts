@@ -30,8 +30,16 @@ const rewardStatus = async (code: string, phone: string) =>
 describe('fault switches', () => {
   it('errorRate 1 answers 500 server_error to every request, and does nothing', async () => {
     sandbox.faults.set({ errorRate: 1 });
-    expectError(await post(sandbox, '/v1/customers', { name: 'Never Made', phone: '+447400900401' }), 500, 'server_error');
-    expectError(await post(sandbox, '/v1/rewards/redeem', { reward_code: omar.reward, phone: omar.phone }), 500, 'server_error');
+    expectError(
+      await post(sandbox, '/v1/customers', { name: 'Never Made', phone: '+447400900401' }),
+      500,
+      'server_error',
+    );
+    expectError(
+      await post(sandbox, '/v1/rewards/redeem', { reward_code: omar.reward, phone: omar.phone }),
+      500,
+      'server_error',
+    );
     expectError(await get(sandbox, '/v1/customers'), 500, 'server_error');
     sandbox.faults.reset();
     expect(await countByPhone('+447400900401')).toBe(0);
@@ -42,7 +50,9 @@ describe('fault switches', () => {
   it('dropRate 1 drops the connection: the client sees a connection error, and nothing is done', async () => {
     sandbox.faults.set({ dropRate: 1 });
     await expect(post(sandbox, '/v1/customers', { name: 'Never Made', phone: '+447400900402' })).rejects.toThrow();
-    await expect(post(sandbox, '/v1/rewards/redeem', { reward_code: omar.reward, phone: omar.phone })).rejects.toThrow();
+    await expect(
+      post(sandbox, '/v1/rewards/redeem', { reward_code: omar.reward, phone: omar.phone }),
+    ).rejects.toThrow();
     sandbox.faults.reset();
     expect(await countByPhone('+447400900402')).toBe(0);
     expect(await rewardStatus(omar.reward, omar.phone)).toBe('available');
@@ -52,14 +62,22 @@ describe('fault switches', () => {
   it('commitThenDropRate 1 on a redeem: the client sees a connection error, but the redemption happened', async () => {
     sandbox.faults.set({ commitThenDropRate: 1 });
     await expect(
-      post(sandbox, '/v1/rewards/redeem', { reward_code: omar.reward, phone: omar.phone, order_reference: 'LOST-ANSWER-1' }),
+      post(sandbox, '/v1/rewards/redeem', {
+        reward_code: omar.reward,
+        phone: omar.phone,
+        order_reference: 'LOST-ANSWER-1',
+      }),
     ).rejects.toThrow();
     expect(sandbox.redemptions()).toEqual([
       expect.objectContaining({ code: omar.reward, customer_id: omar.id, order_reference: 'LOST-ANSWER-1' }),
     ]);
     sandbox.faults.reset();
     // A retry of the same redemption is told the reward is gone: the till must treat that as done.
-    expectError(await post(sandbox, '/v1/rewards/redeem', { reward_code: omar.reward, phone: omar.phone }), 422, 'reward_unavailable');
+    expectError(
+      await post(sandbox, '/v1/rewards/redeem', { reward_code: omar.reward, phone: omar.phone }),
+      422,
+      'reward_unavailable',
+    );
     expect(await rewardStatus(omar.reward, omar.phone)).toBe('redeemed');
   });
 
@@ -78,7 +96,10 @@ describe('fault switches', () => {
     const reply = await post(sandbox, '/v1/customers', { name: 'Too Soon', phone: '+447400900404' });
     expectError(reply, 429, 'rate_limited');
     expect(reply.headers.get('retry-after')).toBe('7');
-    const redeem = await post(sandbox, '/v1/rewards/redeem', { reward_code: layla.rewards.availableProduct, phone: layla.phone });
+    const redeem = await post(sandbox, '/v1/rewards/redeem', {
+      reward_code: layla.rewards.availableProduct,
+      phone: layla.phone,
+    });
     expectError(redeem, 429, 'rate_limited');
     sandbox.faults.reset();
     expect(await countByPhone('+447400900404')).toBe(0);

@@ -54,7 +54,10 @@ describe('startSandbox({ customers: 5000 })', () => {
     const { layla } = DEMO_FIXTURES;
     const found = await get(large, `/v1/customers?${byPhone(layla.phone)}`);
     expect(found.body.data.map((c: any) => c.id)).toEqual([layla.id]);
-    const reward = await post(large, '/v1/rewards/check', { reward_code: layla.rewards.availableProduct, phone: layla.phone });
+    const reward = await post(large, '/v1/rewards/check', {
+      reward_code: layla.rewards.availableProduct,
+      phone: layla.phone,
+    });
     expect(reward.body.data.status).toBe('available');
   });
 
@@ -67,7 +70,9 @@ describe('startSandbox({ customers: 5000 })', () => {
     expect(again.body.data.id).toBe(sample.id);
     const byName = await get(large, `/v1/customers?search=${encodeURIComponent(sample.name)}&per_page=100`);
     expect(byName.body.meta.total).toBeGreaterThan(0);
-    expect(byName.body.data.every((c: any) => c.name.toLowerCase().includes(sample.name.split(' ')[0].toLowerCase()))).toBe(true);
+    expect(
+      byName.body.data.every((c: any) => c.name.toLowerCase().includes(sample.name.split(' ')[0].toLowerCase())),
+    ).toBe(true);
   });
 
   it('is deterministic for a seed: two sandboxes with the same seed list the same ids in the same order', async () => {

@@ -34,7 +34,9 @@ describe('the data file', () => {
 
     let done = false;
     const burst = Promise.all([
-      ...Array.from({ length: writes }, (_, i) => post(sandbox, '/v1/customers', { name: `Burst ${i}`, phone: ukMobile(i) })),
+      ...Array.from({ length: writes }, (_, i) =>
+        post(sandbox, '/v1/customers', { name: `Burst ${i}`, phone: ukMobile(i) }),
+      ),
       post(sandbox, '/v1/rewards/redeem', { reward_code: omar.reward, phone: omar.phone }),
       put(sandbox, `/v1/customers/${layla.id}`, { email: 'layla.new@example.com' }),
     ]).finally(() => {
@@ -99,7 +101,11 @@ describe('the data file', () => {
     const first = await startSandbox({ dataFile });
     const registered = await post(first, '/v1/customers', { name: 'Persisted Pia', phone: ukMobile(600) });
     await put(first, `/v1/customers/${layla.id}`, { birthday: '1991-05-13' });
-    await post(first, '/v1/rewards/redeem', { reward_code: layla.rewards.availablePoints, phone: layla.phone, order_reference: 'KEEP-1' });
+    await post(first, '/v1/rewards/redeem', {
+      reward_code: layla.rewards.availablePoints,
+      phone: layla.phone,
+      order_reference: 'KEEP-1',
+    });
     const laylaBefore = (await get(first, `/v1/customers/${layla.id}`)).body.data;
     await first.close();
 
@@ -109,7 +115,10 @@ describe('the data file', () => {
       expect(found.body.data).toEqual([registered.body.data]);
       expect((await get(second, `/v1/customers/${layla.id}`)).body.data).toEqual(laylaBefore);
       expect(laylaBefore.birthday).toBe('1991-05-13');
-      const check = await post(second, '/v1/rewards/check', { reward_code: layla.rewards.availablePoints, phone: layla.phone });
+      const check = await post(second, '/v1/rewards/check', {
+        reward_code: layla.rewards.availablePoints,
+        phone: layla.phone,
+      });
       expect(check.body.data.status).toBe('redeemed');
       // The log of this run starts empty; the earlier redemption is in the data, not replayed.
       expect(second.redemptions()).toEqual([]);

@@ -61,7 +61,11 @@ describe('registering', () => {
       ['532 765 43 21', '90'],
       ['+90 532 765 43 21', undefined],
     ] as const) {
-      const local = await register({ name: 'Kemal Aydın', phone, ...(countryCode ? { country_code: countryCode } : {}) });
+      const local = await register({
+        name: 'Kemal Aydın',
+        phone,
+        ...(countryCode ? { country_code: countryCode } : {}),
+      });
       expect(local.status, phone).toBe(200);
       expect(local.body.data.id).toBe(international.body.data.id);
     }
@@ -80,7 +84,12 @@ describe('registering', () => {
   it('an existing phone returns the customer unchanged, whatever else is sent', async () => {
     const { layla } = DEMO_FIXTURES;
     const before = await get(sandbox, `/v1/customers/${layla.id}`);
-    const reply = await register({ name: 'Someone Else', phone: layla.phone, email: 'other@example.com', birthday: '2001-01-01' });
+    const reply = await register({
+      name: 'Someone Else',
+      phone: layla.phone,
+      email: 'other@example.com',
+      birthday: '2001-01-01',
+    });
     expect(reply.status).toBe(200);
     expect(reply.body.data.id).toBe(layla.id);
     expect(reply.body.data.name).toBe(layla.name);
@@ -105,9 +114,14 @@ describe('registering', () => {
   });
 
   it('accepts a JSON Content-Type with a charset, in any case', async () => {
-    const reply = await post(sandbox, '/v1/customers', { name: 'Charset Chris', phone: '+447400900555' }, {
-      headers: { 'content-type': 'Application/JSON; charset=utf-8' },
-    });
+    const reply = await post(
+      sandbox,
+      '/v1/customers',
+      { name: 'Charset Chris', phone: '+447400900555' },
+      {
+        headers: { 'content-type': 'Application/JSON; charset=utf-8' },
+      },
+    );
     expect(reply.status).toBe(201);
   });
 
@@ -154,7 +168,11 @@ describe('invalid registrations are 422 naming the field, and create nothing', (
     ['a birthday in another format', { name: 'A', phone, birthday: '12/04/1990' }, 'birthday'],
     ['an impossible birthday (30 February)', { name: 'A', phone, birthday: '2023-02-30' }, 'birthday'],
     ['an impossible birthday (month 13)', { name: 'A', phone, birthday: '1990-13-01' }, 'birthday'],
-    ['a birthday in the future', { name: 'A', phone, birthday: `${new Date().getUTCFullYear() + 1}-01-01` }, 'birthday'],
+    [
+      'a birthday in the future',
+      { name: 'A', phone, birthday: `${new Date().getUTCFullYear() + 1}-01-01` },
+      'birthday',
+    ],
     ['a birthday with a time', { name: 'A', phone, birthday: '1990-04-12T00:00:00Z' }, 'birthday'],
     ['an unknown field (id)', { name: 'A', phone, id: '3d2f8b1a-6c4e-4f7a-9b2d-000000000001' }, 'id'],
     ['an unknown field (status)', { name: 'A', phone, status: 'vip' }, 'status'],

@@ -70,11 +70,16 @@ describe('checking a reward', () => {
     }
 
     expect((await get(sandbox, `/v1/customers/${layla.id}`)).body.data).toEqual(laylaBefore);
-    expect((await check({ reward_code: layla.rewards.availablePoints, phone: layla.phone })).body).toEqual(rewardBefore.body);
+    expect((await check({ reward_code: layla.rewards.availablePoints, phone: layla.phone })).body).toEqual(
+      rewardBefore.body,
+    );
     expect(await allCustomers(sandbox)).toEqual(everyoneBefore);
     expect(sandbox.redemptions()).toEqual([]);
     // The reward can still be redeemed: checking did not use it up.
-    const redeem = await post(sandbox, '/v1/rewards/redeem', { reward_code: layla.rewards.availablePoints, phone: layla.phone });
+    const redeem = await post(sandbox, '/v1/rewards/redeem', {
+      reward_code: layla.rewards.availablePoints,
+      phone: layla.phone,
+    });
     expect(redeem.status).toBe(200);
   });
 
@@ -112,6 +117,9 @@ describe('checking a reward', () => {
     expectFieldError(await check({ phone: layla.phone }), 'reward_code');
     expectFieldError(await check({ reward_code: layla.rewards.availableProduct }), 'phone');
     expectFieldError(await check({ reward_code: layla.rewards.availableProduct, phone: 'nope' }), 'phone');
-    expectFieldError(await check({ reward_code: layla.rewards.availableProduct, phone: layla.phone, branch_id: 'x' }), 'branch_id');
+    expectFieldError(
+      await check({ reward_code: layla.rewards.availableProduct, phone: layla.phone, branch_id: 'x' }),
+      'branch_id',
+    );
   });
 });

@@ -103,14 +103,26 @@ describe('redeeming a reward', () => {
   });
 
   it('a second redeem is 422 reward_unavailable and changes nothing', async () => {
-    const first = await redeem({ reward_code: layla.rewards.availablePoints, phone: layla.phone, order_reference: 'A-1' });
+    const first = await redeem({
+      reward_code: layla.rewards.availablePoints,
+      phone: layla.phone,
+      order_reference: 'A-1',
+    });
     expect(first.status).toBe(200);
     const cardAfterFirst = coffeeCard(await laylaNow());
 
-    const second = await redeem({ reward_code: layla.rewards.availablePoints, phone: layla.phone, order_reference: 'A-2' });
+    const second = await redeem({
+      reward_code: layla.rewards.availablePoints,
+      phone: layla.phone,
+      order_reference: 'A-2',
+    });
     expectError(second, 422, 'reward_unavailable');
     // In any case of the code, too.
-    expectError(await redeem({ reward_code: layla.rewards.availablePoints.toLowerCase(), phone: layla.phone }), 422, 'reward_unavailable');
+    expectError(
+      await redeem({ reward_code: layla.rewards.availablePoints.toLowerCase(), phone: layla.phone }),
+      422,
+      'reward_unavailable',
+    );
 
     expect(coffeeCard(await laylaNow())).toEqual(cardAfterFirst);
     expect(sandbox.redemptions()).toHaveLength(1);
@@ -176,13 +188,18 @@ describe('rewards in time and points', () => {
     let clock = new Date();
     const timed = await startSandbox({ now: () => clock });
     try {
-      const checkIn = () => post(timed, '/v1/rewards/check', { reward_code: layla.rewards.availableProduct, phone: layla.phone });
+      const checkIn = () =>
+        post(timed, '/v1/rewards/check', { reward_code: layla.rewards.availableProduct, phone: layla.phone });
       const before = await checkIn();
       expect(before.body.data.status).toBe('available');
       clock = new Date(Date.parse(before.body.data.expires_at) + 1000);
 
       expect((await checkIn()).body.data.status).toBe('expired');
-      expectError(await redeem({ reward_code: layla.rewards.availableProduct, phone: layla.phone }, timed), 422, 'reward_unavailable');
+      expectError(
+        await redeem({ reward_code: layla.rewards.availableProduct, phone: layla.phone }, timed),
+        422,
+        'reward_unavailable',
+      );
       const customer = (await get(timed, `/v1/customers/${layla.id}`)).body.data;
       expect(customer.rewards.map((r: any) => r.code)).not.toContain(layla.rewards.availableProduct);
       // A reward without an expiry is still available.

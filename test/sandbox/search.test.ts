@@ -134,11 +134,15 @@ describe('search by part of a name or number', () => {
     const own = await startSandbox();
     try {
       const find = async (typed: string) =>
-        (await get(own, `/v1/customers?search=${encodeURIComponent(typed)}&per_page=100`)).body.data.map((c: any) => c.name);
+        (await get(own, `/v1/customers?search=${encodeURIComponent(typed)}&per_page=100`)).body.data.map(
+          (c: any) => c.name,
+        );
       expect((await post(own, '/v1/customers', { name: 'لَيلى الحدّاد', phone: '+966 50 987 6543' })).status).toBe(201);
-      for (const typed of ['ليلى', 'ليلي', 'لَيلى', 'ليـلى الحداد', 'الحداد ليلى']) expect(await find(typed), typed).toContain('لَيلى الحدّاد');
+      for (const typed of ['ليلى', 'ليلي', 'لَيلى', 'ليـلى الحداد', 'الحداد ليلى'])
+        expect(await find(typed), typed).toContain('لَيلى الحدّاد');
       expect((await post(own, '/v1/customers', { name: 'فاطمة آل أحمد', phone: '+966 50 987 6544' })).status).toBe(201);
-      for (const typed of ['فاطمه', 'ال احمد', 'فاطمة أحمد', 'ٱحمد']) expect(await find(typed), typed).toContain('فاطمة آل أحمد');
+      for (const typed of ['فاطمه', 'ال احمد', 'فاطمة أحمد', 'ٱحمد'])
+        expect(await find(typed), typed).toContain('فاطمة آل أحمد');
       expect(await find('ليلى سارة')).toEqual([]);
     } finally {
       await own.close();
@@ -203,7 +207,11 @@ describe('pagination', () => {
   it('gives 100 a page when asked for per_page 100', async () => {
     const reply = await search('per_page=100');
     expect(reply.body.data).toHaveLength(100);
-    expect(reply.body.meta).toMatchObject({ current_page: 1, per_page: 100, last_page: Math.ceil(everyone.length / 100) });
+    expect(reply.body.meta).toMatchObject({
+      current_page: 1,
+      per_page: 100,
+      last_page: Math.ceil(everyone.length / 100),
+    });
   });
 
   it('the last page holds the remainder, and every page in between is full', async () => {
@@ -263,7 +271,10 @@ describe('pagination', () => {
     try {
       const first = await startSandbox({ dataFile, now });
       for (let i = 0; i < 12; i++) {
-        const reply = await post(first, '/v1/customers', { name: `Same Second ${i}`, phone: `+4474009002${String(i).padStart(2, '0')}` });
+        const reply = await post(first, '/v1/customers', {
+          name: `Same Second ${i}`,
+          phone: `+4474009002${String(i).padStart(2, '0')}`,
+        });
         expect(reply.status).toBe(201);
       }
       const listed = await allCustomers(first);
@@ -282,7 +293,8 @@ describe('pagination', () => {
   });
 
   it('refuses per_page 0, 101, -1, 2.5 and abc, and page 0 and abc, with 422 naming the field', async () => {
-    for (const value of ['0', '101', '-1', '2.5', 'abc', '']) expectFieldError(await search(`per_page=${value}`), 'per_page');
+    for (const value of ['0', '101', '-1', '2.5', 'abc', ''])
+      expectFieldError(await search(`per_page=${value}`), 'per_page');
     for (const value of ['0', '-1', 'abc', '']) expectFieldError(await search(`page=${value}`), 'page');
   });
 

@@ -26,10 +26,19 @@ const update = (id: string, body: unknown) => put(sandbox, `/v1/customers/${id}`
 describe('updating a customer', () => {
   it('changes name, email and birthday, answers with the customer, and the change is visible on GET and in search', async () => {
     const before = await fetchCustomer(omar.id);
-    const reply = await update(omar.id, { name: 'Omar Al-Farsi Jr', email: 'omar@example.com', birthday: '1988-11-30' });
+    const reply = await update(omar.id, {
+      name: 'Omar Al-Farsi Jr',
+      email: 'omar@example.com',
+      birthday: '1988-11-30',
+    });
     expect(reply.status).toBe(200);
     expectCustomer(reply.body.data, { withRewards: false });
-    expect(reply.body.data).toMatchObject({ id: omar.id, name: 'Omar Al-Farsi Jr', email: 'omar@example.com', birthday: '1988-11-30' });
+    expect(reply.body.data).toMatchObject({
+      id: omar.id,
+      name: 'Omar Al-Farsi Jr',
+      email: 'omar@example.com',
+      birthday: '1988-11-30',
+    });
 
     const after = await fetchCustomer(omar.id);
     expect(after).toEqual({ ...before, name: 'Omar Al-Farsi Jr', email: 'omar@example.com', birthday: '1988-11-30' });

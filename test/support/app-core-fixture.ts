@@ -14,14 +14,22 @@ export interface CoreFixture {
   log: CapturedLog;
   userDataDir: string;
   /** Calls a bridge handler as the app's own page would. */
-  call<K extends Operation>(operation: K, payload?: TillOperations[K]['payload'] | unknown): Promise<TillOperations[K]['result']>;
+  call<K extends Operation>(
+    operation: K,
+    payload?: TillOperations[K]['payload'] | unknown,
+  ): Promise<TillOperations[K]['result']>;
   /** Builds a fresh core over the same user-data folder, as a restart of the app would. */
   restart(): Promise<void>;
   dispose(): Promise<void>;
 }
 
 export async function createCoreFixture(
-  options: { protection?: KeyProtection; requestTimeoutMs?: number; userDataDir?: string; systemLanguages?: string[] } = {},
+  options: {
+    protection?: KeyProtection;
+    requestTimeoutMs?: number;
+    userDataDir?: string;
+    systemLanguages?: string[];
+  } = {},
 ): Promise<CoreFixture> {
   const userDataDir = options.userDataDir ?? (await mkdtemp(join(tmpdir(), 'till-core-')));
   const log = createCapturedLog();

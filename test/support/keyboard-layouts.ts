@@ -29,8 +29,26 @@ export const LAYOUTS: Record<string, (code: string, shift: boolean) => string> =
   },
   // Arabic (101): Arabic letters (Shift gives harakat and other signs), Latin digits.
   Arabic: (code, shift) => {
-    const plain: Record<string, string> = { KeyR: 'ق', KeyW: 'ص', KeyL: 'م', KeyA: 'ش', KeyY: 'غ', KeyB: 'لا', KeyO: 'خ', KeyM: 'ة' };
-    const shifted: Record<string, string> = { KeyR: 'ٌ', KeyW: 'ً', KeyL: '/', KeyA: 'ِ', KeyY: 'إ', KeyB: 'لآ', KeyO: '×', KeyM: '’' };
+    const plain: Record<string, string> = {
+      KeyR: 'ق',
+      KeyW: 'ص',
+      KeyL: 'م',
+      KeyA: 'ش',
+      KeyY: 'غ',
+      KeyB: 'لا',
+      KeyO: 'خ',
+      KeyM: 'ة',
+    };
+    const shifted: Record<string, string> = {
+      KeyR: 'ٌ',
+      KeyW: 'ً',
+      KeyL: '/',
+      KeyA: 'ِ',
+      KeyY: 'إ',
+      KeyB: 'لآ',
+      KeyO: '×',
+      KeyM: '’',
+    };
     if (code.startsWith('Key')) return (shift ? shifted : plain)[code] ?? 'ض';
     if (code.startsWith('Digit')) return shift ? ')!@#$%^&*('[Number(code.slice(5))]! : code.slice(5);
     return { Minus: shift ? '_' : '-', Equal: shift ? '+' : '=', Space: ' ' }[code] ?? 'Unidentified';
@@ -56,4 +74,3 @@ export const LAYOUTS: Record<string, (code: string, shift: boolean) => string> =
     return { Minus: shift ? '°' : ')', Equal: shift ? '+' : '=', Space: ' ' }[code] ?? 'Unidentified';
   },
 };
-

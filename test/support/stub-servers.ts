@@ -18,7 +18,11 @@ export async function startStubServer(
   const requests: StubServer['requests'] = [];
   const sockets = new Set<Socket>();
   const server = createServer((request, response) => {
-    requests.push({ method: request.method ?? '', url: request.url ?? '', authorization: request.headers.authorization });
+    requests.push({
+      method: request.method ?? '',
+      url: request.url ?? '',
+      authorization: request.headers.authorization,
+    });
     handle(request, response);
   });
   server.on('connection', (socket) => {

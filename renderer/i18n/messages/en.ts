@@ -37,7 +37,10 @@ export const en = {
       title: 'This reward can’t be used.',
       advice: 'It has already been used, has expired, or the card has too few points.',
     },
-    server: { title: 'The loyalty service had a problem.', advice: 'Try again. If it keeps happening, tell a manager.' },
+    server: {
+      title: 'The loyalty service had a problem.',
+      advice: 'Try again. If it keeps happening, tell a manager.',
+    },
     badResponse: {
       title: 'The loyalty service sent an answer the till can’t read.',
       advice: 'Try again. If it keeps happening, tell a manager.',
@@ -78,10 +81,12 @@ export const en = {
     },
     notice: {
       created: '{name} is now registered.',
-      existing: 'This phone number was already registered, to {name}. Showing the existing customer; nothing was changed.',
+      existing:
+        'This phone number was already registered, to {name}. Showing the existing customer; nothing was changed.',
       queued:
         '{name} is saved on this till and can be served now. The registration is sent to the loyalty service when the till reconnects.',
-      knownHere: 'This phone number is already known on this till, as {name}. Showing that customer; nothing was changed.',
+      knownHere:
+        'This phone number is already known on this till, as {name}. Showing that customer; nothing was changed.',
       unchanged: 'Nothing was changed: the details are as they were.',
       saved: 'Details saved.',
     },
@@ -287,7 +292,8 @@ export const en = {
     phoneEmpty: 'International (+…) or local, read as {country}.',
     phoneRead: 'Read as {phone}.',
     phoneIncomplete: 'Not a full phone number yet.',
-    fieldsRejected: 'Some details need correcting: see the messages beside the fields. Nothing you typed has been lost.',
+    fieldsRejected:
+      'Some details need correcting: see the messages beside the fields. Nothing you typed has been lost.',
     name: 'Name',
     phone: 'Phone',
     email: 'Email',
@@ -417,7 +423,8 @@ export const en = {
     digitsArab: 'Arabic-Indic (٠١٢٣)',
     digitsLatn: 'Latin (0123)',
     digitsHint: 'For points, counts, dates and amounts while the interface is in Arabic. Applies at once.',
-    fieldsRejected: 'Some settings need correcting: see the messages beside the fields. Nothing you typed has been lost.',
+    fieldsRejected:
+      'Some settings need correcting: see the messages beside the fields. Nothing you typed has been lost.',
     saved: 'Settings saved.',
     connectHeading: 'Or connect to your loyalty service',
     serviceHeading: 'Loyalty service',
@@ -449,7 +456,8 @@ export const en = {
     themeDark: 'Dark, low glare',
     callback: 'POS callback URL',
     callbackTag: 'optional, for links from the POS',
-    callbackHint: 'After a redemption a POS link prepared, its outcome is sent here. https, or http to this computer only.',
+    callbackHint:
+      'After a redemption a POS link prepared, its outcome is sent here. https, or http to this computer only.',
     allowOffline: 'Allow redemptions while offline',
     allowOfflineHint:
       'When the service can’t be reached, a reward the cache shows as available is queued and sent on reconnect. Turn off to refuse redemptions until the till is connected.',
@@ -487,7 +495,8 @@ export const en = {
       saidOn:
         'The loyalty service says it was redeemed on {date} (the service’s time), outside every attempt of this till whose answer was lost.',
       said: 'The loyalty service says it was redeemed, outside every attempt of this till whose answer was lost.',
-      advice: 'So it was most likely redeemed by another till or channel, and this till’s redemption most likely not made.',
+      advice:
+        'So it was most likely redeemed by another till or channel, and this till’s redemption most likely not made.',
     },
     clockUnknown: {
       title: 'The reward was already used; whose redemption it was cannot be told.',
@@ -505,7 +514,8 @@ export const en = {
     },
   },
   outboxQueue: {
-    offlineRedemptionOff: 'Redeeming while offline is turned off in the settings. Try again once the service is reachable.',
+    offlineRedemptionOff:
+      'Redeeming while offline is turned off in the settings. Try again once the service is reachable.',
     orderTooLong: 'The order reference is too long.',
     orderAtMost: 'At most {max} characters.',
     phoneIncomplete: 'Enter a complete phone number.',

@@ -39,7 +39,9 @@ function instrument(
       const started = performance.now();
       try {
         // Without tags: as against a service that sends none.
-        const result = await till.customerPage(options.tags ? payload : { page: payload.page, per_page: payload.per_page });
+        const result = await till.customerPage(
+          options.tags ? payload : { page: payload.page, per_page: payload.per_page },
+        );
         if (result.ok && result.notModified) spent.notModified += 1;
         if (!options.tags && result.ok && !result.notModified) delete result.etag;
         return result;
@@ -103,11 +105,20 @@ async function cashier(
   }
 }
 
-async function refreshRun(cache: CustomerCache, options: { perPage: number; tags: boolean; cashier?: { queries: string[]; samples: { full: number[]; index: number[] } } }): Promise<FillRun> {
+async function refreshRun(
+  cache: CustomerCache,
+  options: {
+    perPage: number;
+    tags: boolean;
+    cashier?: { queries: string[]; samples: { full: number[]; index: number[] } };
+  },
+): Promise<FillRun> {
   const spent = instrument(cache, { tags: options.tags });
   const refresh = new CacheRefresh({ api: spent.api, db: cache.db, cache, perPage: options.perPage });
   let filling = true;
-  const searching = options.cashier ? cashier(cache, options.cashier.queries, () => !filling, options.cashier.samples) : Promise.resolve();
+  const searching = options.cashier
+    ? cashier(cache, options.cashier.queries, () => !filling, options.cashier.samples)
+    : Promise.resolve();
   const startedAtEpoch = Date.now();
   const started = performance.now();
   const progress = await refresh.run().finally(() => (filling = false));
@@ -137,7 +148,11 @@ export async function fillBench(options: {
 }): Promise<FillBenchResult> {
   const ours = await freshCache('bench-fill-refresh');
   const samples = { full: [] as number[], index: [] as number[] };
-  const refreshed = await refreshRun(ours, { perPage: options.perPage, tags: true, cashier: { queries: options.cashierQueries, samples } });
+  const refreshed = await refreshRun(ours, {
+    perPage: options.perPage,
+    tags: true,
+    cashier: { queries: options.cashierQueries, samples },
+  });
   let unchangedWithoutTags: FillRun | null = null;
   let unchangedWithTags: FillRun | null = null;
   if (options.unchanged) {
@@ -190,7 +205,14 @@ export async function fillBench(options: {
     sequential.db.close();
     await Dexie.delete('bench-fill-sequential');
   }
-  return { refresh: refreshed, searchDuringFill: samples.full, indexSearchDuringFill: samples.index, sequential: sequentialRun, unchangedWithoutTags, unchangedWithTags };
+  return {
+    refresh: refreshed,
+    searchDuringFill: samples.full,
+    indexSearchDuringFill: samples.index,
+    sequential: sequentialRun,
+    unchangedWithoutTags,
+    unchangedWithTags,
+  };
 }
 
 /** The cache a `keep` fill left open: its index is what the heap figure measures. */

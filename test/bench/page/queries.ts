@@ -11,7 +11,13 @@ export type QueryKind = (typeof QUERY_KINDS)[number];
 /** `count` distinct queries of each kind over customers 0..size-1, deterministic. */
 export function queriesFor(size: number, count: number): Record<QueryKind, string[]> {
   const pick = (j: number, salt: number) => (j * 2_654_435_761 + salt * 97_003) % size;
-  const queries: Record<QueryKind, string[]> = { exact_phone: [], name_prefix: [], two_words: [], digits4: [], no_match: [] };
+  const queries: Record<QueryKind, string[]> = {
+    exact_phone: [],
+    name_prefix: [],
+    two_words: [],
+    digits4: [],
+    no_match: [],
+  };
   for (let j = 0; j < count; j++) {
     const phone = phoneOf(pick(j, 1));
     // Half international, half as typed locally in the till's country (SA): 05X XXX XXXX.

@@ -23,7 +23,10 @@ export async function measureReadiness(dbName: string, size: number): Promise<Re
   (globalThis as { benchCache?: CustomerCache }).benchCache = cache;
   const loading = cache.loadIndex();
   const someone = Math.floor(size / 2);
-  const answers = await Promise.all([cache.search(phoneOf(someone)), cache.search(nameOf(someone).split(' ')[0]!.slice(0, 3))]);
+  const answers = await Promise.all([
+    cache.search(phoneOf(someone)),
+    cache.search(nameOf(someone).split(' ')[0]!.slice(0, 3)),
+  ]);
   const firstAnswerMs = performance.now();
   const progress = await loading;
   const indexReadyMs = performance.now();

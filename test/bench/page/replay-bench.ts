@@ -56,7 +56,10 @@ export async function prepareReplay(options: {
     for (const row of stored.rewards) {
       if (queued.length >= options.count || row.reward.status !== 'available' || !wanted.has(row.code)) continue;
       const orderReference = `${options.orderPrefix}${String(queued.length + 1).padStart(4, '0')}`;
-      const outcome = await outbox.queueRedemption({ code: row.code, phone: stored.record.phoneE164, orderReference }, settings);
+      const outcome = await outbox.queueRedemption(
+        { code: row.code, phone: stored.record.phoneE164, orderReference },
+        settings,
+      );
       if (outcome.ok) queued.push({ code: row.code, orderReference });
       else refused.push(`${row.code}: ${outcome.message}`);
     }
@@ -112,7 +115,13 @@ export async function runReplay(options: { backoff: BackoffPolicy; timeLimitMs: 
   }
   const ms = performance.now() - started;
 
-  const journal = { redeemed: 0, redeemed_answer_lost: 0, registered: 0, conflict_acknowledged: 0, failure_acknowledged: 0 };
+  const journal = {
+    redeemed: 0,
+    redeemed_answer_lost: 0,
+    registered: 0,
+    conflict_acknowledged: 0,
+    failure_acknowledged: 0,
+  };
   const verdicts: ReplayResult['verdicts'] = [];
   for (const entry of await db.journal.toArray()) {
     journal[entry.outcome] += 1;
@@ -122,7 +131,8 @@ export async function runReplay(options: { backoff: BackoffPolicy; timeLimitMs: 
   }
   const items = await db.outbox.toArray();
   for (const item of items) {
-    if (item.kind === 'redeem' && item.state === 'conflict') verdicts.push({ code: item.code, orderReference: item.orderReference, verdict: 'conflict' });
+    if (item.kind === 'redeem' && item.state === 'conflict')
+      verdicts.push({ code: item.code, orderReference: item.orderReference, verdict: 'conflict' });
   }
   const count = (which: string) => items.filter((item) => item.state === which).length;
   return {
@@ -132,7 +142,10 @@ export async function runReplay(options: { backoff: BackoffPolicy; timeLimitMs: 
     journal,
     outbox: { pending: count('pending'), failed: count('failed'), conflict: count('conflict') },
     paused,
-    notes: items.map((item) => `${item.state}: ${item.kind === 'redeem' ? item.code : ''} ${item.note ?? item.lastError?.message ?? ''}`),
+    notes: items.map(
+      (item) =>
+        `${item.state}: ${item.kind === 'redeem' ? item.code : ''} ${item.note ?? item.lastError?.message ?? ''}`,
+    ),
     timedOut,
     verdicts,
   };

@@ -65,7 +65,11 @@ export interface SearchBenchOptions {
   distinctQueries: number;
 }
 
-export async function searchBench(dbName: string, size: number, options: SearchBenchOptions): Promise<Record<QueryKind, SearchKindResult>> {
+export async function searchBench(
+  dbName: string,
+  size: number,
+  options: SearchBenchOptions,
+): Promise<Record<QueryKind, SearchKindResult>> {
   const db = openOfflineDb(dbName);
   const cache = new CustomerCache(db, { defaultCountry: () => COUNTRY });
   await cache.loadIndex();
@@ -76,7 +80,8 @@ export async function searchBench(dbName: string, size: number, options: SearchB
   const results = {} as Record<QueryKind, SearchKindResult>;
 
   // Warm-up: the first calls compile the code paths; a till has been running for a while.
-  for (const kind of QUERY_KINDS) for (const text of queries[kind]) cache.index.search(parseQuery(text, COUNTRY), MAX_RESULTS);
+  for (const kind of QUERY_KINDS)
+    for (const text of queries[kind]) cache.index.search(parseQuery(text, COUNTRY), MAX_RESULTS);
 
   for (const kind of QUERY_KINDS) {
     const list = queries[kind];

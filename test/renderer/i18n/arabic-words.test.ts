@@ -59,7 +59,11 @@ describe('words outside the templates, in Arabic', () => {
     expect(words).toMatch(ARABIC_INDIC);
     arabic('latn');
     expect(likelyOursWords(entry.attemptAt)).toMatch(/\d{2}:\d{2}:21/);
-    const conflict = conflictWords({ verdict: 'outside_attempts', redeemedAt: '2026-03-01T10:00:00.000Z', attemptsAt: ['2026-03-01T08:30:21.000Z', '2026-03-01T08:31:05.000Z'] } as never);
+    const conflict = conflictWords({
+      verdict: 'outside_attempts',
+      redeemedAt: '2026-03-01T10:00:00.000Z',
+      attemptsAt: ['2026-03-01T08:30:21.000Z', '2026-03-01T08:31:05.000Z'],
+    } as never);
     expect(conflict.title).toBe('استُخدمت المكافأة من قبل، على الأرجح في مكان آخر.');
     expect(conflict.advice).toContain('كانت محاولتا هذا الجهاز');
     expect(conflict.advice).toContain('، ');

@@ -55,7 +55,9 @@ describe('the catalogues', () => {
       });
 
       it('has text for every message', () => {
-        const empty = [...messages].filter(([, text]) => typeof text !== 'string' || text.trim() === '').map(([key]) => key);
+        const empty = [...messages]
+          .filter(([, text]) => typeof text !== 'string' || text.trim() === '')
+          .map(([key]) => key);
         expect(empty).toEqual([]);
       });
 
@@ -93,7 +95,10 @@ describe('the catalogues', () => {
     });
   }
 
-  const sources = sourceFiles(RENDERER).map((path) => ({ path: relative(RENDERER, path), text: readFileSync(path, 'utf8') }));
+  const sources = sourceFiles(RENDERER).map((path) => ({
+    path: relative(RENDERER, path),
+    text: readFileSync(path, 'utf8'),
+  }));
 
   it('scans the renderer’s .ts and .vue files', () => {
     expect(sources.some((file) => file.path.endsWith('.vue'))).toBe(true);
@@ -109,7 +114,10 @@ describe('the catalogues', () => {
 
   it('has every message the source asks for by name (t, tPlural, $t)', () => {
     const asked = sources.flatMap((file) =>
-      [...file.text.matchAll(/(?:\$t|\bt|\btPlural)\(\s*['"`]([\w.]+)['"`]/g)].map((m) => ({ key: m[1]!, file: file.path })),
+      [...file.text.matchAll(/(?:\$t|\bt|\btPlural)\(\s*['"`]([\w.]+)['"`]/g)].map((m) => ({
+        key: m[1]!,
+        file: file.path,
+      })),
     );
     expect(asked.length).toBeGreaterThan(10);
     expect(asked.filter(({ key }) => !reference.has(key))).toEqual([]);

@@ -26,7 +26,8 @@ beforeEach(async () => {
 });
 afterEach(() => dropDb(db));
 
-const check = (code: string, phone: string) => checkRewardOffline(db, { code, phone }, { defaultCountry: 'SA', now: clock });
+const check = (code: string, phone: string) =>
+  checkRewardOffline(db, { code, phone }, { defaultCountry: 'SA', now: clock });
 
 describe('write-through', () => {
   test('a customer with rewards is cached with its fetch time; rewards keyed case-insensitively', async () => {
@@ -61,7 +62,12 @@ describe('write-through', () => {
 describe('offline reward check', () => {
   test('answers from the cache and says so', async () => {
     const answer = await check('RW-LAYLA001', '+966 50 123 4567');
-    expect(answer).toMatchObject({ source: 'cache', verdict: 'available', cachedAt: '2026-03-01T09:00:00.000Z', customerId: 'c-layla' });
+    expect(answer).toMatchObject({
+      source: 'cache',
+      verdict: 'available',
+      cachedAt: '2026-03-01T09:00:00.000Z',
+      customerId: 'c-layla',
+    });
   });
 
   test('a code the cache does not hold cannot be verified offline', async () => {
@@ -75,7 +81,10 @@ describe('offline reward check', () => {
   });
 
   test('redeemed, expired and unreadable phones', async () => {
-    await cache.putReward(reward('RW-OLD', 'c-layla', { status: 'redeemed', redeemed_at: '2026-02-01T00:00:00+00:00' }), null);
+    await cache.putReward(
+      reward('RW-OLD', 'c-layla', { status: 'redeemed', redeemed_at: '2026-02-01T00:00:00+00:00' }),
+      null,
+    );
     await cache.putReward(reward('RW-LATE', 'c-layla', { expires_at: '2026-02-28T00:00:00+00:00' }), null);
     expect((await check('RW-OLD', '+966501234567')).verdict).toBe('redeemed');
     expect((await check('RW-LATE', '+966501234567')).verdict).toBe('expired');
@@ -85,7 +94,10 @@ describe('offline reward check', () => {
 
 describe('queueing a redemption', () => {
   test('stores the item and marks the reward pending, then the check shows it pending', async () => {
-    const queued = await outbox.queueRedemption({ code: 'rw-layla001', phone: '0501234567', orderReference: ' ORD-1 ' }, SETTINGS);
+    const queued = await outbox.queueRedemption(
+      { code: 'rw-layla001', phone: '0501234567', orderReference: ' ORD-1 ' },
+      SETTINGS,
+    );
     expect(queued.ok).toBe(true);
     if (!queued.ok) return;
     expect(queued.item).toMatchObject({
@@ -133,7 +145,9 @@ describe('queueing a redemption', () => {
       throw new Error('disk full while marking the reward');
     };
     db.rewards.hook('updating', failMark);
-    await expect(outbox.queueRedemption({ code: 'RW-LAYLA001', phone: '+966501234567' }, SETTINGS)).rejects.toThrow(/disk full/);
+    await expect(outbox.queueRedemption({ code: 'RW-LAYLA001', phone: '+966501234567' }, SETTINGS)).rejects.toThrow(
+      /disk full/,
+    );
     db.rewards.hook('updating').unsubscribe(failMark);
     expect(await db.outbox.count()).toBe(0);
     expect((await db.rewards.get('RW-LAYLA001'))?.pendingOutboxSeq).toBeUndefined();
@@ -144,7 +158,9 @@ describe('queueing a redemption', () => {
       throw new Error('quota exceeded while adding to the outbox');
     };
     db.outbox.hook('creating', failAdd);
-    await expect(outbox.queueRedemption({ code: 'RW-LAYLA001', phone: '+966501234567' }, SETTINGS)).rejects.toThrow(/quota/);
+    await expect(outbox.queueRedemption({ code: 'RW-LAYLA001', phone: '+966501234567' }, SETTINGS)).rejects.toThrow(
+      /quota/,
+    );
     db.outbox.hook('creating').unsubscribe(failAdd);
     expect(await db.outbox.count()).toBe(0);
     expect((await db.rewards.get('RW-LAYLA001'))?.pendingOutboxSeq).toBeUndefined();
@@ -152,39 +168,65 @@ describe('queueing a redemption', () => {
   });
 
   test('an over-long order reference is refused with a field message', async () => {
-    const refused = await outbox.queueRedemption({ code: 'RW-LAYLA001', phone: '+966501234567', orderReference: 'x'.repeat(300) }, SETTINGS);
-    expect(refused).toMatchObject({ ok: false, reason: 'invalid_input', fields: { order_reference: expect.any(String) } });
+    const refused = await outbox.queueRedemption(
+      { code: 'RW-LAYLA001', phone: '+966501234567', orderReference: 'x'.repeat(300) },
+      SETTINGS,
+    );
+    expect(refused).toMatchObject({
+      ok: false,
+      reason: 'invalid_input',
+      fields: { order_reference: expect.any(String) },
+    });
   });
 });
 
 describe('queueing a registration', () => {
   test('the customer is searchable and readable at once, and the item waits', async () => {
     await cache.loadIndex({ yieldToPage: async () => undefined });
-    const queued = await outbox.queueRegistration({ name: 'Zeynep Kaya', phone: '0555 111 2233', email: 'z@example.com' }, { defaultCountry: 'TR' });
+    const queued = await outbox.queueRegistration(
+      { name: 'Zeynep Kaya', phone: '0555 111 2233', email: 'z@example.com' },
+      { defaultCountry: 'TR' },
+    );
     expect(queued).toMatchObject({ ok: true, queued: true, customer: { localOnly: true, phoneE164: '+905551112233' } });
     if (!queued.ok) return;
     expect(queued.customer.customer.phone).toBe('+90 555 111 22 33');
     const found = await cache.search('zeynep');
     expect(found.customers.map((row) => row.id)).toEqual([queued.customer.id]);
     expect((await cache.getCustomer(queued.customer.id))?.record.customer.email).toBe('z@example.com');
-    expect(await db.outbox.get(queued.item!.seq!)).toMatchObject({ kind: 'register', name: 'Zeynep Kaya', phoneE164: '+905551112233' });
+    expect(await db.outbox.get(queued.item!.seq!)).toMatchObject({
+      kind: 'register',
+      name: 'Zeynep Kaya',
+      phoneE164: '+905551112233',
+    });
   });
 
   test('a phone already cached is that customer, nothing queued', async () => {
-    const known = await outbox.queueRegistration({ name: 'Someone Else', phone: '+966501234567' }, { defaultCountry: 'SA' });
+    const known = await outbox.queueRegistration(
+      { name: 'Someone Else', phone: '+966501234567' },
+      { defaultCountry: 'SA' },
+    );
     expect(known).toMatchObject({ ok: true, queued: false, customer: { id: 'c-layla' } });
     expect(await db.outbox.count()).toBe(0);
   });
 
   test('bad input is refused field by field and nothing is stored', async () => {
-    const refused = await outbox.queueRegistration({ name: ' ', phone: '12', birthday: '1/2/1990' }, { defaultCountry: 'SA' });
-    expect(refused).toMatchObject({ ok: false, fields: { name: expect.any(String), phone: expect.any(String), birthday: expect.any(String) } });
+    const refused = await outbox.queueRegistration(
+      { name: ' ', phone: '12', birthday: '1/2/1990' },
+      { defaultCountry: 'SA' },
+    );
+    expect(refused).toMatchObject({
+      ok: false,
+      fields: { name: expect.any(String), phone: expect.any(String), birthday: expect.any(String) },
+    });
     expect(await db.outbox.count()).toBe(0);
     expect(await db.customers.count()).toBe(1);
   });
 
   test('a local dialling code reads the number', async () => {
-    const queued = await outbox.queueRegistration({ name: 'Ola Nordmann', phone: '412 34 567', country_code: '47' }, { defaultCountry: 'SA' });
+    const queued = await outbox.queueRegistration(
+      { name: 'Ola Nordmann', phone: '412 34 567', country_code: '47' },
+      { defaultCountry: 'SA' },
+    );
     expect(queued).toMatchObject({ ok: true, customer: { phoneE164: '+4741234567' } });
   });
 });
@@ -198,7 +240,9 @@ describe('acknowledging', () => {
     await db.outbox.update(seq, { state: 'conflict', note: 'Redeemed elsewhere.' });
     expect(await outbox.acknowledge(seq)).toBe(true);
     expect(await db.outbox.count()).toBe(0);
-    expect(await outbox.journal()).toMatchObject([{ outboxSeq: seq, outcome: 'conflict_acknowledged', code: 'RW-LAYLA001', note: 'Redeemed elsewhere.' }]);
+    expect(await outbox.journal()).toMatchObject([
+      { outboxSeq: seq, outcome: 'conflict_acknowledged', code: 'RW-LAYLA001', note: 'Redeemed elsewhere.' },
+    ]);
     expect((await db.rewards.get('RW-LAYLA001'))?.pendingOutboxSeq).toBeUndefined();
   });
 });

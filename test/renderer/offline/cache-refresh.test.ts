@@ -43,7 +43,12 @@ function instrumented(hook: (payload: CustomerPagePayload) => CustomerPageResult
   return { api: { customerPage }, pages, maxInFlight: () => maxInFlight };
 }
 
-function refreshWith(api: { customerPage: Search }, sleeps: number[] = [], perPage = 100, cashierTransactionCustomers?: number) {
+function refreshWith(
+  api: { customerPage: Search },
+  sleeps: number[] = [],
+  perPage = 100,
+  cashierTransactionCustomers?: number,
+) {
   return new CacheRefresh({
     ...(cashierTransactionCustomers !== undefined ? { cashierTransactionCustomers } : {}),
     api,
@@ -71,13 +76,21 @@ describe('the background refresh', () => {
     const total = done.total!;
     expect(total).toBeGreaterThan(200);
     expect(await db.customers.count()).toBe(total);
-    expect(done).toMatchObject({ state: 'idle', pagesDone: Math.ceil(total / 100), fetched: total, stoppedBecause: null, resumable: false });
+    expect(done).toMatchObject({
+      state: 'idle',
+      pagesDone: Math.ceil(total / 100),
+      fetched: total,
+      stoppedBecause: null,
+      resumable: false,
+    });
     expect(done.lastCompleteRefreshAt).not.toBeNull();
     expect(await readMeta(db, 'lastCompleteRefresh')).toEqual({ at: done.lastCompleteRefreshAt, total });
     expect(await readMeta(db, 'refreshCursor')).toBeUndefined();
     expect(source.maxInFlight()).toBeLessThanOrEqual(3);
     expect(source.maxInFlight()).toBeGreaterThan(1);
-    expect([...source.pages].sort((a, b) => a - b)).toEqual(Array.from({ length: Math.ceil(total / 100) }, (_, i) => i + 1));
+    expect([...source.pages].sort((a, b) => a - b)).toEqual(
+      Array.from({ length: Math.ceil(total / 100) }, (_, i) => i + 1),
+    );
     // Progress was visible on the way, not only at the end.
     const lastPage = Math.ceil(total / 100);
     expect(seen.some((p) => p.state === 'running' && p.pagesDone > 0 && p.pagesDone < lastPage)).toBe(true);
@@ -90,7 +103,10 @@ describe('the background refresh', () => {
     const source = instrumented((payload) => {
       if (payload.page === 2 && limited < 2) {
         limited += 1;
-        return { ok: false, error: { kind: 'rate_limited', status: 429, message: 'Too many requests.', retryAfterMs: 7_000 } };
+        return {
+          ok: false,
+          error: { kind: 'rate_limited', status: 429, message: 'Too many requests.', retryAfterMs: 7_000 },
+        };
       }
       return null;
     });
@@ -126,7 +142,10 @@ describe('the background refresh', () => {
   });
 
   test('a rejected key stops the run at once, without retries', async () => {
-    const source = instrumented(() => ({ ok: false, error: { kind: 'unauthorized', status: 401, message: 'The service rejected the API key.' } }));
+    const source = instrumented(() => ({
+      ok: false,
+      error: { kind: 'unauthorized', status: 401, message: 'The service rejected the API key.' },
+    }));
     const sleeps: number[] = [];
     const stopped = await refreshWith(source.api, sleeps).run();
     expect(stopped).toMatchObject({ state: 'stopped', stoppedBecause: 'The service rejected the API key.' });
@@ -228,7 +247,9 @@ describe('the refresh writer', () => {
       }
     })();
 
-    const done = await refreshWith({ customerPage }, [], perPage, 10).run().finally(() => (filling = false));
+    const done = await refreshWith({ customerPage }, [], perPage, 10)
+      .run()
+      .finally(() => (filling = false));
     await cashier;
 
     expect(done.state).toBe('idle');
@@ -319,8 +340,14 @@ describe('a refresh of what the cache already holds', () => {
   function observed(options: { tags: boolean }) {
     const asked: { page: number; conditional: boolean; notModified: boolean }[] = [];
     const customerPage: Search = async (payload) => {
-      const result = await service.api.customerPage(options.tags ? payload : { page: payload.page, per_page: payload.per_page });
-      asked.push({ page: payload.page, conditional: payload.if_none_match !== undefined, notModified: result.ok && result.notModified === true });
+      const result = await service.api.customerPage(
+        options.tags ? payload : { page: payload.page, per_page: payload.per_page },
+      );
+      asked.push({
+        page: payload.page,
+        conditional: payload.if_none_match !== undefined,
+        notModified: result.ok && result.notModified === true,
+      });
       if (!options.tags && result.ok && !result.notModified) delete result.etag;
       return result;
     };
@@ -412,13 +439,19 @@ describe('when a refresh is due', () => {
 
   test('never refreshed, or left part-way: at once; never while running', () => {
     expect(refreshDue(idle, at, 6 * HOUR, 60_000)).toBe(true);
-    expect(refreshDue({ ...idle, lastCompleteRefreshAt: '2026-03-01T11:00:00Z', resumable: true }, at, 6 * HOUR, 60_000)).toBe(true);
+    expect(
+      refreshDue({ ...idle, lastCompleteRefreshAt: '2026-03-01T11:00:00Z', resumable: true }, at, 6 * HOUR, 60_000),
+    ).toBe(true);
     expect(refreshDue({ ...idle, state: 'running' }, at, 6 * HOUR, 60_000)).toBe(false);
   });
 
   test('complete: again only once it is older than the interval', () => {
-    expect(refreshDue({ ...idle, lastCompleteRefreshAt: '2026-03-01T11:00:00Z', lastPage: 4 }, at, 6 * HOUR, 60_000)).toBe(false);
-    expect(refreshDue({ ...idle, lastCompleteRefreshAt: '2026-03-01T05:00:00Z', lastPage: 4 }, at, 6 * HOUR, 60_000)).toBe(true);
+    expect(
+      refreshDue({ ...idle, lastCompleteRefreshAt: '2026-03-01T11:00:00Z', lastPage: 4 }, at, 6 * HOUR, 60_000),
+    ).toBe(false);
+    expect(
+      refreshDue({ ...idle, lastCompleteRefreshAt: '2026-03-01T05:00:00Z', lastPage: 4 }, at, 6 * HOUR, 60_000),
+    ).toBe(true);
   });
 
   test('stopped: not hammered, retried after the pause', () => {

@@ -16,7 +16,13 @@ beforeEach(async () => {
 afterEach(() => dropDb(db));
 
 const people = (from: number, count: number, name = 'Person') =>
-  Array.from({ length: count }, (_, i) => customer(`c-${from + i}`, `${name}${from + i} Haddad`, `+966 55 ${String(1_000_000 + from + i).slice(0, 3)} ${String(1_000_000 + from + i).slice(3)}`));
+  Array.from({ length: count }, (_, i) =>
+    customer(
+      `c-${from + i}`,
+      `${name}${from + i} Haddad`,
+      `+966 55 ${String(1_000_000 + from + i).slice(0, 3)} ${String(1_000_000 + from + i).slice(3)}`,
+    ),
+  );
 
 /**
  * Counts lookups of customers by id from now on: an exact `get({ id })` or an `anyOf`
@@ -25,7 +31,9 @@ const people = (from: number, count: number, name = 'Person') =>
 function countLookups(): { readonly count: number } {
   const from = calls.length;
   const isLookup = (call: StoreCall) =>
-    call.table === 'customers' && call.index === 'id' && (call.op === 'openCursor' || (call.op === 'query' && call.rangeType === 1));
+    call.table === 'customers' &&
+    call.index === 'id' &&
+    (call.op === 'openCursor' || (call.op === 'query' && call.rangeType === 1));
   return {
     get count() {
       return calls.slice(from).filter(isLookup).length;
@@ -66,7 +74,14 @@ test('expected new but one is stored already: rolled back and written the usual 
 });
 
 test('a customer registered offline is matched by phone even when the page was expected new', async () => {
-  await db.customers.add({ id: 'local-1', phoneE164: '+966551000003', nameWords: ['person3'], customer: customer('local-1', 'Person3', '+966 55 100 0003'), fetchedAt: '2026-01-01T00:00:00.000Z', localOnly: true });
+  await db.customers.add({
+    id: 'local-1',
+    phoneE164: '+966551000003',
+    nameWords: ['person3'],
+    customer: customer('local-1', 'Person3', '+966 55 100 0003'),
+    fetchedAt: '2026-01-01T00:00:00.000Z',
+    localOnly: true,
+  });
   const local = await db.customers.get({ id: 'local-1' });
   await cache.putCustomers(people(1, 5), undefined, undefined, { onlyChanged: true, expectNew: true });
   expect(await db.customers.count()).toBe(5);
@@ -76,7 +91,11 @@ test('a customer registered offline is matched by phone even when the page was e
 });
 
 test('prepared customers keep one entry per id, the last one given', () => {
-  const prepared = prepareCustomers([customer('c-1', 'First', '+966 55 100 0001'), customer('c-2', 'Two', '+966 55 100 0002'), customer('c-1', 'Again', '+966 55 100 0001')]);
+  const prepared = prepareCustomers([
+    customer('c-1', 'First', '+966 55 100 0001'),
+    customer('c-2', 'Two', '+966 55 100 0002'),
+    customer('c-1', 'Again', '+966 55 100 0001'),
+  ]);
   expect(prepared.items.map((item) => [item.id, item.record.name])).toEqual([
     ['c-2', 'Two'],
     ['c-1', 'Again'],

@@ -38,7 +38,9 @@ function status(reachable: boolean | null): Result<ConnectionStatus> {
       baseUrl: 'https://loyalty.example',
       reachable,
       checkedAt: '2026-03-01T09:00:00+00:00',
-      ...(reachable === false ? { error: { kind: 'offline' as const, message: 'The loyalty service cannot be reached.' } } : {}),
+      ...(reachable === false
+        ? { error: { kind: 'offline' as const, message: 'The loyalty service cannot be reached.' } }
+        : {}),
     },
   };
 }

@@ -9,7 +9,13 @@ import { anyText } from './support/arbitraries';
 const FORMULA_START = /^[=+\-@\t\r]/;
 const defused = (text: string): string => (FORMULA_START.test(text) ? `'${text}` : text);
 
-const OUTCOMES: JournalOutcome[] = ['redeemed', 'redeemed_answer_lost', 'registered', 'conflict_acknowledged', 'failure_acknowledged'];
+const OUTCOMES: JournalOutcome[] = [
+  'redeemed',
+  'redeemed_answer_lost',
+  'registered',
+  'conflict_acknowledged',
+  'failure_acknowledged',
+];
 const isoTime = fc
   .date({ noInvalidDate: true, min: new Date('2000-01-01'), max: new Date('2100-01-01') })
   .map((d) => d.toISOString());
@@ -46,7 +52,9 @@ describe('journal CSV, for any entries', () => {
         // journal-csv.test.ts), only with formula starts defused.
         expect(rows.slice(1)).toEqual(entries.map((e) => journalRow(e).map(defused)));
         expect(rows.slice(1).map((row) => row.slice(1, 5))).toEqual(
-          entries.map((e) => [e.code ?? '', e.customerName || e.phoneE164, e.orderReference ?? '', e.branchId ?? ''].map(defused)),
+          entries.map((e) =>
+            [e.code ?? '', e.customerName || e.phoneE164, e.orderReference ?? '', e.branchId ?? ''].map(defused),
+          ),
         );
       }),
       { numRuns: 300 },

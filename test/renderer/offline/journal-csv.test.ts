@@ -35,7 +35,10 @@ describe('journal CSV', () => {
   });
 
   test('one row per entry under the agreed header, CRLF line ends', () => {
-    const csv = journalToCsv([entry, { ...entry, seq: 2, customerName: '', outcome: 'failure_acknowledged', note: 'Unknown code.' }]);
+    const csv = journalToCsv([
+      entry,
+      { ...entry, seq: 2, customerName: '', outcome: 'failure_acknowledged', note: 'Unknown code.' },
+    ]);
     expect(csv.split('\r\n')).toEqual([
       'time,code,customer,order reference,branch,outcome,service time',
       `2026-03-01T09:00:00.000Z,RW-LAYLA001,"Haddad, ""Layla""",'@SUM(A1),,"redeemed, most likely by this till (answer lost): Redeemed while this till’s answer was lost — most likely this till’s.",`,
@@ -45,7 +48,9 @@ describe('journal CSV', () => {
   });
 
   test('a redemption attributed by its time says "most likely", with the attempt and the service time', () => {
-    const csv = journalToCsv([{ ...entry, attemptAt: '2026-03-01T08:35:21.000Z', serviceAt: '2026-03-01T08:36:02.000Z' }]);
+    const csv = journalToCsv([
+      { ...entry, attemptAt: '2026-03-01T08:35:21.000Z', serviceAt: '2026-03-01T08:36:02.000Z' },
+    ]);
     const row = csv.split('\r\n')[1]!;
     expect(row).toMatch(/redeemed during this till’s unanswered attempt at \d{2}:\d{2}:21 — most likely this till’s/i);
     expect(row).not.toMatch(/confirmed/i);

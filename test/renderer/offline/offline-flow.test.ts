@@ -84,15 +84,24 @@ test('offline: search, check and queue from the cache; after a reload the queue 
 
   const check = await till.checkReward(layla.rewards.availableProduct.toLowerCase(), layla.phone);
   expect(check).toMatchObject({ ok: true, source: 'cache', check: { verdict: 'available' } });
-  expect(await till.checkReward('RW-NEVERSEEN', layla.phone)).toMatchObject({ source: 'cache', check: { verdict: 'unverifiable' } });
+  expect(await till.checkReward('RW-NEVERSEEN', layla.phone)).toMatchObject({
+    source: 'cache',
+    check: { verdict: 'unverifiable' },
+  });
 
-  const redeemed = await till.redeemReward({ code: layla.rewards.availableProduct, phone: layla.phone, orderReference: 'ORD-77' });
+  const redeemed = await till.redeemReward({
+    code: layla.rewards.availableProduct,
+    phone: layla.phone,
+    orderReference: 'ORD-77',
+  });
   expect(redeemed).toMatchObject({ outcome: 'queued', item: { orderReference: 'ORD-77' } });
   expect(await till.redeemReward({ code: layla.rewards.availableProduct, phone: layla.phone })).toMatchObject({
     outcome: 'refused',
     reason: 'already_queued',
   });
-  expect(await till.checkReward(layla.rewards.availableProduct, layla.phone)).toMatchObject({ check: { verdict: 'pending' } });
+  expect(await till.checkReward(layla.rewards.availableProduct, layla.phone)).toMatchObject({
+    check: { verdict: 'pending' },
+  });
 
   // Registering while offline: usable at once.
   const registered = await till.registerCustomer({ name: 'Nora Berg', phone: '+47 412 34 567' });
@@ -108,13 +117,18 @@ test('offline: search, check and queue from the cache; after a reload the queue 
   await startService();
   expect(await reloaded.probeConnectionNow()).toBe('online');
   expect(await reloaded.replayNow()).toMatchObject({ ran: true, done: 2 });
-  expect(sandbox.redemptions().map((r) => [r.code, r.order_reference])).toEqual([[layla.rewards.availableProduct, 'ORD-77']]);
+  expect(sandbox.redemptions().map((r) => [r.code, r.order_reference])).toEqual([
+    [layla.rewards.availableProduct, 'ORD-77'],
+  ]);
   expect(await reloaded.counts()).toEqual({ pending: 0, failed: 0, conflict: 0, done: 2 });
   const csv = await reloaded.exportJournalCsv();
   expect(csv).toContain('ORD-77');
   expect(csv).toContain('Nora Berg');
   // Online search now finds the registered customer on the service.
-  expect(await reloaded.searchCustomers('+4741234567')).toMatchObject({ source: 'service', customers: [{ name: 'Nora Berg' }] });
+  expect(await reloaded.searchCustomers('+4741234567')).toMatchObject({
+    source: 'service',
+    customers: [{ name: 'Nora Berg' }],
+  });
 });
 
 test('with offline redemption turned off, nothing is queued', async () => {
@@ -153,12 +167,15 @@ test('started, it loads the index, fills the cache in the background and replays
   // Every customer is now findable offline, e.g. by part of the number, through the loaded index.
   await sandbox.close();
   await vi.waitFor(
-    async () => expect(await till.searchCustomers('123 4567')).toMatchObject({ source: 'cache', cache: { complete: true } }),
+    async () =>
+      expect(await till.searchCustomers('123 4567')).toMatchObject({ source: 'cache', cache: { complete: true } }),
     { timeout: 20_000, interval: 50 },
   );
   expect(till.connectionNow().state).toBe('offline');
   await till.getCustomer(layla.id); // from the cache: no rewards known yet
-  expect(await till.checkReward(layla.rewards.availableProduct, layla.phone)).toMatchObject({ check: { verdict: 'unverifiable' } });
+  expect(await till.checkReward(layla.rewards.availableProduct, layla.phone)).toMatchObject({
+    check: { verdict: 'unverifiable' },
+  });
 
   // Back online, a queued registration goes out on the replay beat.
   await till.registerCustomer({ name: 'Nora Berg', phone: '+47 412 34 567' });
@@ -166,14 +183,21 @@ test('started, it loads the index, fills the cache in the background and replays
   till.noteReachable(true);
   const beat = scheduled.find((timer) => timer.ms === 10_000)!;
   beat.callback();
-  await vi.waitFor(async () => expect(await till.counts()).toMatchObject({ pending: 0, done: 1 }), { timeout: 10_000, interval: 50 });
+  await vi.waitFor(async () => expect(await till.counts()).toMatchObject({ pending: 0, done: 1 }), {
+    timeout: 10_000,
+    interval: 50,
+  });
 });
 
 test('a redeem whose answer is lost is queued with its attempt time and reconciles to done, redeemed once', async () => {
   const till = openTill();
   await till.getCustomer(layla.id);
   sandbox.faults.set({ commitThenDropRate: 1 });
-  const lost = await till.redeemReward({ code: layla.rewards.availablePoints, phone: layla.phone, orderReference: 'ORD-LOST' });
+  const lost = await till.redeemReward({
+    code: layla.rewards.availablePoints,
+    phone: layla.phone,
+    orderReference: 'ORD-LOST',
+  });
   expect(lost).toMatchObject({ outcome: 'queued', item: { orderReference: 'ORD-LOST' } });
   if (lost.outcome !== 'queued') return;
   expect(lost.item.firstAttemptAt).not.toBeNull();
@@ -181,6 +205,10 @@ test('a redeem whose answer is lost is queued with its attempt time and reconcil
 
   sandbox.faults.reset();
   expect(await till.replayNow()).toMatchObject({ done: 1, conflicts: 0 });
-  expect(sandbox.redemptions().map((r) => [r.code, r.order_reference])).toEqual([[layla.rewards.availablePoints, 'ORD-LOST']]);
-  expect(await till.journal()).toMatchObject([{ outcome: 'redeemed_answer_lost', code: layla.rewards.availablePoints }]);
+  expect(sandbox.redemptions().map((r) => [r.code, r.order_reference])).toEqual([
+    [layla.rewards.availablePoints, 'ORD-LOST'],
+  ]);
+  expect(await till.journal()).toMatchObject([
+    { outcome: 'redeemed_answer_lost', code: layla.rewards.availablePoints },
+  ]);
 });

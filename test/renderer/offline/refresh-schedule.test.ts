@@ -11,7 +11,7 @@ const local = (day: number, hour: number, minute = 0) => new Date(2026, 2, day, 
 const HOUR = 3_600_000;
 
 describe('the next complete refresh', () => {
-  test('by default: once a day, inside the 02:00-05:00 window, at the till\'s own moment of it', () => {
+  test("by default: once a day, inside the 02:00-05:00 window, at the till's own moment of it", () => {
     const afternoon = local(10, 14);
     expect(nextRefreshAt(afternoon, DEFAULT_REFRESH_SCHEDULE, 0)).toEqual(local(11, 2));
     expect(nextRefreshAt(afternoon, DEFAULT_REFRESH_SCHEDULE, 0.5)).toEqual(local(11, 3, 30));
@@ -21,7 +21,9 @@ describe('the next complete refresh', () => {
 
   test('jitter stays inside the window for every draw, and spreads a fleet over it', () => {
     const last = local(10, 14);
-    const draws = Array.from({ length: 200 }, (_, i) => nextRefreshAt(last, DEFAULT_REFRESH_SCHEDULE, i / 200).getTime());
+    const draws = Array.from({ length: 200 }, (_, i) =>
+      nextRefreshAt(last, DEFAULT_REFRESH_SCHEDULE, i / 200).getTime(),
+    );
     for (const at of draws) {
       expect(at).toBeGreaterThanOrEqual(local(11, 2).getTime());
       expect(at).toBeLessThan(local(11, 5).getTime());
@@ -82,7 +84,12 @@ describe("the facade's plan", () => {
         db,
         locks: null,
         random: () => draws.shift() ?? 0.5,
-        settings: () => ({ defaultCountry: 'SA', branchId: null, allowOfflineRedemption: true, refreshSchedule: schedule }),
+        settings: () => ({
+          defaultCountry: 'SA',
+          branchId: null,
+          allowOfflineRedemption: true,
+          refreshSchedule: schedule,
+        }),
       });
       expect(services.plannedRefreshAt()).toBeNull();
       await services.loadRefreshProgress();

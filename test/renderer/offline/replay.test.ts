@@ -30,7 +30,10 @@ describe('replaying the outbox', () => {
   test('in order, each redeemed once with its order reference, then journaled', async () => {
     await queue(CODE_A, 'ORD-1');
     await queue(CODE_B, 'ORD-2');
-    const registration = await harness.till.outbox.queueRegistration({ name: 'Zeynep Kaya', phone: '+90 555 111 22 33' }, SETTINGS);
+    const registration = await harness.till.outbox.queueRegistration(
+      { name: 'Zeynep Kaya', phone: '+90 555 111 22 33' },
+      SETTINGS,
+    );
     if (!registration.ok) throw new Error('not queued');
 
     const run = await harness.till.replayer.runOnce();
@@ -128,11 +131,17 @@ describe('replaying the outbox', () => {
 
   test('a refused item is kept as failed and the queue goes on', async () => {
     // Cached, but unknown to the service (as if the code had been mistyped into the cache).
-    await harness.till.cache.putReward({ ...(await harness.till.db.rewards.get(CODE_A))!.reward, code: 'RW-NOSUCH1' }, layla.phone);
+    await harness.till.cache.putReward(
+      { ...(await harness.till.db.rewards.get(CODE_A))!.reward, code: 'RW-NOSUCH1' },
+      layla.phone,
+    );
     const bad = await queue('RW-NOSUCH1', 'ORD-0');
     await queue(CODE_A, 'ORD-1');
     expect(await harness.till.replayer.runOnce()).toMatchObject({ done: 1, failed: 1 });
-    expect(await harness.till.db.outbox.get(bad.seq!)).toMatchObject({ state: 'failed', lastError: { kind: 'not_found' } });
+    expect(await harness.till.db.outbox.get(bad.seq!)).toMatchObject({
+      state: 'failed',
+      lastError: { kind: 'not_found' },
+    });
     expect(await harness.till.outbox.counts()).toEqual({ pending: 0, failed: 1, conflict: 0, done: 1 });
   });
 });
@@ -150,14 +159,20 @@ describe('reconciling a 422 reward_unavailable', () => {
     harness.clock.advance(10_000);
     expect(await harness.till.replayer.runOnce()).toMatchObject({ done: 1, conflicts: 0 });
     expect(harness.sandbox.redemptions()).toHaveLength(1);
-    expect(await harness.till.outbox.journal()).toMatchObject([{ outcome: 'redeemed_answer_lost', orderReference: 'ORD-LOST' }]);
+    expect(await harness.till.outbox.journal()).toMatchObject([
+      { outcome: 'redeemed_answer_lost', orderReference: 'ORD-LOST' },
+    ]);
     expect((await harness.till.db.rewards.get(CODE_A))?.reward.status).toBe('redeemed');
   });
 
   test('redeemed elsewhere while offline: a conflict kept with everything known', async () => {
     const item = await queue(CODE_A, 'ORD-MINE');
     // Another till redeems it directly on the service.
-    const elsewhere = await harness.api.redeemReward({ reward_code: CODE_A, phone: layla.phone, order_reference: 'ORD-OTHER' });
+    const elsewhere = await harness.api.redeemReward({
+      reward_code: CODE_A,
+      phone: layla.phone,
+      order_reference: 'ORD-OTHER',
+    });
     expect(elsewhere.ok).toBe(true);
     harness.clock.advance(5_000);
 
@@ -188,12 +203,18 @@ describe('reconciling a 422 reward_unavailable', () => {
     // Nothing listens: the connection is refused, so the service cannot have redeemed it.
     expect(await harness.till.replayer.runOnce()).toMatchObject({ done: 0, stoppedBy: 'backoff' });
     const refused = await harness.till.db.outbox.get(item.seq!);
-    expect(refused).toMatchObject({ attempts: 1, unanswered: [], lastError: { kind: 'offline', code: 'ECONNREFUSED' } });
+    expect(refused).toMatchObject({
+      attempts: 1,
+      unanswered: [],
+      lastError: { kind: 'offline', code: 'ECONNREFUSED' },
+    });
 
     // After that refused attempt, another till redeems the same reward.
     harness.clock.advance(5_000);
     await harness.api.updateSettings({ baseUrl: serviceUrl });
-    expect((await harness.api.redeemReward({ reward_code: CODE_A, phone: layla.phone, order_reference: 'ORD-OTHER' })).ok).toBe(true);
+    expect(
+      (await harness.api.redeemReward({ reward_code: CODE_A, phone: layla.phone, order_reference: 'ORD-OTHER' })).ok,
+    ).toBe(true);
     harness.clock.advance(60_000);
 
     expect(await harness.till.replayer.runOnce()).toMatchObject({ done: 0, conflicts: 1 });
@@ -210,11 +231,20 @@ describe('one replayer at a time', () => {
     await queue(CODE_B, 'ORD-2');
     harness.sandbox.faults.set({ latencyMs: 150 });
 
-    const runs = await Promise.all([windowA.replayer.runOnce(), windowB.replayer.runOnce(), windowA.replayer.runOnce()]);
+    const runs = await Promise.all([
+      windowA.replayer.runOnce(),
+      windowB.replayer.runOnce(),
+      windowA.replayer.runOnce(),
+    ]);
 
     expect(runs.filter((run) => run.ran)).toHaveLength(1);
     expect(runs.reduce((sum, run) => sum + run.done, 0)).toBe(2);
-    expect(harness.sandbox.redemptions().map((r) => r.code).sort()).toEqual([CODE_A, CODE_B]);
+    expect(
+      harness.sandbox
+        .redemptions()
+        .map((r) => r.code)
+        .sort(),
+    ).toEqual([CODE_A, CODE_B]);
     expect(locks.held.size).toBe(0);
   });
 

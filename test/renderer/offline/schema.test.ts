@@ -18,7 +18,11 @@ async function expectSearchRowsMatch(db: OfflineDb): Promise<void> {
   const rows = (await db.searchChunks.toArray()).flatMap(linesOf).map(parseSearchLine);
   expect(rows.map((row) => row.pk).sort()).toEqual(customers.map((row) => row.pk).sort());
   for (const row of customers) {
-    expect(rows.find((search) => search.pk === row.pk)).toEqual({ pk: row.pk, phoneE164: row.phoneE164, nameWords: row.nameWords });
+    expect(rows.find((search) => search.pk === row.pk)).toEqual({
+      pk: row.pk,
+      phoneE164: row.phoneE164,
+      nameWords: row.nameWords,
+    });
   }
 }
 
@@ -33,8 +37,20 @@ test('a version 1 database upgrades: its customers get search rows and are found
     meta: '&key',
   });
   await v1.table('customers').bulkAdd([
-    { id: 'c-1', phoneE164: '+4520123456', nameWords: nameWordsOf('Søren Østergaard'), customer: customer('c-1', 'Søren Østergaard', '+45 20 12 34 56'), fetchedAt: '2026-01-01T00:00:00.000Z' },
-    { id: 'c-2', phoneE164: '+48501234567', nameWords: nameWordsOf('Łukasz Żółkiewski'), customer: customer('c-2', 'Łukasz Żółkiewski', '+48 501 234 567'), fetchedAt: '2026-01-01T00:00:00.000Z' },
+    {
+      id: 'c-1',
+      phoneE164: '+4520123456',
+      nameWords: nameWordsOf('Søren Østergaard'),
+      customer: customer('c-1', 'Søren Østergaard', '+45 20 12 34 56'),
+      fetchedAt: '2026-01-01T00:00:00.000Z',
+    },
+    {
+      id: 'c-2',
+      phoneE164: '+48501234567',
+      nameWords: nameWordsOf('Łukasz Żółkiewski'),
+      customer: customer('c-2', 'Łukasz Żółkiewski', '+48 501 234 567'),
+      fetchedAt: '2026-01-01T00:00:00.000Z',
+    },
   ]);
   v1.close();
 
@@ -51,16 +67,46 @@ test('a version 1 database upgrades: its customers get search rows and are found
 test('a version 2 database upgrades: Arabic names stored with the old folding are folded again and found as typed', async () => {
   const name = `schema-arabic-${Math.random().toString(36).slice(2)}`;
   const v2 = new Dexie(name);
-  v2.version(1).stores({ customers: '++pk, &id, phoneE164, *nameWords', rewards: '&code, customerId', outbox: '++seq, state', journal: '++seq, doneAt', meta: '&key' });
+  v2.version(1).stores({
+    customers: '++pk, &id, phoneE164, *nameWords',
+    rewards: '&code, customerId',
+    outbox: '++seq, state',
+    journal: '++seq, doneAt',
+    meta: '&key',
+  });
   v2.version(2).stores({ searchChunks: 'chunk', outbox: '++seq, state, [state+seq]' });
   // What version 2's folding stored: marks gone, but alef maqsura, ta marbuta and tatweel kept.
   const rows = [
-    { pk: 1, id: 'c-1', phoneE164: '+966501234567', nameWords: ['ليلى', 'الحداد'], customer: customer('c-1', 'لَيلى الحداد', '+966 50 123 4567'), fetchedAt: '2026-01-01T00:00:00.000Z' },
-    { pk: 2, id: 'c-2', phoneE164: '+971501234567', nameWords: ['فاطمة', 'al', 'farsi'], customer: customer('c-2', 'فاطمـــة Al-Farsi', '+971 50 123 4567'), fetchedAt: '2026-01-01T00:00:00.000Z' },
-    { pk: 3, id: 'c-3', phoneE164: '+4520123456', nameWords: nameWordsOf('Søren Østergaard'), customer: customer('c-3', 'Søren Østergaard', '+45 20 12 34 56'), fetchedAt: '2026-01-01T00:00:00.000Z' },
+    {
+      pk: 1,
+      id: 'c-1',
+      phoneE164: '+966501234567',
+      nameWords: ['ليلى', 'الحداد'],
+      customer: customer('c-1', 'لَيلى الحداد', '+966 50 123 4567'),
+      fetchedAt: '2026-01-01T00:00:00.000Z',
+    },
+    {
+      pk: 2,
+      id: 'c-2',
+      phoneE164: '+971501234567',
+      nameWords: ['فاطمة', 'al', 'farsi'],
+      customer: customer('c-2', 'فاطمـــة Al-Farsi', '+971 50 123 4567'),
+      fetchedAt: '2026-01-01T00:00:00.000Z',
+    },
+    {
+      pk: 3,
+      id: 'c-3',
+      phoneE164: '+4520123456',
+      nameWords: nameWordsOf('Søren Østergaard'),
+      customer: customer('c-3', 'Søren Østergaard', '+45 20 12 34 56'),
+      fetchedAt: '2026-01-01T00:00:00.000Z',
+    },
   ];
   await v2.table('customers').bulkAdd(rows);
-  await v2.table('searchChunks').put({ chunk: 0, lines: '1 966501234567 ليلى الحداد\n2 971501234567 فاطمة al farsi\n3 4520123456 soren ostergaard' });
+  await v2.table('searchChunks').put({
+    chunk: 0,
+    lines: '1 966501234567 ليلى الحداد\n2 971501234567 فاطمة al farsi\n3 4520123456 soren ostergaard',
+  });
   v2.close();
 
   const db = openOfflineDb(name);
@@ -80,10 +126,16 @@ test('search rows follow every customer write: write-through, offline registrati
   cleanup.push(db);
   const cache = new CustomerCache(db, { defaultCountry: () => 'SA' });
   const outbox = new Outbox(db, cache);
-  await cache.putCustomers([customer('c-1', 'Layla Haddad', '+966 50 123 4567'), customer('c-2', 'Omar Al-Farsi', '+971 50 123 4567')]);
+  await cache.putCustomers([
+    customer('c-1', 'Layla Haddad', '+966 50 123 4567'),
+    customer('c-2', 'Omar Al-Farsi', '+971 50 123 4567'),
+  ]);
   await cache.putCustomers([customer('c-1', 'Layla Nasser', '+966 50 123 4567')]);
   await cache.putCustomerWithRewards({ ...customer('c-2', 'Omar Farsi', '+971 50 123 4567'), rewards: [] });
-  const registered = await outbox.queueRegistration({ name: 'Nora Berg', phone: '+47 412 34 567' }, { defaultCountry: 'SA' });
+  const registered = await outbox.queueRegistration(
+    { name: 'Nora Berg', phone: '+47 412 34 567' },
+    { defaultCountry: 'SA' },
+  );
   await expectSearchRowsMatch(db);
   if (!registered.ok || !registered.item) throw new Error('not queued');
   await db.outbox.update(registered.item.seq!, { state: 'failed' });
@@ -101,7 +153,11 @@ test('search lines are kept sorted by pk within a chunk, and an emptied chunk go
     { pk: 1030, phoneE164: '+966501234567', nameWords: [] },
   ]);
   expect((await db.searchChunks.get(0))?.lines).toBe('3 48501234567 lukasz zolkiewski\n7 4520123456 soren');
-  expect(parseSearchLine((await db.searchChunks.get(1))!.lines)).toEqual({ pk: 1030, phoneE164: '+966501234567', nameWords: [] });
+  expect(parseSearchLine((await db.searchChunks.get(1))!.lines)).toEqual({
+    pk: 1030,
+    phoneE164: '+966501234567',
+    nameWords: [],
+  });
   await writeSearchLines(db.searchChunks, [], [1030]);
   expect(await db.searchChunks.get(1)).toBeUndefined();
 });
@@ -117,7 +173,13 @@ test('a version 2 database upgrades to the latest: customers, search lines and o
     meta: '&key',
     searchChunks: 'chunk',
   });
-  const row = { id: 'c-1', phoneE164: '+4520123456', nameWords: nameWordsOf('Søren Østergaard'), customer: customer('c-1', 'Søren Østergaard', '+45 20 12 34 56'), fetchedAt: '2026-01-01T00:00:00.000Z' };
+  const row = {
+    id: 'c-1',
+    phoneE164: '+4520123456',
+    nameWords: nameWordsOf('Søren Østergaard'),
+    customer: customer('c-1', 'Søren Østergaard', '+45 20 12 34 56'),
+    fetchedAt: '2026-01-01T00:00:00.000Z',
+  };
   const pk = (await v2.table('customers').add(row)) as number;
   await writeSearchLines(v2.table('searchChunks'), [{ pk, phoneE164: row.phoneE164, nameWords: row.nameWords }]);
   await v2.table('meta').put({ key: 'lastCompleteRefresh', value: { at: '2026-01-01T00:00:00.000Z', total: 1 } });
@@ -152,7 +214,13 @@ function openVersion4(name: string): Dexie {
 }
 
 function v4Row(id: string, name: string, phone: string, phoneE164: string) {
-  return { id, phoneE164, nameWords: nameWordsOf(name), customer: customer(id, name, phone), fetchedAt: '2026-01-01T00:00:00.000Z' };
+  return {
+    id,
+    phoneE164,
+    nameWords: nameWordsOf(name),
+    customer: customer(id, name, phone),
+    fetchedAt: '2026-01-01T00:00:00.000Z',
+  };
 }
 
 test('a version 4 database upgrades to 5: the name-word index is gone, rows, tags and outbox kept, names still found while the index loads', async () => {
@@ -198,7 +266,10 @@ test('a version 4 database upgrades to 5: the name-word index is gone, rows, tag
 test('the upgrade to 5 gives a customer missing from the search chunks its line, and drops a line of no customer', async () => {
   const name = `schema-upgrade-v4-repair-${Math.random().toString(36).slice(2)}`;
   const v4 = openVersion4(name);
-  const rows = [v4Row('c-1', 'Søren Østergaard', '+45 20 12 34 56', '+4520123456'), v4Row('c-2', 'Layla Haddad', '+966 50 123 4567', '+966501234567')];
+  const rows = [
+    v4Row('c-1', 'Søren Østergaard', '+45 20 12 34 56', '+4520123456'),
+    v4Row('c-2', 'Layla Haddad', '+966 50 123 4567', '+966501234567'),
+  ];
   const pks = (await v4.table('customers').bulkAdd(rows, { allKeys: true })) as number[];
   // Only Søren has a line, and a line for pk 999 stayed behind.
   await writeSearchLines(v4.table('searchChunks'), [
@@ -218,8 +289,19 @@ test('the upgrade to 5 gives a customer missing from the search chunks its line,
 test('a version 1 database upgrades through every version to 5', async () => {
   const name = `schema-upgrade-v1-to-5-${Math.random().toString(36).slice(2)}`;
   const v1 = new Dexie(name);
-  v1.version(1).stores({ customers: '++pk, &id, phoneE164, *nameWords', rewards: '&code, customerId', outbox: '++seq, state', journal: '++seq, doneAt', meta: '&key' });
-  await v1.table('customers').bulkAdd([v4Row('c-1', 'فاطمـــة Al-Farsi', '+971 50 123 4567', '+971501234567'), v4Row('c-2', 'Łukasz Żółkiewski', '+48 501 234 567', '+48501234567')]);
+  v1.version(1).stores({
+    customers: '++pk, &id, phoneE164, *nameWords',
+    rewards: '&code, customerId',
+    outbox: '++seq, state',
+    journal: '++seq, doneAt',
+    meta: '&key',
+  });
+  await v1
+    .table('customers')
+    .bulkAdd([
+      v4Row('c-1', 'فاطمـــة Al-Farsi', '+971 50 123 4567', '+971501234567'),
+      v4Row('c-2', 'Łukasz Żółkiewski', '+48 501 234 567', '+48501234567'),
+    ]);
   v1.close();
 
   const db = openOfflineDb(name);

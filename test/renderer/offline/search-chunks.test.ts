@@ -8,7 +8,11 @@ afterEach(async () => {
   for (const db of cleanup.splice(0)) await dropDb(db);
 });
 
-const fields = (pk: number, word: string) => ({ pk, phoneE164: `+4520${String(pk).padStart(6, '0')}`, nameWords: [word] });
+const fields = (pk: number, word: string) => ({
+  pk,
+  phoneE164: `+4520${String(pk).padStart(6, '0')}`,
+  nameWords: [word],
+});
 
 async function chunkLines(db: OfflineDb, pk: number) {
   const chunk = await db.searchChunks.get(chunkOf(pk));

@@ -14,7 +14,11 @@ const FIXED = [
 ];
 // Enough namesakes for three pages.
 const HADDADS = Array.from({ length: 45 }, (_, i) =>
-  customer(`c-h${String(i).padStart(2, '0')}`, `Sami${i} Haddad`, `+966 55 ${String(1000000 + i).slice(0, 3)} ${String(1000000 + i).slice(3)}`),
+  customer(
+    `c-h${String(i).padStart(2, '0')}`,
+    `Sami${i} Haddad`,
+    `+966 55 ${String(1000000 + i).slice(0, 3)} ${String(1000000 + i).slice(3)}`,
+  ),
 );
 
 function names(result: CacheSearchResult): string[] {
@@ -118,7 +122,12 @@ for (const mode of ['index', 'fallback'] as const) {
         expect(names(await cache.search('900123'))).toEqual(['Anna Andersen']);
         expect(names(await cache.search('20 12 34'))).toEqual(['Søren Østergaard']);
         // 1234567 sits in four numbers (twice in none): each listed once.
-        expect(names(await cache.search('1234567')).sort()).toEqual(['Işık Yılmaz', 'Layla Haddad', 'Omar Al-Farsi', 'Łukasz Żółkiewski']);
+        expect(names(await cache.search('1234567')).sort()).toEqual([
+          'Işık Yılmaz',
+          'Layla Haddad',
+          'Omar Al-Farsi',
+          'Łukasz Żółkiewski',
+        ]);
         // 55 occurs twice in some Haddad numbers (+966 55 ... 55): still once each.
         const repeated = await cache.search('55', 1);
         expect(new Set(repeated.customers.map((row) => row.id)).size).toBe(repeated.customers.length);
@@ -149,7 +158,11 @@ for (const mode of ['index', 'fallback'] as const) {
 describe('the in-memory index', () => {
   // Enough customers for three chunks of 1,024 (search-chunks.ts).
   const CROWD = Array.from({ length: 2_500 }, (_, i) =>
-    customer(`c-crowd-${i}`, `Person${i} Crowd`, `+966 56 ${String(1_000_000 + i).slice(0, 3)} ${String(1_000_000 + i).slice(3)}`),
+    customer(
+      `c-crowd-${i}`,
+      `Person${i} Crowd`,
+      `+966 56 ${String(1_000_000 + i).slice(0, 3)} ${String(1_000_000 + i).slice(3)}`,
+    ),
   );
 
   async function crowdCache(): Promise<{ db: OfflineDb; cache: CustomerCache }> {
@@ -205,7 +218,8 @@ describe('the in-memory index', () => {
 
   test('caps a crowd of matches and says so', () => {
     const index = new SlimSearchIndex();
-    for (let pk = 1; pk <= 30; pk++) index.upsert({ pk, phoneE164: `+4477009${String(pk).padStart(5, '0')}`, nameWords: ['sam'] });
+    for (let pk = 1; pk <= 30; pk++)
+      index.upsert({ pk, phoneE164: `+4477009${String(pk).padStart(5, '0')}`, nameWords: ['sam'] });
     const hits = index.search(parseQuery('sa', 'GB'), 25);
     expect(hits.pks).toHaveLength(25);
     expect(hits.capped).toBe(true);
@@ -231,7 +245,9 @@ describe('the in-memory index', () => {
       phones.set(pk, `+9665${String(next() % 100_000_000).padStart(8, '0')}`);
       index.upsert({ pk, phoneE164: phones.get(pk)!, nameWords: ['x'] });
     }
-    const queries = ['9665', '1234', '0000', '55', '96650', '12', '7'].concat(Array.from({ length: 20 }, () => String(next() % 100_000).padStart(5, '0')));
+    const queries = ['9665', '1234', '0000', '55', '96650', '12', '7'].concat(
+      Array.from({ length: 20 }, () => String(next() % 100_000).padStart(5, '0')),
+    );
     // Before the load ends every digit query scans.
     const scanned = queries.map((digits) => index.search({ kind: 'digits', digits }, 1000).pks);
     await index.endBulkLoad();
@@ -240,7 +256,10 @@ describe('the in-memory index', () => {
     expect(scanned[0]!.length).toBe(400);
 
     // A number that changes after the load: found by its new digits only.
-    index.upsert({ pk: 5, phoneE164: '+4799887766', nameWords: ['x'] }, { pk: 5, phoneE164: phones.get(5)!, nameWords: ['x'] });
+    index.upsert(
+      { pk: 5, phoneE164: '+4799887766', nameWords: ['x'] },
+      { pk: 5, phoneE164: phones.get(5)!, nameWords: ['x'] },
+    );
     const without5 = scanned[0]!.filter((pk) => pk !== 5);
     for (const digits of ['99887766', '9988']) expect(index.search({ kind: 'digits', digits }, 10).pks).toEqual([5]);
     expect(index.search({ kind: 'digits', digits: '9665' }, 1000).pks).toEqual(without5);

@@ -37,7 +37,9 @@ afterEach(async () => {
 type PutCustomers = CustomerCache['putCustomers'];
 
 /** Wraps the cache's write of customers (the facade keeps its cache inside; the class is shared). */
-function wrapPutCustomers(wrap: (put: PutCustomers, ...args: Parameters<PutCustomers>) => ReturnType<PutCustomers>): void {
+function wrapPutCustomers(
+  wrap: (put: PutCustomers, ...args: Parameters<PutCustomers>) => ReturnType<PutCustomers>,
+): void {
   const put = CustomerCache.prototype.putCustomers;
   vi.spyOn(CustomerCache.prototype, 'putCustomers').mockImplementation(function (this: CustomerCache, ...args) {
     return wrap(put.bind(this), ...args);
@@ -103,10 +105,18 @@ test('a customer lookup and a reward check answer while the table is held; both 
 
   expect(events).toEqual(['answered', 'held transaction committed', 'answered', 'held transaction committed']);
   expect(lookup).toMatchObject({ ok: true, source: 'service', customer: { id: layla.id }, pendingCodes: [] });
-  expect(check).toMatchObject({ ok: true, source: 'service', reward: { code: layla.rewards.availableProduct }, pendingHere: false });
+  expect(check).toMatchObject({
+    ok: true,
+    source: 'service',
+    reward: { code: layla.rewards.availableProduct },
+    pendingHere: false,
+  });
   await till.cacheWritesSettled();
   expect(await db.customers.where('id').equals(layla.id).count()).toBe(1);
-  expect(await db.rewards.get(layla.rewards.availableProduct)).toMatchObject({ customerId: layla.id, phoneE164: layla.phone });
+  expect(await db.rewards.get(layla.rewards.availableProduct)).toMatchObject({
+    customerId: layla.id,
+    phoneE164: layla.phone,
+  });
 });
 
 test('a failed write-through is reported, loses only that write, and the next one still lands', async () => {
@@ -138,7 +148,10 @@ test('a cache answer comes after the writes queued before it: the service goes a
     searchCustomers: async (payload: Parameters<typeof service.api.searchCustomers>[0]) =>
       calls++ === 0
         ? service.api.searchCustomers(payload)
-        : { ok: false as const, error: { kind: 'offline' as const, message: 'The loyalty service cannot be reached.' } },
+        : {
+            ok: false as const,
+            error: { kind: 'offline' as const, message: 'The loyalty service cannot be reached.' },
+          },
   };
   const local = createOfflineServices({ api: flaky, settings: () => SETTINGS, db, locks: createFakeLocks() });
   // A slow disk: the first answer's write-through is still running when the cache is asked.

@@ -62,7 +62,10 @@ export function installFakeTill(): FakeTill {
   };
 }
 
-export function tillState(overrides: Partial<TillState['settings']> = {}, mode: TillState['mode'] = 'service'): TillState {
+export function tillState(
+  overrides: Partial<TillState['settings']> = {},
+  mode: TillState['mode'] = 'service',
+): TillState {
   return {
     settings: {
       baseUrl: 'http://127.0.0.1:4010',

@@ -25,7 +25,12 @@ export interface CallOptions {
   headers?: Record<string, string>;
 }
 
-export async function call(sandbox: Pick<Sandbox, 'url'>, method: string, path: string, options: CallOptions = {}): Promise<Reply> {
+export async function call(
+  sandbox: Pick<Sandbox, 'url'>,
+  method: string,
+  path: string,
+  options: CallOptions = {},
+): Promise<Reply> {
   const key = options.key === undefined ? DEMO_KEY : options.key;
   const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
   if (key !== null) headers.authorization = `Bearer ${key}`;
@@ -39,7 +44,8 @@ export async function call(sandbox: Pick<Sandbox, 'url'>, method: string, path: 
   return { status: response.status, headers: response.headers, text, body: parseJson(text) };
 }
 
-export const get = (sandbox: Pick<Sandbox, 'url'>, path: string, options?: CallOptions) => call(sandbox, 'GET', path, options);
+export const get = (sandbox: Pick<Sandbox, 'url'>, path: string, options?: CallOptions) =>
+  call(sandbox, 'GET', path, options);
 export const post = (sandbox: Pick<Sandbox, 'url'>, path: string, json: unknown, options?: CallOptions) =>
   call(sandbox, 'POST', path, { ...options, json });
 export const put = (sandbox: Pick<Sandbox, 'url'>, path: string, json: unknown, options?: CallOptions) =>
@@ -75,7 +81,14 @@ export function rawRequest(sandbox: Pick<Sandbox, 'url'>, raw: RawRequest): Prom
   if (raw.body !== undefined) headers['content-length'] = Buffer.byteLength(raw.body);
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { host: url.hostname, port: url.port, path: `${url.pathname}${url.search}`, method: raw.method, headers, agent: false },
+      {
+        host: url.hostname,
+        port: url.port,
+        path: `${url.pathname}${url.search}`,
+        method: raw.method,
+        headers,
+        agent: false,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -15,7 +15,16 @@ const CUSTOMER_FIELDS = ['id', 'name', 'phone', 'email', 'birthday', 'status', '
 const CARD_FIELDS = ['id', 'serial_number', 'status', 'program', 'visits', 'points', 'spent'];
 const PROGRAM_FIELDS = ['id', 'name', 'type'];
 const REWARD_FIELDS = [
-  'code', 'status', 'name', 'description', 'type', 'allowed_products', 'customer_id', 'earned_at', 'expires_at', 'redeemed_at',
+  'code',
+  'status',
+  'name',
+  'description',
+  'type',
+  'allowed_products',
+  'customer_id',
+  'earned_at',
+  'expires_at',
+  'redeemed_at',
 ];
 
 const sorted = (list: string[]) => [...list].sort();

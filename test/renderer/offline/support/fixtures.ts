@@ -86,15 +86,30 @@ export function recordStoreCalls(db: OfflineDb): StoreCall[] {
           return {
             ...table,
             query(req) {
-              calls.push({ table: name, op: 'query', index: req.query.index.name ?? '', rangeType: req.query.range.type });
+              calls.push({
+                table: name,
+                op: 'query',
+                index: req.query.index.name ?? '',
+                rangeType: req.query.range.type,
+              });
               return table.query(req);
             },
             openCursor(req) {
-              calls.push({ table: name, op: 'openCursor', index: req.query.index.name ?? '', rangeType: req.query.range.type });
+              calls.push({
+                table: name,
+                op: 'openCursor',
+                index: req.query.index.name ?? '',
+                rangeType: req.query.range.type,
+              });
               return table.openCursor(req);
             },
             count(req) {
-              calls.push({ table: name, op: 'count', index: req.query.index.name ?? '', rangeType: req.query.range.type });
+              calls.push({
+                table: name,
+                op: 'count',
+                index: req.query.index.name ?? '',
+                rangeType: req.query.range.type,
+              });
               return table.count(req);
             },
             get(req) {
@@ -126,7 +141,11 @@ export function createFakeLocks(): LockManagerLike & { held: Set<string>; reques
   const locks = {
     held,
     requests: 0,
-    async request<T>(name: string, _options: { ifAvailable: true }, callback: (lock: unknown) => Promise<T>): Promise<T> {
+    async request<T>(
+      name: string,
+      _options: { ifAvailable: true },
+      callback: (lock: unknown) => Promise<T>,
+    ): Promise<T> {
       locks.requests += 1;
       if (held.has(name)) return callback(null);
       held.add(name);
