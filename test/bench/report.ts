@@ -3,6 +3,7 @@
  * met it, printed as one table and written to test/bench/results.json.
  */
 import { readFile, writeFile } from 'node:fs/promises';
+import { format, resolveConfig } from 'prettier';
 import type { Summary } from './stats';
 
 export interface Target {
@@ -162,7 +163,10 @@ export async function writeDocTable(docFile: string, figures: readonly Figure[])
   if (start < 0 || end < start)
     throw new Error(`${docFile} has lost its figure table markers; put back ${TABLE_START} and ${TABLE_END}.`);
   const table = markdownTable(figures);
-  await writeFile(docFile, `${doc.slice(0, start + TABLE_START.length)}\n${table}\n${doc.slice(end)}`);
+  const text = `${doc.slice(0, start + TABLE_START.length)}\n${table}\n${doc.slice(end)}`;
+  // Written as Prettier writes it, so the lint run of `npm test` stays clean after a bench.
+  const options = await resolveConfig(docFile);
+  await writeFile(docFile, await format(text, { ...options, filepath: docFile }));
 }
 
 /** A number with its unit, rounded for reading: 0.043 ms, 12.4 ms, 1,234 customers/s. */
