@@ -250,6 +250,8 @@ export interface Harness {
    * duration of `work`: "the service, used by another till, while this one is offline".
    */
   elsewhere<T>(work: (service: Sandbox) => Promise<T>): Promise<T>;
+  /** Another till, still connected, redeems a reward on the service `elsewhere`; throws unless it is redeemed. */
+  otherTillRedeems(redemption: { code: string; phone: string; orderReference: string }): Promise<void>;
   /**
    * Every redemption the service made since the harness started, across restarts and the
    * service "elsewhere": the judge of whose redemption each one was.
@@ -317,6 +319,19 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
         await other.close();
       }
     };
+    const otherTillRedeems: Harness['otherTillRedeems'] = ({ code, phone, orderReference }) =>
+      elsewhere(async (service) => {
+        const response = await fetch(`${service.url}/v1/rewards/redeem`, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${SERVICE_KEY}`,
+            accept: 'application/json',
+            'content-type': 'application/json',
+          },
+          body: JSON.stringify({ reward_code: code, phone, order_reference: orderReference }),
+        });
+        if (response.status !== 200) throw new Error(`The other till's redemption answered ${response.status}.`);
+      });
     cleanups.push(stopSandbox);
 
     const core = await createAppCore({
@@ -410,6 +425,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       stopSandbox,
       restartSandbox,
       elsewhere,
+      otherTillRedeems,
       allRedemptions: () => [...pastRedemptions, ...(sandboxOpen ? sandbox.redemptions() : [])],
       skewServiceClock(ms: number) {
         serviceSkewMs = ms;

@@ -179,18 +179,7 @@ describe('working through an outage: the cache, the outbox and its replay', () =
     const { page } = h;
     await h.stopSandbox();
     // While this till is offline, another till, still connected, redeems the same reward.
-    await h.elsewhere(async (service) => {
-      const response = await fetch(`${service.url}/v1/rewards/redeem`, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${SERVICE_KEY}`,
-          accept: 'application/json',
-          'content-type': 'application/json',
-        },
-        body: JSON.stringify({ reward_code: omar.reward, phone: omar.phone, order_reference: 'OTHER-TILL-7' }),
-      });
-      expect(response.status).toBe(200);
-    });
+    await h.otherTillRedeems({ code: omar.reward, phone: omar.phone, orderReference: 'OTHER-TILL-7' });
     // This till, offline, still has the reward as available in its cache and queues it. The
     // service's times are to the second, so its every attempt comes in a later second.
     await sleep(1100);

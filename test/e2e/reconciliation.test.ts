@@ -99,20 +99,8 @@ describe('reconciliation a manager can trust', () => {
   }
 
   /** Another till, still connected, redeems on the service while this one cannot reach it. */
-  async function otherTillRedeems(target: Target, orderReference: string): Promise<void> {
-    await h.elsewhere(async (service) => {
-      const response = await fetch(`${service.url}/v1/rewards/redeem`, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${SERVICE_KEY}`,
-          accept: 'application/json',
-          'content-type': 'application/json',
-        },
-        body: JSON.stringify({ reward_code: target.code, phone: target.phone, order_reference: orderReference }),
-      });
-      expect(response.status).toBe(200);
-    });
-  }
+  const otherTillRedeems = ({ code, phone }: Target, orderReference: string) =>
+    h.otherTillRedeems({ code, phone, orderReference });
 
   async function retryNow(page: Page): Promise<void> {
     await expect.poll(() => page.getByTestId('retry-now').isEnabled()).toBe(true);
