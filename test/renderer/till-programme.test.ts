@@ -1,6 +1,7 @@
 import { mount } from '@vue/test-utils';
 import { createPinia, setActivePinia } from 'pinia';
 import { beforeEach, describe, expect, it } from 'vitest';
+import CardDetails from '../../renderer/components/CardDetails.vue';
 import CardPoints from '../../renderer/components/CardPoints.vue';
 import { i18n } from '../../renderer/i18n';
 import { cardsForTill, programmesOnCards } from '../../renderer/lib/till-programme';
@@ -68,6 +69,14 @@ describe('the points in a result row', () => {
     const row = mount(CardPoints, { props: { cards: [bakeryCard()], programId: COFFEE_CLUB_ID }, global });
     expect(row.find('[data-testid="no-till-card"]').text()).toContain('No card in this till’s programme');
     expect(row.findAll('.card-points__item')).toHaveLength(0);
+  });
+});
+
+describe('a card on the customer screen', () => {
+  it('names its programme and its kind with a space between them', () => {
+    setActivePinia(createPinia());
+    const details = mount(CardDetails, { props: { card: card(180) }, global: { plugins: [i18n] } });
+    expect(details.find('.card-details__programme').text()).toBe('Coffee Club (points card)');
   });
 });
 
