@@ -17,6 +17,7 @@ import { CHANNELS, type Channel, type Operation, type TillOperations } from '../
 import type { Sandbox } from '../../sandbox';
 import { bridgeInitScript, CHROMIUM_ARGS, CHROMIUM_PATH, serveFolder } from '../e2e/harness';
 import { createTestCipher } from '../support/test-cipher';
+import { answerBridgeCall, BRIDGE_PATH, httpInvokeScript, type BridgeHandler } from './http-bridge';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const BENCH_KEY = 'bench-till-key-7301';
@@ -54,7 +55,7 @@ export interface BenchBrowser {
   /**
    * Every bridge call the page made, with the time its handler took in the core (the app's
    * own part: validation, axios, the sandbox); the rest of the page's wait is the test
-   * bridge (the DevTools protocol binding), which Electron's IPC does not pay.
+   * bridge (a POST on loopback, http-bridge.ts), which Electron's IPC does not pay.
    */
   coreCalls: { channel: string; startedAt: number; ms: number }[];
   /** Points the core at a sandbox, with the bench key, as Settings would. */
@@ -67,7 +68,14 @@ export interface BenchBrowser {
 export async function startBenchBrowser(workDir: string): Promise<BenchBrowser> {
   const pageDir = join(workDir, 'page');
   const [, initScript] = await Promise.all([buildBenchPage(pageDir), bridgeInitScript()]);
-  const { server, origin } = await serveFolder(pageDir);
+  const coreCalls: BenchBrowser['coreCalls'] = [];
+  // Set once the core exists; the bridge route answers only after the page has loaded.
+  let invokeCore: BridgeHandler = async () => {
+    throw new Error('The core is not ready.');
+  };
+  const { server, origin } = await serveFolder(pageDir, {
+    [BRIDGE_PATH]: (request, response) => answerBridgeCall(request, response, (...call) => invokeCore(...call)),
+  });
   const pageUrl = `${origin}/index.html`;
   const coreLog: string[] = [];
   const core = await createAppCore({
@@ -77,6 +85,17 @@ export async function startBenchBrowser(workDir: string): Promise<BenchBrowser> 
     requestTimeoutMs: 5_000,
     log: { info: () => undefined, warn: (m) => coreLog.push(m), error: (m) => coreLog.push(m) },
   });
+  invokeCore = async (channel, payload) => {
+    const handler = core.handlers[channel as Channel];
+    if (!handler) throw new Error(`No such bridge channel: ${channel}`);
+    const startedAt = Date.now();
+    const started = performance.now();
+    try {
+      return await handler({ url: pageUrl }, payload);
+    } finally {
+      coreCalls.push({ channel, startedAt, ms: performance.now() - started });
+    }
+  };
   const context = await chromium.launchPersistentContext(join(workDir, 'profile'), {
     executablePath: CHROMIUM_PATH,
     args: CHROMIUM_ARGS,
@@ -102,19 +121,7 @@ export async function startBenchBrowser(workDir: string): Promise<BenchBrowser> 
       },
     });
   });
-  const coreCalls: BenchBrowser['coreCalls'] = [];
-  await context.exposeBinding('tillInvoke', async (source, channel: unknown, payload: unknown) => {
-    const handler = core.handlers[channel as Channel];
-    if (!handler) throw new Error(`No such bridge channel: ${String(channel)}`);
-    const startedAt = Date.now();
-    const started = performance.now();
-    try {
-      return await handler({ url: source.frame.url() }, payload);
-    } finally {
-      coreCalls.push({ channel: String(channel), startedAt, ms: performance.now() - started });
-    }
-  });
-  await context.addInitScript({ content: initScript });
+  await context.addInitScript({ content: `${httpInvokeScript(BRIDGE_PATH)}\n${initScript}` });
   const page = context.pages()[0] ?? (await context.newPage());
   page.setDefaultTimeout(30_000);
   await page.goto(pageUrl);

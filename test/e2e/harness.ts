@@ -6,7 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize, resolve, sep } from 'node:path';
@@ -82,11 +82,17 @@ export async function buildRenderer(outDir: string): Promise<void> {
 }
 
 /** A static server for a folder (the benchmark's page): nothing outside it. */
-export async function serveFolder(folder: string): Promise<{ server: Server; origin: string }> {
+export async function serveFolder(
+  folder: string,
+  /** Paths answered by a handler instead of a file (the bench's bridge). */
+  routes: Record<string, (request: IncomingMessage, response: ServerResponse) => Promise<void>> = {},
+): Promise<{ server: Server; origin: string }> {
   const root = resolve(folder);
   const server = createServer((request, response) => {
     void (async () => {
       const path = decodeURIComponent(new URL(request.url ?? '/', 'http://localhost').pathname);
+      const route = routes[path];
+      if (route) return route(request, response);
       const file = normalize(join(root, path === '/' ? 'index.html' : path));
       if (!file.startsWith(root + sep)) {
         response.writeHead(403).end();
