@@ -17,7 +17,8 @@ import type { TillApi } from '../../electron/contract';
 import { backoffDelay, boundedRetryAfter, type BackoffPolicy } from './backoff';
 import { isTransient } from './failure-kinds';
 import { clearMeta, readMeta, writeMeta, type OfflineDb, type PageTag, type RefreshCursor } from './db';
-import { prepareCustomers, PreparedCustomers, type CustomerCache } from './customer-cache';
+import { countCustomers } from './customer-blocks';
+import { prepareCustomers, PreparedCustomers, WriteInterrupted, type CustomerCache } from './customer-cache';
 import { pageHash } from './page-hash';
 import { yieldToBrowser } from './index-loader';
 
@@ -105,6 +106,8 @@ const CASHIER_WRITE_MIN = 25;
  * A restart repeats at most these pages, which cost no writes.
  */
 const IDLE_CURSOR_EVERY_MS = 2_000;
+/** Times one write may give way to the cashier's searches before it is let finish. */
+const MAX_INTERRUPTIONS = 2;
 /** How far the fetchers may run ahead of what is stored, in pages. */
 const MAX_PAGES_AHEAD = 12;
 
@@ -277,7 +280,7 @@ export class CacheRefresh {
   private async fill(cursor: RefreshCursor, first: FetchedPage | null): Promise<void> {
     // No more customers stored than the pages done hold: the pages to come are new to the
     // cache (a first fill, or its resumption), inserted without a lookup each.
-    this.expectNew = (await this.options.db.customers.count()) <= cursor.pagesDone * this.perPage;
+    this.expectNew = (await countCustomers(this.options.db)) <= cursor.pagesDone * this.perPage;
     // A run that only confirms what is stored may end without ever storing its cursor.
     this.cursorStoredAt = performance.now();
     const tags = new Map<number, PageTag>();
@@ -408,8 +411,10 @@ export class CacheRefresh {
     await this.timedPut(customers.slice(from, customers.length), fetchedAt, {
       tables: [db.meta, db.pageTags],
       write: async () => {
-        await writeMeta(db, 'refreshCursor', moved);
-        if (newTags.length > 0) await db.pageTags.bulkPut(newTags);
+        await Promise.all([
+          writeMeta(db, 'refreshCursor', moved),
+          newTags.length > 0 ? db.pageTags.bulkPut(newTags) : undefined,
+        ]);
       },
     });
     for (const tag of newTags) tags.set(tag.page, tag);
@@ -432,6 +437,14 @@ export class CacheRefresh {
     });
   }
 
+  /** Writes rolled back for a cashier's search, for the record (`interruptedWrites`). */
+  private interruptions = 0;
+
+  /** How many of this refresh's writes gave way to a cashier's search and were written again. */
+  get interruptedWrites(): number {
+    return this.interruptions;
+  }
+
   /** The customers of this run's pages are taken to be new (see `fill`). */
   private expectNew = false;
 
@@ -444,16 +457,34 @@ export class CacheRefresh {
     return Math.max(CASHIER_WRITE_MIN, Math.floor(CASHIER_WRITE_BUDGET_MS / this.msPerCustomer));
   }
 
+  /**
+   * One transaction of the refresh's. A cashier's search that starts while it runs rolls it
+   * back (the search then waits for no write), and it is written again once the searches
+   * are done; a write interrupted MAX_INTERRUPTIONS times in a row is let finish, so a
+   * cashier who never stops searching cannot stall the refresh.
+   */
   private async timedPut(
     customers: PreparedCustomers,
     fetchedAt: string,
     alongside?: Parameters<CustomerCache['putCustomers']>[2],
   ): Promise<void> {
-    const started = performance.now();
-    await this.options.cache.putCustomers(customers, fetchedAt, alongside, {
-      onlyChanged: true,
-      expectNew: this.expectNew,
-    });
+    const { cache } = this.options;
+    let started = performance.now();
+    for (let interruptions = 0; ; interruptions++) {
+      try {
+        await cache.putCustomers(customers, fetchedAt, alongside, {
+          onlyChanged: true,
+          expectNew: this.expectNew,
+          interruptible: interruptions < MAX_INTERRUPTIONS,
+        });
+        break;
+      } catch (error) {
+        if (!(error instanceof WriteInterrupted)) throw error;
+        this.interruptions += 1;
+        await cache.whenSearchesIdle();
+        started = performance.now();
+      }
+    }
     if (customers.length >= CASHIER_WRITE_MIN) {
       const perCustomer = (performance.now() - started) / customers.length;
       this.msPerCustomer = this.msPerCustomer === null ? perCustomer : 0.8 * this.msPerCustomer + 0.2 * perCustomer;

@@ -11,15 +11,22 @@ import type { Table } from 'dexie';
 import type { Customer, Program, Redemption, Reward } from '../../electron/contract';
 import { toE164 } from '../lib/phone';
 import {
-  LOCAL_ID_PREFIX,
-  addNewCustomerRows,
+  CustomerIdTaken,
   customerTables,
+  findCustomerById,
+  findCustomersByIdPrefix,
+  findCustomersByIds,
+  findCustomersByPhone,
+  firstCustomerPks,
+  firstCustomers,
+  getCustomerRow,
+  getCustomerRows,
   putCustomerRows,
-  rewardKey,
-  type CachedCustomer,
-  type CachedReward,
-  type OfflineDb,
-} from './db';
+  readWriteContext,
+  updateCustomerRow,
+  writeCustomerRows,
+} from './customer-blocks';
+import { LOCAL_ID_PREFIX, rewardKey, type CachedCustomer, type CachedReward, type OfflineDb } from './db';
 import { nameWordsOf } from './fold';
 import { loadSearchIndex, yieldToBrowser, type IndexLoadOptions, type IndexLoadProgress } from './index-loader';
 import { linesOf, parseSearchLine } from './search-chunks';
@@ -71,11 +78,32 @@ export interface WriteOptions {
   onlyChanged?: boolean;
   /**
    * The customers are most likely not stored yet (a first fill): insert them without
-   * looking each one up first, which is a third of a new customer's write. Should one be
-   * stored already, the transaction is rolled back and written the usual way. Only
-   * `putCustomers` takes this (it owns its transaction).
+   * looking each one up first. Should one be stored already (the unique id index says so),
+   * the transaction is rolled back and written the usual way. Only `putCustomers` takes
+   * this (it owns its transaction).
    */
   expectNew?: boolean;
+  /**
+   * A background write (the refresh's): a cashier's search that starts while it runs aborts
+   * it, so that the search does not queue behind it (IndexedDB runs a read after every
+   * overlapping write created before it). The write is rolled back whole, `alongside`
+   * included, and the call fails with `WriteInterrupted`: the caller writes it again once
+   * the searches are done. Only `putCustomers` takes this.
+   */
+  interruptible?: boolean;
+}
+
+interface InterruptibleWrite {
+  transaction: { abort(): void };
+  aborted: boolean;
+}
+
+/** A background write was rolled back so that a cashier's search would not wait for it. */
+export class WriteInterrupted extends Error {
+  constructor() {
+    super('The write gave way to a search; nothing of it was stored.');
+    this.name = 'WriteInterrupted';
+  }
 }
 
 export interface CustomerCacheOptions {
@@ -162,6 +190,8 @@ export class CustomerCache {
   /** When the last search ended (monotonic ms), so background writers can tell a cashier at work. */
   private lastSearchEndedAt = Number.NEGATIVE_INFINITY;
   private idleWaiters: (() => void)[] = [];
+  /** The interruptible background write in progress, if any (see `WriteOptions.interruptible`). */
+  private interruptible: InterruptibleWrite | null = null;
   /** pks written through while the index loads: the loader must not index an older read of them. */
   private writtenDuringLoad = new Set<number>();
   private readonly now: () => Date;
@@ -231,7 +261,7 @@ export class CustomerCache {
         return await this.putPrepared(prepared, fetchedAt, alongside, options);
       } catch (error) {
         // Some were stored after all (the transaction rolled back): the usual way, which reads first.
-        if ((error as { name?: unknown } | null)?.name !== 'BulkError') throw error;
+        if (!(error instanceof CustomerIdTaken)) throw error;
       }
     }
     return this.putPrepared(prepared, fetchedAt, alongside, { ...options, expectNew: false });
@@ -244,11 +274,22 @@ export class CustomerCache {
     options: WriteOptions,
   ): Promise<CachedCustomer[]> {
     const tables = [...customerTables(this.db), ...(alongside?.tables ?? [])];
-    const changes = await this.db.transaction('rw', tables, async () => {
-      const written = await this.writePrepared(prepared, fetchedAt, options);
-      await alongside?.write();
-      return written;
-    });
+    // Set inside the transaction's scope when the write may give way to a search.
+    const interruptible: { write: InterruptibleWrite | null } = { write: null };
+    let changes: Awaited<ReturnType<CustomerCache['writePrepared']>>;
+    try {
+      changes = await this.db.transaction('rw', tables, async (transaction) => {
+        if (options.interruptible) this.interruptible = interruptible.write = { transaction, aborted: false };
+        const written = await this.writePrepared(prepared, fetchedAt, options);
+        await alongside?.write();
+        return written;
+      });
+    } catch (error) {
+      if (interruptible.write?.aborted) throw new WriteInterrupted();
+      throw error;
+    } finally {
+      if (interruptible.write && this.interruptible === interruptible.write) this.interruptible = null;
+    }
     // The index follows only what committed.
     for (const { row, previous } of changes) this.indexWrite(row, previous);
     return changes.map((change) => change.row);
@@ -274,10 +315,15 @@ export class CustomerCache {
     const { items } = prepared;
     if (items.length === 0) return [];
     // Customers registered offline are few: one index range finds them all, by phone here.
+    // Asked together with the stored customers by id, unless the customers are expected new.
+    const ids = items.map((item) => item.id);
+    const [locals, lookedUp, context] = await Promise.all([
+      findCustomersByIdPrefix(this.db, LOCAL_ID_PREFIX),
+      options.expectNew ? null : findCustomersByIds(this.db, ids),
+      options.expectNew ? readWriteContext(this.db) : null,
+    ]);
     const localByPhone = new Map<string, CachedCustomer>();
-    for (const row of await this.db.customers.where('id').startsWith(LOCAL_ID_PREFIX).toArray()) {
-      if (row.localOnly) localByPhone.set(row.phoneE164, row);
-    }
+    for (const row of locals) if (row.localOnly) localByPhone.set(row.phoneE164, row);
     if (options.expectNew && items.every((item) => !localByPhone.has(item.phoneE164))) {
       const rows = items.map((item): CachedCustomer => ({
         id: item.id,
@@ -286,14 +332,10 @@ export class CustomerCache {
         customer: item.record,
         fetchedAt,
       }));
-      const pks = await addNewCustomerRows(this.db, rows);
+      const pks = await writeCustomerRows(this.db, context!, rows);
       return rows.map((row, i) => ({ row: { ...row, pk: pks[i]! }, previous: null }));
     }
-    // One request per id, all in flight at once: measured twice as fast in Chromium as
-    // `anyOf`, whose cursor waits for each key before it asks for the next.
-    const existing = new Map<string, CachedCustomer>();
-    const found = await Promise.all(items.map((item) => this.db.customers.get({ id: item.id })));
-    for (const row of found) if (row) existing.set(row.id, row);
+    const existing = lookedUp ?? (await findCustomersByIds(this.db, ids));
     const rows: { row: CachedCustomer; previous: CachedCustomer | null }[] = [];
     for (const item of items) {
       // A customer registered offline becomes the service's customer: same row, same pk.
@@ -367,10 +409,10 @@ export class CustomerCache {
     phoneE164: string | null,
     fetchedAt = this.now().toISOString(),
   ): Promise<CachedReward> {
-    return this.db.transaction('rw', this.db.rewards, this.db.customers, async () => {
+    return this.db.transaction('rw', [this.db.rewards, ...customerTables(this.db)], async () => {
       const code = rewardKey(reward.code);
       const previous = await this.db.rewards.get(code);
-      const owner = await this.db.customers.where('id').equals(reward.customer_id).first();
+      const owner = await findCustomerById(this.db, reward.customer_id);
       const row: CachedReward = {
         code,
         customerId: reward.customer_id,
@@ -390,7 +432,7 @@ export class CustomerCache {
     phoneE164: string,
     fetchedAt = this.now().toISOString(),
   ): Promise<void> {
-    await this.db.transaction('rw', this.db.rewards, this.db.customers, async () => {
+    await this.db.transaction('rw', [this.db.rewards, ...customerTables(this.db)], async () => {
       const code = rewardKey(redemption.reward.code);
       const previous = await this.db.rewards.get(code);
       await this.db.rewards.put({
@@ -400,10 +442,15 @@ export class CustomerCache {
         reward: redemption.reward,
         fetchedAt,
       });
-      const owner = await this.db.customers.where('id').equals(redemption.reward.customer_id).first();
+      const owner = await findCustomerById(this.db, redemption.reward.customer_id);
       if (owner) {
-        const cards = owner.customer.cards.map((card) => (card.id === redemption.card.id ? redemption.card : card));
-        await this.db.customers.update(owner.pk!, { customer: { ...owner.customer, cards } });
+        await updateCustomerRow(this.db, owner.pk!, (row) => ({
+          ...row,
+          customer: {
+            ...row.customer,
+            cards: row.customer.cards.map((card) => (card.id === redemption.card.id ? redemption.card : card)),
+          },
+        }));
       }
     });
   }
@@ -427,17 +474,17 @@ export class CustomerCache {
   // ---------------------------------------------------------------------------------
 
   async getCustomer(id: string): Promise<CachedCustomerWithRewards | null> {
-    const record = await this.db.customers.where('id').equals(id).first();
+    const record = await findCustomerById(this.db, id);
     if (!record) return null;
     return { record, rewards: await this.rewardsOf(id) };
   }
 
   async getByPk(pk: number): Promise<CachedCustomer | undefined> {
-    return this.db.customers.get(pk);
+    return getCustomerRow(this.db, pk);
   }
 
   async findByPhone(phoneE164: string): Promise<CachedCustomer | undefined> {
-    return this.db.customers.where('phoneE164').equals(phoneE164).first();
+    return (await findCustomersByPhone(this.db, phoneE164))[0];
   }
 
   /**
@@ -445,7 +492,7 @@ export class CustomerCache {
    * choice of this till's programme. A bounded one-off read, never on the search path.
    */
   async programmesSeen(limit = 500): Promise<Program[]> {
-    const rows = await this.db.customers.limit(limit).toArray();
+    const rows = await firstCustomers(this.db, limit);
     const byId = new Map<string, Program>();
     for (const row of rows) for (const card of row.customer.cards) byId.set(card.program.id, card.program);
     return [...byId.values()];
@@ -469,6 +516,18 @@ export class CustomerCache {
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
+  /** Rolls back the interruptible background write in progress, if any: the cashier comes first. */
+  private interruptBackgroundWrite(): void {
+    const write = this.interruptible;
+    if (!write || write.aborted) return;
+    try {
+      write.transaction.abort();
+      write.aborted = true;
+    } catch {
+      // Already committing: the search waits for that commit, which is nearly done.
+    }
+  }
+
   /** A search is running or ended less than `withinMs` ago: the cashier is at work. */
   searchedRecently(withinMs: number): boolean {
     return this.activeSearches > 0 || performance.now() - this.lastSearchEndedAt < withinMs;
@@ -477,6 +536,7 @@ export class CustomerCache {
   /** Offline search: the same kinds of answers as the service's search, from the cache. */
   async search(text: string, page = 1, perPage = PAGE_SIZE): Promise<CacheSearchResult> {
     this.activeSearches += 1;
+    this.interruptBackgroundWrite();
     try {
       return await this.searchNow(text, page, perPage);
     } finally {
@@ -495,7 +555,7 @@ export class CustomerCache {
     const total = hits.pks.length;
     const lastPage = Math.max(1, Math.ceil(total / perPage));
     const pagePks = hits.pks.slice((page - 1) * perPage, page * perPage);
-    const rows = await this.db.customers.bulkGet(pagePks);
+    const rows = await getCustomerRows(this.db, pagePks);
     const customers = rows.filter((row): row is CachedCustomer => row !== undefined);
     const confirmed = this.confirmedAt;
     const cacheOf = customers.reduce<string | null>((oldest, row) => {
@@ -526,14 +586,10 @@ export class CustomerCache {
     const via = 'fallback' as const;
     switch (query.kind) {
       case 'all': {
-        const pks = await this.db.customers
-          .toCollection()
-          .limit(MAX_RESULTS + 1)
-          .primaryKeys();
-        return { hits: capHits(pks as number[]), complete: true, via };
+        return { hits: capHits(await firstCustomerPks(this.db, MAX_RESULTS + 1)), complete: true, via };
       }
       case 'phone': {
-        const pks = (await this.db.customers.where('phoneE164').equals(query.e164).primaryKeys()) as number[];
+        const pks = (await findCustomersByPhone(this.db, query.e164)).map((row) => row.pk!);
         if (pks.length > 0) return { hits: { pks, capped: false, matched: 'exact_phone' }, complete: true, via };
         return {
           hits: { ...this.index.search({ kind: 'digits', digits: query.digits }, MAX_RESULTS), matched: 'digits' },

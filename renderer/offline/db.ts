@@ -4,24 +4,25 @@
  * done while offline survives reloads and restarts here.
  *
  * Schema choices, from measurements on 100,000 and 1,000,000 customers:
- * - customers use an auto-increment integer primary key (`pk`) with a unique index on the
- *   service's uuid `id`: uuid primary keys doubled the size of every index. The `pk` is
- *   also the document number of the in-memory search index (search-index.ts).
- * - `phoneE164` (exact phone) is the only search index: it answers while the in-memory
- *   index loads, and finds a customer by number for the outbox. Names while the index
- *   loads are matched against the packed search chunks instead (customer-cache.ts). The
- *   multi-entry `*nameWords` index of versions 1-4 wrote two to four index entries per
- *   customer for what the in-memory index serves; version 5 drops it. There is
- *   deliberately no phone-suffix index: it made inserts 3x slower and storage 3-4x larger.
- * - nothing in the hot path uses `.filter()` or `.distinct()`, which leave Dexie's fast path.
+ * - customers are packed 16 to a record of `customerBlocks` (customer-blocks.ts), keyed by
+ *   an integer `pk` that is also the document number of the in-memory search index
+ *   (search-index.ts). A record per customer cost an IndexedDB request per customer, most
+ *   of a fill's time; version 6 moves them. The blocks' multi-entry indexes find a customer
+ *   by the service's id (unique) and by exact phone, which answers while the in-memory
+ *   index loads and finds a customer by number for the outbox. Names while the index
+ *   loads are matched against the packed search chunks instead (customer-cache.ts).
+ *   There is deliberately no name-word or phone-suffix index: the in-memory index serves
+ *   those, and such indexes made inserts several times slower and storage 3-4x larger.
+ * - nothing in the hot path uses `.filter()`, which leaves Dexie's fast path.
  * - `searchChunks` repeats only what the in-memory index needs, 1,024 customers to a
  *   record (search-chunks.ts): the index loads from these, not from the full records.
- *   Every customer write goes through `putCustomerRows` / `addNewCustomerRows` /
- *   `addCustomerRow` / `deleteCustomerRow`, in a transaction over `customerTables(db)`, so the two never differ.
+ *   Every customer write goes through customer-blocks.ts, in a transaction over
+ *   `customerTables(db)`, so the two never differ.
  */
 import { Dexie, type EntityTable } from 'dexie';
 import type { BridgeError, Customer, Reward } from '../../electron/contract';
 import { nameWordsOf } from './fold';
+import { BLOCK_BITS, packCustomerBlocks, searchFieldsOf, type CustomerBlock } from './customer-blocks';
 import { linesOf, writeSearchLines, type SearchChunk } from './search-chunks';
 
 export const DEFAULT_DB_NAME = 'loyalty-till-offline';
@@ -36,7 +37,7 @@ export interface CachedCustomer {
   /** The service's uuid, or `local-...` for a customer registered offline and not yet replayed. */
   id: string;
   phoneE164: string;
-  /** Distinct folded name words (fold.ts), for the name-word index. */
+  /** Distinct folded name words (fold.ts), for the search index and chunks. */
   nameWords: string[];
   /** The service's record, without `rewards` (those live in the rewards table). */
   customer: Customer;
@@ -192,6 +193,8 @@ export interface PageTag {
 }
 
 export interface MetaValues {
+  /** The pk the next new customer gets (customer-blocks.ts): pks are never reused. */
+  nextCustomerPk: number;
   refreshCursor: RefreshCursor;
   lastCompleteRefresh: { at: string; total: number };
   /** The replay is stopped until a person acts (a rejected key). */
@@ -206,7 +209,7 @@ export interface MetaRow<K extends MetaKey = MetaKey> {
 }
 
 export type OfflineDb = Dexie & {
-  customers: EntityTable<CachedCustomer, 'pk'>;
+  customerBlocks: EntityTable<CustomerBlock, 'block'>;
   rewards: EntityTable<CachedReward, 'code'>;
   outbox: EntityTable<OutboxItem, 'seq'>;
   journal: EntityTable<JournalEntry, 'seq'>;
@@ -285,63 +288,33 @@ export function openOfflineDb(name: string = DEFAULT_DB_NAME): OfflineDb {
       const rows = (await customers.bulkGet(missing)).filter((row): row is CachedCustomer => row !== undefined);
       await writeSearchLines(chunks, rows.map(searchFieldsOf), stale);
     });
+  // Version 6: customers packed 16 to a record (customer-blocks.ts): a fill's writes cost a
+  // request per block, not per customer. The rows move in pk order, a few thousand at a
+  // time so that a large cache is never all in memory; the search chunks stay as they are.
+  db.version(6)
+    .stores({ customers: null, customerBlocks: 'block, &*ids, *phones' })
+    .upgrade(async (tx) => {
+      const customers = tx.table<CachedCustomer, number>('customers');
+      const blocks = tx.table<CustomerBlock, number>('customerBlocks');
+      // The old key generator's next value, so that no pk is ever given twice.
+      const nextPk = await customers.add({
+        id: '\u0000next-pk',
+        phoneE164: '',
+        nameWords: [],
+        customer: {} as Customer,
+        fetchedAt: '',
+      });
+      const step = 256 << BLOCK_BITS;
+      for (let from = 0; from < nextPk; from += step) {
+        const rows = await customers
+          .where(':id')
+          .between(from, Math.min(from + step, nextPk))
+          .toArray();
+        if (rows.length > 0) await blocks.bulkAdd(packCustomerBlocks(rows));
+      }
+      await tx.table<MetaRow, MetaKey>('meta').put({ key: 'nextCustomerPk', value: nextPk });
+    });
   return db;
-}
-
-function searchFieldsOf(row: CachedCustomer) {
-  return { pk: row.pk!, phoneE164: row.phoneE164, nameWords: row.nameWords };
-}
-
-/** The tables a transaction that writes customers must cover. */
-export function customerTables(db: OfflineDb) {
-  return [db.customers, db.searchChunks] as const;
-}
-
-/**
- * Stores customer rows (new ones get their `pk`) with their search lines. Returns the pks.
- * `previous` (same order, null for new rows) spares rewriting lines that did not change:
- * most write-through is a customer fetched again as they were.
- */
-export async function putCustomerRows(
-  db: OfflineDb,
-  rows: CachedCustomer[],
-  previous: readonly (CachedCustomer | null)[] = [],
-): Promise<number[]> {
-  const pks = (await db.customers.bulkPut(rows, { allKeys: true })) as number[];
-  const changed = rows
-    .map((row, i) => ({ row: { ...row, pk: pks[i]! }, before: previous[i] ?? null }))
-    .filter(({ row, before }) => !before || before.pk !== row.pk || !sameSearchFields(before, row))
-    .map(({ row }) => searchFieldsOf(row));
-  if (changed.length > 0) await writeSearchLines(db.searchChunks, changed);
-  return pks;
-}
-
-/**
- * Inserts rows taken to be new (no `pk`), with their search lines: no read first. Fails with
- * Dexie's `BulkError` when an id is stored already; the caller lets that abort its
- * transaction and writes the usual way.
- */
-export async function addNewCustomerRows(db: OfflineDb, rows: CachedCustomer[]): Promise<number[]> {
-  const pks = (await db.customers.bulkAdd(rows, { allKeys: true })) as number[];
-  await writeSearchLines(
-    db.searchChunks,
-    rows.map((row, i) => searchFieldsOf({ ...row, pk: pks[i]! })),
-  );
-  return pks;
-}
-
-function sameSearchFields(a: CachedCustomer, b: CachedCustomer): boolean {
-  return a.phoneE164 === b.phoneE164 && a.nameWords.join(' ') === b.nameWords.join(' ');
-}
-
-export async function addCustomerRow(db: OfflineDb, row: CachedCustomer): Promise<number> {
-  const [pk] = await putCustomerRows(db, [row]);
-  return pk!;
-}
-
-export async function deleteCustomerRow(db: OfflineDb, pk: number): Promise<void> {
-  await db.customers.delete(pk);
-  await writeSearchLines(db.searchChunks, [], [pk]);
 }
 
 export async function readMeta<K extends MetaKey>(db: OfflineDb, key: K): Promise<MetaValues[K] | undefined> {

@@ -5,6 +5,7 @@
  */
 import type { Reward } from '../../electron/contract';
 import { readPhone } from '../lib/phone';
+import { findCustomerById } from './customer-blocks';
 import { rewardKey, type OfflineDb, type OutboxState } from './db';
 import { t, type MessageKey } from '../i18n';
 
@@ -77,7 +78,7 @@ export async function checkRewardOffline(
   const cached = await db.rewards.get(code);
   if (!cached) return answer('unverifiable');
   let ownerPhone = cached.phoneE164;
-  if (!ownerPhone) ownerPhone = (await db.customers.where('id').equals(cached.customerId).first())?.phoneE164 ?? null;
+  if (!ownerPhone) ownerPhone = (await findCustomerById(db, cached.customerId))?.phoneE164 ?? null;
   // Without the owner's phone the cache cannot tell whether the code is this customer's.
   if (!ownerPhone) return answer('unverifiable');
   if (ownerPhone !== phone.e164) return answer('wrong_customer');

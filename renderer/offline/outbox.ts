@@ -8,11 +8,9 @@ import type { Customer, RegisterCustomerPayload, Settings } from '../../electron
 import { t } from '../i18n';
 import { formatCount } from '../i18n/format';
 import { digitsOf, readPhone, type PhoneReading } from '../lib/phone';
+import { addCustomerRow, customerTables, deleteCustomerRow, findCustomerById, getCustomerRow } from './customer-blocks';
 import {
   LOCAL_ID_PREFIX,
-  addCustomerRow,
-  customerTables,
-  deleteCustomerRow,
   rewardKey,
   type CachedCustomer,
   type AttemptRecord,
@@ -119,42 +117,46 @@ export class Outbox {
       };
     }
     const queuedAt = this.now();
-    const outcome = await this.db.transaction('rw', this.db.rewards, this.db.outbox, this.db.customers, async () => {
-      // Checked inside the transaction: two windows queueing the same code cannot both pass.
-      const check = await checkRewardOffline(this.db, input, {
-        defaultCountry: settings.defaultCountry,
-        now: queuedAt,
-      });
-      if (check.verdict !== 'available') {
-        return { ok: false as const, reason: 'not_available' as const, message: check.message, check };
-      }
-      const owner = await this.db.customers.where('id').equals(check.customerId!).first();
-      const item: RedemptionItem = {
-        kind: 'redeem',
-        state: 'pending',
-        queuedAt: queuedAt.toISOString(),
-        firstAttemptAt: input.firstAttemptAt ?? null,
-        lastAttemptAt: input.firstAttemptAt ?? null,
-        attempts: input.firstAttemptAt ? 1 : 0,
-        nextAttemptAt: null,
-        lastError: null,
-        note: null,
-        unanswered: input.unanswered ? [input.unanswered] : [],
-        failures: 0,
-        code: check.code,
-        phoneE164: check.phoneE164!,
-        branchId: settings.branchId,
-        orderReference,
-        customerId: check.customerId!,
-        customerName: owner?.customer.name ?? '',
-        serviceReward: null,
-      };
-      const seq = await this.db.outbox.add(item);
-      const marked = await this.db.rewards.update(check.code, { pendingOutboxSeq: seq });
-      // Throwing aborts the transaction: no outbox row without its pending mark.
-      if (marked !== 1) throw new Error(`The cached reward ${check.code} could not be marked pending.`);
-      return { ok: true as const, item: { ...item, seq }, check };
-    });
+    const outcome = await this.db.transaction(
+      'rw',
+      [this.db.rewards, this.db.outbox, ...customerTables(this.db)],
+      async () => {
+        // Checked inside the transaction: two windows queueing the same code cannot both pass.
+        const check = await checkRewardOffline(this.db, input, {
+          defaultCountry: settings.defaultCountry,
+          now: queuedAt,
+        });
+        if (check.verdict !== 'available') {
+          return { ok: false as const, reason: 'not_available' as const, message: check.message, check };
+        }
+        const owner = await findCustomerById(this.db, check.customerId!);
+        const item: RedemptionItem = {
+          kind: 'redeem',
+          state: 'pending',
+          queuedAt: queuedAt.toISOString(),
+          firstAttemptAt: input.firstAttemptAt ?? null,
+          lastAttemptAt: input.firstAttemptAt ?? null,
+          attempts: input.firstAttemptAt ? 1 : 0,
+          nextAttemptAt: null,
+          lastError: null,
+          note: null,
+          unanswered: input.unanswered ? [input.unanswered] : [],
+          failures: 0,
+          code: check.code,
+          phoneE164: check.phoneE164!,
+          branchId: settings.branchId,
+          orderReference,
+          customerId: check.customerId!,
+          customerName: owner?.customer.name ?? '',
+          serviceReward: null,
+        };
+        const seq = await this.db.outbox.add(item);
+        const marked = await this.db.rewards.update(check.code, { pendingOutboxSeq: seq });
+        // Throwing aborts the transaction: no outbox row without its pending mark.
+        if (marked !== 1) throw new Error(`The cached reward ${check.code} could not be marked pending.`);
+        return { ok: true as const, item: { ...item, seq }, check };
+      },
+    );
     if (outcome.ok) this.notify();
     return outcome;
   }
@@ -263,7 +265,7 @@ export class Outbox {
         await this.finish(item, outcome, item.note, undefined, { serviceAt });
         if (item.kind === 'register') {
           // The service never accepted this customer; the journal keeps the record of it.
-          const local = await this.db.customers.get(item.customerPk);
+          const local = await getCustomerRow(this.db, item.customerPk);
           if (local?.localOnly) {
             await deleteCustomerRow(this.db, item.customerPk);
             return local;

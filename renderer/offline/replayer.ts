@@ -20,10 +20,9 @@ import type { AttemptTiming, BridgeError, Reward, ServiceClockReading, TillApi }
 import { attribute, closedAttempt, legacyAttempts, openAttempt, serviceNow } from './attribution';
 import { conflictNote, likelyOursWords } from './reconciliation-words';
 import { backoffDelay, boundedRetryAfter, type BackoffPolicy } from './backoff';
+import { customerTables, deleteCustomerRow, getCustomerRow } from './customer-blocks';
 import {
   clearMeta,
-  customerTables,
-  deleteCustomerRow,
   readMeta,
   writeMeta,
   type Attribution,
@@ -350,7 +349,7 @@ export class Replayer {
         const stored = written[0]!.row;
         if (stored.pk !== item.customerPk) {
           // The service's customer was already cached (another till registered them): the local row goes.
-          const local = await db.customers.get(item.customerPk);
+          const local = await getCustomerRow(db, item.customerPk);
           if (local?.localOnly) {
             await deleteCustomerRow(db, item.customerPk);
             orphan = local;

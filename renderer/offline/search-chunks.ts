@@ -43,6 +43,60 @@ export function linesOf(chunk: SearchChunk): string[] {
   return chunk.lines === '' ? [] : chunk.lines.split('\n');
 }
 
+/** Changes to customers' lines, by chunk: what to read first, then what to write. */
+export class SearchLineChanges {
+  private readonly byChunk = new Map<number, Map<number, string | null>>();
+
+  constructor(puts: readonly SearchFields[], deletes: readonly number[] = []) {
+    for (const fields of puts) this.change(fields.pk, searchLineOf(fields));
+    for (const pk of deletes) this.change(pk, null);
+  }
+
+  private change(pk: number, line: string | null): void {
+    const id = chunkOf(pk);
+    let byPk = this.byChunk.get(id);
+    if (!byPk) this.byChunk.set(id, (byPk = new Map()));
+    byPk.set(pk, line);
+  }
+
+  /** The chunks to read before `apply`. */
+  get chunkIds(): number[] {
+    return [...this.byChunk.keys()];
+  }
+
+  /** The chunks as they must be stored, given those read (in `chunkIds` order). */
+  apply(stored: readonly (SearchChunk | undefined)[]): { toPut: SearchChunk[]; toDelete: number[] } {
+    const toPut: SearchChunk[] = [];
+    const toDelete: number[] = [];
+    this.chunkIds.forEach((id, i) => {
+      const existing = stored[i];
+      const byPk = this.byChunk.get(id)!;
+      // New customers get ever higher pks: their lines go after the stored ones, as they are.
+      const appended = appendOnly(existing, byPk);
+      if (appended !== null) {
+        toPut.push({ chunk: id, lines: appended });
+        return;
+      }
+      const lines = new Map<number, string>();
+      if (existing) for (const line of linesOf(existing)) lines.set(Number(line.slice(0, line.indexOf(' '))), line);
+      for (const [pk, line] of byPk) {
+        if (line === null) lines.delete(pk);
+        else lines.set(pk, line);
+      }
+      if (lines.size === 0) toDelete.push(id);
+      else
+        toPut.push({
+          chunk: id,
+          lines: [...lines.entries()]
+            .sort((a, b) => a[0] - b[0])
+            .map(([, line]) => line)
+            .join('\n'),
+        });
+    });
+    return { toPut, toDelete };
+  }
+}
+
 /**
  * Puts and removes customers' lines. Call inside the transaction that writes the
  * customers themselves, so the two never disagree.
@@ -52,46 +106,12 @@ export async function writeSearchLines(
   puts: readonly SearchFields[],
   deletes: readonly number[] = [],
 ): Promise<void> {
-  const changes = new Map<number, Map<number, string | null>>();
-  const change = (pk: number, line: string | null) => {
-    const id = chunkOf(pk);
-    let byPk = changes.get(id);
-    if (!byPk) changes.set(id, (byPk = new Map()));
-    byPk.set(pk, line);
-  };
-  for (const fields of puts) change(fields.pk, searchLineOf(fields));
-  for (const pk of deletes) change(pk, null);
-  const ids = [...changes.keys()];
-  const existing = await table.bulkGet(ids);
-  const toPut: SearchChunk[] = [];
-  const toDelete: number[] = [];
-  ids.forEach((id, i) => {
-    const stored = existing[i];
-    const byPk = changes.get(id)!;
-    // New customers get ever higher pks: their lines go after the stored ones, as they are.
-    const appended = appendOnly(stored, byPk);
-    if (appended !== null) {
-      toPut.push({ chunk: id, lines: appended });
-      return;
-    }
-    const lines = new Map<number, string>();
-    if (stored) for (const line of linesOf(stored)) lines.set(Number(line.slice(0, line.indexOf(' '))), line);
-    for (const [pk, line] of byPk) {
-      if (line === null) lines.delete(pk);
-      else lines.set(pk, line);
-    }
-    if (lines.size === 0) toDelete.push(id);
-    else
-      toPut.push({
-        chunk: id,
-        lines: [...lines.entries()]
-          .sort((a, b) => a[0] - b[0])
-          .map(([, line]) => line)
-          .join('\n'),
-      });
-  });
-  if (toPut.length > 0) await table.bulkPut(toPut);
-  if (toDelete.length > 0) await table.bulkDelete(toDelete);
+  const changes = new SearchLineChanges(puts, deletes);
+  const { toPut, toDelete } = changes.apply(await table.bulkGet(changes.chunkIds));
+  await Promise.all([
+    toPut.length > 0 ? table.bulkPut(toPut) : undefined,
+    toDelete.length > 0 ? table.bulkDelete(toDelete) : undefined,
+  ]);
 }
 
 /** The chunk's lines with `changes` added at the end, or null when they are not all new and higher. */

@@ -7,6 +7,7 @@ import { Dexie } from 'dexie';
 import { CacheRefresh } from '../../../renderer/offline/cache-refresh';
 import { CustomerCache, MAX_RESULTS } from '../../../renderer/offline/customer-cache';
 import { parseQuery } from '../../../renderer/offline/search-index';
+import { countCustomers } from '../../../renderer/offline/customer-blocks';
 import { openOfflineDb } from '../../../renderer/offline/db';
 import { COUNTRY } from './search-bench';
 
@@ -21,6 +22,8 @@ export interface FillRun {
   writeMs: number;
   /** Pages the service answered 304 (unchanged since the tag the till sent). */
   notModified: number;
+  /** Writes rolled back for a cashier's search and made again (CacheRefresh only). */
+  interruptedWrites: number;
   /** Wall-clock bounds (Date.now()), so the runner can add up the core's own time within them. */
   startedAtEpoch: number;
   endedAtEpoch: number;
@@ -126,11 +129,12 @@ async function refreshRun(
   const endedAtEpoch = Date.now();
   await searching;
   return {
-    customers: await cache.db.customers.count(),
+    customers: await countCustomers(cache.db),
     ms,
     startedAtEpoch,
     endedAtEpoch,
     pages: progress.pagesDone,
+    interruptedWrites: refresh.interruptedWrites,
     state: progress.state,
     stoppedBecause: progress.stoppedBecause,
     ...spent.spent,
@@ -193,11 +197,12 @@ export async function fillBench(options: {
       if (page >= result.meta.last_page) break;
     }
     sequentialRun = {
-      customers: await sequential.db.customers.count(),
+      customers: await countCustomers(sequential.db),
       ms: performance.now() - seqStarted,
       startedAtEpoch: seqStartedAtEpoch,
       endedAtEpoch: Date.now(),
       pages,
+      interruptedWrites: 0,
       state: stoppedBecause ? 'stopped' : 'idle',
       stoppedBecause,
       ...seqSpent.spent,

@@ -1,4 +1,5 @@
 // Pages come from the real sandbox through the main process's handler table (real HTTP).
+import { Dexie } from 'dexie';
 import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, test } from 'vitest';
 import type { CustomerPagePayload, CustomerPageResult, TillApi } from '../../../electron/contract';
 import { CacheRefresh, refreshDue, type RefreshProgress } from '../../../renderer/offline/cache-refresh';
@@ -6,6 +7,7 @@ import { CustomerCache } from '../../../renderer/offline/customer-cache';
 import { readMeta, type OfflineDb } from '../../../renderer/offline/db';
 import { dropDb, freshDb } from './support/fixtures';
 import { startService, type ServiceHarness } from './support/service';
+import { allCustomers, countCustomers } from '../../support/offline-rows';
 
 let service: ServiceHarness;
 let db: OfflineDb;
@@ -75,7 +77,7 @@ describe('the background refresh', () => {
 
     const total = done.total!;
     expect(total).toBeGreaterThan(200);
-    expect(await db.customers.count()).toBe(total);
+    expect(await countCustomers(db)).toBe(total);
     expect(done).toMatchObject({
       state: 'idle',
       pagesDone: Math.ceil(total / 100),
@@ -138,7 +140,7 @@ describe('the background refresh', () => {
     const done = await refreshWith(resumed.api).run();
     expect(done.state).toBe('idle');
     expect(Math.min(...resumed.pages)).toBe(3);
-    expect(await db.customers.count()).toBe(done.total);
+    expect(await countCustomers(db)).toBe(done.total);
   });
 
   test('a rejected key stops the run at once, without retries', async () => {
@@ -157,21 +159,18 @@ describe('the background refresh', () => {
 /** Counts lookups of stored customers by id (the comparison of a page with what is stored). */
 function recordCustomerReads(target: OfflineDb): { count: number } {
   const reads = { count: 0 };
-  const get = target.customers.get.bind(target.customers);
-  target.customers.get = ((key: unknown) => {
-    if (typeof key === 'object' && key !== null && 'id' in key) reads.count += 1;
-    return get(key as number);
-  }) as typeof get;
-  const where = target.customers.where.bind(target.customers);
-  target.customers.where = ((index: string) => {
+  const where = target.customerBlocks.where.bind(target.customerBlocks);
+  target.customerBlocks.where = ((index: string) => {
     const clause = where(index);
-    if (index !== 'id') return clause;
-    // `anyOf` looks customers up by id; a prefix range (offline registrations) does not.
-    const anyOf = clause.anyOf.bind(clause);
-    clause.anyOf = ((...keys: Parameters<typeof anyOf>) => {
-      reads.count += 1;
-      return anyOf(...keys);
-    }) as typeof anyOf;
+    if (index !== 'ids') return clause;
+    // `equals` and `anyOf` look customers up by id; a prefix range (offline registrations) does not.
+    for (const lookup of ['equals', 'anyOf'] as const) {
+      const original = clause[lookup].bind(clause) as (...keys: unknown[]) => unknown;
+      (clause as unknown as Record<string, unknown>)[lookup] = (...keys: unknown[]) => {
+        reads.count += 1;
+        return original(...keys);
+      };
+    }
     return clause;
   }) as typeof where;
   return reads;
@@ -186,7 +185,7 @@ function recordCommits(target: CustomerCache) {
     commits.push({
       ids: rows.map((row) => row.id),
       pagesDone: (await readMeta(db, 'refreshCursor'))?.pagesDone,
-      stored: await db.customers.count(),
+      stored: await countCustomers(db),
     });
     return rows;
   };
@@ -217,7 +216,7 @@ describe('the refresh writer', () => {
     const done = await refreshWith({ customerPage }, [], perPage).run();
 
     expect(done.state).toBe('idle');
-    expect(await db.customers.count()).toBe(done.total);
+    expect(await countCustomers(db)).toBe(done.total);
     // Page 1 alone (nothing else had arrived), then one transaction with pages 2, 3, 4 at least.
     expect(commits[0]).toMatchObject({ pagesDone: 1, stored: perPage });
     expect(commits[1]!.pagesDone).toBeGreaterThanOrEqual(4);
@@ -254,7 +253,7 @@ describe('the refresh writer', () => {
 
     expect(done.state).toBe('idle');
     expect(searches).toBeGreaterThan(0);
-    expect(await db.customers.count()).toBe(done.total);
+    expect(await countCustomers(db)).toBe(done.total);
     // No transaction stored more than 10 customers, so pages of 25 took several each.
     expect(commits.every((commit) => commit.ids.length <= 10)).toBe(true);
     expect(commits.length).toBeGreaterThanOrEqual(Math.ceil(done.total! / 10));
@@ -270,6 +269,54 @@ describe('the refresh writer', () => {
       expect(Math.min(pagesDone * perPage, done.total!)).toBeLessThanOrEqual(stored);
       cursor = pagesDone;
     }
+  });
+
+  test("a cashier's search rolls back the write in progress instead of waiting for it; the write is made again, nothing lost or stored twice", async () => {
+    const searched: Promise<unknown>[] = [];
+    // A search starts while the first two writes of customers are in progress (the first
+    // write again, after it gave way): inside their transactions, as they store the blocks.
+    db.use({
+      stack: 'dbcore',
+      name: 'search-during-write',
+      create: (down) => ({
+        ...down,
+        table: (name) => {
+          const table = down.table(name);
+          return {
+            ...table,
+            mutate: (request) => {
+              const storing = table.mutate(request);
+              // Once the blocks' requests are on their way, as a cashier's keystroke would come.
+              // (Outside the write's transaction, as a keystroke's handler is.)
+              if (name === 'customerBlocks' && searched.length < 2) {
+                searched.push(Dexie.ignoreTransaction(() => cache.search('layla')));
+              }
+              return storing;
+            },
+          };
+        },
+      }),
+    });
+    const put = cache.putCustomers.bind(cache);
+    const interruptible: boolean[] = [];
+    cache.putCustomers = (...args) => {
+      interruptible.push(args[3]?.interruptible === true);
+      return put(...args);
+    };
+    const refresh = refreshWith(instrumented().api);
+
+    const done = await refresh.run();
+    await Promise.all(searched);
+
+    expect(done.state).toBe('idle');
+    expect(refresh.interruptedWrites).toBe(2);
+    // Every write of the refresh may give way, but not a third time in a row.
+    expect(interruptible.slice(0, 3)).toEqual([true, true, false]);
+    const stored = await allCustomers(db);
+    expect(stored).toHaveLength(done.total!);
+    expect(new Set(stored.map((row) => row.id)).size).toBe(done.total);
+    expect(await readMeta(db, 'refreshCursor')).toBeUndefined();
+    expect((await readMeta(db, 'lastCompleteRefresh'))?.total).toBe(done.total);
   });
 
   test('a batch that fails to store moves neither its pages nor the cursor; the next run repeats exactly those pages', async () => {
@@ -290,8 +337,8 @@ describe('the refresh writer', () => {
     expect(stopped.stoppedBecause).toMatch(/could not store.*disk full/);
     expect(commits).toHaveLength(1);
     expect((await readMeta(db, 'refreshCursor'))?.pagesDone).toBe(1);
-    expect(await db.customers.count()).toBe(perPage);
-    expect((await db.customers.toArray()).map((row) => row.id).sort()).toEqual([...commits[0]!.ids].sort());
+    expect(await countCustomers(db)).toBe(perPage);
+    expect((await allCustomers(db)).map((row) => row.id).sort()).toEqual([...commits[0]!.ids].sort());
 
     db.searchChunks.bulkPut = write;
     const resumed = instrumented();
@@ -319,7 +366,7 @@ describe('the refresh writer', () => {
     expect(stopped).toMatchObject({ state: 'stopped', stoppedBecause: 'The refresh was stopped.', resumable: true });
     const cursor = (await readMeta(db, 'refreshCursor'))!;
     expect(cursor.pagesDone).toBeLessThan(cursor.lastPage);
-    expect(await db.customers.count()).toBe(cursor.pagesDone * perPage);
+    expect(await countCustomers(db)).toBe(cursor.pagesDone * perPage);
 
     const resumed = instrumented();
     const done = await refreshWith(resumed.api, [], perPage).run();
@@ -331,7 +378,7 @@ describe('the refresh writer', () => {
     const committedIds = commits.flatMap((commit) => commit.ids);
     expect(committedIds).toHaveLength(done.total!);
     expect(new Set(committedIds).size).toBe(done.total);
-    expect(await db.customers.count()).toBe(done.total);
+    expect(await countCustomers(db)).toBe(done.total);
   });
 });
 
@@ -381,7 +428,7 @@ describe('a refresh of what the cache already holds', () => {
     expect(again.asked.filter((ask) => ask.page > 1)).toHaveLength(lastPage - 1);
     // Nothing to store: not even a transaction for the cursor (the refresh took under 2 s).
     expect(commits).toEqual([]);
-    expect(await db.customers.count()).toBe(filled.total);
+    expect(await countCustomers(db)).toBe(filled.total);
     // The customers it confirmed are "from the cache of" this refresh, though not rewritten.
     expect((await cache.search('layla')).cacheOf).toBe(refreshed.lastCompleteRefreshAt);
 
@@ -402,7 +449,7 @@ describe('a refresh of what the cache already holds', () => {
     expect(tags).toHaveLength(filled.lastPage!);
     expect(tags.every((tag) => tag.etag === undefined && typeof tag.contentHash === 'string')).toBe(true);
     const reads = recordCustomerReads(db);
-    const before = await db.customers.toArray();
+    const before = await allCustomers(db);
 
     const commits = recordCommits(cache);
     const again = observed({ tags: false });
@@ -413,7 +460,7 @@ describe('a refresh of what the cache already holds', () => {
     // Every page hashed as stored: not one stored customer was read back to compare.
     expect(reads.count).toBe(0);
     // Not rewritten: the rows are exactly as they were, fetch times included.
-    expect(await db.customers.toArray()).toEqual(before);
+    expect(await allCustomers(db)).toEqual(before);
 
     const changed = await renameOnService();
     await refreshWith(observed({ tags: false }).api).run();

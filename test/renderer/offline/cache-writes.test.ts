@@ -1,8 +1,12 @@
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { CustomerCache, prepareCustomers } from '../../../renderer/offline/customer-cache';
+import { Dexie } from 'dexie';
+import { CustomerCache, WriteInterrupted, prepareCustomers } from '../../../renderer/offline/customer-cache';
+import { readMeta, writeMeta } from '../../../renderer/offline/db';
 import type { OfflineDb } from '../../../renderer/offline/db';
 import { linesOf, parseSearchLine } from '../../../renderer/offline/search-chunks';
 import { customer, dropDb, freshDb, recordStoreCalls, type StoreCall } from './support/fixtures';
+import { allCustomers, countCustomers, getCustomerRow } from '../../support/offline-rows';
+import { addCustomerRow, customerTables } from '../../../renderer/offline/customer-blocks';
 
 let db: OfflineDb;
 let cache: CustomerCache;
@@ -25,14 +29,14 @@ const people = (from: number, count: number, name = 'Person') =>
   );
 
 /**
- * Counts lookups of customers by id from now on: an exact `get({ id })` or an `anyOf`
- * cursor over the id index (the range read of offline registrations is not one).
+ * Counts lookups of customers by id from now on: an exact read or an `anyOf` cursor over
+ * the blocks' id index (the range read of offline registrations is not one).
  */
 function countLookups(): { readonly count: number } {
   const from = calls.length;
   const isLookup = (call: StoreCall) =>
-    call.table === 'customers' &&
-    call.index === 'id' &&
+    call.table === 'customerBlocks' &&
+    call.index === 'ids' &&
     (call.op === 'openCursor' || (call.op === 'query' && call.rangeType === 1));
   return {
     get count() {
@@ -42,7 +46,7 @@ function countLookups(): { readonly count: number } {
 }
 
 async function expectConsistent(): Promise<void> {
-  const rows = await db.customers.toArray();
+  const rows = await allCustomers(db);
   const lines = (await db.searchChunks.toArray()).flatMap(linesOf).map(parseSearchLine);
   expect(lines.map((line) => line.pk).sort((a, b) => a - b)).toEqual(rows.map((row) => row.pk!).sort((a, b) => a - b));
   expect(new Set(rows.map((row) => row.id)).size).toBe(rows.length);
@@ -53,7 +57,7 @@ test('new customers expected new are inserted without a lookup each, with their 
   const stored = await cache.putCustomers(people(1, 30), undefined, undefined, { onlyChanged: true, expectNew: true });
   expect(stored).toHaveLength(30);
   expect(lookups.count).toBe(0);
-  expect(await db.customers.count()).toBe(30);
+  expect(await countCustomers(db)).toBe(30);
   await expectConsistent();
   expect((await cache.search('person17')).customers.map((row) => row.id)).toEqual(['c-17']);
 });
@@ -65,7 +69,7 @@ test('expected new but one is stored already: rolled back and written the usual 
   expect(stored).toHaveLength(10);
   // The usual way looked every one up.
   expect(lookups.count).toBe(10);
-  expect(await db.customers.count()).toBe(10);
+  expect(await countCustomers(db)).toBe(10);
   expect((await cache.getCustomer('c-5'))?.record.pk).toBe(before!.pk);
   expect((await cache.getCustomer('c-5'))?.record.customer.name).toBe('Person5 Haddad');
   await expectConsistent();
@@ -73,18 +77,34 @@ test('expected new but one is stored already: rolled back and written the usual 
   expect((await cache.search('person5')).customers.map((row) => row.id)).toEqual(['c-5']);
 });
 
-test('a customer registered offline is matched by phone even when the page was expected new', async () => {
-  await db.customers.add({
-    id: 'local-1',
-    phoneE164: '+966551000003',
-    nameWords: ['person3'],
-    customer: customer('local-1', 'Person3', '+966 55 100 0003'),
-    fetchedAt: '2026-01-01T00:00:00.000Z',
-    localOnly: true,
+test('expected new but one is stored in an earlier block: rolled back and written the usual way, no duplicate', async () => {
+  await cache.putCustomers(people(1, 40, 'First'));
+  const before = await cache.getCustomer('c-3');
+  const stored = await cache.putCustomers([...people(41, 20), ...people(3, 1)], undefined, undefined, {
+    onlyChanged: true,
+    expectNew: true,
   });
-  const local = await db.customers.get({ id: 'local-1' });
+  expect(stored).toHaveLength(21);
+  expect(await countCustomers(db)).toBe(60);
+  expect((await cache.getCustomer('c-3'))?.record.pk).toBe(before!.record.pk);
+  expect((await cache.getCustomer('c-3'))?.record.customer.name).toBe('Person3 Haddad');
+  await expectConsistent();
+});
+
+test('a customer registered offline is matched by phone even when the page was expected new', async () => {
+  const pk = await db.transaction('rw', customerTables(db), async () =>
+    addCustomerRow(db, {
+      id: 'local-1',
+      phoneE164: '+966551000003',
+      nameWords: ['person3'],
+      customer: customer('local-1', 'Person3', '+966 55 100 0003'),
+      fetchedAt: '2026-01-01T00:00:00.000Z',
+      localOnly: true,
+    }),
+  );
+  const local = await getCustomerRow(db, pk);
   await cache.putCustomers(people(1, 5), undefined, undefined, { onlyChanged: true, expectNew: true });
-  expect(await db.customers.count()).toBe(5);
+  expect(await countCustomers(db)).toBe(5);
   const merged = await cache.getCustomer('c-3');
   expect(merged?.record.pk).toBe(local!.pk);
   expect(merged?.record.localOnly).toBeUndefined();
@@ -102,4 +122,31 @@ test('prepared customers keep one entry per id, the last one given', () => {
   ]);
   expect(prepared.items[1]!.phoneE164).toBe('+966551000001');
   expect(prepared.items[1]!.nameWords).toEqual(['again']);
+});
+
+test('an interruptible write that a search interrupts stores nothing, its companion writes included, and says so', async () => {
+  let searching: Promise<unknown> | null = null;
+  const writing = cache.putCustomers(
+    people(1, 40),
+    undefined,
+    {
+      tables: [db.meta],
+      write: async () => {
+        // The cashier types while the write is in progress (outside its transaction, as a keystroke).
+        searching = Dexie.ignoreTransaction(() => cache.search('person1'));
+        await writeMeta(db, 'lastCompleteRefresh', { at: '2026-01-01T00:00:00.000Z', total: 40 });
+      },
+    },
+    { interruptible: true },
+  );
+  await expect(writing).rejects.toBeInstanceOf(WriteInterrupted);
+  expect((await searching!) as unknown).toMatchObject({ total: 0 });
+  expect(await countCustomers(db)).toBe(0);
+  expect(await db.searchChunks.count()).toBe(0);
+  expect(await readMeta(db, 'lastCompleteRefresh')).toBeUndefined();
+  expect(cache.index.size).toBe(0);
+  // Written again, it is all there.
+  await cache.putCustomers(people(1, 40));
+  expect(await countCustomers(db)).toBe(40);
+  await expectConsistent();
 });

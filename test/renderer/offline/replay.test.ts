@@ -7,6 +7,7 @@ import { DEMO_FIXTURES } from '../../../sandbox';
 import { journalToCsv } from '../../../renderer/offline/journal-csv';
 import { createFakeLocks } from './support/fixtures';
 import { BRANCH_ID, SETTINGS, cacheCustomer, startReplayHarness, type ReplayHarness } from './support/replay-harness';
+import { getCustomerRow } from '../../support/offline-rows';
 
 const { layla } = DEMO_FIXTURES;
 const CODE_A = layla.rewards.availableProduct;
@@ -55,7 +56,7 @@ describe('replaying the outbox', () => {
     expect(cached?.reward.status).toBe('redeemed');
     expect(cached?.pendingOutboxSeq).toBeUndefined();
     // The locally registered customer became the service's customer, on the same row.
-    const row = await harness.till.db.customers.get(registration.customer.pk!);
+    const row = await getCustomerRow(harness.till.db, registration.customer.pk!);
     expect(row?.localOnly).toBeUndefined();
     expect(row?.id).toBe(journal[2]!.customerId);
     expect(row?.id).not.toMatch(/^local-/);

@@ -6,6 +6,7 @@ import { linesOf, parseSearchLine, writeSearchLines } from '../../../renderer/of
 import { nameWordsOf } from '../../../renderer/offline/fold';
 import { Outbox } from '../../../renderer/offline/outbox';
 import { customer, dropDb, freshDb } from './support/fixtures';
+import { allCustomers, countCustomers, getCustomerRow } from '../../support/offline-rows';
 
 const cleanup: OfflineDb[] = [];
 afterEach(async () => {
@@ -14,7 +15,7 @@ afterEach(async () => {
 
 /** Every customer has a search line saying what its record says, and nothing else has one. */
 async function expectSearchRowsMatch(db: OfflineDb): Promise<void> {
-  const customers = await db.customers.toArray();
+  const customers = await allCustomers(db);
   const rows = (await db.searchChunks.toArray()).flatMap(linesOf).map(parseSearchLine);
   expect(rows.map((row) => row.pk).sort()).toEqual(customers.map((row) => row.pk).sort());
   for (const row of customers) {
@@ -111,8 +112,8 @@ test('a version 2 database upgrades: Arabic names stored with the old folding ar
 
   const db = openOfflineDb(name);
   cleanup.push(db);
-  expect((await db.customers.get(1))?.nameWords).toEqual(['ليلي', 'الحداد']);
-  expect((await db.customers.get(2))?.nameWords).toEqual(['فاطمه', 'al', 'farsi']);
+  expect((await getCustomerRow(db, 1))?.nameWords).toEqual(['ليلي', 'الحداد']);
+  expect((await getCustomerRow(db, 2))?.nameWords).toEqual(['فاطمه', 'al', 'farsi']);
   await expectSearchRowsMatch(db);
   const cache = new CustomerCache(db, { defaultCountry: () => 'SA' });
   await cache.loadIndex({ yieldToPage: async () => undefined });
@@ -141,7 +142,7 @@ test('search rows follow every customer write: write-through, offline registrati
   await db.outbox.update(registered.item.seq!, { state: 'failed' });
   await outbox.acknowledge(registered.item.seq!);
   await expectSearchRowsMatch(db);
-  expect(await db.customers.count()).toBe(2);
+  expect(await countCustomers(db)).toBe(2);
 });
 
 test('search lines are kept sorted by pk within a chunk, and an emptied chunk goes', async () => {
@@ -188,7 +189,7 @@ test('a version 2 database upgrades to the latest: customers, search lines and o
   const db = openOfflineDb(name);
   cleanup.push(db);
   await db.open();
-  expect(db.verno).toBe(5);
+  expect(db.verno).toBe(6);
   expect(await db.pageTags.count()).toBe(0);
   await db.pageTags.put({ page: 1, perPage: 100, etag: '"abc"' });
   expect(await db.pageTags.get(1)).toEqual({ page: 1, perPage: 100, etag: '"abc"' });
@@ -223,7 +224,7 @@ function v4Row(id: string, name: string, phone: string, phoneE164: string) {
   };
 }
 
-test('a version 4 database upgrades to 5: the name-word index is gone, rows, tags and outbox kept, names still found while the index loads', async () => {
+test('a version 4 database upgrades to the latest: the name-word index is gone, rows, tags and outbox kept, names still found while the index loads', async () => {
   const name = `schema-upgrade-v4-${Math.random().toString(36).slice(2)}`;
   const v4 = openVersion4(name);
   const rows = [
@@ -243,9 +244,9 @@ test('a version 4 database upgrades to 5: the name-word index is gone, rows, tag
   const db = openOfflineDb(name);
   cleanup.push(db);
   await db.open();
-  expect(db.verno).toBe(5);
-  expect(db.customers.schema.indexes.map((index) => index.name).sort()).toEqual(['id', 'phoneE164']);
-  expect(await db.customers.count()).toBe(3);
+  expect(db.verno).toBe(6);
+  expect(db.customerBlocks.schema.indexes.map((index) => index.name).sort()).toEqual(['ids', 'phones']);
+  expect(await countCustomers(db)).toBe(3);
   expect(await db.pageTags.get(1)).toEqual({ page: 1, perPage: 100, etag: '"p1"' });
   expect(await db.outbox.count()).toBe(1);
   await expectSearchRowsMatch(db);
@@ -286,8 +287,8 @@ test('the upgrade to 5 gives a customer missing from the search chunks its line,
   expect((await fallback.search('ghost')).total).toBe(0);
 });
 
-test('a version 1 database upgrades through every version to 5', async () => {
-  const name = `schema-upgrade-v1-to-5-${Math.random().toString(36).slice(2)}`;
+test('a version 1 database upgrades through every version to the latest', async () => {
+  const name = `schema-upgrade-v1-to-latest-${Math.random().toString(36).slice(2)}`;
   const v1 = new Dexie(name);
   v1.version(1).stores({
     customers: '++pk, &id, phoneE164, *nameWords',
@@ -307,10 +308,81 @@ test('a version 1 database upgrades through every version to 5', async () => {
   const db = openOfflineDb(name);
   cleanup.push(db);
   await db.open();
-  expect(db.verno).toBe(5);
-  expect(db.customers.schema.indexes.map((index) => index.name).sort()).toEqual(['id', 'phoneE164']);
+  expect(db.verno).toBe(6);
+  expect(db.customerBlocks.schema.indexes.map((index) => index.name).sort()).toEqual(['ids', 'phones']);
   await expectSearchRowsMatch(db);
   const fallback = new CustomerCache(db, { defaultCountry: () => 'PL' });
   expect((await fallback.search('zolk')).customers.map((row) => row.id)).toEqual(['c-2']);
   expect((await fallback.search('فاطمة')).customers.map((row) => row.id)).toEqual(['c-1']);
+});
+
+/** Version 5's schema, as released: the last with a record per customer. */
+function openVersion5(name: string): Dexie {
+  const v5 = new Dexie(name);
+  v5.version(5).stores({
+    customers: '++pk, &id, phoneE164',
+    rewards: '&code, customerId',
+    outbox: '++seq, state, [state+seq]',
+    journal: '++seq, doneAt',
+    meta: '&key',
+    searchChunks: 'chunk',
+    pageTags: 'page',
+  });
+  return v5;
+}
+
+test('a version 5 database upgrades to 6: every customer moves into blocks as it was, found by pk, id and phone; no pk is given twice', async () => {
+  const name = `schema-upgrade-v5-${Math.random().toString(36).slice(2)}`;
+  const v5 = openVersion5(name);
+  // More customers than one step of the upgrade moves, so that it pages.
+  const rows = Array.from({ length: 5_000 }, (_, i) =>
+    v4Row(
+      `c-${i}`,
+      i % 2 ? `Layla Haddad ${i}` : `Søren Østergaard ${i}`,
+      `+966 55 ${1_000_000 + i}`,
+      `+96655${1_000_000 + i}`,
+    ),
+  );
+  const local = { ...v4Row('local-1', 'Nora Berg', '+47 412 34 567', '+4741234567'), localOnly: true };
+  const pks = (await v5.table('customers').bulkAdd([...rows, local], { allKeys: true })) as number[];
+  await writeSearchLines(
+    v5.table('searchChunks'),
+    [...rows, local].map((row, i) => ({ pk: pks[i]!, phoneE164: row.phoneE164, nameWords: row.nameWords })),
+  );
+  // The last customer left: its pk must not be given to anyone again.
+  const gone = (await v5
+    .table('customers')
+    .add(v4Row('c-gone', 'Gone Away', '+45 11 11 11 11', '+4511111111'))) as number;
+  await v5.table('customers').delete(gone);
+  await v5
+    .table('outbox')
+    .add({ kind: 'register', state: 'pending', customerPk: pks[5_000], queuedAt: '2026-01-01T00:00:00.000Z' });
+  const before = await v5.table('customers').toArray();
+  v5.close();
+
+  const db = openOfflineDb(name);
+  cleanup.push(db);
+  await db.open();
+  expect(db.verno).toBe(6);
+  expect(db.tables.map((table) => table.name)).not.toContain('customers');
+  expect(await countCustomers(db)).toBe(5_001);
+  expect(await allCustomers(db)).toEqual(before);
+  await expectSearchRowsMatch(db);
+  const cache = new CustomerCache(db, { defaultCountry: () => 'SA' });
+  expect((await cache.getCustomer('c-4321'))?.record).toEqual(before[4321]);
+  expect((await cache.findByPhone('+4741234567'))?.pk).toBe(pks[5_000]);
+  expect((await cache.getByPk(pks[5_000]!))?.localOnly).toBe(true);
+  expect(await db.outbox.count()).toBe(1);
+  // While the index loads: exact phone from the blocks' index, names from the search chunks.
+  expect((await cache.search('+966551004999')).customers.map((row) => row.id)).toEqual(['c-4999']);
+  expect((await cache.search('layla haddad 4999')).customers.map((row) => row.id)).toEqual(['c-4999']);
+  // A new customer gets a pk after every pk ever given, the deleted one's included.
+  const [added] = await cache.putCustomers([customer('c-new', 'Zeynep Kaya', '+90 555 111 22 33')]);
+  expect(added!.pk).toBe(gone + 1);
+  // The service's customer already stored is updated in place, never stored twice.
+  const [again] = await cache.putCustomers([customer('c-7', 'Sami Renamed', '+966 55 1000007')]);
+  expect(again!.pk).toBe(before[7]!.pk);
+  expect(await countCustomers(db)).toBe(5_002);
+  await cache.loadIndex({ yieldToPage: async () => undefined });
+  expect((await cache.search('sami renamed')).customers.map((row) => row.id)).toEqual(['c-7']);
 });

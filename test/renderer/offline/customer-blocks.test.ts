@@ -1,0 +1,119 @@
+import { afterEach, beforeEach, expect, test } from 'vitest';
+import {
+  BLOCK_BITS,
+  CustomerIdTaken,
+  addCustomerRow,
+  countCustomers,
+  customerTables,
+  deleteCustomerRow,
+  findCustomerById,
+  findCustomersByPhone,
+  firstCustomerPks,
+  getCustomerRows,
+  putCustomerRows,
+  updateCustomerRow,
+} from '../../../renderer/offline/customer-blocks';
+import type { CachedCustomer, OfflineDb } from '../../../renderer/offline/db';
+import { nameWordsOf } from '../../../renderer/offline/fold';
+import { linesOf, parseSearchLine } from '../../../renderer/offline/search-chunks';
+import { allCustomers } from '../../support/offline-rows';
+import { customer, dropDb, freshDb } from './support/fixtures';
+
+const BLOCK = 1 << BLOCK_BITS;
+let db: OfflineDb;
+beforeEach(() => {
+  db = freshDb();
+});
+afterEach(() => dropDb(db));
+
+function row(i: number, name = `Person${i} Haddad`): CachedCustomer {
+  const phone = `+96655${1_000_000 + i}`;
+  return {
+    id: `c-${i}`,
+    phoneE164: phone,
+    nameWords: nameWordsOf(name),
+    customer: customer(`c-${i}`, name, phone),
+    fetchedAt: '2026-01-01T00:00:00.000Z',
+  };
+}
+
+const rows = (from: number, count: number) => Array.from({ length: count }, (_, i) => row(from + i));
+const write = (list: CachedCustomer[], previous: (CachedCustomer | null)[] = []) =>
+  db.transaction('rw', customerTables(db), async () => putCustomerRows(db, list, previous));
+
+async function expectLinesMatch(): Promise<void> {
+  const stored = await allCustomers(db);
+  const lines = (await db.searchChunks.toArray()).flatMap(linesOf).map(parseSearchLine);
+  expect(lines).toEqual(stored.map((row) => ({ pk: row.pk, phoneE164: row.phoneE164, nameWords: row.nameWords })));
+}
+
+test('writes in several transactions fill blocks in turn: a partly filled block keeps its customers', async () => {
+  // 5, then 30, then 1: each write after the first starts inside a block an earlier one left part-filled.
+  const first = await write(rows(1, 5));
+  const second = await write(rows(6, 30));
+  const third = await write(rows(36, 1));
+  expect([...first, ...second, ...third]).toEqual(Array.from({ length: 36 }, (_, i) => i + 1));
+  expect(await countCustomers(db)).toBe(36);
+  expect((await allCustomers(db)).map((stored) => stored.id)).toEqual(rows(1, 36).map((r) => r.id));
+  expect(await db.customerBlocks.count()).toBe(Math.ceil(37 / BLOCK));
+  await expectLinesMatch();
+});
+
+test('reads by pk come back in the order asked, with undefined for a pk not stored', async () => {
+  await write(rows(1, 40));
+  const found = await getCustomerRows(db, [33, 2, 999, 17, 2]);
+  expect(found.map((stored) => stored?.id)).toEqual(['c-33', 'c-2', undefined, 'c-17', 'c-2']);
+  expect(found[0]).toEqual({ ...row(33), pk: 33 });
+  expect(await firstCustomerPks(db, 20)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+});
+
+test('a stored customer is replaced under its pk; by id and phone it is found as it now is', async () => {
+  const [pk] = await write([row(7)]);
+  await write([{ ...row(7, 'Renamed Person'), phoneE164: '+4520123456', pk }], [{ ...row(7), pk }]);
+  expect(await countCustomers(db)).toBe(1);
+  expect((await findCustomerById(db, 'c-7'))?.nameWords).toEqual(['renamed', 'person']);
+  expect(await findCustomersByPhone(db, row(7).phoneE164)).toEqual([]);
+  expect((await findCustomersByPhone(db, '+4520123456')).map((stored) => stored.pk)).toEqual([pk]);
+  await expectLinesMatch();
+});
+
+test('a second customer with a stored id is refused, in the same block or another, and nothing of the write is kept', async () => {
+  await write(rows(1, 20));
+  // Same block as c-20 (pk 20), then a block of its own.
+  await expect(write([{ ...row(99), id: 'c-20' }])).rejects.toBeInstanceOf(CustomerIdTaken);
+  await expect(write([...rows(21, 20), { ...row(99), id: 'c-3' }])).rejects.toBeInstanceOf(CustomerIdTaken);
+  expect(await countCustomers(db)).toBe(20);
+  await expectLinesMatch();
+});
+
+test('a deleted customer is gone from its block, an emptied block goes, and its pk is never given again', async () => {
+  // pks 1 to BLOCK + 1: block 0 holds 1 to BLOCK - 1, block 1 the last two.
+  await write(rows(1, BLOCK + 1));
+  await db.transaction('rw', customerTables(db), async () => {
+    await deleteCustomerRow(db, 3);
+    await deleteCustomerRow(db, BLOCK);
+    await deleteCustomerRow(db, BLOCK + 1);
+  });
+  expect(await countCustomers(db)).toBe(BLOCK - 2);
+  expect((await getCustomerRows(db, [3]))[0]).toBeUndefined();
+  expect(await db.customerBlocks.get(1)).toBeUndefined();
+  await expectLinesMatch();
+  const pk = await db.transaction('rw', customerTables(db), async () => addCustomerRow(db, row(500)));
+  expect(pk).toBe(BLOCK + 2);
+});
+
+test('an update changes the one customer and leaves its block-mates as they were', async () => {
+  await write(rows(1, 10));
+  const before = await allCustomers(db);
+  await db.transaction('rw', customerTables(db), async () =>
+    updateCustomerRow(db, 4, (stored) => ({ ...stored, customer: { ...stored.customer, email: 'new@example.com' } })),
+  );
+  const after = await allCustomers(db);
+  expect(after[3]!.customer.email).toBe('new@example.com');
+  expect(after.filter((_, i) => i !== 3)).toEqual(before.filter((_, i) => i !== 3));
+});
+
+test('a phone two stale customers share finds both, in pk order', async () => {
+  await write([row(1), { ...row(2), phoneE164: row(1).phoneE164 }, row(3)]);
+  expect((await findCustomersByPhone(db, row(1).phoneE164)).map((stored) => stored.id)).toEqual(['c-1', 'c-2']);
+});
