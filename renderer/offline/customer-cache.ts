@@ -536,7 +536,6 @@ export class CustomerCache {
   /** Offline search: the same kinds of answers as the service's search, from the cache. */
   async search(text: string, page = 1, perPage = PAGE_SIZE): Promise<CacheSearchResult> {
     this.activeSearches += 1;
-    this.interruptBackgroundWrite();
     try {
       return await this.searchNow(text, page, perPage);
     } finally {
@@ -548,13 +547,16 @@ export class CustomerCache {
 
   private async searchNow(text: string, page: number, perPage: number): Promise<CacheSearchResult> {
     const query = parseQuery(text, this.options.defaultCountry());
-    const { hits, complete, via } =
-      this.indexState === 'ready'
-        ? { hits: this.index.search(query, MAX_RESULTS), complete: true, via: 'index' as const }
-        : await this.searchFallback(query);
+    const ready = this.indexState === 'ready';
+    // Before any read of what the refresh writes: the search must not queue behind its write.
+    if (!ready) this.interruptBackgroundWrite();
+    const { hits, complete, via } = ready
+      ? { hits: this.index.search(query, MAX_RESULTS), complete: true, via: 'index' as const }
+      : await this.searchFallback(query);
     const total = hits.pks.length;
     const lastPage = Math.max(1, Math.ceil(total / perPage));
     const pagePks = hits.pks.slice((page - 1) * perPage, page * perPage);
+    if (pagePks.length > 0) this.interruptBackgroundWrite();
     const rows = await getCustomerRows(this.db, pagePks);
     const customers = rows.filter((row): row is CachedCustomer => row !== undefined);
     const confirmed = this.confirmedAt;
