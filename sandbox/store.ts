@@ -12,6 +12,7 @@ import {
   type RewardRecord,
   type SandboxData,
 } from './model';
+import { PageTags } from './page-tags';
 import { foldText, isNumberFragment } from './text-match';
 
 export interface SearchQuery {
@@ -71,6 +72,9 @@ export class LoyaltyStore {
   private readonly redemptionLog: RedemptionRecord[] = [];
   /** Folded names, built on the first text search and kept current after that. */
   private foldedNames: Map<string, string> | null = null;
+  /** E.164 -> the international form shown; a phone never changes (it is the identity). */
+  private readonly shownPhones = new Map<string, string>();
+  private readonly pageTags = new PageTags<CustomerRecord>((customer) => this.customerJson(customer));
 
   constructor(
     private readonly data: SandboxData,
@@ -99,9 +103,12 @@ export class LoyaltyStore {
     const total = matches.length;
     const lastPage = Math.max(1, Math.ceil(total / query.perPage));
     const start = (query.page - 1) * query.perPage;
+    const page = matches.slice(start, start + query.perPage);
     return {
-      customers: matches.slice(start, start + query.perPage).map((customer) => this.customerJson(customer)),
+      customers: page.map((customer) => this.customerJson(customer)),
       meta: { current_page: query.page, last_page: lastPage, per_page: query.perPage, total },
+      /** Changes whenever what the page shows changes, except `total` (see PageTags). */
+      tag: this.pageTags.pageTag(page, lastPage),
     };
   }
 
@@ -154,6 +161,7 @@ export class LoyaltyStore {
     if (patch.email !== undefined) customer.email = patch.email;
     if (patch.birthday !== undefined) customer.birthday = patch.birthday;
     this.foldedNames?.set(customer.id, foldText(customer.name));
+    this.pageTags.forget(customer.id);
     return this.customerJson(customer);
   }
 
@@ -175,6 +183,7 @@ export class LoyaltyStore {
       throw rewardUnavailable(`This reward costs ${price} points and the card has ${card.points}.`);
     }
     card.points -= price;
+    this.pageTags.forget(card.customer_id);
     reward.redeemed_at = isoTimestamp(now);
     reward.branch_id = request.branchId ?? null;
     reward.order_reference = request.orderReference ?? null;
@@ -255,6 +264,7 @@ export class LoyaltyStore {
     };
     this.data.cards.push(card);
     this.indexCard(card);
+    this.pageTags.forget(customer.id);
     return true;
   }
 
@@ -262,7 +272,7 @@ export class LoyaltyStore {
     return {
       id: customer.id,
       name: customer.name,
-      phone: formatPhone(customer.phone),
+      phone: this.shownPhone(customer.phone),
       email: customer.email,
       birthday: customer.birthday,
       status: customer.status,
@@ -274,6 +284,15 @@ export class LoyaltyStore {
       created_at: customer.created_at,
       last_visit_at: customer.last_visit_at,
     };
+  }
+
+  private shownPhone(e164: string): string {
+    let shown = this.shownPhones.get(e164);
+    if (shown === undefined) {
+      shown = formatPhone(e164);
+      this.shownPhones.set(e164, shown);
+    }
+    return shown;
   }
 
   private indexCustomer(customer: CustomerRecord): void {
