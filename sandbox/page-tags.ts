@@ -1,6 +1,4 @@
-import { createHash } from 'node:crypto';
-
-const sha1 = (text: string) => createHash('sha1').update(text).digest('base64url');
+import { createHash, hash } from 'node:crypto';
 
 /**
  * Entity tags of list pages that do not cost a serialised page each time.
@@ -13,29 +11,28 @@ const sha1 = (text: string) => createHash('sha1').update(text).digest('base64url
  * building, serialising and hashing a hundred customers. Digests come from content, not
  * from counters, so a restarted sandbox with the same data answers with the same tags.
  */
-export class PageTags<Customer extends { id: string }> {
+export class PageTags {
   private readonly digests = new Map<string, string>();
-
-  constructor(private readonly wireForm: (customer: Customer) => unknown) {}
 
   /** Every change to what the list shows of a customer must call this. */
   forget(customerId: string): void {
     this.digests.delete(customerId);
   }
 
-  /** The tag's opaque value (base64url, no quotes) for a page of `customers`. */
-  pageTag(customers: readonly Customer[], lastPage: number): string {
-    const hash = createHash('sha1').update(`${lastPage}`);
-    for (const customer of customers) hash.update(`\n${this.digestOf(customer)}`);
-    return hash.digest('base64url');
-  }
-
-  private digestOf(customer: Customer): string {
-    let digest = this.digests.get(customer.id);
-    if (digest === undefined) {
-      digest = sha1(JSON.stringify(this.wireForm(customer)));
-      this.digests.set(customer.id, digest);
-    }
-    return digest;
+  /**
+   * The tag's opaque value (base64url, no quotes) for a page of `customers`; `wireFormAt(i)`
+   * is asked for only for customers whose digest is not known.
+   */
+  pageTag(customers: readonly { id: string }[], lastPage: number, wireFormAt: (index: number) => unknown): string {
+    const page = createHash('sha1').update(`${lastPage}`);
+    customers.forEach((customer, index) => {
+      let digest = this.digests.get(customer.id);
+      if (digest === undefined) {
+        digest = hash('sha1', JSON.stringify(wireFormAt(index)), 'base64url');
+        this.digests.set(customer.id, digest);
+      }
+      page.update(`\n${digest}`);
+    });
+    return page.digest('base64url');
   }
 }

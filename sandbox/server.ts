@@ -29,6 +29,7 @@ export interface ServerOptions {
 interface Answer {
   status?: number;
   message?: string;
+  /** A function is called for the body only, so a 304 does not build what it does not send. */
   data: unknown;
   meta?: unknown;
   /**
@@ -135,7 +136,10 @@ export function buildServer({ store, programsByKey, faults, now = () => new Date
         reply.header('etag', tag);
         if (matchesIfNoneMatch(request.headers['if-none-match'], tag)) return reply.code(304).send();
       }
-      return reply.code(status).send({ ok: true, ...(message ? { message } : {}), data, ...(meta ? { meta } : {}) });
+      const body = typeof data === 'function' ? (data as () => unknown)() : data;
+      return reply
+        .code(status)
+        .send({ ok: true, ...(message ? { message } : {}), data: body, ...(meta ? { meta } : {}) });
     };
 
   /**

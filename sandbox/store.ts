@@ -72,9 +72,12 @@ export class LoyaltyStore {
   private readonly redemptionLog: RedemptionRecord[] = [];
   /** Folded names, built on the first text search and kept current after that. */
   private foldedNames: Map<string, string> | null = null;
-  /** E.164 -> the international form shown; a phone never changes (it is the identity). */
+  /**
+   * E.164 -> the international form shown, formatted once when the customer is stored (a
+   * phone never changes: it is the identity), not for every page that lists them.
+   */
   private readonly shownPhones = new Map<string, string>();
-  private readonly pageTags = new PageTags<CustomerRecord>((customer) => this.customerJson(customer));
+  private readonly pageTags = new PageTags();
 
   constructor(
     private readonly data: SandboxData,
@@ -104,11 +107,15 @@ export class LoyaltyStore {
     const lastPage = Math.max(1, Math.ceil(total / query.perPage));
     const start = (query.page - 1) * query.perPage;
     const page = matches.slice(start, start + query.perPage);
+    // Built once, and only when needed: for the body (not for a 304), and for the tag of a
+    // customer whose digest is not known yet.
+    let wire: ReturnType<LoyaltyStore['customerJson']>[] | undefined;
+    const customers = () => (wire ??= page.map((customer) => this.customerJson(customer)));
     return {
-      customers: page.map((customer) => this.customerJson(customer)),
+      customers,
       meta: { current_page: query.page, last_page: lastPage, per_page: query.perPage, total },
       /** Changes whenever what the page shows changes, except `total` (see PageTags). */
-      tag: this.pageTags.pageTag(page, lastPage),
+      tag: this.pageTags.pageTag(page, lastPage, (index) => customers()[index]),
     };
   }
 
@@ -272,7 +279,7 @@ export class LoyaltyStore {
     return {
       id: customer.id,
       name: customer.name,
-      phone: this.shownPhone(customer.phone),
+      phone: this.shownPhones.get(customer.phone) ?? formatPhone(customer.phone),
       email: customer.email,
       birthday: customer.birthday,
       status: customer.status,
@@ -286,18 +293,10 @@ export class LoyaltyStore {
     };
   }
 
-  private shownPhone(e164: string): string {
-    let shown = this.shownPhones.get(e164);
-    if (shown === undefined) {
-      shown = formatPhone(e164);
-      this.shownPhones.set(e164, shown);
-    }
-    return shown;
-  }
-
   private indexCustomer(customer: CustomerRecord): void {
     this.customersById.set(customer.id, customer);
     this.customerIdByPhone.set(customer.phone, customer.id);
+    this.shownPhones.set(customer.phone, formatPhone(customer.phone));
     this.foldedNames?.set(customer.id, foldText(customer.name));
   }
 
