@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { invalid, ServiceError, type FieldErrors } from './errors';
 import type { FaultSwitches } from './faults';
@@ -30,19 +29,16 @@ export interface ServerOptions {
 interface Answer {
   status?: number;
   message?: string;
+  /** A function is called for the body only, so a 304 does not build what it does not send. */
   data: unknown;
   meta?: unknown;
   /**
-   * What the answer's entity tag covers, for a conditional GET: the page's customers and
-   * its `last_page`, not `total`, so a registration changes the tag of the last page only
-   * (and of every page once it adds a page, which a till paging to the end must learn).
+   * The opaque value of the answer's strong entity tag (RFC 9110 8.8.3), for a conditional
+   * GET. A list page's covers its customers and its `last_page`, not `total`, so a
+   * registration changes the tag of the last page only (and of every page once it adds a
+   * page, which a till paging to the end must learn).
    */
-  etagOf?: unknown;
-}
-
-/** A strong entity tag of the JSON of `value` (RFC 9110 8.8.3). */
-function entityTag(value: unknown): string {
-  return `"${createHash('sha1').update(JSON.stringify(value)).digest('base64url')}"`;
+  tag?: string;
 }
 
 /** `If-None-Match` lists the tag (weak comparison, as RFC 9110 13.1.2 asks for GET), or is `*`. */
@@ -134,13 +130,16 @@ export function buildServer({ store, programsByKey, faults, now = () => new Date
         return reply;
       }
       if (!answer) throw failure;
-      const { status = 200, message, data, meta, etagOf } = answer;
-      if (etagOf !== undefined) {
-        const tag = entityTag(etagOf);
+      const { status = 200, message, data, meta } = answer;
+      if (answer.tag !== undefined) {
+        const tag = `"${answer.tag}"`;
         reply.header('etag', tag);
         if (matchesIfNoneMatch(request.headers['if-none-match'], tag)) return reply.code(304).send();
       }
-      return reply.code(status).send({ ok: true, ...(message ? { message } : {}), data, ...(meta ? { meta } : {}) });
+      const body = typeof data === 'function' ? (data as () => unknown)() : data;
+      return reply
+        .code(status)
+        .send({ ok: true, ...(message ? { message } : {}), data: body, ...(meta ? { meta } : {}) });
     };
 
   /**
@@ -158,13 +157,13 @@ export function buildServer({ store, programsByKey, faults, now = () => new Date
     route(async (request) => {
       const query = parseOrReject(searchQuery, request.query, phoneProblem(request.query));
       const phone = query.phone === undefined ? undefined : phoneOf(query.phone, query.country_code);
-      const { customers, meta } = store.search({
+      const { customers, meta, tag } = store.search({
         phone,
         term: query.search,
         page: query.page ?? 1,
         perPage: query.per_page ?? 20,
       });
-      return { data: customers, meta, etagOf: [customers, meta.last_page] };
+      return { data: customers, meta, tag };
     }),
   );
 

@@ -12,6 +12,7 @@ import {
   type RewardRecord,
   type SandboxData,
 } from './model';
+import { PageTags } from './page-tags';
 import { foldText, isNumberFragment } from './text-match';
 
 export interface SearchQuery {
@@ -71,6 +72,12 @@ export class LoyaltyStore {
   private readonly redemptionLog: RedemptionRecord[] = [];
   /** Folded names, built on the first text search and kept current after that. */
   private foldedNames: Map<string, string> | null = null;
+  /**
+   * E.164 -> the international form shown, formatted once when the customer is stored (a
+   * phone never changes: it is the identity), not for every page that lists them.
+   */
+  private readonly shownPhones = new Map<string, string>();
+  private readonly pageTags = new PageTags();
 
   constructor(
     private readonly data: SandboxData,
@@ -99,9 +106,16 @@ export class LoyaltyStore {
     const total = matches.length;
     const lastPage = Math.max(1, Math.ceil(total / query.perPage));
     const start = (query.page - 1) * query.perPage;
+    const page = matches.slice(start, start + query.perPage);
+    // Built once, and only when needed: for the body (not for a 304), and for the tag of a
+    // customer whose digest is not known yet.
+    let wire: ReturnType<LoyaltyStore['customerJson']>[] | undefined;
+    const customers = () => (wire ??= page.map((customer) => this.customerJson(customer)));
     return {
-      customers: matches.slice(start, start + query.perPage).map((customer) => this.customerJson(customer)),
+      customers,
       meta: { current_page: query.page, last_page: lastPage, per_page: query.perPage, total },
+      /** Changes whenever what the page shows changes, except `total` (see PageTags). */
+      tag: this.pageTags.pageTag(page, lastPage, (index) => customers()[index]),
     };
   }
 
@@ -154,6 +168,7 @@ export class LoyaltyStore {
     if (patch.email !== undefined) customer.email = patch.email;
     if (patch.birthday !== undefined) customer.birthday = patch.birthday;
     this.foldedNames?.set(customer.id, foldText(customer.name));
+    this.pageTags.forget(customer.id);
     return this.customerJson(customer);
   }
 
@@ -175,6 +190,7 @@ export class LoyaltyStore {
       throw rewardUnavailable(`This reward costs ${price} points and the card has ${card.points}.`);
     }
     card.points -= price;
+    this.pageTags.forget(card.customer_id);
     reward.redeemed_at = isoTimestamp(now);
     reward.branch_id = request.branchId ?? null;
     reward.order_reference = request.orderReference ?? null;
@@ -255,6 +271,7 @@ export class LoyaltyStore {
     };
     this.data.cards.push(card);
     this.indexCard(card);
+    this.pageTags.forget(customer.id);
     return true;
   }
 
@@ -262,7 +279,7 @@ export class LoyaltyStore {
     return {
       id: customer.id,
       name: customer.name,
-      phone: formatPhone(customer.phone),
+      phone: this.shownPhones.get(customer.phone) ?? formatPhone(customer.phone),
       email: customer.email,
       birthday: customer.birthday,
       status: customer.status,
@@ -279,6 +296,7 @@ export class LoyaltyStore {
   private indexCustomer(customer: CustomerRecord): void {
     this.customersById.set(customer.id, customer);
     this.customerIdByPhone.set(customer.phone, customer.id);
+    this.shownPhones.set(customer.phone, formatPhone(customer.phone));
     this.foldedNames?.set(customer.id, foldText(customer.name));
   }
 

@@ -27,7 +27,8 @@ function split(bench: BenchBrowser, run: FillRun): string {
     .reduce((sum, call) => sum + call.ms, 0);
   const bridgeMs = Math.max(0, run.fetchMs - coreMs);
   return (
-    `fetch ${s(run.fetchMs)} (the app's own core: validation, axios, sandbox ${s(coreMs)}; the test bridge, a POST on loopback, ${s(bridgeMs)}), ` +
+    `fetch ${s(run.fetchMs)} (the core's handler: validation, axios and the sandbox answering in the same Node thread, ${s(coreMs)}; ` +
+    `the test bridge, page -> shared worker -> POST on loopback, and waiting for the Node thread, ${s(bridgeMs)}), ` +
     `write (putCustomers) ${s(run.writeMs)} (${(run.writeMs / Math.max(1, run.customers)).toFixed(3)} ms a customer), ${run.pages} pages, ${run.notModified} answered 304, ${run.interruptedWrites} writes rolled back for a cashier's search and made again, in ${s(run.ms)} of wall time`
   );
 }

@@ -86,6 +86,8 @@ export async function serveFolder(
   folder: string,
   /** Paths answered by a handler instead of a file (the bench's bridge). */
   routes: Record<string, (request: IncomingMessage, response: ServerResponse) => Promise<void>> = {},
+  /** Sent with every file (the bench page's cross-origin isolation). */
+  headers: Record<string, string> = {},
 ): Promise<{ server: Server; origin: string }> {
   const root = resolve(folder);
   const server = createServer((request, response) => {
@@ -100,7 +102,10 @@ export async function serveFolder(
       }
       try {
         const body = await readFile(file);
-        response.writeHead(200, { 'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream' });
+        response.writeHead(200, {
+          ...headers,
+          'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
+        });
         response.end(body);
       } catch {
         response.writeHead(404).end();
