@@ -79,10 +79,7 @@ export interface CacheRefreshOptions {
   backoff?: BackoffPolicy;
   /** Tries of one page before the run stops (and resumes later from its cursor). */
   maxTriesPerPage?: number;
-  /**
-   * Customers per transaction while the cashier searches; by default as many as the
-   * recent write speed fits in CASHIER_WRITE_BUDGET_MS.
-   */
+  /** Customers per transaction while the cashier searches, fixed (by default it adapts). */
   cashierTransactionCustomers?: number;
 }
 
@@ -92,14 +89,18 @@ class StopRun extends Error {}
 const WRITE_BATCH_PAGES = 10;
 const WRITE_BATCH_CUSTOMERS = 1_000;
 /**
- * While the cashier searches the cache (a search within this many ms), transactions are
- * cut to about CASHIER_WRITE_BUDGET_MS each, going by the time customers took to write so
- * far: a search waits for at most one such transaction.
+ * While the cashier searches the cache, the writer fits its transactions between their
+ * searches: going by the cashier's rhythm (customer-cache.ts `expectedSearchIn`) and the
+ * time customers took to write so far, each transaction is sized to end, with a margin,
+ * before the next search is expected; when too little time is left, it waits for that
+ * search to end. A search that comes early anyway rolls back the write it finds running
+ * (and it is written again), so it never waits for one; fitting them spares that waste.
  */
-const CASHIER_ACTIVE_MS = 1_000;
-const CASHIER_WRITE_BUDGET_MS = 10;
-/** Below this, a transaction's fixed cost (a few ms) outweighs its customers. */
-const CASHIER_WRITE_MIN = 25;
+const CASHIER_ROOM_SHARE = 0.6;
+/** One block's worth: below it a transaction's fixed cost (a few ms) outweighs its customers. */
+const CASHIER_SLICE_MIN = 16;
+/** Until a write has been timed. */
+const FIRST_MS_PER_CUSTOMER = 0.3;
 /**
  * Pages with nothing to store (304s, pages hashing as stored) move the stored cursor at
  * most this often: a transaction per such page was most of an unchanged refresh's writes.
@@ -400,15 +401,17 @@ export class CacheRefresh {
       this.advance(cursor, moved, batch);
       return;
     }
-    const perTransaction = cache.searchedRecently(CASHIER_ACTIVE_MS) ? this.cashierSlice() : customers.length;
     // All but the last slice: customers only.
     let from = 0;
-    for (; customers.length - from > perTransaction; from += perTransaction) {
-      await this.timedPut(customers.slice(from, from + perTransaction), fetchedAt);
+    for (;;) {
+      const count = await this.nextSliceSize(customers.length - from);
+      if (from + count >= customers.length) break;
+      await this.storeSlice(customers.slice(from, from + count), fetchedAt);
+      from += count;
       await cache.whenSearchesIdle();
     }
     // The tags commit with the customers they describe: a tag never vouches for a page not stored.
-    await this.timedPut(customers.slice(from, customers.length), fetchedAt, {
+    await this.storeSlice(customers.slice(from, customers.length), fetchedAt, {
       tables: [db.meta, db.pageTags],
       write: async () => {
         await Promise.all([
@@ -448,13 +451,24 @@ export class CacheRefresh {
   /** The customers of this run's pages are taken to be new (see `fill`). */
   private expectNew = false;
 
-  /** Milliseconds a customer's write took lately (a moving average), for the cashier's slices. */
-  private msPerCustomer: number | null = null;
+  /** Milliseconds a committed write took per customer lately (a moving average, its fixed cost included). */
+  private msPerCustomer = FIRST_MS_PER_CUSTOMER;
 
-  private cashierSlice(): number {
-    if (this.options.cashierTransactionCustomers !== undefined) return this.options.cashierTransactionCustomers;
-    if (this.msPerCustomer === null) return CASHIER_WRITE_MIN;
-    return Math.max(CASHIER_WRITE_MIN, Math.floor(CASHIER_WRITE_BUDGET_MS / this.msPerCustomer));
+  /**
+   * How many of the `left` customers the next transaction takes: all of them while the
+   * cashier is not searching, otherwise as many as fit before their next search (waiting
+   * for it first when not even a block's worth would).
+   */
+  private async nextSliceSize(left: number): Promise<number> {
+    const { cache } = this.options;
+    for (;;) {
+      const room = cache.expectedSearchIn();
+      if (room === null) return left;
+      if (this.options.cashierTransactionCustomers !== undefined) return this.options.cashierTransactionCustomers;
+      const fits = Math.floor((room * CASHIER_ROOM_SHARE) / this.msPerCustomer);
+      if (fits >= Math.min(left, CASHIER_SLICE_MIN)) return Math.min(left, fits);
+      await cache.nextSearchEnd();
+    }
   }
 
   /**
@@ -463,7 +477,7 @@ export class CacheRefresh {
    * are done; a write interrupted MAX_INTERRUPTIONS times in a row is let finish, so a
    * cashier who never stops searching cannot stall the refresh.
    */
-  private async timedPut(
+  private async storeSlice(
     customers: PreparedCustomers,
     fetchedAt: string,
     alongside?: Parameters<CustomerCache['putCustomers']>[2],
@@ -477,17 +491,17 @@ export class CacheRefresh {
           expectNew: this.expectNew,
           interruptible: interruptions < MAX_INTERRUPTIONS,
         });
-        break;
+        if (customers.length >= CASHIER_SLICE_MIN) {
+          const perCustomer = (performance.now() - started) / customers.length;
+          this.msPerCustomer = 0.7 * this.msPerCustomer + 0.3 * perCustomer;
+        }
+        return;
       } catch (error) {
         if (!(error instanceof WriteInterrupted)) throw error;
         this.interruptions += 1;
         await cache.whenSearchesIdle();
         started = performance.now();
       }
-    }
-    if (customers.length >= CASHIER_WRITE_MIN) {
-      const perCustomer = (performance.now() - started) / customers.length;
-      this.msPerCustomer = this.msPerCustomer === null ? perCustomer : 0.8 * this.msPerCustomer + 0.2 * perCustomer;
     }
   }
 

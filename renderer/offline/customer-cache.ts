@@ -32,6 +32,9 @@ import { loadSearchIndex, yieldToBrowser, type IndexLoadOptions, type IndexLoadP
 import { linesOf, parseSearchLine } from './search-chunks';
 import { SlimSearchIndex, parseQuery, type IndexEntry, type IndexHits, type ParsedQuery } from './search-index';
 
+/** A cashier who has not searched for this long is not at the till's search: background work need not make way. */
+export const CASHIER_ACTIVE_MS = 1_000;
+
 /** Results per page, as the service's default. */
 export const PAGE_SIZE = 20;
 /** More matches than this ask the cashier to type more, rather than page through a crowd. */
@@ -190,6 +193,13 @@ export class CustomerCache {
   /** When the last search ended (monotonic ms), so background writers can tell a cashier at work. */
   private lastSearchEndedAt = Number.NEGATIVE_INFINITY;
   private idleWaiters: (() => void)[] = [];
+  /**
+   * The cashier's rhythm: a moving average of the pause between one search's end and the
+   * next one's start (pauses under CASHIER_ACTIVE_MS), for background writers to fit their
+   * transactions between searches.
+   */
+  private typicalPauseMs: number | null = null;
+  private searchEndWaiters: (() => void)[] = [];
   /** The interruptible background write in progress, if any (see `WriteOptions.interruptible`). */
   private interruptible: InterruptibleWrite | null = null;
   /** pks written through while the index loads: the loader must not index an older read of them. */
@@ -280,8 +290,8 @@ export class CustomerCache {
     try {
       changes = await this.db.transaction('rw', tables, async (transaction) => {
         if (options.interruptible) this.interruptible = interruptible.write = { transaction, aborted: false };
-        const written = await this.writePrepared(prepared, fetchedAt, options);
-        await alongside?.write();
+        // Side by side: the transaction commits both or neither, and a round trip is spared.
+        const [written] = await Promise.all([this.writePrepared(prepared, fetchedAt, options), alongside?.write()]);
         return written;
       });
     } catch (error) {
@@ -528,13 +538,34 @@ export class CustomerCache {
     }
   }
 
-  /** A search is running or ended less than `withinMs` ago: the cashier is at work. */
-  searchedRecently(withinMs: number): boolean {
-    return this.activeSearches > 0 || performance.now() - this.lastSearchEndedAt < withinMs;
+  /**
+   * Milliseconds until the cashier's next search is expected, going by their rhythm: 0
+   * while one runs, null when none is expected (no search in the last CASHIER_ACTIVE_MS).
+   */
+  expectedSearchIn(): number | null {
+    if (this.activeSearches > 0) return 0;
+    const since = performance.now() - this.lastSearchEndedAt;
+    if (since >= CASHIER_ACTIVE_MS || this.typicalPauseMs === null) return null;
+    return Math.max(0, this.typicalPauseMs - since);
+  }
+
+  /** Resolves when the next search ends, or once the cashier counts as idle (no search for CASHIER_ACTIVE_MS). */
+  nextSearchEnd(): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, CASHIER_ACTIVE_MS);
+      this.searchEndWaiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
   }
 
   /** Offline search: the same kinds of answers as the service's search, from the cache. */
   async search(text: string, page = 1, perPage = PAGE_SIZE): Promise<CacheSearchResult> {
+    const pause = performance.now() - this.lastSearchEndedAt;
+    if (this.activeSearches === 0 && pause < CASHIER_ACTIVE_MS) {
+      this.typicalPauseMs = this.typicalPauseMs === null ? pause : 0.7 * this.typicalPauseMs + 0.3 * pause;
+    }
     this.activeSearches += 1;
     try {
       return await this.searchNow(text, page, perPage);
@@ -542,6 +573,7 @@ export class CustomerCache {
       this.activeSearches -= 1;
       this.lastSearchEndedAt = performance.now();
       if (this.activeSearches === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
+      for (const resolve of this.searchEndWaiters.splice(0)) resolve();
     }
   }
 

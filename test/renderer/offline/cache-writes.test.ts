@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, expect, test } from 'vitest';
+import { afterEach, beforeEach, expect, test, vi } from 'vitest';
 import { Dexie } from 'dexie';
 import {
   CustomerCache,
@@ -157,4 +157,28 @@ test('an interruptible write that a search interrupts stores nothing, its compan
   await cache.putCustomers(people(1, 40));
   expect(await countCustomers(db)).toBe(41);
   await expectConsistent();
+});
+
+test("the cashier's rhythm: the next search is expected after their usual pause, none once they stopped for a second", async () => {
+  let now = 10_000;
+  const clock = vi.spyOn(performance, 'now').mockImplementation(() => now);
+  try {
+    expect(cache.expectedSearchIn()).toBeNull();
+    // Searches each 40 ms after the last one ended (each taking no time on this clock).
+    for (let i = 0; i < 4; i++) {
+      await cache.search('person');
+      now += 40;
+    }
+    now -= 30;
+    expect(cache.expectedSearchIn()).toBeCloseTo(30, 5);
+    now += 100;
+    expect(cache.expectedSearchIn()).toBe(0);
+    const ended = cache.nextSearchEnd();
+    await cache.search('person');
+    await ended;
+    now += 1_000;
+    expect(cache.expectedSearchIn()).toBeNull();
+  } finally {
+    clock.mockRestore();
+  }
 });
