@@ -199,11 +199,14 @@ test('a version 2 database upgrades to the latest: customers, search lines and o
   expect((await cache.search('søren')).customers.map((found) => found.id)).toEqual(['c-1']);
 });
 
-/** Version 4's schema, as released: the last with the multi-entry name-word index. */
-function openVersion4(name: string): Dexie {
-  const v4 = new Dexie(name);
-  v4.version(4).stores({
-    customers: '++pk, &id, phoneE164, *nameWords',
+/**
+ * A released schema, as it was: version 4 was the last with the multi-entry name-word
+ * index, version 5 the last with a record per customer.
+ */
+function openReleased(name: string, version: 4 | 5): Dexie {
+  const db = new Dexie(name);
+  db.version(version).stores({
+    customers: version === 4 ? '++pk, &id, phoneE164, *nameWords' : '++pk, &id, phoneE164',
     rewards: '&code, customerId',
     outbox: '++seq, state, [state+seq]',
     journal: '++seq, doneAt',
@@ -211,7 +214,7 @@ function openVersion4(name: string): Dexie {
     searchChunks: 'chunk',
     pageTags: 'page',
   });
-  return v4;
+  return db;
 }
 
 function v4Row(id: string, name: string, phone: string, phoneE164: string) {
@@ -226,7 +229,7 @@ function v4Row(id: string, name: string, phone: string, phoneE164: string) {
 
 test('a version 4 database upgrades to the latest: the name-word index is gone, rows, tags and outbox kept, names still found while the index loads', async () => {
   const name = `schema-upgrade-v4-${Math.random().toString(36).slice(2)}`;
-  const v4 = openVersion4(name);
+  const v4 = openReleased(name, 4);
   const rows = [
     v4Row('c-1', 'Søren Østergaard', '+45 20 12 34 56', '+4520123456'),
     v4Row('c-2', 'Layla Haddad', '+966 50 123 4567', '+966501234567'),
@@ -266,7 +269,7 @@ test('a version 4 database upgrades to the latest: the name-word index is gone, 
 
 test('the upgrade to 5 gives a customer missing from the search chunks its line, and drops a line of no customer', async () => {
   const name = `schema-upgrade-v4-repair-${Math.random().toString(36).slice(2)}`;
-  const v4 = openVersion4(name);
+  const v4 = openReleased(name, 4);
   const rows = [
     v4Row('c-1', 'Søren Østergaard', '+45 20 12 34 56', '+4520123456'),
     v4Row('c-2', 'Layla Haddad', '+966 50 123 4567', '+966501234567'),
@@ -316,24 +319,9 @@ test('a version 1 database upgrades through every version to the latest', async 
   expect((await fallback.search('فاطمة')).customers.map((row) => row.id)).toEqual(['c-1']);
 });
 
-/** Version 5's schema, as released: the last with a record per customer. */
-function openVersion5(name: string): Dexie {
-  const v5 = new Dexie(name);
-  v5.version(5).stores({
-    customers: '++pk, &id, phoneE164',
-    rewards: '&code, customerId',
-    outbox: '++seq, state, [state+seq]',
-    journal: '++seq, doneAt',
-    meta: '&key',
-    searchChunks: 'chunk',
-    pageTags: 'page',
-  });
-  return v5;
-}
-
 test('a version 5 database upgrades to 6: every customer moves into blocks as it was, found by pk, id and phone; no pk is given twice', async () => {
   const name = `schema-upgrade-v5-${Math.random().toString(36).slice(2)}`;
-  const v5 = openVersion5(name);
+  const v5 = openReleased(name, 5);
   // More customers than one step of the upgrade moves, so that it pages.
   const rows = Array.from({ length: 5_000 }, (_, i) =>
     v4Row(
