@@ -112,26 +112,33 @@ export async function findCustomersByIdPrefix(db: OfflineDb, prefix: string): Pr
   return [...blocks.values()].flatMap((block) => rowsWhere(block, (i) => block.ids[i]!.startsWith(prefix)));
 }
 
-/** The first `limit` customers in pk order. */
-export async function firstCustomers(db: OfflineDb, limit: number): Promise<CachedCustomer[]> {
-  const rows: CachedCustomer[] = [];
-  await db.customerBlocks.each((block) => {
-    if (rows.length < limit) rows.push(...rowsWhere(block, () => true).slice(0, limit - rows.length));
-  });
-  return rows;
+/** The first blocks in pk order, read a page at a time until they hold `customers` customers (or there are no more). */
+async function firstBlocks(db: OfflineDb, customers: number): Promise<CustomerBlock[]> {
+  const blocks: CustomerBlock[] = [];
+  let held = 0;
+  let after = -1;
+  while (held < customers) {
+    const page = await db.customerBlocks.where(':id').above(after).limit(BLOCKS_PER_READ).toArray();
+    for (const block of page) held += block.pks.length;
+    blocks.push(...page);
+    if (page.length < BLOCKS_PER_READ) break;
+    after = page[page.length - 1]!.block;
+  }
+  return blocks;
 }
 
-/** The first `limit` pks (the fallback search's "everyone"), reading blocks only until there are enough. */
+const BLOCKS_PER_READ = 64;
+
+/** The first `limit` customers in pk order (a bounded read: only the blocks that hold them). */
+export async function firstCustomers(db: OfflineDb, limit: number): Promise<CachedCustomer[]> {
+  const blocks = await firstBlocks(db, limit);
+  return blocks.flatMap((block) => rowsWhere(block, () => true)).slice(0, limit);
+}
+
+/** The first `limit` pks (the fallback search's "everyone"), without parsing a customer. */
 export async function firstCustomerPks(db: OfflineDb, limit: number): Promise<number[]> {
-  const pks: number[] = [];
-  let after = -1;
-  while (pks.length < limit) {
-    const blocks = await db.customerBlocks.where(':id').above(after).limit(64).toArray();
-    for (const block of blocks) pks.push(...block.pks);
-    if (blocks.length < 64) break;
-    after = blocks[blocks.length - 1]!.block;
-  }
-  return pks.slice(0, limit);
+  const blocks = await firstBlocks(db, limit);
+  return blocks.flatMap((block) => block.pks).slice(0, limit);
 }
 
 /** How many customers are stored: the entries of the unique id index, counted by IndexedDB. */

@@ -9,6 +9,7 @@ import {
   findCustomerById,
   findCustomersByPhone,
   firstCustomerPks,
+  firstCustomers,
   getCustomerRows,
   putCustomerRows,
   updateCustomerRow,
@@ -17,7 +18,7 @@ import type { CachedCustomer, OfflineDb } from '../../../renderer/offline/db';
 import { nameWordsOf } from '../../../renderer/offline/fold';
 import { linesOf, parseSearchLine } from '../../../renderer/offline/search-chunks';
 import { allCustomers } from '../../support/offline-rows';
-import { customer, dropDb, freshDb } from './support/fixtures';
+import { customer, dropDb, freshDb, recordStoreCalls } from './support/fixtures';
 
 const BLOCK = 1 << BLOCK_BITS;
 let db: OfflineDb;
@@ -116,4 +117,16 @@ test('an update changes the one customer and leaves its block-mates as they were
 test('a phone two stale customers share finds both, in pk order', async () => {
   await write([row(1), { ...row(2), phoneE164: row(1).phoneE164 }, row(3)]);
   expect((await findCustomersByPhone(db, row(1).phoneE164)).map((stored) => stored.id)).toEqual(['c-1', 'c-2']);
+});
+
+test('the first customers are read a page of blocks at a time, never by walking the whole table', async () => {
+  const calls = recordStoreCalls(db);
+  await write(rows(1, 40));
+  calls.length = 0;
+  expect((await firstCustomers(db, 20)).map((stored) => stored.pk)).toEqual(
+    Array.from({ length: 20 }, (_, i) => i + 1),
+  );
+  const reads = calls.filter((call) => call.table === 'customerBlocks');
+  expect(reads.length).toBeGreaterThan(0);
+  expect(reads.every((call) => call.op === 'query')).toBe(true);
 });
