@@ -295,18 +295,6 @@ export async function addCustomerRow(db: OfflineDb, row: CachedCustomer): Promis
   return pk!;
 }
 
-/** Changes one stored customer in place (the search fields stay: only the record changes). */
-export async function updateCustomerRow(
-  db: OfflineDb,
-  pk: number,
-  change: (row: CachedCustomer) => CachedCustomer,
-): Promise<void> {
-  const row = await getCustomerRow(db, pk);
-  if (!row) return;
-  const changed = change(row);
-  await putCustomerRows(db, [{ ...changed, pk }], [row]);
-}
-
 export async function deleteCustomerRow(db: OfflineDb, pk: number): Promise<void> {
   const id = blockOf(pk);
   const block = await db.customerBlocks.get(id);

@@ -23,7 +23,6 @@ import {
   getCustomerRows,
   putCustomerRows,
   readWriteContext,
-  updateCustomerRow,
   writeCustomerRows,
 } from './customer-blocks';
 import { LOCAL_ID_PREFIX, rewardKey, type CachedCustomer, type CachedReward, type OfflineDb } from './db';
@@ -454,13 +453,8 @@ export class CustomerCache {
       });
       const owner = await findCustomerById(this.db, redemption.reward.customer_id);
       if (owner) {
-        await updateCustomerRow(this.db, owner.pk!, (row) => ({
-          ...row,
-          customer: {
-            ...row.customer,
-            cards: row.customer.cards.map((card) => (card.id === redemption.card.id ? redemption.card : card)),
-          },
-        }));
+        const cards = owner.customer.cards.map((card) => (card.id === redemption.card.id ? redemption.card : card));
+        await putCustomerRows(this.db, [{ ...owner, customer: { ...owner.customer, cards } }], [owner]);
       }
     });
   }

@@ -12,7 +12,6 @@ import {
   firstCustomers,
   getCustomerRows,
   putCustomerRows,
-  updateCustomerRow,
 } from '../../../renderer/offline/customer-blocks';
 import type { CachedCustomer, OfflineDb } from '../../../renderer/offline/db';
 import { nameWordsOf } from '../../../renderer/offline/fold';
@@ -106,9 +105,8 @@ test('a deleted customer is gone from its block, an emptied block goes, and its 
 test('an update changes the one customer and leaves its block-mates as they were', async () => {
   await write(rows(1, 10));
   const before = await allCustomers(db);
-  await db.transaction('rw', customerTables(db), async () =>
-    updateCustomerRow(db, 4, (stored) => ({ ...stored, customer: { ...stored.customer, email: 'new@example.com' } })),
-  );
+  const stored = before[3]!;
+  await write([{ ...stored, customer: { ...stored.customer, email: 'new@example.com' } }], [stored]);
   const after = await allCustomers(db);
   expect(after[3]!.customer.email).toBe('new@example.com');
   expect(after.filter((_, i) => i !== 3)).toEqual(before.filter((_, i) => i !== 3));
