@@ -32,7 +32,7 @@ import { linesOf, parseSearchLine } from './search-chunks';
 import { SlimSearchIndex, parseQuery, type IndexEntry, type IndexHits, type ParsedQuery } from './search-index';
 
 /** A cashier who has not searched for this long is not at the till's search: background work need not make way. */
-export const CASHIER_ACTIVE_MS = 1_000;
+const CASHIER_ACTIVE_MS = 1_000;
 
 /** Results per page, as the service's default. */
 export const PAGE_SIZE = 20;
@@ -96,7 +96,7 @@ export interface WriteOptions {
 }
 
 interface InterruptibleWrite {
-  transaction: { abort(): void };
+  transaction: { abort(): void } | null;
   aborted: boolean;
 }
 
@@ -283,21 +283,24 @@ export class CustomerCache {
     options: WriteOptions,
   ): Promise<CachedCustomer[]> {
     const tables = [...customerTables(this.db), ...(alongside?.tables ?? [])];
-    // Set inside the transaction's scope when the write may give way to a search.
-    const interruptible: { write: InterruptibleWrite | null } = { write: null };
+    // Its transaction is known once the scope runs; a search may abort it from then on.
+    const write: InterruptibleWrite | null = options.interruptible ? { transaction: null, aborted: false } : null;
     let changes: Awaited<ReturnType<CustomerCache['writePrepared']>>;
     try {
       changes = await this.db.transaction('rw', tables, async (transaction) => {
-        if (options.interruptible) this.interruptible = interruptible.write = { transaction, aborted: false };
+        if (write) {
+          write.transaction = transaction;
+          this.interruptible = write;
+        }
         // Side by side: the transaction commits both or neither, and a round trip is spared.
         const [written] = await Promise.all([this.writePrepared(prepared, fetchedAt, options), alongside?.write()]);
         return written;
       });
     } catch (error) {
-      if (interruptible.write?.aborted) throw new WriteInterrupted();
+      if (write?.aborted) throw new WriteInterrupted();
       throw error;
     } finally {
-      if (interruptible.write && this.interruptible === interruptible.write) this.interruptible = null;
+      if (write && this.interruptible === write) this.interruptible = null;
     }
     // The index follows only what committed.
     for (const { row, previous } of changes) this.indexWrite(row, previous);
@@ -523,7 +526,7 @@ export class CustomerCache {
   /** Rolls back the interruptible background write in progress, if any: the cashier comes first. */
   private interruptBackgroundWrite(): void {
     const write = this.interruptible;
-    if (!write || write.aborted) return;
+    if (!write?.transaction || write.aborted) return;
     try {
       write.transaction.abort();
       write.aborted = true;
