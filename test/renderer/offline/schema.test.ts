@@ -13,6 +13,17 @@ afterEach(async () => {
   for (const db of cleanup.splice(0)) await dropDb(db);
 });
 
+/** Opens an older database as the app does, and checks it reached the latest schema. */
+async function openUpgraded(name: string): Promise<OfflineDb> {
+  const db = openOfflineDb(name);
+  cleanup.push(db);
+  await db.open();
+  expect(db.verno).toBe(6);
+  expect(db.tables.map((table) => table.name)).not.toContain('customers');
+  expect(db.customerBlocks.schema.indexes.map((index) => index.name).sort()).toEqual(['ids', 'phones']);
+  return db;
+}
+
 /** Every customer has a search line saying what its record says, and nothing else has one. */
 async function expectSearchRowsMatch(db: OfflineDb): Promise<void> {
   const customers = await allCustomers(db);
@@ -55,8 +66,7 @@ test('a version 1 database upgrades: its customers get search rows and are found
   ]);
   v1.close();
 
-  const db = openOfflineDb(name);
-  cleanup.push(db);
+  const db = await openUpgraded(name);
   await expectSearchRowsMatch(db);
   expect(await db.searchChunks.count()).toBe(1);
   const cache = new CustomerCache(db, { defaultCountry: () => 'DK' });
@@ -110,8 +120,7 @@ test('a version 2 database upgrades: Arabic names stored with the old folding ar
   });
   v2.close();
 
-  const db = openOfflineDb(name);
-  cleanup.push(db);
+  const db = await openUpgraded(name);
   expect((await getCustomerRow(db, 1))?.nameWords).toEqual(['ليلي', 'الحداد']);
   expect((await getCustomerRow(db, 2))?.nameWords).toEqual(['فاطمه', 'al', 'farsi']);
   await expectSearchRowsMatch(db);
@@ -186,10 +195,7 @@ test('a version 2 database upgrades to the latest: customers, search lines and o
   await v2.table('meta').put({ key: 'lastCompleteRefresh', value: { at: '2026-01-01T00:00:00.000Z', total: 1 } });
   v2.close();
 
-  const db = openOfflineDb(name);
-  cleanup.push(db);
-  await db.open();
-  expect(db.verno).toBe(6);
+  const db = await openUpgraded(name);
   expect(await db.pageTags.count()).toBe(0);
   await db.pageTags.put({ page: 1, perPage: 100, etag: '"abc"' });
   expect(await db.pageTags.get(1)).toEqual({ page: 1, perPage: 100, etag: '"abc"' });
@@ -244,11 +250,7 @@ test('a version 4 database upgrades to the latest: the name-word index is gone, 
   await v4.table('outbox').add({ kind: 'redeem', state: 'pending', code: 'ABC', queuedAt: '2026-01-01T00:00:00.000Z' });
   v4.close();
 
-  const db = openOfflineDb(name);
-  cleanup.push(db);
-  await db.open();
-  expect(db.verno).toBe(6);
-  expect(db.customerBlocks.schema.indexes.map((index) => index.name).sort()).toEqual(['ids', 'phones']);
+  const db = await openUpgraded(name);
   expect(await countCustomers(db)).toBe(3);
   expect(await db.pageTags.get(1)).toEqual({ page: 1, perPage: 100, etag: '"p1"' });
   expect(await db.outbox.count()).toBe(1);
@@ -282,8 +284,7 @@ test('the upgrade to 5 gives a customer missing from the search chunks its line,
   ]);
   v4.close();
 
-  const db = openOfflineDb(name);
-  cleanup.push(db);
+  const db = await openUpgraded(name);
   await expectSearchRowsMatch(db);
   const fallback = new CustomerCache(db, { defaultCountry: () => 'SA' });
   expect((await fallback.search('layla')).customers.map((row) => row.id)).toEqual(['c-2']);
@@ -308,11 +309,7 @@ test('a version 1 database upgrades through every version to the latest', async 
     ]);
   v1.close();
 
-  const db = openOfflineDb(name);
-  cleanup.push(db);
-  await db.open();
-  expect(db.verno).toBe(6);
-  expect(db.customerBlocks.schema.indexes.map((index) => index.name).sort()).toEqual(['ids', 'phones']);
+  const db = await openUpgraded(name);
   await expectSearchRowsMatch(db);
   const fallback = new CustomerCache(db, { defaultCountry: () => 'PL' });
   expect((await fallback.search('zolk')).customers.map((row) => row.id)).toEqual(['c-2']);
@@ -348,11 +345,7 @@ test('a version 5 database upgrades to 6: every customer moves into blocks as it
   const before = await v5.table('customers').toArray();
   v5.close();
 
-  const db = openOfflineDb(name);
-  cleanup.push(db);
-  await db.open();
-  expect(db.verno).toBe(6);
-  expect(db.tables.map((table) => table.name)).not.toContain('customers');
+  const db = await openUpgraded(name);
   expect(await countCustomers(db)).toBe(5_001);
   expect(await allCustomers(db)).toEqual(before);
   await expectSearchRowsMatch(db);
