@@ -21,6 +21,7 @@ import { countCustomers } from './customer-blocks';
 import { prepareCustomers, PreparedCustomers, WriteInterrupted, type CustomerCache } from './customer-cache';
 import { pageHash } from './page-hash';
 import { yieldToBrowser } from './index-loader';
+import { WriteCostModel } from './write-cost';
 
 export type RefreshState = 'idle' | 'running' | 'stopped';
 
@@ -90,23 +91,31 @@ const WRITE_BATCH_PAGES = 10;
 const WRITE_BATCH_CUSTOMERS = 1_000;
 /**
  * While the cashier searches the cache, the writer fits its transactions between their
- * searches: going by the cashier's rhythm (customer-cache.ts `expectedSearchIn`) and the
- * time customers took to write so far, each transaction is sized to end, with a margin,
- * before the next search is expected; when too little time is left, it waits for that
- * search to end. A search that comes early anyway rolls back the write it finds running
- * (and it is written again), so it never waits for one; fitting them spares that waste.
+ * searches: going by the cashier's rhythm (customer-cache.ts `expectedSearchIn`) and what
+ * its transactions cost (write-cost.ts), each is sized to end within a share of the
+ * cashier's usual pause, the rest kept in reserve; when too little is left, it waits for
+ * the next search to end. A search that comes during a write waits for it (or rolls it
+ * back, early on), so the share adapts to keep that rare: cut by a quarter each time a
+ * search meets a write, grown a little with each write none met. On a busy till a write's
+ * time varies by half or more, so the share that suits is the till's, not a constant's.
  */
-const CASHIER_ROOM_SHARE = 0.6;
-/** One block's worth: below it a transaction's fixed cost (a few ms) outweighs its customers. */
+export const CASHIER_SHARE = { first: 0.6, min: 0.25, max: 0.8, cut: 0.75, growth: 0.005 } as const;
+
+/** The share after a transaction sized for the cashier's pause, which a search did or did not meet. */
+export function adaptedCashierShare(share: number, metBySearch: boolean): number {
+  const { min, max, cut, growth } = CASHIER_SHARE;
+  return metBySearch ? Math.max(min, share * cut) : Math.min(max, share + growth);
+}
+/** One block's worth: fewer customers would not fill the record a transaction writes anyway. */
 const CASHIER_SLICE_MIN = 16;
-/** Until a write has been timed. */
-const FIRST_MS_PER_CUSTOMER = 0.3;
 /**
  * Pages with nothing to store (304s, pages hashing as stored) move the stored cursor at
  * most this often: a transaction per such page was most of an unchanged refresh's writes.
  * A restart repeats at most these pages, which cost no writes.
  */
 const IDLE_CURSOR_EVERY_MS = 2_000;
+/** Searches the writer waits out for room for a transaction before it writes a block anyway. */
+const MAX_WAITS_FOR_ROOM = 2;
 /** Times one write may give way to the cashier's searches before it is let finish. */
 const MAX_INTERRUPTIONS = 2;
 /** How far the fetchers may run ahead of what is stored, in pages. */
@@ -451,8 +460,15 @@ export class CacheRefresh {
   /** The customers of this run's pages are taken to be new (see `fill`). */
   private expectNew = false;
 
-  /** Milliseconds a committed write took per customer lately (a moving average, its fixed cost included). */
-  private msPerCustomer = FIRST_MS_PER_CUSTOMER;
+  /** What this till's write transactions cost, fixed part and per customer, learnt as they commit. */
+  private readonly writeCost = new WriteCostModel();
+
+  private share: number = CASHIER_SHARE.first;
+
+  /** The share of the cashier's pause a transaction may take now (see CASHIER_SHARE). */
+  get cashierShare(): number {
+    return this.share;
+  }
 
   /**
    * How many of the `left` customers the next transaction takes: all of them while the
@@ -461,12 +477,16 @@ export class CacheRefresh {
    */
   private async nextSliceSize(left: number): Promise<number> {
     const { cache } = this.options;
-    for (;;) {
+    for (let waited = 0; ; waited++) {
       const room = cache.expectedSearchIn();
       if (room === null) return left;
       if (this.options.cashierTransactionCustomers !== undefined) return this.options.cashierTransactionCustomers;
-      const fits = Math.floor((room * CASHIER_ROOM_SHARE) / this.msPerCustomer);
+      const reserve = (1 - this.share) * (cache.typicalSearchPause ?? 0);
+      const fits = this.writeCost.customersWithin(room - reserve);
       if (fits >= Math.min(left, CASHIER_SLICE_MIN)) return Math.min(left, fits);
+      // Pauses too short for even a block (or a cost misjudged): a block right after a
+      // search, rather than no progress while the cashier keeps searching.
+      if (waited >= MAX_WAITS_FOR_ROOM) return Math.min(left, CASHIER_SLICE_MIN);
       await cache.nextSearchEnd();
     }
   }
@@ -483,24 +503,26 @@ export class CacheRefresh {
     alongside?: Parameters<CustomerCache['putCustomers']>[2],
   ): Promise<void> {
     const { cache } = this.options;
-    let started = performance.now();
     for (let interruptions = 0; ; interruptions++) {
+      const started = performance.now();
+      // Only a write sized for the cashier's pause tells whether that size suited.
+      const sizedForCashier = cache.expectedSearchIn() !== null;
+      const metBefore = cache.backgroundWritesMetBySearch;
       try {
         await cache.putCustomers(customers, fetchedAt, alongside, {
           onlyChanged: true,
           expectNew: this.expectNew,
           interruptible: interruptions < MAX_INTERRUPTIONS,
         });
-        if (customers.length >= CASHIER_SLICE_MIN) {
-          const perCustomer = (performance.now() - started) / customers.length;
-          this.msPerCustomer = 0.7 * this.msPerCustomer + 0.3 * perCustomer;
-        }
+        this.writeCost.observe(customers.length, performance.now() - started);
         return;
       } catch (error) {
         if (!(error instanceof WriteInterrupted)) throw error;
         this.interruptions += 1;
         await cache.whenSearchesIdle();
-        started = performance.now();
+      } finally {
+        if (sizedForCashier)
+          this.share = adaptedCashierShare(this.share, cache.backgroundWritesMetBySearch > metBefore);
       }
     }
   }

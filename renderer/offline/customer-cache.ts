@@ -86,11 +86,13 @@ export interface WriteOptions {
    */
   expectNew?: boolean;
   /**
-   * A background write (the refresh's): a cashier's search that starts while it runs aborts
-   * it, so that the search does not queue behind it (IndexedDB runs a read after every
-   * overlapping write created before it). The write is rolled back whole, `alongside`
-   * included, and the call fails with `WriteInterrupted`: the caller writes it again once
-   * the searches are done. Only `putCustomers` takes this.
+   * A background write (the refresh's): a cashier's search that starts while it still reads
+   * what it merges with aborts it, so that the search does not queue behind it (IndexedDB
+   * runs a read after every overlapping write created before it). The write is rolled back
+   * whole, `alongside` included, and the call fails with `WriteInterrupted`: the caller
+   * writes it again once the searches are done. Once its writes are sent, the search waits
+   * for them instead: IndexedDB would finish them before rolling them back, so aborting
+   * then costs the search more, and wastes the write. Only `putCustomers` takes this.
    */
   interruptible?: boolean;
 }
@@ -98,6 +100,10 @@ export interface WriteOptions {
 interface InterruptibleWrite {
   transaction: { abort(): void } | null;
   aborted: boolean;
+  /** Its last round (the writes) is sent: from now on a search waits for it. */
+  writesSent: boolean;
+  /** A search came while it ran (counted once). */
+  metBySearch: boolean;
 }
 
 /** A background write was rolled back so that a cashier's search would not wait for it. */
@@ -284,7 +290,9 @@ export class CustomerCache {
   ): Promise<CachedCustomer[]> {
     const tables = [...customerTables(this.db), ...(alongside?.tables ?? [])];
     // Its transaction is known once the scope runs; a search may abort it from then on.
-    const write: InterruptibleWrite | null = options.interruptible ? { transaction: null, aborted: false } : null;
+    const write: InterruptibleWrite | null = options.interruptible
+      ? { transaction: null, aborted: false, writesSent: false, metBySearch: false }
+      : null;
     let changes: Awaited<ReturnType<CustomerCache['writePrepared']>>;
     try {
       changes = await this.db.transaction('rw', tables, async (transaction) => {
@@ -293,7 +301,12 @@ export class CustomerCache {
           this.interruptible = write;
         }
         // Side by side: the transaction commits both or neither, and a round trip is spared.
-        const [written] = await Promise.all([this.writePrepared(prepared, fetchedAt, options), alongside?.write()]);
+        const [written] = await Promise.all([
+          this.writePrepared(prepared, fetchedAt, options, () => {
+            if (write) write.writesSent = true;
+          }),
+          alongside?.write(),
+        ]);
         return written;
       });
     } catch (error) {
@@ -323,6 +336,8 @@ export class CustomerCache {
     prepared: PreparedCustomers,
     fetchedAt: string,
     options: WriteOptions,
+    /** Called once the customers are looked up, before the requests that end in the writes are sent. */
+    lastRound: () => void = () => undefined,
   ): Promise<{ row: CachedCustomer; previous: CachedCustomer | null }[]> {
     const { items } = prepared;
     if (items.length === 0) return [];
@@ -344,6 +359,7 @@ export class CustomerCache {
         customer: item.record,
         fetchedAt,
       }));
+      lastRound();
       const pks = await writeCustomerRows(this.db, context!, rows);
       return rows.map((row, i) => ({ row: { ...row, pk: pks[i]! }, previous: null }));
     }
@@ -366,6 +382,7 @@ export class CustomerCache {
       rows.push({ row, previous });
     }
     if (rows.length === 0) return rows;
+    lastRound();
     const pks = await putCustomerRows(
       this.db,
       rows.map((change) => change.row),
@@ -523,10 +540,27 @@ export class CustomerCache {
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
-  /** Rolls back the interruptible background write in progress, if any: the cashier comes first. */
+  /**
+   * Background writes a search came upon, and waited for or rolled back (see
+   * `WriteOptions.interruptible`): the refresh watches this to learn how much of the
+   * cashier's pauses it can safely take.
+   */
+  get backgroundWritesMetBySearch(): number {
+    return this.metBackgroundWrites;
+  }
+
+  private metBackgroundWrites = 0;
+
+  /**
+   * Rolls back the interruptible background write in progress, if it is still reading what
+   * it merges with: the cashier comes first. One whose writes are sent is waited for.
+   */
   private interruptBackgroundWrite(): void {
     const write = this.interruptible;
     if (!write?.transaction || write.aborted) return;
+    if (!write.metBySearch) this.metBackgroundWrites += 1;
+    write.metBySearch = true;
+    if (write.writesSent) return;
     try {
       write.transaction.abort();
       write.aborted = true;
@@ -544,6 +578,11 @@ export class CustomerCache {
     const since = performance.now() - this.lastSearchEndedAt;
     if (since >= CASHIER_ACTIVE_MS || this.typicalPauseMs === null) return null;
     return Math.max(0, this.typicalPauseMs - since);
+  }
+
+  /** The cashier's usual pause between searches (ms), or null until they have paused once. */
+  get typicalSearchPause(): number | null {
+    return this.typicalPauseMs;
   }
 
   /** Resolves when the next search ends, or once the cashier counts as idle (no search for CASHIER_ACTIVE_MS). */

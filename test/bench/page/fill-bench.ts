@@ -24,6 +24,9 @@ export interface FillRun {
   notModified: number;
   /** Writes rolled back for a cashier's search and made again (CacheRefresh only). */
   interruptedWrites: number;
+  /** Writes a cashier's search came upon (waited for or rolled back), and the share of their pauses the writer ended at (CacheRefresh only). */
+  writesMetBySearch: number;
+  cashierShare: number | null;
   /** Wall-clock bounds (Date.now()), so the runner can add up the core's own time within them. */
   startedAtEpoch: number;
   endedAtEpoch: number;
@@ -118,6 +121,7 @@ async function refreshRun(
 ): Promise<FillRun> {
   const spent = instrument(cache, { tags: options.tags });
   const refresh = new CacheRefresh({ api: spent.api, db: cache.db, cache, perPage: options.perPage });
+  const metBefore = cache.backgroundWritesMetBySearch;
   let filling = true;
   const searching = options.cashier
     ? cashier(cache, options.cashier.queries, () => !filling, options.cashier.samples)
@@ -135,6 +139,8 @@ async function refreshRun(
     endedAtEpoch,
     pages: progress.pagesDone,
     interruptedWrites: refresh.interruptedWrites,
+    writesMetBySearch: cache.backgroundWritesMetBySearch - metBefore,
+    cashierShare: options.cashier ? refresh.cashierShare : null,
     state: progress.state,
     stoppedBecause: progress.stoppedBecause,
     ...spent.spent,
@@ -203,6 +209,8 @@ export async function fillBench(options: {
       endedAtEpoch: Date.now(),
       pages,
       interruptedWrites: 0,
+      writesMetBySearch: 0,
+      cashierShare: null,
       state: stoppedBecause ? 'stopped' : 'idle',
       stoppedBecause,
       ...seqSpent.spent,

@@ -2,7 +2,13 @@
 import { Dexie } from 'dexie';
 import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, test } from 'vitest';
 import type { CustomerPagePayload, CustomerPageResult, TillApi } from '../../../electron/contract';
-import { CacheRefresh, refreshDue, type RefreshProgress } from '../../../renderer/offline/cache-refresh';
+import {
+  adaptedCashierShare,
+  CacheRefresh,
+  CASHIER_SHARE,
+  refreshDue,
+  type RefreshProgress,
+} from '../../../renderer/offline/cache-refresh';
 import { CustomerCache } from '../../../renderer/offline/customer-cache';
 import { readMeta, type OfflineDb } from '../../../renderer/offline/db';
 import { dropDb, freshDb } from './support/fixtures';
@@ -271,10 +277,16 @@ describe('the refresh writer', () => {
     }
   });
 
-  test("a cashier's search rolls back the write in progress instead of waiting for it; the write is made again, nothing lost or stored twice", async () => {
+  /**
+   * Starts a cashier's search (outside the write's transaction, as a keystroke's handler
+   * is) the first `times` times the refresh's write transactions reach `moment`: while
+   * reading what they merge with (the pk counter), or once their blocks are sent.
+   */
+  function searchDuringWrites(moment: 'reading' | 'writesSent', times: number): Promise<unknown>[] {
     const searched: Promise<unknown>[] = [];
-    // A search starts while the first two writes of customers are in progress (the first
-    // write again, after it gave way): inside their transactions, as they store the blocks.
+    const search = () => {
+      if (searched.length < times) searched.push(Dexie.ignoreTransaction(() => cache.search('layla')));
+    };
     db.use({
       stack: 'dbcore',
       name: 'search-during-write',
@@ -284,39 +296,94 @@ describe('the refresh writer', () => {
           const table = down.table(name);
           return {
             ...table,
+            get: (request) => {
+              const reading = table.get(request);
+              const inWrite = (request.trans as unknown as IDBTransaction).mode === 'readwrite';
+              if (moment === 'reading' && name === 'meta' && request.key === 'nextCustomerPk' && inWrite) search();
+              return reading;
+            },
             mutate: (request) => {
               const storing = table.mutate(request);
-              // Once the blocks' requests are on their way, as a cashier's keystroke would come.
-              // (Outside the write's transaction, as a keystroke's handler is.)
-              if (name === 'customerBlocks' && searched.length < 2) {
-                searched.push(Dexie.ignoreTransaction(() => cache.search('layla')));
-              }
+              if (moment === 'writesSent' && name === 'customerBlocks') search();
               return storing;
             },
           };
         },
       }),
     });
-    const put = cache.putCustomers.bind(cache);
+    return searched;
+  }
+
+  function recordInterruptible(): boolean[] {
     const interruptible: boolean[] = [];
+    const put = cache.putCustomers.bind(cache);
     cache.putCustomers = (...args) => {
       interruptible.push(args[3]?.interruptible === true);
       return put(...args);
     };
-    const refresh = refreshWith(instrumented().api);
+    return interruptible;
+  }
 
-    const done = await refresh.run();
-    await Promise.all(searched);
-
+  async function expectEveryCustomerOnce(done: RefreshProgress): Promise<void> {
     expect(done.state).toBe('idle');
-    expect(refresh.interruptedWrites).toBe(2);
-    // Every write of the refresh may give way, but not a third time in a row.
-    expect(interruptible.slice(0, 3)).toEqual([true, true, false]);
     const stored = await allCustomers(db);
     expect(stored).toHaveLength(done.total!);
     expect(new Set(stored.map((row) => row.id)).size).toBe(done.total);
     expect(await readMeta(db, 'refreshCursor')).toBeUndefined();
     expect((await readMeta(db, 'lastCompleteRefresh'))?.total).toBe(done.total);
+  }
+
+  test("a cashier's search that comes while a write still reads rolls it back instead of waiting; the write is made again, nothing lost or stored twice", async () => {
+    const searched = searchDuringWrites('reading', 2);
+    const interruptible = recordInterruptible();
+    const refresh = refreshWith(instrumented().api);
+
+    const done = await refresh.run();
+    await Promise.all(searched);
+
+    expect(searched).toHaveLength(2);
+    expect(refresh.interruptedWrites).toBe(2);
+    expect(cache.backgroundWritesMetBySearch).toBe(2);
+    // Every write of the refresh may give way, but not a third time in a row.
+    expect(interruptible.slice(0, 3)).toEqual([true, true, false]);
+    await expectEveryCustomerOnce(done);
+  });
+
+  test("once a write's requests are sent, a search waits for it: rolling back would cost the search more and waste the write", async () => {
+    const searched = searchDuringWrites('writesSent', 2);
+    const refresh = refreshWith(instrumented().api);
+
+    const done = await refresh.run();
+    const answers = (await Promise.all(searched)) as { customers: { customer: { name: string } }[] }[];
+
+    expect(answers).toHaveLength(2);
+    expect(refresh.interruptedWrites).toBe(0);
+    expect(cache.backgroundWritesMetBySearch).toBe(2);
+    // The searches answered after the write, with what it stored.
+    for (const answer of answers) {
+      expect(answer.customers.length).toBeGreaterThan(0);
+      for (const row of answer.customers) expect(row.customer.name.toLowerCase()).toContain('layla');
+    }
+    await expectEveryCustomerOnce(done);
+  });
+
+  test("searches that keep meeting the writes cut the share of the cashier's pause a write may take, down to its floor", async () => {
+    searchDuringWrites('writesSent', Number.POSITIVE_INFINITY);
+    let filling = true;
+    const cashier = (async () => {
+      // A cashier with a rhythm: the writes are sized for their pauses.
+      while (filling) {
+        await cache.search('omar');
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+    })();
+    const refresh = refreshWith(instrumented().api);
+
+    const done = await refresh.run().finally(() => (filling = false));
+    await cashier;
+
+    expect(refresh.cashierShare).toBe(CASHIER_SHARE.min);
+    await expectEveryCustomerOnce(done);
   });
 
   test('a batch that fails to store moves neither its pages nor the cursor; the next run repeats exactly those pages', async () => {
@@ -466,6 +533,22 @@ describe('a refresh of what the cache already holds', () => {
     await refreshWith(observed({ tags: false }).api).run();
     expect(commits.slice(-filled.lastPage!).flatMap((commit) => commit.ids)).toEqual([changed.id]);
     expect((await cache.getCustomer(changed.id))?.record.customer.name).toBe(changed.name);
+  });
+});
+
+describe("the share of the cashier's pause a write may take", () => {
+  test('a write a search met cuts it by a quarter, down to a floor; one none met grows it a little, up to a ceiling', () => {
+    expect(adaptedCashierShare(0.6, true)).toBeCloseTo(0.45);
+    expect(adaptedCashierShare(0.6, false)).toBeCloseTo(0.605);
+    let share: number = CASHIER_SHARE.first;
+    for (let i = 0; i < 20; i++) share = adaptedCashierShare(share, true);
+    expect(share).toBe(CASHIER_SHARE.min);
+    for (let i = 0; i < 1_000; i++) share = adaptedCashierShare(share, false);
+    expect(share).toBe(CASHIER_SHARE.max);
+    // About one write met in forty keeps it steady: searches rarely wait.
+    const steady = Array.from({ length: 400 }, (_, i) => i % 40 === 0).reduce(adaptedCashierShare, 0.5);
+    expect(steady).toBeGreaterThan(CASHIER_SHARE.min);
+    expect(steady).toBeLessThan(CASHIER_SHARE.max);
   });
 });
 
