@@ -220,8 +220,35 @@ export async function writeCustomerRows(
   previous: readonly (CachedCustomer | null)[] = [],
 ): Promise<number[]> {
   if (rows.length === 0) return [];
-  const firstNew = context.nextPk;
-  let nextNew = firstNew;
+  const plan = planCustomerWrite(context, rows, previous);
+  await sendCustomerWrite(db, plan);
+  // What was written is what the transaction now holds: a later write in it must merge with that.
+  applyToContext(context, plan);
+  return plan.pks;
+}
+
+/** What a write of customer rows stores, worked out from its context before anything is sent. */
+export interface CustomerWritePlan {
+  /** The rows' pks, in order (new rows' allocated from the counter). */
+  pks: number[];
+  /** The counter after the write, or null when the write allocates no pk. */
+  nextPk: number | null;
+  records: CustomerBlock[];
+  chunks: { toPut: SearchChunk[]; toDelete: number[] };
+}
+
+/**
+ * The records a write of `rows` stores, merged with the blocks and chunks of `context`
+ * (see `putCustomerRows` for `previous`). Sends nothing: a writer may plan before its
+ * transaction opens. A second customer with an id stored in the same block throws
+ * `CustomerIdTaken`.
+ */
+export function planCustomerWrite(
+  context: WriteContext,
+  rows: readonly CachedCustomer[],
+  previous: readonly (CachedCustomer | null)[] = [],
+): CustomerWritePlan {
+  let nextNew = context.nextPk;
   const stored = rows.map((row) => (row.pk === undefined ? { ...row, pk: nextNew++ } : row));
 
   const byPk = new Map<number, Entry>();
@@ -245,23 +272,90 @@ export async function writeCustomerRows(
       .map(searchFieldsOf),
   );
   const chunks = lines.apply(lines.chunkIds.map((id) => context.chunks.get(id)));
+  return {
+    pks: stored.map((row) => row.pk!),
+    nextPk: nextNew > context.nextPk ? nextNew : null,
+    records,
+    chunks,
+  };
+}
+
+/** Sends a planned write's requests, all in flight together: one round trip. */
+export async function sendCustomerWrite(db: OfflineDb, plan: CustomerWritePlan): Promise<void> {
   try {
     await Promise.all([
-      nextNew > firstNew ? db.meta.put({ key: 'nextCustomerPk', value: nextNew }) : undefined,
-      db.customerBlocks.bulkPut(records),
-      chunks.toPut.length > 0 ? db.searchChunks.bulkPut(chunks.toPut) : undefined,
-      chunks.toDelete.length > 0 ? db.searchChunks.bulkDelete(chunks.toDelete) : undefined,
+      plan.nextPk !== null ? db.meta.put({ key: 'nextCustomerPk', value: plan.nextPk }) : undefined,
+      db.customerBlocks.bulkPut(plan.records),
+      plan.chunks.toPut.length > 0 ? db.searchChunks.bulkPut(plan.chunks.toPut) : undefined,
+      plan.chunks.toDelete.length > 0 ? db.searchChunks.bulkDelete(plan.chunks.toDelete) : undefined,
     ]);
   } catch (error) {
     if ((error as { name?: unknown } | null)?.name === 'BulkError') throw new CustomerIdTaken();
     throw error;
   }
-  // What was written is what the transaction now holds: a later write in it must merge with that.
-  context.nextPk = nextNew;
-  for (const record of records) context.blocks.set(record.block, record);
-  for (const chunk of chunks.toPut) context.chunks.set(chunk.chunk, chunk);
-  for (const id of chunks.toDelete) context.chunks.delete(id);
-  return stored.map((row) => row.pk!);
+}
+
+function applyToContext(context: WriteContext, plan: CustomerWritePlan): void {
+  if (plan.nextPk !== null) context.nextPk = plan.nextPk;
+  for (const record of plan.records) context.blocks.set(record.block, record);
+  for (const chunk of plan.chunks.toPut) context.chunks.set(chunk.chunk, chunk);
+  for (const id of plan.chunks.toDelete) context.chunks.delete(id);
+}
+
+// ---------------------------------------------------------------------------------
+// Writing without reading first: a fill's next write, from what its last one left
+// ---------------------------------------------------------------------------------
+
+/**
+ * What `readWriteContext` (with no stored pks) will find once `plan`, planned from
+ * `context`, has committed: the counter, the last block and the last chunk, all that a
+ * write of new customers merges with. A fill keeps it, plans its next write from it before
+ * that write's transaction opens, and sends it at once beside `confirmWriteContext`.
+ */
+export function contextAfter(context: WriteContext, plan: CustomerWritePlan): WriteContext {
+  const after: WriteContext = {
+    nextPk: context.nextPk,
+    blocks: new Map(context.blocks),
+    chunks: new Map(context.chunks),
+  };
+  applyToContext(after, plan);
+  const last = <T>(map: Map<number, T>) => {
+    if (map.size === 0) return new Map<number, T>();
+    const id = Math.max(...map.keys());
+    return new Map([[id, map.get(id)!]]);
+  };
+  return { nextPk: after.nextPk, blocks: last(after.blocks), chunks: last(after.chunks) };
+}
+
+/**
+ * Whether the stored counter, last block and last chunk are still those of `kept` (from
+ * `contextAfter`). Call it first in the transaction, before sending the writes planned
+ * from `kept`, which it reads ahead of (a transaction's requests run in order); when it
+ * says no, something else wrote meanwhile, and the caller must abort the transaction and
+ * write the usual way.
+ */
+export async function confirmWriteContext(db: OfflineDb, kept: WriteContext): Promise<boolean> {
+  const [counter, lastBlock, lastChunk] = await Promise.all([
+    db.meta.get('nextCustomerPk'),
+    db.customerBlocks.toCollection().last(),
+    db.searchChunks.toCollection().last(),
+  ]);
+  const keptBlock = [...kept.blocks.values()][0];
+  const keptChunk = [...kept.chunks.values()][0];
+  return (
+    (typeof counter?.value === 'number' ? counter.value : 1) === kept.nextPk &&
+    sameBlock(lastBlock, keptBlock) &&
+    lastChunk?.chunk === keptChunk?.chunk &&
+    lastChunk?.lines === keptChunk?.lines
+  );
+}
+
+function sameBlock(a: CustomerBlock | undefined, b: CustomerBlock | undefined): boolean {
+  if (!a || !b) return a === b;
+  const same = (x: readonly unknown[], y: readonly unknown[]) => x.length === y.length && x.every((v, i) => v === y[i]);
+  return (
+    a.block === b.block && same(a.pks, b.pks) && same(a.ids, b.ids) && same(a.phones, b.phones) && same(a.rows, b.rows)
+  );
 }
 
 /** A customer as a block holds it. */

@@ -11,6 +11,8 @@ import type { Table } from 'dexie';
 import type { Customer, Program, Redemption, Reward } from '../../electron/contract';
 import { toE164 } from '../lib/phone';
 import {
+  confirmWriteContext,
+  contextAfter,
   CustomerIdTaken,
   customerTables,
   findCustomerById,
@@ -21,9 +23,12 @@ import {
   firstCustomers,
   getCustomerRow,
   getCustomerRows,
+  planCustomerWrite,
   putCustomerRows,
   readWriteContext,
-  writeCustomerRows,
+  sendCustomerWrite,
+  type CustomerWritePlan,
+  type WriteContext,
 } from './customer-blocks';
 import { LOCAL_ID_PREFIX, rewardKey, type CachedCustomer, type CachedReward, type OfflineDb } from './db';
 import { nameWordsOf } from './fold';
@@ -114,6 +119,24 @@ export class WriteInterrupted extends Error {
   }
 }
 
+/** Something wrote the customers since the write context a planned write was planned from. */
+class StaleWriteContext extends Error {}
+
+type Change = { row: CachedCustomer; previous: CachedCustomer | null };
+
+/** A write's changes, and what the next write of new customers may plan from once it commits. */
+interface WriteOutcome {
+  changes: Change[];
+  kept: WriteContext | null;
+}
+
+/** A write of new customers planned from a kept context, before its transaction opens. */
+interface PlannedWrite {
+  kept: WriteContext;
+  rows: CachedCustomer[];
+  plan: CustomerWritePlan;
+}
+
 export interface CustomerCacheOptions {
   now?: () => Date;
   defaultCountry: () => string;
@@ -121,6 +144,11 @@ export interface CustomerCacheOptions {
 
 function entryOf(row: CachedCustomer): IndexEntry {
   return { pk: row.pk!, phoneE164: row.phoneE164, nameWords: row.nameWords };
+}
+
+/** The row a prepared customer is stored as (its pk given when stored). */
+function newRow(item: PreparedCustomer, fetchedAt: string): CachedCustomer {
+  return { id: item.id, phoneE164: item.phoneE164, nameWords: item.nameWords, customer: item.record, fetchedAt };
 }
 
 function withoutRewards(customer: Customer): Customer {
@@ -282,27 +310,69 @@ export class CustomerCache {
     return this.putPrepared(prepared, fetchedAt, alongside, { ...options, expectNew: false });
   }
 
+  /**
+   * A fill's writes of new customers, one after another: each leaves the context the next
+   * will find (customer-blocks.ts `contextAfter`), so the next is planned before its
+   * transaction opens and sent at once, with the reads that confirm nothing else wrote
+   * meanwhile: one round trip instead of two, and none of the planning while the
+   * transaction holds the tables a cashier's search reads. Cleared by any write that fails.
+   */
+  private keptContext: WriteContext | null = null;
+  private sentWithoutReading = 0;
+
+  /** Writes of new customers sent without reading what they merge with first (see `keptContext`). */
+  get writesSentWithoutReading(): number {
+    return this.sentWithoutReading;
+  }
+
   private async putPrepared(
     prepared: PreparedCustomers,
     fetchedAt: string,
     alongside: { tables: readonly Table[]; write: () => Promise<void> } | undefined,
     options: WriteOptions,
   ): Promise<CachedCustomer[]> {
+    const planned = options.expectNew ? this.planFromKeptContext(prepared, fetchedAt) : null;
+    if (planned) {
+      try {
+        const rows = await this.inWriteTransaction(alongside, options, (writesSent) =>
+          this.sendPlanned(planned, writesSent),
+        );
+        this.sentWithoutReading += 1;
+        return rows;
+      } catch (error) {
+        // Something else wrote meanwhile (and nothing of this write was kept): the usual way.
+        if (!(error instanceof StaleWriteContext)) throw error;
+      }
+    }
+    return this.inWriteTransaction(alongside, options, (writesSent) =>
+      this.writePrepared(prepared, fetchedAt, options, writesSent),
+    );
+  }
+
+  /**
+   * One write transaction over the customer tables and `alongside`'s; `scope` calls
+   * `writesSent` before it sends its writes (see `WriteOptions.interruptible`).
+   */
+  private async inWriteTransaction(
+    alongside: { tables: readonly Table[]; write: () => Promise<void> } | undefined,
+    options: WriteOptions,
+    scope: (writesSent: () => void) => Promise<WriteOutcome>,
+  ): Promise<CachedCustomer[]> {
     const tables = [...customerTables(this.db), ...(alongside?.tables ?? [])];
     // Its transaction is known once the scope runs; a search may abort it from then on.
     const write: InterruptibleWrite | null = options.interruptible
       ? { transaction: null, aborted: false, writesSent: false, metBySearch: false }
       : null;
-    let changes: Awaited<ReturnType<CustomerCache['writePrepared']>>;
+    let outcome: WriteOutcome;
     try {
-      changes = await this.db.transaction('rw', tables, async (transaction) => {
+      outcome = await this.db.transaction('rw', tables, async (transaction) => {
         if (write) {
           write.transaction = transaction;
           this.interruptible = write;
         }
         // Side by side: the transaction commits both or neither, and a round trip is spared.
         const [written] = await Promise.all([
-          this.writePrepared(prepared, fetchedAt, options, () => {
+          scope(() => {
             if (write) write.writesSent = true;
           }),
           alongside?.write(),
@@ -310,14 +380,41 @@ export class CustomerCache {
         return written;
       });
     } catch (error) {
+      this.keptContext = null;
       if (write?.aborted) throw new WriteInterrupted();
       throw error;
     } finally {
       if (write && this.interruptible === write) this.interruptible = null;
     }
+    this.keptContext = outcome.kept;
     // The index follows only what committed.
-    for (const { row, previous } of changes) this.indexWrite(row, previous);
-    return changes.map((change) => change.row);
+    for (const { row, previous } of outcome.changes) this.indexWrite(row, previous);
+    return outcome.changes.map((change) => change.row);
+  }
+
+  private planFromKeptContext(prepared: PreparedCustomers, fetchedAt: string): PlannedWrite | null {
+    const kept = this.keptContext;
+    if (!kept || prepared.length === 0) return null;
+    const rows = prepared.items.map((item) => newRow(item, fetchedAt));
+    try {
+      return { kept, rows, plan: planCustomerWrite(kept, rows) };
+    } catch (error) {
+      if (error instanceof CustomerIdTaken) return null;
+      throw error;
+    }
+  }
+
+  private async sendPlanned({ kept, rows, plan }: PlannedWrite, writesSent: () => void): Promise<WriteOutcome> {
+    writesSent();
+    // The confirming reads first: a transaction's requests run in the order they are made.
+    // (A context is kept only when no customer registered offline was stored, and one
+    // registered since took a new pk, which the counter shows: none needs matching by phone.)
+    const [confirmed] = await Promise.all([confirmWriteContext(this.db, kept), sendCustomerWrite(this.db, plan)]);
+    if (!confirmed) throw new StaleWriteContext();
+    return {
+      changes: rows.map((row, i) => ({ row: { ...row, pk: plan.pks[i]! }, previous: null })),
+      kept: contextAfter(kept, plan),
+    };
   }
 
   /**
@@ -328,8 +425,8 @@ export class CustomerCache {
     customers: readonly Customer[],
     fetchedAt: string,
     options: WriteOptions = {},
-  ): Promise<{ row: CachedCustomer; previous: CachedCustomer | null }[]> {
-    return this.writePrepared(prepareCustomers(customers), fetchedAt, { ...options, expectNew: false });
+  ): Promise<Change[]> {
+    return (await this.writePrepared(prepareCustomers(customers), fetchedAt, { ...options, expectNew: false })).changes;
   }
 
   private async writePrepared(
@@ -338,9 +435,9 @@ export class CustomerCache {
     options: WriteOptions,
     /** Called once the customers are looked up, before the requests that end in the writes are sent. */
     lastRound: () => void = () => undefined,
-  ): Promise<{ row: CachedCustomer; previous: CachedCustomer | null }[]> {
+  ): Promise<WriteOutcome> {
     const { items } = prepared;
-    if (items.length === 0) return [];
+    if (items.length === 0) return { changes: [], kept: null };
     // Customers registered offline are few: one index range finds them all, by phone here.
     // Asked together with the stored customers by id, unless the customers are expected new.
     const ids = items.map((item) => item.id);
@@ -352,36 +449,29 @@ export class CustomerCache {
     const localByPhone = new Map<string, CachedCustomer>();
     for (const row of locals) if (row.localOnly) localByPhone.set(row.phoneE164, row);
     if (options.expectNew && items.every((item) => !localByPhone.has(item.phoneE164))) {
-      const rows = items.map((item): CachedCustomer => ({
-        id: item.id,
-        phoneE164: item.phoneE164,
-        nameWords: item.nameWords,
-        customer: item.record,
-        fetchedAt,
-      }));
+      const rows = items.map((item) => newRow(item, fetchedAt));
+      const plan = planCustomerWrite(context!, rows);
       lastRound();
-      const pks = await writeCustomerRows(this.db, context!, rows);
-      return rows.map((row, i) => ({ row: { ...row, pk: pks[i]! }, previous: null }));
+      await sendCustomerWrite(this.db, plan);
+      return {
+        changes: rows.map((row, i) => ({ row: { ...row, pk: plan.pks[i]! }, previous: null })),
+        // With no customer registered offline to match, the next write of new customers may go without reading.
+        kept: locals.length === 0 ? contextAfter(context!, plan) : null,
+      };
     }
     const existing = lookedUp ?? (await findCustomersByIds(this.db, ids));
-    const rows: { row: CachedCustomer; previous: CachedCustomer | null }[] = [];
+    const rows: Change[] = [];
     for (const item of items) {
       // A customer registered offline becomes the service's customer: same row, same pk.
       const previous = existing.get(item.id) ?? localByPhone.get(item.phoneE164) ?? null;
       // The service's record is stored as it came, so the same JSON means nothing changed.
       if (options.onlyChanged && previous && !previous.localOnly && JSON.stringify(previous.customer) === item.json)
         continue;
-      const row: CachedCustomer = {
-        id: item.id,
-        phoneE164: item.phoneE164,
-        nameWords: item.nameWords,
-        customer: item.record,
-        fetchedAt,
-      };
+      const row = newRow(item, fetchedAt);
       if (previous) row.pk = previous.pk;
       rows.push({ row, previous });
     }
-    if (rows.length === 0) return rows;
+    if (rows.length === 0) return { changes: rows, kept: null };
     lastRound();
     const pks = await putCustomerRows(
       this.db,
@@ -389,7 +479,7 @@ export class CustomerCache {
       rows.map((change) => change.previous),
     );
     rows.forEach((change, i) => (change.row.pk = pks[i]));
-    return rows;
+    return { changes: rows, kept: null };
   }
 
   /** Stores one customer from `GET /v1/customers/{id}`, with the rewards awaiting redemption. */

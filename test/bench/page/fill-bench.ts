@@ -27,6 +27,10 @@ export interface FillRun {
   /** Writes a cashier's search came upon (waited for or rolled back), and the share of their pauses the writer ended at (CacheRefresh only). */
   writesMetBySearch: number;
   cashierShare: number | null;
+  /** Writes of new customers sent without reading what they merge with first. */
+  writesSentWithoutReading: number;
+  /** Transactions that committed customers. */
+  writes: number;
   /** Wall-clock bounds (Date.now()), so the runner can add up the core's own time within them. */
   startedAtEpoch: number;
   endedAtEpoch: number;
@@ -36,8 +40,8 @@ export interface FillRun {
 function instrument(
   cache: CustomerCache,
   options: { tags: boolean } = { tags: true },
-): { api: typeof window.till; spent: { fetchMs: number; writeMs: number; notModified: number } } {
-  const spent = { fetchMs: 0, writeMs: 0, notModified: 0 };
+): { api: typeof window.till; spent: { fetchMs: number; writeMs: number; notModified: number; writes: number } } {
+  const spent = { fetchMs: 0, writeMs: 0, notModified: 0, writes: 0 };
   const till = window.till;
   const api: typeof till = {
     ...till,
@@ -63,6 +67,7 @@ function instrument(
       return await put(...args);
     } finally {
       spent.writeMs += performance.now() - started;
+      spent.writes += 1;
     }
   };
   return { api, spent };
@@ -122,6 +127,7 @@ async function refreshRun(
   const spent = instrument(cache, { tags: options.tags });
   const refresh = new CacheRefresh({ api: spent.api, db: cache.db, cache, perPage: options.perPage });
   const metBefore = cache.backgroundWritesMetBySearch;
+  const sentBefore = cache.writesSentWithoutReading;
   let filling = true;
   const searching = options.cashier
     ? cashier(cache, options.cashier.queries, () => !filling, options.cashier.samples)
@@ -141,6 +147,7 @@ async function refreshRun(
     interruptedWrites: refresh.interruptedWrites,
     writesMetBySearch: cache.backgroundWritesMetBySearch - metBefore,
     cashierShare: options.cashier ? refresh.cashierShare : null,
+    writesSentWithoutReading: cache.writesSentWithoutReading - sentBefore,
     state: progress.state,
     stoppedBecause: progress.stoppedBecause,
     ...spent.spent,
@@ -211,6 +218,7 @@ export async function fillBench(options: {
       interruptedWrites: 0,
       writesMetBySearch: 0,
       cashierShare: null,
+      writesSentWithoutReading: sequential.writesSentWithoutReading,
       state: stoppedBecause ? 'stopped' : 'idle',
       stoppedBecause,
       ...seqSpent.spent,

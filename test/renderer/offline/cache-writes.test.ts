@@ -11,7 +11,7 @@ import type { OfflineDb } from '../../../renderer/offline/db';
 import { linesOf, parseSearchLine } from '../../../renderer/offline/search-chunks';
 import { customer, dropDb, freshDb, recordStoreCalls, type StoreCall } from './support/fixtures';
 import { allCustomers, countCustomers, getCustomerRow } from '../../support/offline-rows';
-import { addCustomerRow, customerTables } from '../../../renderer/offline/customer-blocks';
+import { addCustomerRow, customerTables, putCustomerRows } from '../../../renderer/offline/customer-blocks';
 
 let db: OfflineDb;
 let cache: CustomerCache;
@@ -113,6 +113,90 @@ test('a customer registered offline is matched by phone even when the page was e
   const merged = await cache.getCustomer('c-3');
   expect(merged?.record.pk).toBe(local!.pk);
   expect(merged?.record.localOnly).toBeUndefined();
+});
+
+const asNew = { onlyChanged: true, expectNew: true } as const;
+
+test("a fill's next write of new customers is sent without reading first, from what the last one left; every block and line is as if read", async () => {
+  // 30 then 25 then 40: the second and third share a partly filled block and chunk with the one before.
+  await cache.putCustomers(people(1, 30), undefined, undefined, asNew);
+  expect(cache.writesSentWithoutReading).toBe(0);
+  await cache.putCustomers(people(31, 25), undefined, undefined, asNew);
+  await cache.putCustomers(people(56, 40), undefined, undefined, asNew);
+  expect(cache.writesSentWithoutReading).toBe(2);
+
+  expect(await countCustomers(db)).toBe(95);
+  const rows = await allCustomers(db);
+  expect(rows.map((row) => row.pk)).toEqual(Array.from({ length: 95 }, (_, i) => i + 1));
+  expect(rows.map((row) => row.id)).toEqual(people(1, 95).map((person) => person.id));
+  expect(await readMeta(db, 'nextCustomerPk')).toBe(96);
+  await expectConsistent();
+  expect((await cache.search('person44')).customers.map((row) => row.id)).toEqual(['c-44']);
+});
+
+test('a write from elsewhere between two fill writes: the kept context is found stale, nothing of the planned write is kept, and it is written the usual way without losing the other', async () => {
+  await cache.putCustomers(people(1, 20), undefined, undefined, asNew);
+  // A customer of the last, partly filled block changes meanwhile (a redemption, an edit on
+  // another path), outside this cache's own writes.
+  const changed = { ...(await cache.getCustomer('c-18'))!.record };
+  changed.customer = { ...changed.customer, email: 'changed@example.com' };
+  await db.transaction('rw', customerTables(db), async () => {
+    await putCustomerRows(db, [changed], [changed]);
+  });
+
+  await cache.putCustomers(people(21, 10), undefined, undefined, asNew);
+
+  expect(cache.writesSentWithoutReading).toBe(0);
+  expect((await cache.getCustomer('c-18'))?.record.customer.email).toBe('changed@example.com');
+  expect(await countCustomers(db)).toBe(30);
+  await expectConsistent();
+});
+
+test('a customer registered offline after the last fill write: the next is not sent from the kept context, and the customer is matched by phone', async () => {
+  await cache.putCustomers(people(1, 5), undefined, undefined, asNew);
+  // Registered offline: a new pk, so the kept counter is stale as well.
+  const pk = await db.transaction('rw', customerTables(db), async () =>
+    addCustomerRow(db, {
+      id: 'local-9',
+      phoneE164: '+966551000009',
+      nameWords: ['person9'],
+      customer: customer('local-9', 'Person9', '+966 55 100 0009'),
+      fetchedAt: '2026-01-01T00:00:00.000Z',
+      localOnly: true,
+    }),
+  );
+
+  await cache.putCustomers(people(6, 5), undefined, undefined, asNew);
+
+  expect(cache.writesSentWithoutReading).toBe(0);
+  expect(await countCustomers(db)).toBe(10);
+  expect((await cache.getCustomer('c-9'))?.record.pk).toBe(pk);
+  await expectConsistent();
+});
+
+test('a kept context that fails to confirm rolls the planned write back whole, its companion writes included', async () => {
+  await cache.putCustomers(people(1, 20), undefined, undefined, asNew);
+  // Another pk allocated behind the cache's back (as another path's new customer would).
+  await writeMeta(db, 'nextCustomerPk', 40);
+  const companion: boolean[] = [];
+  await cache.putCustomers(
+    people(21, 10),
+    undefined,
+    {
+      tables: [db.pageTags],
+      write: async () => {
+        companion.push(true);
+        await db.pageTags.put({ page: companion.length, perPage: 100, contentHash: 'h' });
+      },
+    },
+    asNew,
+  );
+  expect(cache.writesSentWithoutReading).toBe(0);
+  // Written twice (planned, then the usual way); only the second kept its companion.
+  expect(companion).toHaveLength(2);
+  expect((await db.pageTags.toArray()).map((tag) => tag.page)).toEqual([2]);
+  expect((await allCustomers(db)).slice(20).map((row) => row.pk)).toEqual(Array.from({ length: 10 }, (_, i) => 40 + i));
+  await expectConsistent();
 });
 
 test('prepared customers keep one entry per id, the last one given', () => {
