@@ -80,6 +80,8 @@ export interface CacheRefreshOptions {
   backoff?: BackoffPolicy;
   /** Tries of one page before the run stops (and resumes later from its cursor). */
   maxTriesPerPage?: number;
+  /** What its write transactions cost, as learnt so far (a fresh model by default). */
+  writeCost?: WriteCostModel;
   /** Customers per transaction while the cashier searches, fixed (by default it adapts). */
   cashierTransactionCustomers?: number;
 }
@@ -106,6 +108,7 @@ export function adaptedCashierShare(share: number, metBySearch: boolean): number
   const { min, max, cut, growth } = CASHIER_SHARE;
   return metBySearch ? Math.max(min, share * cut) : Math.min(max, share + growth);
 }
+
 /** One block's worth: fewer customers would not fill the record a transaction writes anyway. */
 const CASHIER_SLICE_MIN = 16;
 /**
@@ -114,12 +117,18 @@ const CASHIER_SLICE_MIN = 16;
  * A restart repeats at most these pages, which cost no writes.
  */
 const IDLE_CURSOR_EVERY_MS = 2_000;
-/** Searches the writer waits out for room for a transaction before it writes a block anyway. */
-const MAX_WAITS_FOR_ROOM = 2;
+/** Searches the writer waits the end of for room for a transaction before it writes anyway. */
+const MAX_WAITS_FOR_ROOM = 1;
 /** Times one write may give way to the cashier's searches before it is let finish. */
 const MAX_INTERRUPTIONS = 2;
 /** How far the fetchers may run ahead of what is stored, in pages. */
 const MAX_PAGES_AHEAD = 12;
+
+/** A transaction's customers, and whether they were fitted to the cashier's pause by the write cost. */
+interface SliceSize {
+  customers: number;
+  fitted: boolean;
+}
 
 interface FetchedPage {
   page: number;
@@ -196,6 +205,7 @@ export class CacheRefresh {
     this.perPage = options.perPage ?? 100;
     this.backoff = options.backoff ?? { baseMs: 1_000, maxMs: 60_000 };
     this.maxTries = options.maxTriesPerPage ?? 5;
+    this.writeCost = options.writeCost ?? new WriteCostModel();
   }
 
   progress(): RefreshProgress {
@@ -412,15 +422,16 @@ export class CacheRefresh {
     }
     // All but the last slice: customers only.
     let from = 0;
+    let slice: SliceSize;
     for (;;) {
-      const count = await this.nextSliceSize(customers.length - from);
-      if (from + count >= customers.length) break;
-      await this.storeSlice(customers.slice(from, from + count), fetchedAt);
-      from += count;
+      slice = await this.nextSliceSize(customers.length - from);
+      if (from + slice.customers >= customers.length) break;
+      await this.storeSlice(customers.slice(from, from + slice.customers), fetchedAt, slice);
+      from += slice.customers;
       await cache.whenSearchesIdle();
     }
     // The tags commit with the customers they describe: a tag never vouches for a page not stored.
-    await this.storeSlice(customers.slice(from, customers.length), fetchedAt, {
+    await this.storeSlice(customers.slice(from, customers.length), fetchedAt, slice, {
       tables: [db.meta, db.pageTags],
       write: async () => {
         await Promise.all([
@@ -461,7 +472,7 @@ export class CacheRefresh {
   private expectNew = false;
 
   /** What this till's write transactions cost, fixed part and per customer, learnt as they commit. */
-  private readonly writeCost = new WriteCostModel();
+  private readonly writeCost: WriteCostModel;
 
   private share: number = CASHIER_SHARE.first;
 
@@ -475,38 +486,45 @@ export class CacheRefresh {
    * cashier is not searching, otherwise as many as fit before their next search (waiting
    * for it first when not even a block's worth would).
    */
-  private async nextSliceSize(left: number): Promise<number> {
+  private async nextSliceSize(left: number): Promise<SliceSize> {
     const { cache } = this.options;
     for (let waited = 0; ; waited++) {
       const room = cache.expectedSearchIn();
-      if (room === null) return left;
-      if (this.options.cashierTransactionCustomers !== undefined) return this.options.cashierTransactionCustomers;
-      const reserve = (1 - this.share) * (cache.typicalSearchPause ?? 0);
-      const fits = this.writeCost.customersWithin(room - reserve);
-      if (fits >= Math.min(left, CASHIER_SLICE_MIN)) return Math.min(left, fits);
-      // Pauses too short for even a block (or a cost misjudged): a block right after a
-      // search, rather than no progress while the cashier keeps searching.
-      if (waited >= MAX_WAITS_FOR_ROOM) return Math.min(left, CASHIER_SLICE_MIN);
+      if (room === null) return { customers: left, fitted: false };
+      if (this.options.cashierTransactionCustomers !== undefined)
+        return { customers: this.options.cashierTransactionCustomers, fitted: false };
+      const budget = room - (1 - this.share) * (cache.typicalSearchPause ?? 0);
+      const fits = this.writeCost.customersWithin(budget);
+      if (fits >= Math.min(left, CASHIER_SLICE_MIN)) return { customers: Math.min(left, fits), fitted: true };
+      // Not even a block fits right after a search: the fixed part alone outlasts the
+      // pause (a large database, a busy till), so a search will meet the write whatever
+      // its size. Waiting longer would only slow the fill: it takes what the pause pays
+      // for beyond that fixed part, so each meeting moves the fill on by a pause's worth.
+      if (waited >= MAX_WAITS_FOR_ROOM) {
+        const worth = this.writeCost.customersBeyondFixedPart(budget);
+        return { customers: Math.min(left, Math.max(CASHIER_SLICE_MIN, worth)), fitted: false };
+      }
       await cache.nextSearchEnd();
     }
   }
 
   /**
-   * One transaction of the refresh's. A cashier's search that starts while it runs rolls it
-   * back (the search then waits for no write), and it is written again once the searches
-   * are done; a write interrupted MAX_INTERRUPTIONS times in a row is let finish, so a
-   * cashier who never stops searching cannot stall the refresh.
+   * One transaction of the refresh's. A cashier's search that starts while it still reads
+   * rolls it back, and it is written again once the searches are done; a write interrupted
+   * MAX_INTERRUPTIONS times in a row is let finish, so a cashier who never stops searching
+   * cannot stall the refresh. Whether a search met one that was fitted to the cashier's
+   * pause adapts the share of the pause the next ones take (one that could not fit was
+   * expected to meet one).
    */
   private async storeSlice(
     customers: PreparedCustomers,
     fetchedAt: string,
+    size: SliceSize,
     alongside?: Parameters<CustomerCache['putCustomers']>[2],
   ): Promise<void> {
     const { cache } = this.options;
     for (let interruptions = 0; ; interruptions++) {
       const started = performance.now();
-      // Only a write sized for the cashier's pause tells whether that size suited.
-      const sizedForCashier = cache.expectedSearchIn() !== null;
       const metBefore = cache.backgroundWritesMetBySearch;
       try {
         await cache.putCustomers(customers, fetchedAt, alongside, {
@@ -521,8 +539,7 @@ export class CacheRefresh {
         this.interruptions += 1;
         await cache.whenSearchesIdle();
       } finally {
-        if (sizedForCashier)
-          this.share = adaptedCashierShare(this.share, cache.backgroundWritesMetBySearch > metBefore);
+        if (size.fitted) this.share = adaptedCashierShare(this.share, cache.backgroundWritesMetBySearch > metBefore);
       }
     }
   }

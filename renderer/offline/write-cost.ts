@@ -73,6 +73,11 @@ export class WriteCostModel {
     return this.cost.fixedMs + this.cost.msPerCustomer * customers;
   }
 
+  /** The customers whose own part (the fixed part aside) takes `ms`. */
+  customersBeyondFixedPart(ms: number): number {
+    return Math.max(0, Math.floor(ms / this.cost.msPerCustomer));
+  }
+
   /** The most customers one transaction can take and still be expected to end within `ms` (0 when none can). */
   customersWithin(ms: number): number {
     return Math.max(0, Math.floor((ms - this.cost.fixedMs) / this.cost.msPerCustomer));

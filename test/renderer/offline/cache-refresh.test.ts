@@ -10,6 +10,7 @@ import {
   type RefreshProgress,
 } from '../../../renderer/offline/cache-refresh';
 import { CustomerCache } from '../../../renderer/offline/customer-cache';
+import { WriteCostModel } from '../../../renderer/offline/write-cost';
 import { readMeta, type OfflineDb } from '../../../renderer/offline/db';
 import { dropDb, freshDb } from './support/fixtures';
 import { startService, type ServiceHarness } from './support/service';
@@ -367,22 +368,61 @@ describe('the refresh writer', () => {
     await expectEveryCustomerOnce(done);
   });
 
-  test("searches that keep meeting the writes cut the share of the cashier's pause a write may take, down to its floor", async () => {
+  /** A cashier who searches, then reads the answer for `pauseMs`, until `until` says stop. */
+  async function cashierWithRhythm(pauseMs: number, until: () => boolean): Promise<void> {
+    while (!until()) {
+      await cache.search('omar');
+      await new Promise((resolve) => setTimeout(resolve, pauseMs));
+    }
+  }
+
+  function refreshCostingAsIf(cost: { fixedMs: number; msPerCustomer: number }, perPage = 25): CacheRefresh {
+    return new CacheRefresh({
+      api: instrumented().api,
+      db,
+      cache,
+      perPage,
+      random: () => 0.5,
+      sleep: async () => undefined,
+      yieldToPage: async () => undefined,
+      writeCost: new WriteCostModel(cost),
+    });
+  }
+
+  test("searches that keep meeting writes fitted to the cashier's pauses cut the share of the pause a write may take, a quarter each time", async () => {
     searchDuringWrites('writesSent', Number.POSITIVE_INFINITY);
     let filling = true;
-    const cashier = (async () => {
-      // A cashier with a rhythm: the writes are sized for their pauses.
-      while (filling) {
-        await cache.search('omar');
-        await new Promise((resolve) => setTimeout(resolve, 2));
-      }
-    })();
-    const refresh = refreshWith(instrumented().api);
+    const cashier = cashierWithRhythm(80, () => !filling);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Writes as cheap as this fit the cashier's pauses.
+    const refresh = refreshCostingAsIf({ fixedMs: 0.1, msPerCustomer: 0.001 }, 10);
 
     const done = await refresh.run().finally(() => (filling = false));
     await cashier;
 
-    expect(refresh.cashierShare).toBe(CASHIER_SHARE.min);
+    // Two meetings at least, each a quarter off (and never below the floor).
+    expect(refresh.cashierShare).toBeLessThanOrEqual(CASHIER_SHARE.first * CASHIER_SHARE.cut ** 2 + 1e-9);
+    expect(refresh.cashierShare).toBeGreaterThanOrEqual(CASHIER_SHARE.min);
+    await expectEveryCustomerOnce(done);
+  });
+
+  test("when not even a block fits the cashier's pause, a write right after a search takes what the pause pays for beyond the fixed part, and meeting a search does not cut the share", async () => {
+    const commits = recordCommits(cache);
+    // A search meets the first write only, which could not fit.
+    searchDuringWrites('writesSent', 1);
+    let filling = true;
+    const cashier = cashierWithRhythm(40, () => !filling);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // A fixed part longer than the pause: nothing fits; 0.01 ms a customer: a pause of 40 ms
+    // pays for hundreds beyond it: each write takes the whole batch, not a block of 16.
+    const refresh = refreshCostingAsIf({ fixedMs: 1_000, msPerCustomer: 0.01 }, 100);
+
+    const done = await refresh.run().finally(() => (filling = false));
+    await cashier;
+
+    expect(commits[0]!.ids.length).toBe(100);
+    expect(commits.length).toBeLessThan(done.total! / 50);
+    expect(refresh.cashierShare).toBeGreaterThanOrEqual(CASHIER_SHARE.first);
     await expectEveryCustomerOnce(done);
   });
 

@@ -23,6 +23,8 @@ describe("the refresh's write cost model", () => {
     expect(model.estimate(16)).toBeCloseTo(9.12, 5);
     expect(model.customersWithin(24)).toBe(228);
     expect(model.customersWithin(8)).toBe(0);
+    // Beyond the fixed part alone (for a pause shorter than it, which a write meets anyway).
+    expect(model.customersBeyondFixedPart(7)).toBe(100);
   });
 
   test('follows a till that becomes busier: the line of the last transactions, not of all', () => {
