@@ -368,12 +368,22 @@ describe('the refresh writer', () => {
     await expectEveryCustomerOnce(done);
   });
 
-  /** A cashier who searches, then reads the answer for `pauseMs`, until `until` says stop. */
-  async function cashierWithRhythm(pauseMs: number, until: () => boolean): Promise<void> {
-    while (!until()) {
-      await cache.search('omar');
-      await new Promise((resolve) => setTimeout(resolve, pauseMs));
-    }
+  /**
+   * Runs `refresh` while a cashier searches, then reads the answer for `pauseMs`, again and
+   * again: their rhythm is known before the first write.
+   */
+  async function runWhileCashierSearches(refresh: CacheRefresh, pauseMs: number): Promise<RefreshProgress> {
+    let filling = true;
+    const cashier = (async () => {
+      while (filling) {
+        await cache.search('omar');
+        await new Promise((resolve) => setTimeout(resolve, pauseMs));
+      }
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const done = await refresh.run().finally(() => (filling = false));
+    await cashier;
+    return done;
   }
 
   function refreshCostingAsIf(cost: { fixedMs: number; msPerCustomer: number }, perPage = 25): CacheRefresh {
@@ -391,14 +401,10 @@ describe('the refresh writer', () => {
 
   test("searches that keep meeting writes fitted to the cashier's pauses cut the share of the pause a write may take, a quarter each time", async () => {
     searchDuringWrites('writesSent', Number.POSITIVE_INFINITY);
-    let filling = true;
-    const cashier = cashierWithRhythm(80, () => !filling);
-    await new Promise((resolve) => setTimeout(resolve, 200));
     // Writes as cheap as this fit the cashier's pauses.
     const refresh = refreshCostingAsIf({ fixedMs: 0.1, msPerCustomer: 0.001 }, 10);
 
-    const done = await refresh.run().finally(() => (filling = false));
-    await cashier;
+    const done = await runWhileCashierSearches(refresh, 80);
 
     // Two meetings at least, each a quarter off (and never below the floor).
     expect(refresh.cashierShare).toBeLessThanOrEqual(CASHIER_SHARE.first * CASHIER_SHARE.cut ** 2 + 1e-9);
@@ -410,15 +416,11 @@ describe('the refresh writer', () => {
     const commits = recordCommits(cache);
     // A search meets the first write only, which could not fit.
     searchDuringWrites('writesSent', 1);
-    let filling = true;
-    const cashier = cashierWithRhythm(40, () => !filling);
-    await new Promise((resolve) => setTimeout(resolve, 200));
     // A fixed part longer than the pause: nothing fits; 0.01 ms a customer: a pause of 40 ms
     // pays for hundreds beyond it: each write takes the whole batch, not a block of 16.
     const refresh = refreshCostingAsIf({ fixedMs: 1_000, msPerCustomer: 0.01 }, 100);
 
-    const done = await refresh.run().finally(() => (filling = false));
-    await cashier;
+    const done = await runWhileCashierSearches(refresh, 40);
 
     expect(commits[0]!.ids.length).toBe(100);
     expect(commits.length).toBeLessThan(done.total! / 50);
