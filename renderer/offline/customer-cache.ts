@@ -151,6 +151,11 @@ function newRow(item: PreparedCustomer, fetchedAt: string): CachedCustomer {
   return { id: item.id, phoneE164: item.phoneE164, nameWords: item.nameWords, customer: item.record, fetchedAt };
 }
 
+/** New customers' rows with the pks `plan` gave them, as changes (none was stored before). */
+function newRowsWritten(rows: readonly CachedCustomer[], plan: CustomerWritePlan): Change[] {
+  return rows.map((row, i) => ({ row: { ...row, pk: plan.pks[i]! }, previous: null }));
+}
+
 function withoutRewards(customer: Customer): Customer {
   const { rewards: _rewards, ...rest } = customer;
   return rest;
@@ -412,7 +417,7 @@ export class CustomerCache {
     const [confirmed] = await Promise.all([confirmWriteContext(this.db, kept), sendCustomerWrite(this.db, plan)]);
     if (!confirmed) throw new StaleWriteContext();
     return {
-      changes: rows.map((row, i) => ({ row: { ...row, pk: plan.pks[i]! }, previous: null })),
+      changes: newRowsWritten(rows, plan),
       kept: contextAfter(kept, plan),
     };
   }
@@ -454,7 +459,7 @@ export class CustomerCache {
       lastRound();
       await sendCustomerWrite(this.db, plan);
       return {
-        changes: rows.map((row, i) => ({ row: { ...row, pk: plan.pks[i]! }, previous: null })),
+        changes: newRowsWritten(rows, plan),
         // With no customer registered offline to match, the next write of new customers may go without reading.
         kept: locals.length === 0 ? contextAfter(context!, plan) : null,
       };
