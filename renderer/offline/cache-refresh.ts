@@ -3,6 +3,8 @@
  * `GET /v1/customers?per_page=100` politely:
  * - a few pages in flight at once (bounded concurrency), one writer storing the pages that
  *   have arrived in one transaction with the cursor;
+ * - the cashier first: while they search the cache, pages are asked for and written in the
+ *   pauses between their searches, never so late that they would land during the next;
  * - back-off with jitter on errors, honouring `Retry-After` on 429;
  * - resumable: the highest page below which everything is stored is kept in `meta`, so a
  *   restart continues there (the service lists customers oldest first, so pages are stable
@@ -123,6 +125,8 @@ const MAX_WAITS_FOR_ROOM = 1;
 const MAX_INTERRUPTIONS = 2;
 /** How far the fetchers may run ahead of what is stored, in pages. */
 const MAX_PAGES_AHEAD = 12;
+/** Weight of the latest page in the running estimate of how long a page takes to come. */
+const ROUND_TRIP_WEIGHT = 0.2;
 
 /** A transaction's customers, and whether they were fitted to the cashier's pause by the write cost. */
 interface SliceSize {
@@ -315,6 +319,9 @@ export class CacheRefresh {
     let fetching = true;
 
     const fetcher = async () => {
+      // A fetcher that has waited for a search to end asks at once, even if its answer may
+      // come during the next one (pages slower than the cashier's pause must still come).
+      let waitedForSearch = false;
       while (failure === null && next <= lastPage) {
         if (this.stopRequested) {
           failure = new StopRun('The refresh was stopped.');
@@ -325,6 +332,12 @@ export class CacheRefresh {
           await changed.next();
           continue;
         }
+        if (!waitedForSearch && this.answerWouldMeetSearch()) {
+          waitedForSearch = true;
+          await this.options.cache.nextSearchEnd();
+          continue;
+        }
+        waitedForSearch = false;
         const page = next++;
         try {
           const fetched = await this.fetchPage(page, { etag: tags.get(page)?.etag ?? null, cursor });
@@ -544,6 +557,26 @@ export class CacheRefresh {
     }
   }
 
+  /** How long a page takes to come (ms), a running estimate; null until one has come. */
+  private pageRoundTripMs: number | null = null;
+
+  /**
+   * Whether a page asked for now would be answered during the cashier's next search, going
+   * by their rhythm and how long pages take. Handling an answer (the call's transport, then
+   * parsing and preparing the page) takes the till's processor from that search: a fill
+   * that asked regardless doubled the slowest searches on a busy two-core till. Asked right
+   * after a search instead, pages come while the cashier reads its answer, as the writes do.
+   */
+  private answerWouldMeetSearch(): boolean {
+    const room = this.options.cache.expectedSearchIn();
+    return room !== null && this.pageRoundTripMs !== null && room < this.pageRoundTripMs;
+  }
+
+  private observeRoundTrip(ms: number): void {
+    this.pageRoundTripMs =
+      this.pageRoundTripMs === null ? ms : (1 - ROUND_TRIP_WEIGHT) * this.pageRoundTripMs + ROUND_TRIP_WEIGHT * ms;
+  }
+
   /**
    * One page, with retries; returns it unstored (the writer stores it). With a stored tag
    * the request is conditional; a 304 keeps the cursor's page count and total.
@@ -553,11 +586,13 @@ export class CacheRefresh {
     known: { etag: string | null; cursor: RefreshCursor } | null,
   ): Promise<FetchedPage> {
     for (let tries = 1; ; tries++) {
+      const asked = performance.now();
       const result = await this.options.api.customerPage({
         page,
         per_page: this.perPage,
         ...(known?.etag ? { if_none_match: known.etag } : {}),
       });
+      this.observeRoundTrip(performance.now() - asked);
       if (result.ok && result.notModified) {
         if (!known)
           throw new StopRun('The loyalty service answered "not modified" to a request that was not conditional.');

@@ -428,6 +428,74 @@ describe('the refresh writer', () => {
     await expectEveryCustomerOnce(done);
   });
 
+  /** Pages from the real service, each held back `ms` more; records whether each came during a search. */
+  function pagesTaking(ms: number, searching: () => boolean) {
+    const cameDuringSearch: boolean[] = [];
+    const customerPage: Search = async (payload) => {
+      const result = await service.api.customerPage(payload);
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      cameDuringSearch.push(searching());
+      return result;
+    };
+    return { api: { customerPage }, cameDuringSearch };
+  }
+
+  /** Counts the cashier's searches in progress; each reads its page of customers `ms` slower. */
+  function slowSearches(ms: number): () => boolean {
+    let active = 0;
+    const search = cache.search.bind(cache);
+    cache.search = async (...args) => {
+      active += 1;
+      try {
+        return await search(...args);
+      } finally {
+        active -= 1;
+      }
+    };
+    db.use({
+      stack: 'dbcore',
+      name: 'slow-search-reads',
+      create: (down) => ({
+        ...down,
+        table: (name) => {
+          const table = down.table(name);
+          return {
+            ...table,
+            getMany: async (request) => {
+              const rows = await table.getMany(request);
+              const reading = (request.trans as unknown as IDBTransaction).mode === 'readonly';
+              if (name === 'customerBlocks' && reading) await new Promise((resolve) => setTimeout(resolve, ms));
+              return rows;
+            },
+          };
+        },
+      }),
+    });
+    return () => active > 0;
+  }
+
+  test('while the cashier searches, pages are asked for so that they come in the pauses between searches, not during one', async () => {
+    // A search of 25 ms every 40 ms: asked at any moment, over a third of the pages would
+    // come during one, and handling them would slow it.
+    const searching = slowSearches(25);
+    const source = pagesTaking(15, searching);
+
+    const done = await runWhileCashierSearches(refreshWith(source.api, [], 10), 40);
+
+    expect(source.cameDuringSearch.length).toBeGreaterThan(20);
+    // The first page comes before its time is known; a late timer may bring one more.
+    expect(source.cameDuringSearch.filter(Boolean).length).toBeLessThanOrEqual(source.cameDuringSearch.length / 10);
+    await expectEveryCustomerOnce(done);
+  });
+
+  test("pages slower than the cashier's pause still come: each is asked for right after a search", async () => {
+    const source = pagesTaking(60, slowSearches(5));
+
+    const done = await runWhileCashierSearches(refreshWith(source.api, [], 50), 20);
+
+    await expectEveryCustomerOnce(done);
+  });
+
   test('a batch that fails to store moves neither its pages nor the cursor; the next run repeats exactly those pages', async () => {
     const commits = recordCommits(cache);
     const write = db.searchChunks.bulkPut.bind(db.searchChunks);
