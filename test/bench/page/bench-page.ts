@@ -6,11 +6,12 @@
  * soon as it loads, and leave the answer in `window.benchReadiness`.
  */
 import { closeFill, fillBench } from './fill-bench';
+import { indexCost } from './index-cost';
 import { measureReadiness, type ReadinessResult } from './readiness';
 import { closeReplay, prepareReplay, runReplay } from './replay-bench';
 import { searchBench, seedCache } from './search-bench';
 
-const bench = { seedCache, searchBench, fillBench, closeFill, prepareReplay, runReplay, closeReplay };
+const bench = { seedCache, searchBench, fillBench, closeFill, prepareReplay, runReplay, closeReplay, indexCost };
 export type BenchApi = typeof bench;
 
 declare global {
