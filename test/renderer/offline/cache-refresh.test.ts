@@ -1,5 +1,5 @@
 // Pages come from the real sandbox through the main process's handler table (real HTTP).
-import { Dexie } from 'dexie';
+import { Dexie, type DBCoreTable } from 'dexie';
 import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, test } from 'vitest';
 import type { CustomerPagePayload, CustomerPageResult, TillApi } from '../../../electron/contract';
 import {
@@ -163,6 +163,21 @@ describe('the background refresh', () => {
   });
 });
 
+/** Wraps the database's tables at Dexie's DBCore level: `wrap` gives the operations it replaces. */
+function wrapTables(middleware: string, wrap: (name: string, table: DBCoreTable) => Partial<DBCoreTable>): void {
+  db.use({
+    stack: 'dbcore',
+    name: middleware,
+    create: (down) => ({
+      ...down,
+      table: (name) => {
+        const table = down.table(name);
+        return { ...table, ...wrap(name, table) };
+      },
+    }),
+  });
+}
+
 /** Counts lookups of stored customers by id (the comparison of a page with what is stored). */
 function recordCustomerReads(target: OfflineDb): { count: number } {
   const reads = { count: 0 };
@@ -288,30 +303,19 @@ describe('the refresh writer', () => {
     const search = () => {
       if (searched.length < times) searched.push(Dexie.ignoreTransaction(() => cache.search('layla')));
     };
-    db.use({
-      stack: 'dbcore',
-      name: 'search-during-write',
-      create: (down) => ({
-        ...down,
-        table: (name) => {
-          const table = down.table(name);
-          return {
-            ...table,
-            get: (request) => {
-              const reading = table.get(request);
-              const inWrite = (request.trans as unknown as IDBTransaction).mode === 'readwrite';
-              if (moment === 'reading' && name === 'meta' && request.key === 'nextCustomerPk' && inWrite) search();
-              return reading;
-            },
-            mutate: (request) => {
-              const storing = table.mutate(request);
-              if (moment === 'writesSent' && name === 'customerBlocks') search();
-              return storing;
-            },
-          };
-        },
-      }),
-    });
+    wrapTables('search-during-write', (name, table) => ({
+      get: (request) => {
+        const reading = table.get(request);
+        const inWrite = (request.trans as unknown as IDBTransaction).mode === 'readwrite';
+        if (moment === 'reading' && name === 'meta' && request.key === 'nextCustomerPk' && inWrite) search();
+        return reading;
+      },
+      mutate: (request) => {
+        const storing = table.mutate(request);
+        if (moment === 'writesSent' && name === 'customerBlocks') search();
+        return storing;
+      },
+    }));
     return searched;
   }
 
@@ -452,25 +456,14 @@ describe('the refresh writer', () => {
         active -= 1;
       }
     };
-    db.use({
-      stack: 'dbcore',
-      name: 'slow-search-reads',
-      create: (down) => ({
-        ...down,
-        table: (name) => {
-          const table = down.table(name);
-          return {
-            ...table,
-            getMany: async (request) => {
-              const rows = await table.getMany(request);
-              const reading = (request.trans as unknown as IDBTransaction).mode === 'readonly';
-              if (name === 'customerBlocks' && reading) await new Promise((resolve) => setTimeout(resolve, ms));
-              return rows;
-            },
-          };
-        },
-      }),
-    });
+    wrapTables('slow-search-reads', (name, table) => ({
+      getMany: async (request) => {
+        const rows = await table.getMany(request);
+        const reading = (request.trans as unknown as IDBTransaction).mode === 'readonly';
+        if (name === 'customerBlocks' && reading) await new Promise((resolve) => setTimeout(resolve, ms));
+        return rows;
+      },
+    }));
     return () => active > 0;
   }
 
