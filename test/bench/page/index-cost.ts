@@ -1,11 +1,13 @@
 /**
  * What each of the customer blocks' indexes adds to a write, as the base grows: raw
- * IndexedDB (no Dexie, none of the app's merging), generated customers packed 16 to a
- * record as customer-blocks.ts packs them, a transaction of `perTransaction` customers
- * that also puts their search chunk, into an object store with the indexes `schema` names.
+ * IndexedDB (no Dexie, no reads), generated customers packed into blocks and search lines
+ * by the app's own `packCustomerBlocks` and `SearchLineChanges`, a transaction of
+ * `perTransaction` customers (a multiple of 16, so that no block is split) that also puts
+ * their search chunk, into an object store with the indexes `schema` names.
  * The diagnostic behind the notes on the million in docs/benchmark.md.
  */
-import type { CustomerBlock } from '../../../renderer/offline/customer-blocks';
+import { packCustomerBlocks, searchFieldsOf } from '../../../renderer/offline/customer-blocks';
+import { SearchLineChanges, type SearchChunk } from '../../../renderer/offline/search-chunks';
 import { customerAt } from './generate';
 
 /** Index sets to compare: the app's (`&*ids, *phones`) and what it would be without each. */
@@ -18,9 +20,6 @@ export interface IndexCostResult {
   /** Milliseconds a customer, over all transactions, the first tenth and the last tenth. */
   msPerCustomer: { all: number; firstTenth: number; lastTenth: number };
 }
-
-const BLOCK = 16;
-const CHUNK = 1_024;
 
 function open(name: string, schema: IndexSchema): Promise<IDBDatabase> {
   return new Promise((resolve, reject) => {
@@ -55,35 +54,25 @@ export async function indexCost(options: {
   const db = await open(name, schema);
   const fetchedAt = new Date().toISOString();
   const times: number[] = [];
-  let lines = '';
+  // The last search chunk written: a transaction's new lines are appended to it, as the app's are.
+  let lastChunk: SearchChunk | undefined;
   for (let first = 0; first < customers; first += perTransaction) {
-    // Built before the transaction opens, as the app's writes are.
-    const records: CustomerBlock[] = [];
-    if (first % CHUNK < perTransaction) lines = '';
-    for (let start = first; start < first + perTransaction; start += BLOCK) {
-      const record = {
-        block: start / BLOCK,
-        pks: [] as number[],
-        ids: [] as string[],
-        phones: [] as string[],
-        rows: [] as string[],
-      };
-      for (let pk = start; pk < start + BLOCK; pk++) {
-        const row = customerAt(pk, fetchedAt);
-        record.pks.push(pk);
-        record.ids.push(row.id);
-        record.phones.push(row.phoneE164);
-        record.rows.push(JSON.stringify(row));
-        lines += `${pk} ${row.nameWords.join(' ')}\n`;
-      }
-      records.push(record);
-    }
-    const chunk = { chunk: Math.floor(first / CHUNK), lines };
+    // Built before the transaction opens, as the app's writes are, by the app's own packing.
+    const rows = Array.from({ length: perTransaction }, (_, i) => ({
+      ...customerAt(first + i, fetchedAt),
+      pk: first + i,
+    }));
+    const records = packCustomerBlocks(rows);
+    const lines = new SearchLineChanges(rows.map(searchFieldsOf));
+    const { toPut: chunks } = lines.apply(
+      lines.chunkIds.map((id) => (id === lastChunk?.chunk ? lastChunk : undefined)),
+    );
+    lastChunk = chunks[chunks.length - 1];
     const started = performance.now();
     await new Promise<void>((resolve, reject) => {
       const transaction = db.transaction(['customerBlocks', 'searchChunks'], 'readwrite');
       for (const record of records) transaction.objectStore('customerBlocks').put(record);
-      transaction.objectStore('searchChunks').put(chunk);
+      for (const chunk of chunks) transaction.objectStore('searchChunks').put(chunk);
       transaction.oncomplete = () => resolve();
       transaction.onerror = transaction.onabort = () => reject(transaction.error);
     });
