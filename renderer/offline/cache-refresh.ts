@@ -21,6 +21,7 @@ import { isTransient } from './failure-kinds';
 import { clearMeta, readMeta, writeMeta, type OfflineDb, type PageTag, type RefreshCursor } from './db';
 import { countCustomers } from './customer-blocks';
 import { prepareCustomers, PreparedCustomers, WriteInterrupted, type CustomerCache } from './customer-cache';
+import { StoredIds } from './stored-ids';
 import { pageHash } from './page-hash';
 import { yieldToBrowser } from './index-loader';
 import { WriteCostModel } from './write-cost';
@@ -302,9 +303,21 @@ export class CacheRefresh {
    * cursor commit together, and a restart repeats exactly the pages not stored.
    */
   private async fill(cursor: RefreshCursor, first: FetchedPage | null): Promise<void> {
-    // No more customers stored than the pages done hold: the pages to come are new to the
-    // cache (a first fill, or its resumption), inserted without a lookup each.
-    this.expectNew = (await countCustomers(this.options.db)) <= cursor.pagesDone * this.perPage;
+    // No more customers stored than the pages done hold: the pages to come are most likely
+    // new to the cache (a first fill, or its resumption), and those the stored ids do not
+    // hold are inserted without a lookup each. (Otherwise nearly every one is stored, and
+    // reading all their ids first would cost more than it saves.)
+    const { db } = this.options;
+    this.storedIds = (await countCustomers(db)) <= cursor.pagesDone * this.perPage ? await StoredIds.load(db) : null;
+    try {
+      await this.fillPages(cursor, first);
+    } finally {
+      this.storedIds?.close();
+      this.storedIds = null;
+    }
+  }
+
+  private async fillPages(cursor: RefreshCursor, first: FetchedPage | null): Promise<void> {
     // A run that only confirms what is stored may end without ever storing its cursor.
     this.cursorStoredAt = performance.now();
     const tags = new Map<number, PageTag>();
@@ -481,8 +494,8 @@ export class CacheRefresh {
     return this.interruptions;
   }
 
-  /** The customers of this run's pages are taken to be new (see `fill`). */
-  private expectNew = false;
+  /** While a fill's pages are taken to be new: the ids stored, which ones are not (see `fill`). */
+  private storedIds: StoredIds | null = null;
 
   /** What this till's write transactions cost, fixed part and per customer, learnt as they commit. */
   private readonly writeCost: WriteCostModel;
@@ -542,7 +555,7 @@ export class CacheRefresh {
       try {
         await cache.putCustomers(customers, fetchedAt, alongside, {
           onlyChanged: true,
-          expectNew: this.expectNew,
+          ...(this.storedIds ? { expectNew: this.storedIds } : {}),
           interruptible: interruptions < MAX_INTERRUPTIONS,
         });
         this.writeCost.observe(customers.length, performance.now() - started);

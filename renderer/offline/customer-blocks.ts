@@ -5,8 +5,8 @@
  * Why packed: in Chromium every IndexedDB request costs 0.15-0.35 ms whatever it holds, so
  * one record per customer made a fill of 100,000 cost 100,000 requests, and kept the
  * cashier's reads queued behind long write transactions. A block of 16 costs one request;
- * its multi-entry indexes (`&*ids` unique, `*phones`) still find a customer by the
- * service's id or by phone in one request. Reading a search page (20 customers, 20 blocks)
+ * its multi-entry indexes (`*ids`, `*phones`) still find a customer by the service's id or
+ * by phone in one request. Reading a search page (20 customers, 20 blocks)
  * costs the same requests as 20 rows did: only the rows asked for are parsed.
  *
  * Keys: `pk` is allocated here from `meta.nextCustomerPk` and never reused, so a pk an
@@ -14,11 +14,17 @@
  * customers get consecutive pks, so its blocks are new records written without a read.
  *
  * Every write goes through this module, inside a transaction over `customerTables(db)`,
- * and also updates the search chunks: the two never differ. These are async functions:
+ * and also updates the search chunks: the two never differ.
+ *
+ * One customer per id: the id index is not unique (its uniqueness cost about 30% of a
+ * write at a million, stored-ids.ts), so keeping ids unique is the writers' part. Every writer
+ * looks a customer up by id before it stores them as new, except a fill's writes of new
+ * customers, which ask `StoredIds` instead; every write notes its ids there. These are async functions:
  * call them from an `async` transaction callback (Dexie follows native awaits only there).
  */
 import type { Table } from 'dexie';
 import type { CachedCustomer, OfflineDb } from './db';
+import { noteStoredIds } from './stored-ids';
 import { chunkOf, SearchLineChanges, writeSearchLines, type SearchChunk, type SearchFields } from './search-chunks';
 
 export const BLOCK_BITS = 4;
@@ -27,7 +33,7 @@ export const BLOCK_BITS = 4;
 export interface CustomerBlock {
   block: number;
   pks: number[];
-  /** The service's ids (or `local-…`), for the unique multi-entry index. */
+  /** The service's ids (or `local-…`), for the multi-entry id index. */
   ids: string[];
   /** E.164 phones, for the multi-entry phone index. */
   phones: string[];
@@ -141,7 +147,7 @@ export async function firstCustomerPks(db: OfflineDb, limit: number): Promise<nu
   return blocks.flatMap((block) => block.pks).slice(0, limit);
 }
 
-/** How many customers are stored: the entries of the unique id index, counted by IndexedDB. */
+/** How many customers are stored: the entries of the id index (one per customer), counted by IndexedDB. */
 export async function countCustomers(db: OfflineDb): Promise<number> {
   return db.customerBlocks.where('ids').aboveOrEqual('').count();
 }
@@ -150,7 +156,7 @@ export async function countCustomers(db: OfflineDb): Promise<number> {
 // Writes: inside a transaction over customerTables(db)
 // ---------------------------------------------------------------------------------
 
-/** A write would store a second customer with an id already stored (under another pk). */
+/** A write would store a second customer with an id its block holds already (under another pk). */
 export class CustomerIdTaken extends Error {
   constructor() {
     super('A customer with this id is stored already.');
@@ -194,7 +200,8 @@ export async function readWriteContext(db: OfflineDb, storedPks: readonly number
  * Stores customer rows: those with a `pk` replace the customer stored under it, the others
  * get new pks. Returns the pks, in order. `previous` (same order, null for new rows) spares
  * rewriting search lines that did not change: most write-through is a customer fetched
- * again as they were. Another stored customer with the same id fails the write with
+ * again as they were. A row without a pk must be a customer not stored (see the module's
+ * note on ids); another customer with the same id in the same block fails the write with
  * `CustomerIdTaken`, which aborts the caller's transaction.
  *
  * Two round trips to IndexedDB whatever the number of customers (`readWriteContext`, then
@@ -259,7 +266,7 @@ export function planCustomerWrite(
   }
   for (const row of stored) byPk.set(row.pk!, entryOf(row));
   const records = packEntries(byPk.values());
-  // The unique index compares ids across records only: within one, it is checked here.
+  // What costs nothing to check: ids within one record.
   for (const record of records) {
     if (new Set(record.ids).size !== record.ids.length) throw new CustomerIdTaken();
   }
@@ -282,17 +289,13 @@ export function planCustomerWrite(
 
 /** Sends a planned write's requests, all in flight together: one round trip. */
 export async function sendCustomerWrite(db: OfflineDb, plan: CustomerWritePlan): Promise<void> {
-  try {
-    await Promise.all([
-      plan.nextPk !== null ? db.meta.put({ key: 'nextCustomerPk', value: plan.nextPk }) : undefined,
-      db.customerBlocks.bulkPut(plan.records),
-      plan.chunks.toPut.length > 0 ? db.searchChunks.bulkPut(plan.chunks.toPut) : undefined,
-      plan.chunks.toDelete.length > 0 ? db.searchChunks.bulkDelete(plan.chunks.toDelete) : undefined,
-    ]);
-  } catch (error) {
-    if ((error as { name?: unknown } | null)?.name === 'BulkError') throw new CustomerIdTaken();
-    throw error;
-  }
+  for (const record of plan.records) noteStoredIds(db.name, record.ids);
+  await Promise.all([
+    plan.nextPk !== null ? db.meta.put({ key: 'nextCustomerPk', value: plan.nextPk }) : undefined,
+    db.customerBlocks.bulkPut(plan.records),
+    plan.chunks.toPut.length > 0 ? db.searchChunks.bulkPut(plan.chunks.toPut) : undefined,
+    plan.chunks.toDelete.length > 0 ? db.searchChunks.bulkDelete(plan.chunks.toDelete) : undefined,
+  ]);
 }
 
 function applyToContext(context: WriteContext, plan: CustomerWritePlan): void {

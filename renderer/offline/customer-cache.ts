@@ -32,6 +32,7 @@ import {
 } from './customer-blocks';
 import { LOCAL_ID_PREFIX, rewardKey, type CachedCustomer, type CachedReward, type OfflineDb } from './db';
 import { nameWordsOf } from './fold';
+import type { StoredIds } from './stored-ids';
 import { loadSearchIndex, yieldToBrowser, type IndexLoadOptions, type IndexLoadProgress } from './index-loader';
 import { linesOf, parseSearchLine } from './search-chunks';
 import { SlimSearchIndex, parseQuery, type IndexEntry, type IndexHits, type ParsedQuery } from './search-index';
@@ -84,12 +85,11 @@ export interface WriteOptions {
    */
   onlyChanged?: boolean;
   /**
-   * The customers are most likely not stored yet (a first fill): insert them without
-   * looking each one up first. Should one be stored already (the unique id index says so),
-   * the transaction is rolled back and written the usual way. Only `putCustomers` takes
-   * this (it owns its transaction).
+   * The customers are most likely not stored yet (a first fill): when these stored ids
+   * hold none of theirs, they are inserted without looking each one up first; otherwise
+   * the write goes the usual way. Only `putCustomers` takes this (it owns its transaction).
    */
-  expectNew?: boolean;
+  expectNew?: StoredIds;
   /**
    * A background write (the refresh's): a cashier's search that starts while it still reads
    * what it merges with aborts it, so that the search does not queue behind it (IndexedDB
@@ -205,7 +205,7 @@ export class PreparedCustomers {
   }
 }
 
-/** One entry per id (the last one wins): the unique id index would refuse a second insert. */
+/** One entry per id (the last one wins): a write stores each customer once. */
 export function prepareCustomers(customers: readonly Customer[]): PreparedCustomers {
   const byId = new Map<string, PreparedCustomer>();
   for (const customer of customers) {
@@ -312,7 +312,7 @@ export class CustomerCache {
         if (!(error instanceof CustomerIdTaken)) throw error;
       }
     }
-    return this.putPrepared(prepared, fetchedAt, alongside, { ...options, expectNew: false });
+    return this.putPrepared(prepared, fetchedAt, alongside, { ...options, expectNew: undefined });
   }
 
   /**
@@ -336,11 +336,12 @@ export class CustomerCache {
     alongside: { tables: readonly Table[]; write: () => Promise<void> } | undefined,
     options: WriteOptions,
   ): Promise<CachedCustomer[]> {
-    const planned = options.expectNew ? this.planFromKeptContext(prepared, fetchedAt) : null;
+    const storedIds = options.expectNew;
+    const planned = storedIds ? this.planFromKeptContext(prepared, fetchedAt) : null;
     if (planned) {
       try {
         const rows = await this.inWriteTransaction(alongside, options, (writesSent) =>
-          this.sendPlanned(planned, writesSent),
+          this.sendPlanned(planned, storedIds!, writesSent),
         );
         this.sentWithoutReading += 1;
         return rows;
@@ -409,11 +410,19 @@ export class CustomerCache {
     }
   }
 
-  private async sendPlanned({ kept, rows, plan }: PlannedWrite, writesSent: () => void): Promise<WriteOutcome> {
+  private async sendPlanned(
+    { kept, rows, plan }: PlannedWrite,
+    storedIds: StoredIds,
+    writesSent: () => void,
+  ): Promise<WriteOutcome> {
+    // Asked before this write notes its own ids. Every write sent so far has noted its ids.
+    // One still to run before this transaction stores a new id only under a new pk, which
+    // moves the counter the confirming reads check: a context is kept only when no customer
+    // registered offline was stored (whose row would take the service's id under its pk),
+    // and one registered since took a new pk. For the same reason none needs matching by phone.
+    if (storedIds.mightHoldAny(rows.map((row) => row.id))) throw new StaleWriteContext();
     writesSent();
     // The confirming reads first: a transaction's requests run in the order they are made.
-    // (A context is kept only when no customer registered offline was stored, and one
-    // registered since took a new pk, which the counter shows: none needs matching by phone.)
     const [confirmed] = await Promise.all([confirmWriteContext(this.db, kept), sendCustomerWrite(this.db, plan)]);
     if (!confirmed) throw new StaleWriteContext();
     return {
@@ -431,7 +440,8 @@ export class CustomerCache {
     fetchedAt: string,
     options: WriteOptions = {},
   ): Promise<Change[]> {
-    return (await this.writePrepared(prepareCustomers(customers), fetchedAt, { ...options, expectNew: false })).changes;
+    return (await this.writePrepared(prepareCustomers(customers), fetchedAt, { ...options, expectNew: undefined }))
+      .changes;
   }
 
   private async writePrepared(
@@ -453,7 +463,13 @@ export class CustomerCache {
     ]);
     const localByPhone = new Map<string, CachedCustomer>();
     for (const row of locals) if (row.localOnly) localByPhone.set(row.phoneE164, row);
-    if (options.expectNew && items.every((item) => !localByPhone.has(item.phoneE164))) {
+    // The transaction has begun (its reads answered): every write made before it has noted
+    // its ids by now, so "not held" means not stored.
+    if (
+      options.expectNew &&
+      !options.expectNew.mightHoldAny(ids) &&
+      items.every((item) => !localByPhone.has(item.phoneE164))
+    ) {
       const rows = items.map((item) => newRow(item, fetchedAt));
       const plan = planCustomerWrite(context!, rows);
       lastRound();

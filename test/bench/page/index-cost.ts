@@ -10,7 +10,7 @@ import { packCustomerBlocks, searchFieldsOf } from '../../../renderer/offline/cu
 import { SearchLineChanges, type SearchChunk } from '../../../renderer/offline/search-chunks';
 import { customerAt } from './generate';
 
-/** Index sets to compare: the app's (`&*ids, *phones`) and what it would be without each. */
+/** Index sets to compare: the app's before schema 7 (`&*ids, *phones`), its own since (`*ids, *phones`), and without each. */
 export const INDEX_SCHEMAS = ['&*ids, *phones', '*ids, *phones', '*phones', 'none'] as const;
 export type IndexSchema = (typeof INDEX_SCHEMAS)[number];
 

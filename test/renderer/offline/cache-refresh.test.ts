@@ -550,6 +550,49 @@ describe('the refresh writer', () => {
     expect(new Set(committedIds).size).toBe(done.total);
     expect(await countCustomers(db)).toBe(done.total);
   });
+  test("the service's order shifts while the till pages (customers come in ahead): pages repeat customers, and each is stored once, across a restart too", async () => {
+    const perPage = 25;
+    // Customers that came in at the front of the service's list since page 1 was fetched:
+    // every later page starts with customers of the page before. More than a block (16),
+    // so that the repeated are stored in other blocks than the pks the repeats would get.
+    let cameIn = 20;
+    const shifted: Search = async (payload) => {
+      const page = payload.page ?? 1;
+      if (page === 1) return service.api.customerPage(payload);
+      const from = (page - 1) * perPage - cameIn;
+      const pages = await Promise.all(
+        [Math.floor(from / perPage) + 1, Math.floor(from / perPage) + 2].map((real) =>
+          service.api.customerPage({ ...payload, page: real }),
+        ),
+      );
+      const [first, second] = pages;
+      if (!first!.ok || first!.notModified) return first!;
+      if (!second!.ok || second!.notModified) return second!;
+      const skip = from - Math.floor(from / perPage) * perPage;
+      return { ...first!, data: [...first!.data, ...second!.data].slice(skip, skip + perPage) };
+    };
+    const first = refreshWith({ customerPage: shifted }, [], perPage);
+    const stopAfterSecondCommit = first.subscribe((progress) => {
+      if (progress.pagesDone >= 2) first.stop();
+    });
+    expect((await first.run()).state).toBe('stopped');
+    stopAfterSecondCommit();
+    // More came in while the till was closed: the first page after the restart repeats
+    // customers stored before it, which the new run knows of only by reading the cache.
+    cameIn += 20;
+    const done = await refreshWith({ customerPage: shifted }, [], perPage).run();
+
+    expect(done.state).toBe('idle');
+    const stored = (await allCustomers(db)).map((row) => row.id);
+    expect(new Set(stored).size).toBe(stored.length);
+    // The service's list up to where the last page, shifted, ends: each customer once.
+    const real: string[] = [];
+    for (let page = 1; page <= done.lastPage!; page++) {
+      const result = await service.api.customerPage({ page, per_page: perPage });
+      if (result.ok && !result.notModified) real.push(...result.data.map((row) => row.id));
+    }
+    expect(stored.sort()).toEqual(real.slice(0, done.lastPage! * perPage - cameIn).sort());
+  });
 });
 
 describe('a refresh of what the cache already holds', () => {

@@ -1,11 +1,13 @@
-import { afterEach, beforeEach, expect, test, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { Dexie } from 'dexie';
 import {
   CustomerCache,
   WriteInterrupted,
   prepareCustomers,
   type CacheSearchResult,
+  type WriteOptions,
 } from '../../../renderer/offline/customer-cache';
+import { StoredIds } from '../../../renderer/offline/stored-ids';
 import { readMeta, writeMeta } from '../../../renderer/offline/db';
 import type { OfflineDb } from '../../../renderer/offline/db';
 import { linesOf, parseSearchLine } from '../../../renderer/offline/search-chunks';
@@ -16,13 +18,19 @@ import { addCustomerRow, customerTables, putCustomerRows } from '../../../render
 let db: OfflineDb;
 let cache: CustomerCache;
 let calls: StoreCall[];
+/** As a fill writes: its customers taken to be new unless the ids stored (loaded at the start) say otherwise. */
+let asNew: WriteOptions;
 beforeEach(async () => {
   db = freshDb();
   calls = recordStoreCalls(db);
   cache = new CustomerCache(db, { defaultCountry: () => 'SA' });
   await cache.loadIndex({ yieldToPage: async () => undefined });
+  asNew = { onlyChanged: true, expectNew: await StoredIds.load(db) };
 });
-afterEach(() => dropDb(db));
+afterEach(async () => {
+  asNew.expectNew!.close();
+  await dropDb(db);
+});
 
 const people = (from: number, count: number, name = 'Person') =>
   Array.from({ length: count }, (_, i) =>
@@ -59,7 +67,7 @@ async function expectConsistent(): Promise<void> {
 
 test('new customers expected new are inserted without a lookup each, with their search lines and index entries', async () => {
   const lookups = countLookups();
-  const stored = await cache.putCustomers(people(1, 30), undefined, undefined, { onlyChanged: true, expectNew: true });
+  const stored = await cache.putCustomers(people(1, 30), undefined, undefined, asNew);
   expect(stored).toHaveLength(30);
   expect(lookups.count).toBe(0);
   expect(await countCustomers(db)).toBe(30);
@@ -67,10 +75,10 @@ test('new customers expected new are inserted without a lookup each, with their 
   expect((await cache.search('person17')).customers.map((row) => row.id)).toEqual(['c-17']);
 });
 
-test('expected new but one is stored already: rolled back and written the usual way, no duplicate, its pk kept', async () => {
+test('expected new but one is stored already: the stored ids say so, and the write goes the usual way, no duplicate, its pk kept', async () => {
   const [before] = await cache.putCustomers([customer('c-5', 'Old Name', '+966 55 100 0005')]);
   const lookups = countLookups();
-  const stored = await cache.putCustomers(people(1, 10), undefined, undefined, { onlyChanged: true, expectNew: true });
+  const stored = await cache.putCustomers(people(1, 10), undefined, undefined, asNew);
   expect(stored).toHaveLength(10);
   // The usual way looked every one up.
   expect(lookups.count).toBe(10);
@@ -82,13 +90,10 @@ test('expected new but one is stored already: rolled back and written the usual 
   expect((await cache.search('person5')).customers.map((row) => row.id)).toEqual(['c-5']);
 });
 
-test('expected new but one is stored in an earlier block: rolled back and written the usual way, no duplicate', async () => {
+test('expected new but one is stored in an earlier block: written the usual way, no duplicate', async () => {
   await cache.putCustomers(people(1, 40, 'First'));
   const before = await cache.getCustomer('c-3');
-  const stored = await cache.putCustomers([...people(41, 20), ...people(3, 1)], undefined, undefined, {
-    onlyChanged: true,
-    expectNew: true,
-  });
+  const stored = await cache.putCustomers([...people(41, 20), ...people(3, 1)], undefined, undefined, asNew);
   expect(stored).toHaveLength(21);
   expect(await countCustomers(db)).toBe(60);
   expect((await cache.getCustomer('c-3'))?.record.pk).toBe(before!.record.pk);
@@ -108,14 +113,12 @@ test('a customer registered offline is matched by phone even when the page was e
     }),
   );
   const local = await getCustomerRow(db, pk);
-  await cache.putCustomers(people(1, 5), undefined, undefined, { onlyChanged: true, expectNew: true });
+  await cache.putCustomers(people(1, 5), undefined, undefined, asNew);
   expect(await countCustomers(db)).toBe(5);
   const merged = await cache.getCustomer('c-3');
   expect(merged?.record.pk).toBe(local!.pk);
   expect(merged?.record.localOnly).toBeUndefined();
 });
-
-const asNew = { onlyChanged: true, expectNew: true } as const;
 
 test("a fill's next write of new customers is sent without reading first, from what the last one left; every block and line is as if read", async () => {
   // 30 then 25 then 40: the second and third share a partly filled block and chunk with the one before.
@@ -197,6 +200,51 @@ test('a kept context that fails to confirm rolls the planned write back whole, i
   expect((await db.pageTags.toArray()).map((tag) => tag.page)).toEqual([2]);
   expect((await allCustomers(db)).slice(20).map((row) => row.pk)).toEqual(Array.from({ length: 10 }, (_, i) => 40 + i));
   await expectConsistent();
+});
+
+test("a fill's page repeating customers of the page before (the service's order shifted): each stays one customer under its pk, and only that write looks them up", async () => {
+  await cache.putCustomers(people(1, 40), undefined, undefined, asNew);
+  const before = await cache.getCustomer('c-3');
+  const lookups = countLookups();
+  // Five new, then five of the first block: they would go to other blocks than their own.
+  // It would be sent from the kept context, but the stored ids hold the repeated ones.
+  await cache.putCustomers([...people(41, 5), ...people(3, 5, 'Moved')], undefined, undefined, asNew);
+  expect(cache.writesSentWithoutReading).toBe(0);
+  expect(lookups.count).toBe(10);
+  // New again: inserted without a lookup.
+  await cache.putCustomers(people(46, 10), undefined, undefined, asNew);
+  expect(lookups.count).toBe(10);
+
+  expect(await countCustomers(db)).toBe(55);
+  expect((await cache.getCustomer('c-3'))?.record.pk).toBe(before!.record.pk);
+  expect((await cache.getCustomer('c-3'))?.record.customer.name).toBe('Moved3 Haddad');
+  await expectConsistent();
+});
+
+describe("a customer stored by another write while a fill's write is on its way: stored once, whichever runs first", () => {
+  // Far enough into the fill's page that the fill would store it in another block than the other write.
+  const lookedUpAlone = customer('c-58', 'Looked Up', '+966 55 100 0058');
+  for (const kept of [false, true]) {
+    for (const first of ['the other write', "the fill's"] as const) {
+      test(`${first} first, ${kept ? 'the fill writing from its kept context' : "the fill's first write"}`, async () => {
+        if (kept) await cache.putCustomers(people(1, 20), undefined, undefined, asNew);
+        const fillPage = people(21, 40);
+        // Neither awaited before the other starts: their transactions queue in this order.
+        const writes =
+          first === 'the other write'
+            ? [cache.putCustomers([lookedUpAlone]), cache.putCustomers(fillPage, undefined, undefined, asNew)]
+            : [cache.putCustomers(fillPage, undefined, undefined, asNew), cache.putCustomers([lookedUpAlone])];
+        await Promise.all(writes);
+
+        expect(await countCustomers(db)).toBe(kept ? 60 : 40);
+        const rows = await allCustomers(db);
+        expect(rows.filter((row) => row.id === 'c-58')).toHaveLength(1);
+        const latest = first === 'the other write' ? 'Person58 Haddad' : 'Looked Up';
+        expect((await cache.getCustomer('c-58'))?.record.customer.name).toBe(latest);
+        await expectConsistent();
+      });
+    }
+  }
 });
 
 test('prepared customers keep one entry per id, the last one given', () => {

@@ -14,6 +14,7 @@ import {
   putCustomerRows,
 } from '../../../renderer/offline/customer-blocks';
 import type { CachedCustomer, OfflineDb } from '../../../renderer/offline/db';
+import { StoredIds } from '../../../renderer/offline/stored-ids';
 import { nameWordsOf } from '../../../renderer/offline/fold';
 import { linesOf, parseSearchLine } from '../../../renderer/offline/search-chunks';
 import { allCustomers } from '../../support/offline-rows';
@@ -77,13 +78,40 @@ test('a stored customer is replaced under its pk; by id and phone it is found as
   await expectLinesMatch();
 });
 
-test('a second customer with a stored id is refused, in the same block or another, and nothing of the write is kept', async () => {
+test('a second customer with an id its block holds is refused, and nothing of the write is kept', async () => {
   await write(rows(1, 20));
-  // Same block as c-20 (pk 20), then a block of its own.
+  // pk 21 joins c-20 (pk 20) in its block. (Across blocks, ids are the writers' to keep
+  // unique: the index is not, stored-ids.ts says why.)
   await expect(write([{ ...row(99), id: 'c-20' }])).rejects.toBeInstanceOf(CustomerIdTaken);
-  await expect(write([...rows(21, 20), { ...row(99), id: 'c-3' }])).rejects.toBeInstanceOf(CustomerIdTaken);
   expect(await countCustomers(db)).toBe(20);
   await expectLinesMatch();
+});
+
+test('every write notes the ids of the blocks it sends in the stored ids loaded for its database, and only there', async () => {
+  await write(rows(1, 3));
+  const stored = await StoredIds.load(db);
+  const other = freshDb();
+  const elsewhere = await StoredIds.load(other);
+  try {
+    expect(['c-1', 'c-2', 'c-3'].every((id) => stored.mightHold(id))).toBe(true);
+    expect(stored.mightHold('c-4')).toBe(false);
+    await write(rows(4, 2));
+    expect(stored.mightHold('c-4') && stored.mightHold('c-5')).toBe(true);
+    expect(elsewhere.mightHold('c-4')).toBe(false);
+    // Noted as it is sent, so a write rolled back leaves a "maybe", never a "no" for a stored id.
+    await expect(
+      db.transaction('rw', customerTables(db), async () => {
+        await putCustomerRows(db, [row(6)]);
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    expect(await findCustomerById(db, 'c-6')).toBeUndefined();
+    expect(stored.mightHold('c-6')).toBe(true);
+  } finally {
+    stored.close();
+    elsewhere.close();
+    await dropDb(other);
+  }
 });
 
 test('a deleted customer is gone from its block, an emptied block goes, and its pk is never given again', async () => {

@@ -3,6 +3,7 @@ import { afterEach, expect, test } from 'vitest';
 import { CustomerCache } from '../../../renderer/offline/customer-cache';
 import { openOfflineDb, type OfflineDb } from '../../../renderer/offline/db';
 import { linesOf, parseSearchLine, writeSearchLines } from '../../../renderer/offline/search-chunks';
+import { packCustomerBlocks, searchFieldsOf } from '../../../renderer/offline/customer-blocks';
 import { nameWordsOf } from '../../../renderer/offline/fold';
 import { Outbox } from '../../../renderer/offline/outbox';
 import { customer, dropDb, freshDb } from './support/fixtures';
@@ -18,9 +19,13 @@ async function openUpgraded(name: string): Promise<OfflineDb> {
   const db = openOfflineDb(name);
   cleanup.push(db);
   await db.open();
-  expect(db.verno).toBe(6);
+  expect(db.verno).toBe(7);
   expect(db.tables.map((table) => table.name)).not.toContain('customers');
-  expect(db.customerBlocks.schema.indexes.map((index) => index.name).sort()).toEqual(['ids', 'phones']);
+  // As IndexedDB holds them, not as Dexie was told.
+  const store = (db.backendDB() as IDBDatabase).transaction('customerBlocks').objectStore('customerBlocks');
+  expect([...store.indexNames].sort()).toEqual(['ids', 'phones']);
+  expect(store.index('ids')).toMatchObject({ unique: false, multiEntry: true });
+  expect(store.index('phones')).toMatchObject({ unique: false, multiEntry: true });
   return db;
 }
 
@@ -209,10 +214,12 @@ test('a version 2 database upgrades to the latest: customers, search lines and o
  * A released schema, as it was: version 4 was the last with the multi-entry name-word
  * index, version 5 the last with a record per customer.
  */
-function openReleased(name: string, version: 4 | 5): Dexie {
+function openReleased(name: string, version: 4 | 5 | 6): Dexie {
   const db = new Dexie(name);
   db.version(version).stores({
-    customers: version === 4 ? '++pk, &id, phoneE164, *nameWords' : '++pk, &id, phoneE164',
+    ...(version === 6
+      ? { customerBlocks: 'block, &*ids, *phones' }
+      : { customers: version === 4 ? '++pk, &id, phoneE164, *nameWords' : '++pk, &id, phoneE164' }),
     rewards: '&code, customerId',
     outbox: '++seq, state, [state+seq]',
     journal: '++seq, doneAt',
@@ -366,4 +373,30 @@ test('a version 5 database upgrades to 6: every customer moves into blocks as it
   expect(await countCustomers(db)).toBe(5_002);
   await cache.loadIndex({ yieldToPage: async () => undefined });
   expect((await cache.search('sami renamed')).customers.map((row) => row.id)).toEqual(['c-7']);
+});
+
+test('a version 6 database upgrades to 7: the id index is built again, not unique, and finds every customer; nothing else changes', async () => {
+  const name = `schema-upgrade-v6-${Math.random().toString(36).slice(2)}`;
+  const v6 = openReleased(name, 6);
+  const rows = Array.from({ length: 300 }, (_, i) => ({
+    ...v4Row(`c-${i}`, `Layla Haddad ${i}`, `+966 55 ${1_000_000 + i}`, `+96655${1_000_000 + i}`),
+    pk: i + 1,
+  }));
+  await v6.table('customerBlocks').bulkAdd(packCustomerBlocks(rows));
+  await writeSearchLines(v6.table('searchChunks'), rows.map(searchFieldsOf));
+  await v6.table('meta').put({ key: 'nextCustomerPk', value: 301 });
+  await v6.table('pageTags').put({ page: 1, perPage: 100, etag: '"p1"' });
+  const blocksBefore = await v6.table('customerBlocks').toArray();
+  v6.close();
+
+  const db = await openUpgraded(name);
+  expect(await db.customerBlocks.toArray()).toEqual(blocksBefore);
+  expect(await countCustomers(db)).toBe(300);
+  expect(await db.pageTags.get(1)).toEqual({ page: 1, perPage: 100, etag: '"p1"' });
+  const cache = new CustomerCache(db, { defaultCountry: () => 'SA' });
+  for (const i of [0, 15, 16, 299]) expect((await cache.getCustomer(`c-${i}`))?.record.pk).toBe(i + 1);
+  // Stored again, a customer keeps their pk: writers still find them by id.
+  const [again] = await cache.putCustomers([customer('c-42', 'Sami Renamed', '+966 55 1000042')]);
+  expect(again!.pk).toBe(43);
+  expect(await countCustomers(db)).toBe(300);
 });

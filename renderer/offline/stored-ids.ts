@@ -1,0 +1,135 @@
+/**
+ * Which of the service's customer ids the cache may hold, in memory: what lets a fill
+ * insert pages of new customers without looking each one up, now that the blocks' id index
+ * is no longer unique (db.ts, version 7).
+ *
+ * Why: a unique index makes IndexedDB read its index before every entry it adds. With the
+ * service's ids (random uuids) that read misses the index's cache ever more often as the
+ * base grows: about 30% of a customer's write at 1,000,000 (docs/benchmark.md). A fill's
+ * customers are nearly always new, so asking memory is the cheap way to learn the few that
+ * are not.
+ *
+ * What it holds: a 52-bit hash of every id stored when it was loaded, and of every id any
+ * write has sent since (`noteStoredIds`, called by customer-blocks.ts for every block it
+ * writes, rolled back or not). So it never says "not stored" of a stored id; it may say
+ * "maybe" of one that is not (a rolled-back write, a deleted customer, a hash shared by
+ * two ids: about one in 4,500 million per id at a million), which costs that write its
+ * lookups, nothing more. It sees writes made in this page through any connection to the
+ * database; the app has one window.
+ */
+import type { OfflineDb } from './db';
+
+/** Open addressing over hashes; 0 marks an empty slot. Kept at most half full. */
+const MIN_SLOTS = 1024;
+/** Ids read per request while loading, so that a large cache is never all in memory at once. */
+const LOAD_PAGE = 20_000;
+
+export class StoredIds {
+  private slots = new Float64Array(MIN_SLOTS);
+  private held = 0;
+  private closed = false;
+
+  private constructor(private readonly dbName: string) {}
+
+  /**
+   * The ids stored in `db` now, and from then on those any write sends. Registered before
+   * anything is read: a write whose transaction was created before the reading one is seen
+   * by the reads (IndexedDB runs them in order), any later one notes its ids here itself.
+   */
+  static async load(db: OfflineDb, pageSize = LOAD_PAGE): Promise<StoredIds> {
+    const ids = new StoredIds(db.name);
+    let open = live.get(db.name);
+    if (!open) live.set(db.name, (open = new Set()));
+    open.add(ids);
+    try {
+      let after: string | null = null;
+      for (;;) {
+        const range = after === null ? db.customerBlocks.orderBy('ids') : db.customerBlocks.where('ids').above(after);
+        const page = (await range.limit(pageSize).keys()) as string[];
+        for (const id of page) ids.add(id);
+        if (page.length < pageSize) break;
+        after = page[page.length - 1]!;
+      }
+    } catch (error) {
+      ids.close();
+      throw error;
+    }
+    return ids;
+  }
+
+  /** False only when no write has stored `id` (through this page) since before the load. */
+  mightHold(id: string): boolean {
+    if (this.closed) throw new Error('These stored ids were closed: load them again.');
+    const hash = hashOf(id);
+    const mask = this.slots.length - 1;
+    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
+      const found = this.slots[slot]!;
+      if (found === hash) return true;
+      if (found === 0) return false;
+    }
+  }
+
+  mightHoldAny(ids: Iterable<string>): boolean {
+    for (const id of ids) if (this.mightHold(id)) return true;
+    return false;
+  }
+
+  add(id: string): void {
+    if (this.insert(hashOf(id)) && ++this.held * 2 > this.slots.length) this.grow();
+  }
+
+  /** Stops following writes and lets the memory go; `mightHold` is not to be asked after. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    const open = live.get(this.dbName);
+    open?.delete(this);
+    if (open?.size === 0) live.delete(this.dbName);
+    this.slots = new Float64Array(0);
+  }
+
+  private insert(hash: number): boolean {
+    const mask = this.slots.length - 1;
+    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
+      const found = this.slots[slot]!;
+      if (found === hash) return false;
+      if (found === 0) {
+        this.slots[slot] = hash;
+        return true;
+      }
+    }
+  }
+
+  private grow(): void {
+    const old = this.slots;
+    this.slots = new Float64Array(old.length * 2);
+    for (const hash of old) if (hash !== 0) this.insert(hash);
+  }
+}
+
+/** The loaded sets of each database (by name), which every write of customer blocks updates. */
+const live = new Map<string, Set<StoredIds>>();
+
+/** Called with the ids of every customer block a write sends, before it is sent. */
+export function noteStoredIds(dbName: string, ids: Iterable<string>): void {
+  const open = live.get(dbName);
+  if (!open) return;
+  for (const id of ids) for (const set of open) set.add(id);
+}
+
+/**
+ * Two 32-bit FNV-1a hashes (different offsets) of the id's UTF-16 code units, as one
+ * 52-bit integer that a float64 holds exactly; never 0, which marks an empty slot. Its
+ * low bits pick the slot.
+ */
+export function hashOf(id: string): number {
+  let a = 0x811c9dc5;
+  let b = 0x050c5d1f;
+  for (let i = 0; i < id.length; i++) {
+    const unit = id.charCodeAt(i);
+    a = Math.imul(a ^ unit, 0x01000193);
+    b = Math.imul(b ^ unit, 0x01000193) ^ (b >>> 15);
+  }
+  const hash = (a >>> 0) * 0x100000 + ((b >>> 12) & 0xfffff);
+  return hash === 0 ? 1 : hash;
+}
