@@ -14,8 +14,9 @@
  * writes, rolled back or not). So it never says "not stored" of a stored id; it may say
  * "maybe" of one that is not (a rolled-back write, a deleted customer, a hash shared by
  * two ids: about one in 4,500 million per id at a million), which costs that write its
- * lookups, nothing more. It sees writes made in this page through any connection to the
- * database; the app has one window.
+ * lookups, nothing more. It sees the writes made in this page, through any connection to
+ * the database: the app has one page that writes customers (electron/main.ts takes the
+ * single-instance lock and opens one window).
  */
 import type { OfflineDb } from './db';
 
