@@ -1,0 +1,17 @@
+/**
+ * cyrb53 (public domain, by bryc): a fast 53-bit string hash, two 32-bit lanes mixed, as a
+ * safe integer. Not for security: the page hashes (page-hash.ts) and the stored ids
+ * (stored-ids.ts) only need collisions to be rare, and both say what one would cost.
+ */
+export function cyrb53(text: string): number {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ ch, 2654435761);
+    h2 = Math.imul(h2 ^ ch, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
+}
