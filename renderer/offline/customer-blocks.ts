@@ -6,21 +6,21 @@
  * one record per customer made a fill of 100,000 cost 100,000 requests, and kept the
  * cashier's reads queued behind long write transactions. A block of 16 costs one request;
  * its multi-entry indexes (`*ids`, `*phones`) still find a customer by the service's id or
- * by phone in one request. Reading a search page (20 customers, 20 blocks)
- * costs the same requests as 20 rows did: only the rows asked for are parsed.
+ * by phone in one request. Reading a search page (20 customers, 20 blocks) costs the same
+ * requests as 20 rows did: only the rows asked for are parsed.
  *
  * Keys: `pk` is allocated here from `meta.nextCustomerPk` and never reused, so a pk an
  * outbox item or the in-memory index holds never comes to mean another customer. A fill's
  * customers get consecutive pks, so its blocks are new records written without a read.
  *
  * Every write goes through this module, inside a transaction over `customerTables(db)`,
- * and also updates the search chunks: the two never differ.
+ * and also updates the search chunks: the two never differ. These are async functions:
+ * call them from an `async` transaction callback (Dexie follows native awaits only there).
  *
  * One customer per id: the id index is not unique (its uniqueness cost about 30% of a
- * write at a million, stored-ids.ts), so keeping ids unique is the writers' part. Every writer
- * looks a customer up by id before it stores them as new, except a fill's writes of new
- * customers, which ask `StoredIds` instead; every write notes its ids there. These are async functions:
- * call them from an `async` transaction callback (Dexie follows native awaits only there).
+ * write at a million, stored-ids.ts), so keeping ids unique is the writers' part. Every
+ * writer looks a customer up by id before it stores them as new, except a fill's writes of
+ * new customers, which ask `StoredIds` instead; every write notes its ids there.
  */
 import type { Table } from 'dexie';
 import type { CachedCustomer, OfflineDb } from './db';

@@ -77,6 +77,7 @@ export class StoredIds {
   }
 
   add(id: string): void {
+    if (this.closed) return;
     if (this.insert(hashOf(id)) && ++this.held * 2 > this.slots.length) this.grow();
   }
 

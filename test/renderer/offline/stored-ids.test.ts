@@ -72,6 +72,7 @@ test('once closed, it follows no more writes and refuses to answer (an answer co
   const loaded = await StoredIds.load(db);
   loaded.close();
   expect(() => loaded.mightHold('c-1')).toThrow(/closed/);
+  loaded.add('c-1');
   // Closing twice is harmless.
   loaded.close();
 });
