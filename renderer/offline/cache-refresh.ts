@@ -124,6 +124,12 @@ const IDLE_CURSOR_EVERY_MS = 2_000;
 const MAX_WAITS_FOR_ROOM = 1;
 /** Times one write may give way to the cashier's searches before it is let finish. */
 const MAX_INTERRUPTIONS = 2;
+/**
+ * A fill loads the stored ids (stored-ids.ts) when the customers stored beyond its done
+ * pages are at most this share of those its pages still hold: then most are new.
+ */
+const MOSTLY_NEW = 0.1;
+
 /** How far the fetchers may run ahead of what is stored, in pages. */
 const MAX_PAGES_AHEAD = 12;
 /** Weight of the latest page in the running estimate of how long a page takes to come. */
@@ -303,12 +309,15 @@ export class CacheRefresh {
    * cursor commit together, and a restart repeats exactly the pages not stored.
    */
   private async fill(cursor: RefreshCursor, first: FetchedPage | null): Promise<void> {
-    // No more customers stored than the pages done hold: the pages to come are most likely
-    // new to the cache (a first fill, or its resumption), and those the stored ids do not
-    // hold are inserted without a lookup each. (Otherwise nearly every one is stored, and
-    // reading all their ids first would cost more than it saves.)
+    // Few customers stored beyond what the pages done hold (a first fill or its resumption,
+    // with perhaps some the cashier looked up meanwhile): the pages to come are mostly new to
+    // the cache, and those the stored ids do not hold are inserted without a lookup each.
+    // Otherwise nearly every one is stored, and reading all their ids first would cost more
+    // than it saves.
     const { db } = this.options;
-    this.storedIds = (await countCustomers(db)) <= cursor.pagesDone * this.perPage ? await StoredIds.load(db) : null;
+    const beyondDonePages = (await countCustomers(db)) - cursor.pagesDone * this.perPage;
+    const toCome = cursor.total - cursor.pagesDone * this.perPage;
+    this.storedIds = beyondDonePages <= toCome * MOSTLY_NEW ? await StoredIds.load(db) : null;
     try {
       await this.fillPages(cursor, first);
     } finally {
