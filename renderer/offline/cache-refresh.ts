@@ -564,7 +564,7 @@ export class CacheRefresh {
       try {
         await cache.putCustomers(customers, fetchedAt, alongside, {
           onlyChanged: true,
-          ...(this.storedIds ? { expectNew: this.storedIds } : {}),
+          expectNew: this.storedIds ?? undefined,
           interruptible: interruptions < MAX_INTERRUPTIONS,
         });
         this.writeCost.observe(customers.length, performance.now() - started);

@@ -338,10 +338,10 @@ export class CustomerCache {
   ): Promise<CachedCustomer[]> {
     const storedIds = options.expectNew;
     const planned = storedIds ? this.planFromKeptContext(prepared, fetchedAt) : null;
-    if (planned) {
+    if (storedIds && planned) {
       try {
         const rows = await this.inWriteTransaction(alongside, options, (writesSent) =>
-          this.sendPlanned(planned, storedIds!, writesSent),
+          this.sendPlanned(planned, storedIds, writesSent),
         );
         this.sentWithoutReading += 1;
         return rows;

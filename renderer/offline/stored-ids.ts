@@ -63,12 +63,7 @@ export class StoredIds {
   mightHold(id: string): boolean {
     if (this.closed) throw new Error('These stored ids were closed: load them again.');
     const hash = hashOf(id);
-    const mask = this.slots.length - 1;
-    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
-      const found = this.slots[slot]!;
-      if (found === hash) return true;
-      if (found === 0) return false;
-    }
+    return this.slots[this.slotOf(hash)] === hash;
   }
 
   mightHoldAny(ids: Iterable<string>): boolean {
@@ -91,16 +86,19 @@ export class StoredIds {
     this.slots = new Float64Array(0);
   }
 
-  private insert(hash: number): boolean {
+  /** Where `hash` is, or the empty slot where it would go (linear probing). */
+  private slotOf(hash: number): number {
     const mask = this.slots.length - 1;
-    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
-      const found = this.slots[slot]!;
-      if (found === hash) return false;
-      if (found === 0) {
-        this.slots[slot] = hash;
-        return true;
-      }
-    }
+    let slot = hash & mask;
+    while (this.slots[slot] !== 0 && this.slots[slot] !== hash) slot = (slot + 1) & mask;
+    return slot;
+  }
+
+  private insert(hash: number): boolean {
+    const slot = this.slotOf(hash);
+    if (this.slots[slot] === hash) return false;
+    this.slots[slot] = hash;
+    return true;
   }
 
   private grow(): void {
