@@ -4,7 +4,9 @@
  * - a few pages in flight at once (bounded concurrency), one writer storing the pages that
  *   have arrived in one transaction with the cursor;
  * - the cashier first: while they search the cache, pages are asked for and written in the
- *   pauses between their searches, never so late that they would land during the next;
+ *   pauses between their searches, never so late that they would land during the next; a
+ *   first fill's transactions grow part by part until the pause is used or a search starts
+ *   (`storeParted`), others are cut to the pause's size before they open (`storeBatch`);
  * - back-off with jitter on errors, honouring `Retry-After` on 429;
  * - resumable: the highest page below which everything is stored is kept in `meta`, so a
  *   restart continues there (the service lists customers oldest first, so pages are stable
@@ -170,6 +172,18 @@ function takeInOrder(arrived: Map<number, FetchedPage>, from: number, maxPages: 
   return batch;
 }
 
+/** The pages whose customers are all among the first `stored` of theirs, taken in order. */
+function completedPages(pages: readonly FetchedPage[], stored: number): FetchedPage[] {
+  const complete: FetchedPage[] = [];
+  let left = stored;
+  for (const page of pages) {
+    if (page.customers.length > left) break;
+    left -= page.customers.length;
+    complete.push(page);
+  }
+  return complete;
+}
+
 /** Wakes whoever waits for "something changed" (a page arrived, a batch was stored). */
 class Changes {
   private waiters: (() => void)[] = [];
@@ -306,7 +320,9 @@ export class CacheRefresh {
    * made the fill slow and made the cashier's reads queue behind several writes. So the
    * writer stores every page that has arrived in order after the cursor (up to
    * WRITE_BATCH_PAGES) in ONE transaction that also moves the cursor: the pages and the
-   * cursor commit together, and a restart repeats exactly the pages not stored.
+   * cursor commit together, and a restart repeats exactly the pages not stored. A parted
+   * write may end inside a page: the cursor then stays before it, the rest of the page is
+   * stored next, and a restart fetches it again (its stored customers are known by id).
    */
   private async fill(cursor: RefreshCursor, first: FetchedPage | null): Promise<void> {
     // Few customers stored beyond what the pages done hold (a first fill or its resumption,
@@ -373,6 +389,8 @@ export class CacheRefresh {
       }
     };
 
+    // Transactions of a size fixed by the options take no part of the cashier's pause but theirs.
+    const fixedSlices = this.options.cashierTransactionCustomers !== undefined;
     const writer = async () => {
       for (;;) {
         if (!arrived.has(cursor.pagesDone + 1)) {
@@ -385,10 +403,13 @@ export class CacheRefresh {
         // and while they search that write is a few milliseconds long.
         const { cache } = this.options;
         await cache.whenSearchesIdle();
-        // While the cashier searches, storeBatch cuts the batch into short transactions.
         const batch = takeInOrder(arrived, cursor.pagesDone + 1, WRITE_BATCH_PAGES);
         try {
-          await this.storeBatch(cursor, batch, tags);
+          const left = this.storedIds && !fixedSlices ? await this.storeParted(cursor, batch, tags) : null;
+          // What a parted write did not take waits for the next turn, as pages do.
+          if (left) for (const page of left) arrived.set(page.page, page);
+          // While the cashier searches, storeBatch cuts the batch into short transactions.
+          else await this.storeBatch(cursor, batch, tags);
         } catch (error) {
           failure ??= new StopRun(
             `The cache could not store the customers: ${error instanceof Error ? error.message : String(error)}`,
@@ -421,13 +442,8 @@ export class CacheRefresh {
    */
   private async storeBatch(cursor: RefreshCursor, batch: FetchedPage[], tags: Map<number, PageTag>): Promise<void> {
     const { db, cache } = this.options;
+    const moved = this.movedCursor(cursor, batch);
     const last = batch[batch.length - 1]!;
-    const moved: RefreshCursor = {
-      ...cursor,
-      pagesDone: last.page,
-      lastPage: Math.max(cursor.lastPage, ...batch.map((page) => page.lastPage)),
-      total: last.total,
-    };
     // A page hashing as stored is unchanged, as a 304 says: no read, no write.
     const toWrite = batch.filter(
       (page) =>
@@ -439,14 +455,7 @@ export class CacheRefresh {
       (oldest, page) => (page.fetchedAt < oldest ? page.fetchedAt : oldest),
       last.fetchedAt,
     );
-    const newTags: PageTag[] = [];
-    for (const page of batch) {
-      if (page.unchanged) continue;
-      const tag: PageTag = { page: page.page, perPage: this.perPage };
-      if (page.etag) tag.etag = page.etag;
-      if (page.contentHash !== null) tag.contentHash = page.contentHash;
-      newTags.push(tag);
-    }
+    const newTags = batch.filter((page) => !page.unchanged).map((page) => this.tagOf(page));
     const tagsKept = newTags.every((tag) => {
       const stored = tags.get(tag.page);
       return stored !== undefined && stored.etag === tag.etag && stored.contentHash === tag.contentHash;
@@ -480,12 +489,122 @@ export class CacheRefresh {
     this.advance(cursor, moved, batch);
   }
 
+  /**
+   * A fill's pages of new customers, as many as its pause allows, in one transaction that
+   * grows part by part (customer-cache.ts `putNewCustomersWhile`) and moves the cursor past
+   * the pages it completed, with their tags. Returns the pages (or the rest of a page) left
+   * to store, or null when the batch cannot go this way (it goes through `storeBatch`).
+   */
+  private async storeParted(
+    cursor: RefreshCursor,
+    batch: FetchedPage[],
+    tags: Map<number, PageTag>,
+  ): Promise<FetchedPage[] | null> {
+    const { db, cache } = this.options;
+    // Pages with new content, one entry per customer across them (a page that repeats one
+    // of the page before, as when the service's order shifts, ends the run).
+    let run = 0;
+    const ids = new Set<string>();
+    for (const page of batch) {
+      if (page.unchanged || page.customers.length === 0) break;
+      if (page.contentHash !== null && tags.get(page.page)?.contentHash === page.contentHash) break;
+      if (page.customers.items.some((item) => ids.has(item.id))) break;
+      for (const item of page.customers.items) ids.add(item.id);
+      run++;
+    }
+    if (run === 0) return null;
+    const pages = batch.slice(0, run);
+    const customers = PreparedCustomers.concat(pages.map((page) => page.customers));
+    const fetchedAt = pages.reduce(
+      (oldest, page) => (page.fetchedAt < oldest ? page.fetchedAt : oldest),
+      pages[0]!.fetchedAt,
+    );
+    const room = await this.roomFor(Math.min(customers.length, CASHIER_SLICE_MIN));
+    const started = performance.now();
+    const metBefore = cache.backgroundWritesMetBySearch;
+    let complete: FetchedPage[] = [];
+    const stored = await cache.putNewCustomersWhile(customers, fetchedAt, {
+      storedIds: this.storedIds!,
+      deadline: room.deadline,
+      alongside: {
+        tables: [db.meta, db.pageTags],
+        write: async (count) => {
+          complete = completedPages(pages, count);
+          if (complete.length === 0) return;
+          await Promise.all([
+            writeMeta(db, 'refreshCursor', this.movedCursor(cursor, complete)),
+            db.pageTags.bulkPut(complete.map((page) => this.tagOf(page))),
+          ]);
+        },
+      },
+    });
+    if (stored === null) return null;
+    this.writeCost.observe(stored, performance.now() - started);
+    if (room.fitted) this.share = adaptedCashierShare(this.share, cache.backgroundWritesMetBySearch > metBefore);
+    if (complete.length > 0) {
+      for (const page of complete) tags.set(page.page, this.tagOf(page));
+      this.cursorStoredAt = performance.now();
+    }
+    this.advance(cursor, this.movedCursor(cursor, complete), complete, stored);
+    // The rest of the page it stopped in (its first customers are stored), and what follows.
+    const left = batch.slice(complete.length);
+    const stopped = left[0];
+    const storedOfStopped = stored - complete.reduce((sum, page) => sum + page.customers.length, 0);
+    if (stopped && storedOfStopped > 0) {
+      left[0] = { ...stopped, customers: stopped.customers.slice(storedOfStopped, stopped.customers.length) };
+    }
+    return left;
+  }
+
+  /**
+   * When a transaction that starts now should have committed: before the cashier's next
+   * search, keeping a share of their pause in reserve (CASHIER_SHARE), or never while they
+   * are not searching. When not even `customers` fit, it waits for a search to end first
+   * (once: see `nextSliceSize`). `fitted` says the time was the pause's.
+   */
+  private async roomFor(customers: number): Promise<{ deadline: number; fitted: boolean }> {
+    const { cache } = this.options;
+    for (let waited = 0; ; waited++) {
+      const room = cache.expectedSearchIn();
+      if (room === null) return { deadline: Number.POSITIVE_INFINITY, fitted: false };
+      const budget = room - (1 - this.share) * (cache.typicalSearchPause ?? 0);
+      const fitted = this.writeCost.estimate(customers) <= budget;
+      if (fitted || waited >= MAX_WAITS_FOR_ROOM) return { deadline: performance.now() + budget, fitted };
+      await cache.nextSearchEnd();
+    }
+  }
+
+  /** The cursor moved past `pages` (stored in order after it). */
+  private movedCursor(cursor: RefreshCursor, pages: readonly FetchedPage[]): RefreshCursor {
+    const last = pages[pages.length - 1];
+    if (!last) return { ...cursor };
+    return {
+      ...cursor,
+      pagesDone: last.page,
+      lastPage: Math.max(cursor.lastPage, ...pages.map((page) => page.lastPage)),
+      total: last.total,
+    };
+  }
+
+  /** The tag a stored page keeps: the service's entity tag and its content hash. */
+  private tagOf(page: FetchedPage): PageTag {
+    const tag: PageTag = { page: page.page, perPage: this.perPage };
+    if (page.etag) tag.etag = page.etag;
+    if (page.contentHash !== null) tag.contentHash = page.contentHash;
+    return tag;
+  }
+
   /** When the cursor was last stored (monotonic ms). */
   private cursorStoredAt = Number.NEGATIVE_INFINITY;
 
-  private advance(cursor: RefreshCursor, moved: RefreshCursor, batch: FetchedPage[]): void {
+  /** Moves the cursor past `batch`, stored; `listed` counts customers stored of a page it does not complete too. */
+  private advance(
+    cursor: RefreshCursor,
+    moved: RefreshCursor,
+    batch: FetchedPage[],
+    listed = batch.reduce((sum, page) => sum + (page.unchanged ? this.perPage : page.customers.length), 0),
+  ): void {
     Object.assign(cursor, moved);
-    const listed = batch.reduce((sum, page) => sum + (page.unchanged ? this.perPage : page.customers.length), 0);
     this.update({
       resumable: true,
       pagesDone: cursor.pagesDone,

@@ -28,6 +28,7 @@ import { noteStoredIds } from './stored-ids';
 import { chunkOf, SearchLineChanges, writeSearchLines, type SearchChunk, type SearchFields } from './search-chunks';
 
 export const BLOCK_BITS = 4;
+export const BLOCK_SIZE = 1 << BLOCK_BITS;
 
 /** One record of `customerBlocks`: its customers in pk order, the arrays in step. */
 export interface CustomerBlock {
@@ -289,13 +290,85 @@ export function planCustomerWrite(
 
 /** Sends a planned write's requests, all in flight together: one round trip. */
 export async function sendCustomerWrite(db: OfflineDb, plan: CustomerWritePlan): Promise<void> {
-  for (const record of plan.records) noteStoredIds(db.name, record.ids);
-  await Promise.all([
-    plan.nextPk !== null ? db.meta.put({ key: 'nextCustomerPk', value: plan.nextPk }) : undefined,
-    db.customerBlocks.bulkPut(plan.records),
-    plan.chunks.toPut.length > 0 ? db.searchChunks.bulkPut(plan.chunks.toPut) : undefined,
-    plan.chunks.toDelete.length > 0 ? db.searchChunks.bulkDelete(plan.chunks.toDelete) : undefined,
+  await Promise.all([sendBlocks(db, plan.records), sendChunksAndCounter(db, plan.chunks, plan.nextPk)]);
+}
+
+function sendBlocks(db: OfflineDb, records: readonly CustomerBlock[]): Promise<unknown> {
+  for (const record of records) noteStoredIds(db.name, record.ids);
+  return db.customerBlocks.bulkPut(records);
+}
+
+function sendChunksAndCounter(
+  db: OfflineDb,
+  chunks: CustomerWritePlan['chunks'],
+  nextPk: number | null,
+): Promise<unknown> {
+  return Promise.all([
+    nextPk !== null ? db.meta.put({ key: 'nextCustomerPk', value: nextPk }) : undefined,
+    chunks.toPut.length > 0 ? db.searchChunks.bulkPut(chunks.toPut) : undefined,
+    chunks.toDelete.length > 0 ? db.searchChunks.bulkDelete(chunks.toDelete) : undefined,
   ]);
+}
+
+/**
+ * A write of new customers sent in parts within one transaction, each part planned from
+ * what the ones before left (`contextAfter`): its blocks are sent as soon as it is planned;
+ * the search chunks and the counter, which every part rewrites, once, when the writer
+ * knows no part follows. A fill's transaction grows so, part by part, while the cashier's
+ * pause lasts (customer-cache.ts `putNewCustomersWhile`). Parts of block-aligned sizes
+ * (`partSizes`) write each block once.
+ */
+export class PartedWrite {
+  private readonly chunks = new Map<number, SearchChunk>();
+  private readonly deletedChunks = new Set<number>();
+  private nextPk: number | null = null;
+  private readonly sent: Promise<unknown>[] = [];
+
+  constructor(
+    private readonly db: OfflineDb,
+    /** What the next part merges with. */
+    public context: WriteContext,
+  ) {}
+
+  /**
+   * Plans the next part and sends its blocks; resolves once IndexedDB has written them. A
+   * second customer with an id stored in the same block throws `CustomerIdTaken`, before
+   * anything of this part is sent.
+   */
+  send(rows: readonly CachedCustomer[]): { plan: CustomerWritePlan; written: Promise<unknown> } {
+    const plan = planCustomerWrite(this.context, rows);
+    for (const chunk of plan.chunks.toPut) {
+      this.chunks.set(chunk.chunk, chunk);
+      this.deletedChunks.delete(chunk.chunk);
+    }
+    for (const id of plan.chunks.toDelete) {
+      this.chunks.delete(id);
+      this.deletedChunks.add(id);
+    }
+    if (plan.nextPk !== null) this.nextPk = plan.nextPk;
+    this.context = contextAfter(this.context, plan);
+    const written = sendBlocks(this.db, plan.records);
+    this.sent.push(written);
+    return { plan, written };
+  }
+
+  /** Sends the search chunks and the counter as the parts sent leave them; resolves when all is written. */
+  finish(): Promise<unknown> {
+    const chunks = { toPut: [...this.chunks.values()], toDelete: [...this.deletedChunks] };
+    return Promise.all([...this.sent, sendChunksAndCounter(this.db, chunks, this.nextPk)]);
+  }
+}
+
+/**
+ * The sizes of the parts `count` new customers are written in, the first pk being
+ * `nextPk`: `part` customers each (a multiple of BLOCK_SIZE), the first cut so that every
+ * part ends where a block does.
+ */
+export function partSizes(count: number, nextPk: number, part: number): number[] {
+  const sizes: number[] = [];
+  let size = part - (nextPk % BLOCK_SIZE);
+  for (let left = count; left > 0; left -= size, size = part) sizes.push(Math.min(size, left));
+  return sizes;
 }
 
 function applyToContext(context: WriteContext, plan: CustomerWritePlan): void {

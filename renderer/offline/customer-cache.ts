@@ -23,6 +23,8 @@ import {
   firstCustomers,
   getCustomerRow,
   getCustomerRows,
+  PartedWrite,
+  partSizes,
   planCustomerWrite,
   putCustomerRows,
   readWriteContext,
@@ -36,6 +38,13 @@ import type { StoredIds } from './stored-ids';
 import { loadSearchIndex, yieldToBrowser, type IndexLoadOptions, type IndexLoadProgress } from './index-loader';
 import { linesOf, parseSearchLine } from './search-chunks';
 import { SlimSearchIndex, parseQuery, type IndexEntry, type IndexHits, type ParsedQuery } from './search-index';
+import { PartedWritePace } from './write-cost';
+
+/**
+ * Customers per part of a fill's parted write (`putNewCustomersWhile`): four blocks, a few
+ * milliseconds of writing, so a search that comes during the write waits for little more.
+ */
+const PART_CUSTOMERS = 64;
 
 /** A cashier who has not searched for this long is not at the till's search: background work need not make way. */
 const CASHIER_ACTIVE_MS = 1_000;
@@ -135,6 +144,16 @@ interface PlannedWrite {
   kept: WriteContext;
   rows: CachedCustomer[];
   plan: CustomerWritePlan;
+}
+
+/** How a parted write ends and what it stores with its customers (`putNewCustomersWhile`). */
+export interface PartedWriteOptions {
+  /** The ids stored, as `WriteOptions.expectNew`. */
+  storedIds: StoredIds;
+  /** When the transaction should have committed by (`performance.now()` time); Infinity when nothing waits. */
+  deadline: number;
+  /** More writes in the same transaction, told how many customers it stores once that is known. */
+  alongside: { tables: readonly Table[]; write: (stored: number) => Promise<void> };
 }
 
 export interface CustomerCacheOptions {
@@ -396,6 +415,106 @@ export class CustomerCache {
     // The index follows only what committed.
     for (const { row, previous } of outcome.changes) this.indexWrite(row, previous);
     return outcome.changes.map((change) => change.row);
+  }
+
+  private readonly partPace = new PartedWritePace();
+
+  /**
+   * A fill's new customers (the first ones of `customers`) in one transaction that grows
+   * part by part (customer-blocks.ts `PartedWrite`) while there is time: a part is sent
+   * only when it and the one still being written are expected to have committed by the
+   * deadline, by what parts cost in this transaction and the ones before
+   * (`PartedWritePace`), and none once a cashier's search has started. So a search that
+   * comes during the write waits for at most a part and the commit, whatever was planned,
+   * and the transaction's length follows what writes cost now. The first part is always
+   * written.
+   *
+   * Goes only from a kept context (see `keptContext`), and only with customers the stored
+   * ids do not hold: a part with one that they may hold ends the write before it. Returns
+   * how many customers were stored, or null when none could go this way (nothing stored:
+   * write them with `putCustomers`).
+   */
+  async putNewCustomersWhile(
+    customers: PreparedCustomers,
+    fetchedAt: string,
+    options: PartedWriteOptions,
+  ): Promise<number | null> {
+    const kept = this.keptContext;
+    if (!kept || customers.length === 0) return null;
+    const rows = customers.items.map((item) => newRow(item, fetchedAt));
+    const sizes = partSizes(rows.length, kept.nextPk, PART_CUSTOMERS);
+    const tables = [...customerTables(this.db), ...options.alongside.tables];
+    // Its writes are sent from the start: a search that comes waits for what is in flight.
+    const write: InterruptibleWrite = { transaction: null, aborted: false, writesSent: true, metBySearch: false };
+    const parted = new PartedWrite(this.db, kept);
+    const changes: Change[] = [];
+    let lastWrittenAt = 0;
+    try {
+      await this.db.transaction('rw', tables, async (transaction) => {
+        write.transaction = transaction;
+        this.interruptible = write;
+        // The confirming reads first: a transaction's requests run in the order they are made.
+        const confirmed = confirmWriteContext(this.db, kept);
+        // Settled whatever becomes of the transaction: a rollback must not leave them unheard.
+        confirmed.catch(() => undefined);
+        const inFlight: { customers: number; done: boolean; written: Promise<unknown> }[] = [];
+        let stored = 0;
+        for (const size of sizes) {
+          const part = rows.slice(stored, stored + size);
+          if (stored > 0) {
+            // Decided with at most one part in flight: the next is sent before that one ends.
+            if (inFlight.length > 1) await inFlight.shift()!.written;
+            const behind = inFlight.reduce((sum, sent) => sum + (sent.done ? 0 : sent.customers), 0);
+            if (write.metBySearch || !this.partPace.fits(performance.now(), behind, size, options.deadline)) break;
+          }
+          // As in `sendPlanned`: asked inside the transaction, before this part notes its ids.
+          if (options.storedIds.mightHoldAny(part.map((row) => row.id))) {
+            if (stored === 0) throw new StaleWriteContext();
+            break;
+          }
+          let sent: ReturnType<PartedWrite['send']>;
+          try {
+            sent = parted.send(part);
+          } catch (error) {
+            if (stored === 0 || !(error instanceof CustomerIdTaken)) throw error;
+            break;
+          }
+          const first = stored === 0;
+          const entry = { customers: size, done: false, written: sent.written };
+          entry.written = sent.written.then(() => {
+            const now = performance.now();
+            // Parts are written in turn: one's time is from the end of the one before. The
+            // first one's holds the transaction's start, so only the later ones pace.
+            if (!first) this.partPace.observePart(size, now - lastWrittenAt);
+            lastWrittenAt = now;
+            entry.done = true;
+          });
+          entry.written.catch(() => undefined);
+          inFlight.push(entry);
+          changes.push(...newRowsWritten(part, sent.plan));
+          stored += size;
+        }
+        const [isCurrent] = await Promise.all([
+          confirmed,
+          parted.finish(),
+          options.alongside.write(stored),
+          ...inFlight.map((sent) => sent.written),
+        ]);
+        if (!isCurrent) throw new StaleWriteContext();
+      });
+    } catch (error) {
+      this.keptContext = null;
+      if (error instanceof StaleWriteContext || error instanceof CustomerIdTaken) return null;
+      throw error;
+    } finally {
+      if (this.interruptible === write) this.interruptible = null;
+    }
+    // From the last part written: the chunks, the counter and `alongside`, then the commit.
+    this.partPace.observeFinish(performance.now() - lastWrittenAt);
+    this.keptContext = parted.context;
+    this.sentWithoutReading += 1;
+    for (const { row, previous } of changes) this.indexWrite(row, previous);
+    return changes.length;
   }
 
   private planFromKeptContext(prepared: PreparedCustomers, fetchedAt: string): PlannedWrite | null {

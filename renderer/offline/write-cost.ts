@@ -83,3 +83,43 @@ export class WriteCostModel {
     return Math.max(0, Math.floor((ms - this.cost.fixedMs) / this.cost.msPerCustomer));
   }
 }
+
+/** Weight of the latest observation in a parted write's running estimates. */
+const PACE_WEIGHT = 0.2;
+
+/**
+ * What a fill's parted write (customer-cache.ts `putNewCustomersWhile`) costs once its
+ * transaction runs: each customer written, and the end (the search chunks, the counter and
+ * the cursor, then the commit). Learnt from the parts as they complete, so the decision to
+ * send one more follows what writes cost now, not a model of whole transactions.
+ */
+export class PartedWritePace {
+  private perCustomer = FIRST_WRITE_COST.msPerCustomer;
+  private endMs = FIRST_WRITE_COST.fixedMs;
+
+  get msPerCustomer(): number {
+    return this.perCustomer;
+  }
+
+  get finishMs(): number {
+    return this.endMs;
+  }
+
+  /** A part of `customers` was written `ms` after the part before it. */
+  observePart(customers: number, ms: number): void {
+    if (!(customers > 0) || !(ms >= 0)) return;
+    const sample = clamp(ms / customers, MS_PER_CUSTOMER_RANGE);
+    this.perCustomer = (1 - PACE_WEIGHT) * this.perCustomer + PACE_WEIGHT * sample;
+  }
+
+  /** The transaction committed `ms` after its last part was written. */
+  observeFinish(ms: number): void {
+    if (!(ms >= 0)) return;
+    this.endMs = (1 - PACE_WEIGHT) * this.endMs + PACE_WEIGHT * clamp(ms, FIXED_MS_RANGE);
+  }
+
+  /** Whether `customers` more, sent behind `behind` still being written, are expected to have committed by `deadline` (ms, as `now`). */
+  fits(now: number, behind: number, customers: number, deadline: number): boolean {
+    return now + (behind + customers) * this.perCustomer + this.endMs <= deadline;
+  }
+}

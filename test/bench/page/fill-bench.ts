@@ -17,7 +17,7 @@ export interface FillRun {
   pages: number;
   state: string;
   stoppedBecause: string | null;
-  /** Summed time inside `window.till.customerPage` and inside `putCustomers` (they overlap when pages run concurrently). */
+  /** Summed time inside `window.till.customerPage` and inside the cache's writes (they overlap when pages run concurrently). */
   fetchMs: number;
   writeMs: number;
   /** Pages the service answered 304 (unchanged since the tag the till sent). */
@@ -60,16 +60,20 @@ function instrument(
       }
     },
   };
-  const put = cache.putCustomers.bind(cache);
-  cache.putCustomers = async (...args) => {
-    const started = performance.now();
-    try {
-      return await put(...args);
-    } finally {
-      spent.writeMs += performance.now() - started;
-      spent.writes += 1;
-    }
-  };
+  // Both ways the refresh writes: putCustomers, and a first fill's parted writes.
+  const timed =
+    <A extends unknown[], R>(write: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      const started = performance.now();
+      try {
+        return await write(...args);
+      } finally {
+        spent.writeMs += performance.now() - started;
+        spent.writes += 1;
+      }
+    };
+  cache.putCustomers = timed(cache.putCustomers.bind(cache));
+  cache.putNewCustomersWhile = timed(cache.putNewCustomersWhile.bind(cache));
   return { api, spent };
 }
 

@@ -198,18 +198,34 @@ function recordCustomerReads(target: OfflineDb): { count: number } {
   return reads;
 }
 
-/** Records what each of the refresh's transactions committed: its customers' ids and the cursor after it. */
+/** Every write transaction of customers that committed: the ids it stored, and the cursor and count after it. */
 function recordCommits(target: CustomerCache) {
-  const commits: { ids: string[]; pagesDone: number | undefined; stored: number }[] = [];
+  const commits: { ids: string[]; pagesDone: number | undefined; stored: number; parted: boolean }[] = [];
+  const record = async (ids: string[], parted: boolean) =>
+    commits.push({
+      ids,
+      pagesDone: (await readMeta(db, 'refreshCursor'))?.pagesDone,
+      stored: await countCustomers(db),
+      parted,
+    });
   const put = target.putCustomers.bind(target);
   target.putCustomers = async (...args) => {
     const rows = await put(...args);
-    commits.push({
-      ids: rows.map((row) => row.id),
-      pagesDone: (await readMeta(db, 'refreshCursor'))?.pagesDone,
-      stored: await countCustomers(db),
-    });
+    await record(
+      rows.map((row) => row.id),
+      false,
+    );
     return rows;
+  };
+  const putParted = target.putNewCustomersWhile.bind(target);
+  target.putNewCustomersWhile = async (...args) => {
+    const stored = await putParted(...args);
+    if (stored !== null)
+      await record(
+        args[0].items.slice(0, stored).map((item) => item.id),
+        true,
+      );
+    return stored;
   };
   return commits;
 }
@@ -550,6 +566,68 @@ describe('the refresh writer', () => {
     expect(new Set(committedIds).size).toBe(done.total);
     expect(await countCustomers(db)).toBe(done.total);
   });
+  /** Runs `refresh` while a cashier searches every 5 ms: a parted write then has room for about one part. */
+  async function fillWhileSearching(refresh: CacheRefresh): Promise<RefreshProgress> {
+    let filling = true;
+    const cashier = (async () => {
+      while (filling) {
+        await cache.search('omar');
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const done = await refresh.run().finally(() => (filling = false));
+    await cashier;
+    return done;
+  }
+
+  test('a first fill while the cashier searches: its transactions grow part by part within the pauses, pages are split between them, and the cursor never passes what is stored', async () => {
+    const commits = recordCommits(cache);
+    const perPage = 25;
+
+    const done = await fillWhileSearching(refreshWith(instrumented().api, [], perPage));
+
+    await expectEveryCustomerOnce(done);
+    const parted = commits.filter((commit) => commit.parted);
+    // All but the first write (which reads what it merges with) went part by part.
+    expect(parted.length).toBeGreaterThan(commits.length / 2);
+    // Parts end where blocks do, pages of 25 do not: some transaction ended inside a page.
+    expect(parted.some((commit) => commit.ids.length % perPage !== 0)).toBe(true);
+    let stored = 0;
+    for (const commit of commits) {
+      stored += commit.ids.length;
+      expect(commit.stored).toBe(stored);
+      expect(Math.min((commit.pagesDone ?? 0) * perPage, done.total!)).toBeLessThanOrEqual(stored);
+    }
+  });
+
+  test('stopped after a transaction that ended inside a page, and restarted: the page is fetched again, its stored customers are not stored twice', async () => {
+    const commits = recordCommits(cache);
+    const perPage = 25;
+    const first = refreshWith(instrumented().api, [], perPage);
+    cache.putNewCustomersWhile = (
+      (put) =>
+      async (...args: Parameters<typeof put>) => {
+        const stored = await put(...args);
+        if (stored !== null && (await countCustomers(db)) % perPage !== 0) first.stop();
+        return stored;
+      }
+    )(cache.putNewCustomersWhile.bind(cache));
+
+    const stopped = await fillWhileSearching(first);
+
+    expect(stopped.state).toBe('stopped');
+    const cursor = (await readMeta(db, 'refreshCursor'))!;
+    expect(await countCustomers(db)).toBeGreaterThan(cursor.pagesDone * perPage);
+
+    const resumed = instrumented();
+    const done = await refreshWith(resumed.api, [], perPage).run();
+
+    expect(Math.min(...resumed.pages)).toBe(cursor.pagesDone + 1);
+    await expectEveryCustomerOnce(done);
+    expect(commits.at(-1)!.stored).toBe(done.total);
+  });
+
   test('customers the cashier looked up before the first fill: the rest are still inserted without a lookup each, and each is stored once', async () => {
     const perPage = 25;
     // Three customers of the last page, as a search at the counter stores them.

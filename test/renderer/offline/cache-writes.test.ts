@@ -13,7 +13,13 @@ import type { OfflineDb } from '../../../renderer/offline/db';
 import { linesOf, parseSearchLine } from '../../../renderer/offline/search-chunks';
 import { customer, dropDb, freshDb, recordStoreCalls, type StoreCall } from './support/fixtures';
 import { allCustomers, countCustomers, getCustomerRow } from '../../support/offline-rows';
-import { addCustomerRow, customerTables, putCustomerRows } from '../../../renderer/offline/customer-blocks';
+import {
+  addCustomerRow,
+  BLOCK_SIZE,
+  customerTables,
+  partSizes,
+  putCustomerRows,
+} from '../../../renderer/offline/customer-blocks';
 
 let db: OfflineDb;
 let cache: CustomerCache;
@@ -245,6 +251,164 @@ describe("a customer stored by another write while a fill's write is on its way:
       });
     }
   }
+});
+
+describe("a fill's parted write: one transaction that grows part by part while there is time", () => {
+  const PART = 64;
+  /** What the parted write's companion was told, and a record of it in the same transaction. */
+  function companion(): {
+    told: number[];
+    alongside: { tables: [typeof db.pageTags]; write: (n: number) => Promise<void> };
+  } {
+    const told: number[] = [];
+    return {
+      told,
+      alongside: {
+        tables: [db.pageTags],
+        write: async (stored) => {
+          told.push(stored);
+          await db.pageTags.put({ page: told.length, perPage: 100, contentHash: `stored ${stored}` });
+        },
+      },
+    };
+  }
+  const asParted = (deadline: number, alongside: ReturnType<typeof companion>['alongside']) => ({
+    storedIds: asNew.expectNew!,
+    deadline,
+    alongside,
+  });
+
+  test('parts end where blocks end: the first is cut to the next block boundary, the last takes what is left', () => {
+    expect(partSizes(150, 5, PART)).toEqual([PART - 5, PART, 150 - (PART - 5) - PART]);
+    expect(partSizes(40, 16, PART)).toEqual([40]);
+    expect(partSizes(0, 3, PART)).toEqual([]);
+    for (const nextPk of [1, 7, 16, 33]) {
+      let pk = nextPk;
+      for (const size of partSizes(500, nextPk, PART).slice(0, -1)) {
+        pk += size;
+        expect(pk % BLOCK_SIZE).toBe(0);
+      }
+    }
+  });
+
+  test('with its deadline past it writes its first part only, tells its companion how many, and the next one carries on from where it stopped', async () => {
+    // The first write of a fill reads what it merges with; the ones after go from what it left.
+    await cache.putCustomers(people(1, 21), undefined, undefined, asNew);
+    const first = companion();
+    const stored = await cache.putNewCustomersWhile(
+      prepareCustomers(people(22, 200)),
+      '2026-01-02T00:00:00.000Z',
+      asParted(performance.now() - 1, first.alongside),
+    );
+    // pks 22.. : the first part ends where block 4 (pks 64..79) begins.
+    expect(stored).toBe(PART - (22 % BLOCK_SIZE));
+    expect(first.told).toEqual([stored]);
+    expect(await countCustomers(db)).toBe(21 + stored!);
+    expect(await db.pageTags.toArray()).toEqual([{ page: 1, perPage: 100, contentHash: `stored ${stored}` }]);
+    expect(cache.index.size).toBe(21 + stored!);
+    await expectConsistent();
+
+    const rest = companion();
+    const more = await cache.putNewCustomersWhile(
+      prepareCustomers(people(22 + stored!, 200 - stored!)),
+      '2026-01-02T00:00:00.000Z',
+      asParted(Number.POSITIVE_INFINITY, rest.alongside),
+    );
+    expect(more).toBe(200 - stored!);
+    expect(rest.told).toEqual([more]);
+    const rows = await allCustomers(db);
+    expect(rows.map((row) => row.id)).toEqual(people(1, 221).map((person) => person.id));
+    expect(rows.map((row) => row.pk)).toEqual(Array.from({ length: 221 }, (_, i) => i + 1));
+    expect(await readMeta(db, 'nextCustomerPk')).toBe(222);
+    expect(cache.writesSentWithoutReading).toBe(2);
+    await expectConsistent();
+    expect((await cache.search('person150')).customers.map((row) => row.id)).toEqual(['c-150']);
+  });
+
+  test("a cashier's search that starts during it stops it after the parts already sent, which the search waits for", async () => {
+    await cache.putCustomers(people(1, 16), undefined, undefined, asNew);
+    let searching: Promise<CacheSearchResult> | null = null;
+    // The search starts as the second part's blocks are sent, outside the write's transaction.
+    let blockWrites = 0;
+    const bulkPut = db.customerBlocks.bulkPut.bind(db.customerBlocks);
+    db.customerBlocks.bulkPut = ((...args: Parameters<typeof bulkPut>) => {
+      if (++blockWrites === 2) searching = Dexie.ignoreTransaction(() => cache.search('person'));
+      return bulkPut(...args);
+    }) as typeof bulkPut;
+    const { told, alongside } = companion();
+    const stored = await cache.putNewCustomersWhile(
+      prepareCustomers(people(17, 640)),
+      '2026-01-02T00:00:00.000Z',
+      asParted(Number.POSITIVE_INFINITY, alongside),
+    );
+    // Sent before the search began: the first part, the second, and at most the one after
+    // (a part is decided while the one before is in flight).
+    const [first, second, third] = partSizes(640, 17, PART);
+    expect(stored).toBeGreaterThanOrEqual(first! + second!);
+    expect(stored).toBeLessThanOrEqual(first! + second! + third!);
+    expect(told).toEqual([stored]);
+    expect(cache.backgroundWritesMetBySearch).toBe(1);
+    // It found what was stored when it began, and read it once the write had committed.
+    expect((await searching!).total).toBe(16);
+    expect((await cache.search('person')).total).toBe(16 + stored!);
+    await expectConsistent();
+  });
+
+  test('it goes only from a kept context and with customers the stored ids do not hold; otherwise it stores nothing and says so', async () => {
+    const { told, alongside } = companion();
+    // No write of the fill before it: nothing kept to go from.
+    expect(
+      await cache.putNewCustomersWhile(prepareCustomers(people(1, 10)), 'x', asParted(Infinity, alongside)),
+    ).toBeNull();
+    await cache.putCustomers(people(1, 10), undefined, undefined, asNew);
+    // Its first part holds a stored customer.
+    expect(
+      await cache.putNewCustomersWhile(
+        prepareCustomers([...people(5, 1), ...people(11, 5)]),
+        'x',
+        asParted(Infinity, alongside),
+      ),
+    ).toBeNull();
+    expect(told).toEqual([]);
+    expect(await countCustomers(db)).toBe(10);
+    await expectConsistent();
+  });
+
+  test('a later part holding a stored customer ends the write before it; what was written stays, each customer once', async () => {
+    await cache.putCustomers(people(1, 16), undefined, undefined, asNew);
+    const { told, alongside } = companion();
+    // Two parts' worth of new customers (pks from 17: the first part is cut to end at 63),
+    // then one stored already.
+    const twoParts = PART - 1 + PART;
+    const stored = await cache.putNewCustomersWhile(
+      prepareCustomers([...people(17, twoParts), ...people(3, 1), ...people(500, 10)]),
+      'x',
+      asParted(Infinity, alongside),
+    );
+    expect(stored).toBe(twoParts);
+    expect(told).toEqual([twoParts]);
+    expect(await countCustomers(db)).toBe(16 + twoParts);
+    expect((await cache.getCustomer('c-3'))?.record.customer.name).toBe('Person3 Haddad');
+    await expectConsistent();
+  });
+
+  test('a kept context found stale rolls it back whole, its companion included, and it says so', async () => {
+    await cache.putCustomers(people(1, 20), undefined, undefined, asNew);
+    // Another pk allocated behind the cache's back.
+    await writeMeta(db, 'nextCustomerPk', 40);
+    const { told, alongside } = companion();
+    const stored = await cache.putNewCustomersWhile(
+      prepareCustomers(people(21, 100)),
+      'x',
+      asParted(Infinity, alongside),
+    );
+    expect(stored).toBeNull();
+    expect(told).toEqual([100]);
+    expect(await db.pageTags.count()).toBe(0);
+    expect(await countCustomers(db)).toBe(20);
+    expect(cache.index.size).toBe(20);
+    await expectConsistent();
+  });
 });
 
 test('prepared customers keep one entry per id, the last one given', () => {
