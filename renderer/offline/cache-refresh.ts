@@ -21,7 +21,7 @@ import type { TillApi } from '../../electron/contract';
 import { backoffDelay, boundedRetryAfter, type BackoffPolicy } from './backoff';
 import { isTransient } from './failure-kinds';
 import { clearMeta, readMeta, writeMeta, type OfflineDb, type PageTag, type RefreshCursor } from './db';
-import { countCustomers } from './customer-blocks';
+import { customersAtMost } from './customer-blocks';
 import { prepareCustomers, PreparedCustomers, WriteInterrupted, type CustomerCache } from './customer-cache';
 import { StoredIds } from './stored-ids';
 import { pageHash } from './page-hash';
@@ -331,7 +331,7 @@ export class CacheRefresh {
     // Otherwise nearly every one is stored, and reading all their ids first would cost more
     // than it saves.
     const { db } = this.options;
-    const beyondDonePages = (await countCustomers(db)) - cursor.pagesDone * this.perPage;
+    const beyondDonePages = (await customersAtMost(db)) - cursor.pagesDone * this.perPage;
     const toCome = cursor.total - cursor.pagesDone * this.perPage;
     this.storedIds = beyondDonePages <= toCome * MOSTLY_NEW ? await StoredIds.load(db) : null;
     try {

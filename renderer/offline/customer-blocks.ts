@@ -148,6 +148,17 @@ export async function firstCustomerPks(db: OfflineDb, limit: number): Promise<nu
   return blocks.flatMap((block) => block.pks).slice(0, limit);
 }
 
+/**
+ * At most how many customers are stored, in one read: the pks allocated so far (never
+ * reused, so a deleted customer only makes it an overcount). For decisions that need the
+ * cache's size, not an exact count: `countCustomers` visits every entry of the id index,
+ * which cost the browser about 1.5 s at 100,000 customers.
+ */
+export async function customersAtMost(db: OfflineDb): Promise<number> {
+  const counter = await db.meta.get('nextCustomerPk');
+  return typeof counter?.value === 'number' ? counter.value - 1 : 0;
+}
+
 /** How many customers are stored: the entries of the id index (one per customer), counted by IndexedDB. */
 export async function countCustomers(db: OfflineDb): Promise<number> {
   return db.customerBlocks.where('ids').aboveOrEqual('').count();

@@ -4,6 +4,7 @@ import {
   CustomerIdTaken,
   addCustomerRow,
   countCustomers,
+  customersAtMost,
   customerTables,
   deleteCustomerRow,
   findCustomerById,
@@ -128,6 +129,15 @@ test('a deleted customer is gone from its block, an emptied block goes, and its 
   await expectLinesMatch();
   const pk = await db.transaction('rw', customerTables(db), async () => addCustomerRow(db, row(500)));
   expect(pk).toBe(BLOCK + 2);
+});
+
+test('the customers stored, at most: the pks given so far, which a deletion leaves an overcount, never an undercount', async () => {
+  expect(await customersAtMost(db)).toBe(0);
+  await write(rows(1, 30));
+  expect(await customersAtMost(db)).toBe(30);
+  await db.transaction('rw', customerTables(db), async () => deleteCustomerRow(db, 7));
+  expect(await countCustomers(db)).toBe(29);
+  expect(await customersAtMost(db)).toBe(30);
 });
 
 test('an update changes the one customer and leaves its block-mates as they were', async () => {
