@@ -107,6 +107,17 @@ describe('the background refresh', () => {
     expect((await cache.search('layla')).customers.map((row) => row.customer.name)).toContain('Layla Haddad');
   });
 
+  test('by default it asks at most four pages at once: gentle with a service that many tills page', async () => {
+    const source = instrumented();
+    const refresh = new CacheRefresh({ api: source.api, db, cache, perPage: 25, yieldToPage: async () => undefined });
+
+    const done = await refresh.run();
+
+    expect(done.state).toBe('idle');
+    expect(source.maxInFlight()).toBeLessThanOrEqual(4);
+    expect(source.maxInFlight()).toBeGreaterThan(1);
+  });
+
   test('backs off on 429, honouring Retry-After, then carries on', async () => {
     let limited = 0;
     const source = instrumented((payload) => {
