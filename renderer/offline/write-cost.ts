@@ -97,14 +97,6 @@ export class PartedWritePace {
   private perCustomer = FIRST_WRITE_COST.msPerCustomer;
   private endMs = FIRST_WRITE_COST.fixedMs;
 
-  get msPerCustomer(): number {
-    return this.perCustomer;
-  }
-
-  get finishMs(): number {
-    return this.endMs;
-  }
-
   /** A part of `customers` was written `ms` after the part before it. */
   observePart(customers: number, ms: number): void {
     if (!(customers > 0) || !(ms >= 0)) return;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { FIRST_WRITE_COST, WriteCostModel } from '../../../renderer/offline/write-cost';
+import { FIRST_WRITE_COST, PartedWritePace, WriteCostModel } from '../../../renderer/offline/write-cost';
 
 /** Transactions timed as `fixed + perCustomer * n`, with the noise given (a factor per sample). */
 function observed(model: WriteCostModel, fixed: number, perCustomer: number, sizes: number[], noise: number[] = []) {
@@ -88,5 +88,44 @@ describe("the refresh's write cost model", () => {
     model.observe(10, -1);
     model.observe(Number.NaN, 5);
     expect(model.current).toEqual(FIRST_WRITE_COST);
+  });
+});
+
+describe("a parted write's pace", () => {
+  test('before any part: the first guess of a customer and of the end', () => {
+    const pace = new PartedWritePace();
+    const { msPerCustomer, fixedMs } = FIRST_WRITE_COST;
+    // 64 more behind 64 in flight, then the end: exactly the time left fits, a hair less does not.
+    const needed = 128 * msPerCustomer + fixedMs;
+    expect(pace.fits(1_000, 64, 64, 1_000 + needed)).toBe(true);
+    expect(pace.fits(1_000, 64, 64, 1_000 + needed - 0.01)).toBe(false);
+    expect(pace.fits(1_000, 0, 64, Number.POSITIVE_INFINITY)).toBe(true);
+  });
+
+  test('follows what parts and ends cost now, the latest weighing most', () => {
+    const pace = new PartedWritePace();
+    for (let i = 0; i < 60; i++) {
+      pace.observePart(64, 64 * 0.03);
+      pace.observeFinish(2);
+    }
+    // 0.03 ms a customer and 2 ms to end: 100 customers need 5 ms.
+    expect(pace.fits(0, 0, 100, 5.01)).toBe(true);
+    expect(pace.fits(0, 0, 100, 4.9)).toBe(false);
+    // The till slows: a few slow parts move the estimate most of the way.
+    for (let i = 0; i < 10; i++) pace.observePart(64, 64 * 0.3);
+    expect(pace.fits(0, 0, 100, 20)).toBe(false);
+  });
+
+  test('a sample out of bounds or not a time is not learnt as it came', () => {
+    const pace = new PartedWritePace();
+    pace.observePart(0, 5);
+    pace.observePart(64, Number.NaN);
+    pace.observePart(64, -1);
+    pace.observeFinish(Number.NaN);
+    const fresh = new PartedWritePace();
+    for (const behind of [0, 64, 640]) expect(pace.fits(0, behind, 64, 50)).toBe(fresh.fits(0, behind, 64, 50));
+    // One absurd part is clamped: it cannot make every later part look impossibly dear.
+    pace.observePart(64, 1e9);
+    expect(pace.fits(0, 0, 64, 100)).toBe(true);
   });
 });
