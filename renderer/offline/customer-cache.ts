@@ -375,13 +375,14 @@ export class CustomerCache {
   }
 
   /**
-   * One write transaction over the customer tables and `alongside`'s; `scope` calls
-   * `writesSent` before it sends its writes (see `WriteOptions.interruptible`).
+   * One write transaction over the customer tables and `alongside`'s (whose `write`, if
+   * any, runs beside `scope`); `scope` calls `writesSent` before it sends its writes (see
+   * `WriteOptions.interruptible`), and may ask `searchCame` whether a search has met it.
    */
   private async inWriteTransaction(
-    alongside: { tables: readonly Table[]; write: () => Promise<void> } | undefined,
+    alongside: { tables: readonly Table[]; write?: () => Promise<void> } | undefined,
     options: WriteOptions,
-    scope: (writesSent: () => void) => Promise<WriteOutcome>,
+    scope: (writesSent: () => void, searchCame: () => boolean) => Promise<WriteOutcome>,
   ): Promise<CachedCustomer[]> {
     const tables = [...customerTables(this.db), ...(alongside?.tables ?? [])];
     // Its transaction is known once the scope runs; a search may abort it from then on.
@@ -397,10 +398,13 @@ export class CustomerCache {
         }
         // Side by side: the transaction commits both or neither, and a round trip is spared.
         const [written] = await Promise.all([
-          scope(() => {
-            if (write) write.writesSent = true;
-          }),
-          alongside?.write(),
+          scope(
+            () => {
+              if (write) write.writesSent = true;
+            },
+            () => write?.metBySearch === true,
+          ),
+          alongside?.write?.(),
         ]);
         return written;
       });
@@ -443,78 +447,77 @@ export class CustomerCache {
     if (!kept || customers.length === 0) return null;
     const rows = customers.items.map((item) => newRow(item, fetchedAt));
     const sizes = partSizes(rows.length, kept.nextPk, PART_CUSTOMERS);
-    const tables = [...customerTables(this.db), ...options.alongside.tables];
-    // Its writes are sent from the start: a search that comes waits for what is in flight.
-    const write: InterruptibleWrite = { transaction: null, aborted: false, writesSent: true, metBySearch: false };
-    const parted = new PartedWrite(this.db, kept);
-    const changes: Change[] = [];
     let lastWrittenAt = 0;
+    let stored: CachedCustomer[];
     try {
-      await this.db.transaction('rw', tables, async (transaction) => {
-        write.transaction = transaction;
-        this.interruptible = write;
-        // The confirming reads first: a transaction's requests run in the order they are made.
-        const confirmed = confirmWriteContext(this.db, kept);
-        // Settled whatever becomes of the transaction: a rollback must not leave them unheard.
-        confirmed.catch(() => undefined);
-        const inFlight: { customers: number; done: boolean; written: Promise<unknown> }[] = [];
-        let stored = 0;
-        for (const size of sizes) {
-          const part = rows.slice(stored, stored + size);
-          if (stored > 0) {
-            // Decided with at most one part in flight: the next is sent before that one ends.
-            if (inFlight.length > 1) await inFlight.shift()!.written;
-            const behind = inFlight.reduce((sum, sent) => sum + (sent.done ? 0 : sent.customers), 0);
-            if (write.metBySearch || !this.partPace.fits(performance.now(), behind, size, options.deadline)) break;
+      stored = await this.inWriteTransaction(
+        { tables: options.alongside.tables },
+        { interruptible: true },
+        async (writesSent, searchCame) => {
+          // Its writes are sent from the start: a search that comes waits for what is in flight.
+          writesSent();
+          const parted = new PartedWrite(this.db, kept);
+          const changes: Change[] = [];
+          // The confirming reads first: a transaction's requests run in the order they are made.
+          const confirmed = confirmWriteContext(this.db, kept);
+          // Settled whatever becomes of the transaction: a rollback must not leave them unheard.
+          confirmed.catch(() => undefined);
+          const inFlight: { customers: number; done: boolean; written: Promise<unknown> }[] = [];
+          let count = 0;
+          for (const size of sizes) {
+            const part = rows.slice(count, count + size);
+            if (count > 0) {
+              // Decided with at most one part in flight: the next is sent before that one ends.
+              if (inFlight.length > 1) await inFlight.shift()!.written;
+              const behind = inFlight.reduce((sum, sent) => sum + (sent.done ? 0 : sent.customers), 0);
+              if (searchCame() || !this.partPace.fits(performance.now(), behind, size, options.deadline)) break;
+            }
+            // As in `sendPlanned`: asked inside the transaction, before this part notes its ids.
+            if (options.storedIds.mightHoldAny(part.map((row) => row.id))) {
+              if (count === 0) throw new StaleWriteContext();
+              break;
+            }
+            let sent: ReturnType<PartedWrite['send']>;
+            try {
+              sent = parted.send(part);
+            } catch (error) {
+              if (count === 0 || !(error instanceof CustomerIdTaken)) throw error;
+              break;
+            }
+            const first = count === 0;
+            const entry = { customers: size, done: false, written: sent.written };
+            entry.written = sent.written.then(() => {
+              const now = performance.now();
+              // Parts are written in turn: one's time is from the end of the one before. The
+              // first one's holds the transaction's start, so only the later ones pace.
+              if (!first) this.partPace.observePart(size, now - lastWrittenAt);
+              lastWrittenAt = now;
+              entry.done = true;
+            });
+            entry.written.catch(() => undefined);
+            inFlight.push(entry);
+            changes.push(...newRowsWritten(part, sent.plan));
+            count += size;
           }
-          // As in `sendPlanned`: asked inside the transaction, before this part notes its ids.
-          if (options.storedIds.mightHoldAny(part.map((row) => row.id))) {
-            if (stored === 0) throw new StaleWriteContext();
-            break;
-          }
-          let sent: ReturnType<PartedWrite['send']>;
-          try {
-            sent = parted.send(part);
-          } catch (error) {
-            if (stored === 0 || !(error instanceof CustomerIdTaken)) throw error;
-            break;
-          }
-          const first = stored === 0;
-          const entry = { customers: size, done: false, written: sent.written };
-          entry.written = sent.written.then(() => {
-            const now = performance.now();
-            // Parts are written in turn: one's time is from the end of the one before. The
-            // first one's holds the transaction's start, so only the later ones pace.
-            if (!first) this.partPace.observePart(size, now - lastWrittenAt);
-            lastWrittenAt = now;
-            entry.done = true;
-          });
-          entry.written.catch(() => undefined);
-          inFlight.push(entry);
-          changes.push(...newRowsWritten(part, sent.plan));
-          stored += size;
-        }
-        const [isCurrent] = await Promise.all([
-          confirmed,
-          parted.finish(),
-          options.alongside.write(stored),
-          ...inFlight.map((sent) => sent.written),
-        ]);
-        if (!isCurrent) throw new StaleWriteContext();
-      });
+          const [isCurrent] = await Promise.all([
+            confirmed,
+            parted.finish(),
+            options.alongside.write(count),
+            ...inFlight.map((sent) => sent.written),
+          ]);
+          if (!isCurrent) throw new StaleWriteContext();
+          return { changes, kept: parted.context };
+        },
+      );
     } catch (error) {
-      this.keptContext = null;
+      // Nothing of it was kept (inWriteTransaction let the kept context go).
       if (error instanceof StaleWriteContext || error instanceof CustomerIdTaken) return null;
       throw error;
-    } finally {
-      if (this.interruptible === write) this.interruptible = null;
     }
     // From the last part written: the chunks, the counter and `alongside`, then the commit.
     this.partPace.observeFinish(performance.now() - lastWrittenAt);
-    this.keptContext = parted.context;
     this.sentWithoutReading += 1;
-    for (const { row, previous } of changes) this.indexWrite(row, previous);
-    return changes.length;
+    return stored.length;
   }
 
   private planFromKeptContext(prepared: PreparedCustomers, fetchedAt: string): PlannedWrite | null {
