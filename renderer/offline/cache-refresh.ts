@@ -181,6 +181,16 @@ function takeInOrder(arrived: Map<number, FetchedPage>, from: number, maxPages: 
   return batch;
 }
 
+/** Whether the page's customers hash as those stored from it: unchanged, as a 304 says. */
+function hashesAsStored(page: FetchedPage, tags: Map<number, PageTag>): boolean {
+  return page.contentHash !== null && tags.get(page.page)?.contentHash === page.contentHash;
+}
+
+/** The oldest fetch time of the pages written together: "from the cache of" never claims fresher data. */
+function oldestFetchedAt(pages: readonly FetchedPage[]): string {
+  return pages.reduce((oldest, page) => (page.fetchedAt < oldest ? page.fetchedAt : oldest), pages[0]!.fetchedAt);
+}
+
 /** The pages whose customers are all among the first `stored` of theirs, taken in order. */
 function completedPages(pages: readonly FetchedPage[], stored: number): FetchedPage[] {
   const complete: FetchedPage[] = [];
@@ -452,18 +462,10 @@ export class CacheRefresh {
   private async storeBatch(cursor: RefreshCursor, batch: FetchedPage[], tags: Map<number, PageTag>): Promise<void> {
     const { db, cache } = this.options;
     const moved = this.movedCursor(cursor, batch);
-    const last = batch[batch.length - 1]!;
     // A page hashing as stored is unchanged, as a 304 says: no read, no write.
-    const toWrite = batch.filter(
-      (page) =>
-        !page.unchanged && !(page.contentHash !== null && tags.get(page.page)?.contentHash === page.contentHash),
-    );
+    const toWrite = batch.filter((page) => !page.unchanged && !hashesAsStored(page, tags));
     const customers = PreparedCustomers.concat(toWrite.map((page) => page.customers));
-    // The oldest fetch time of the batch: "from the cache of" never claims fresher data.
-    const fetchedAt = batch.reduce(
-      (oldest, page) => (page.fetchedAt < oldest ? page.fetchedAt : oldest),
-      last.fetchedAt,
-    );
+    const fetchedAt = oldestFetchedAt(batch);
     const newTags = batch.filter((page) => !page.unchanged).map((page) => this.tagOf(page));
     const tagsKept = newTags.every((tag) => {
       const stored = tags.get(tag.page);
@@ -516,7 +518,7 @@ export class CacheRefresh {
     const ids = new Set<string>();
     for (const page of batch) {
       if (page.unchanged || page.customers.length === 0) break;
-      if (page.contentHash !== null && tags.get(page.page)?.contentHash === page.contentHash) break;
+      if (hashesAsStored(page, tags)) break;
       if (page.customers.items.some((item) => ids.has(item.id))) break;
       for (const item of page.customers.items) ids.add(item.id);
       run++;
@@ -524,10 +526,7 @@ export class CacheRefresh {
     if (run === 0) return null;
     const pages = batch.slice(0, run);
     const customers = PreparedCustomers.concat(pages.map((page) => page.customers));
-    const fetchedAt = pages.reduce(
-      (oldest, page) => (page.fetchedAt < oldest ? page.fetchedAt : oldest),
-      pages[0]!.fetchedAt,
-    );
+    const fetchedAt = oldestFetchedAt(pages);
     const room = await this.roomFor(Math.min(customers.length, CASHIER_SLICE_MIN));
     const started = performance.now();
     const metBefore = cache.backgroundWritesMetBySearch;
@@ -566,6 +565,17 @@ export class CacheRefresh {
   }
 
   /**
+   * The milliseconds a transaction that starts now may take before the cashier's next
+   * search, keeping a share of their usual pause in reserve (CASHIER_SHARE); null while
+   * they are not searching.
+   */
+  private pauseBudget(): number | null {
+    const { cache } = this.options;
+    const room = cache.expectedSearchIn();
+    return room === null ? null : room - (1 - this.share) * (cache.typicalSearchPause ?? 0);
+  }
+
+  /**
    * When a transaction that starts now should have committed: before the cashier's next
    * search, keeping a share of their pause in reserve (CASHIER_SHARE), or never while they
    * are not searching. When not even `customers` fit, it waits for a search to end first
@@ -574,9 +584,8 @@ export class CacheRefresh {
   private async roomFor(customers: number): Promise<{ deadline: number; fitted: boolean }> {
     const { cache } = this.options;
     for (let waited = 0; ; waited++) {
-      const room = cache.expectedSearchIn();
-      if (room === null) return { deadline: Number.POSITIVE_INFINITY, fitted: false };
-      const budget = room - (1 - this.share) * (cache.typicalSearchPause ?? 0);
+      const budget = this.pauseBudget();
+      if (budget === null) return { deadline: Number.POSITIVE_INFINITY, fitted: false };
       const fitted = this.writeCost.estimate(customers) <= budget;
       if (fitted || waited >= MAX_WAITS_FOR_ROOM) return { deadline: performance.now() + budget, fitted };
       await cache.nextSearchEnd();
@@ -652,11 +661,10 @@ export class CacheRefresh {
   private async nextSliceSize(left: number): Promise<SliceSize> {
     const { cache } = this.options;
     for (let waited = 0; ; waited++) {
-      const room = cache.expectedSearchIn();
-      if (room === null) return { customers: left, fitted: false };
+      const budget = this.pauseBudget();
+      if (budget === null) return { customers: left, fitted: false };
       if (this.options.cashierTransactionCustomers !== undefined)
         return { customers: this.options.cashierTransactionCustomers, fitted: false };
-      const budget = room - (1 - this.share) * (cache.typicalSearchPause ?? 0);
       const fits = this.writeCost.customersWithin(budget);
       if (fits >= Math.min(left, CASHIER_SLICE_MIN)) return { customers: Math.min(left, fits), fitted: true };
       // Not even a block fits right after a search: the fixed part alone outlasts the
