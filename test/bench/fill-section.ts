@@ -14,6 +14,7 @@ const SECTION = '3 cache fill';
 const CASHIER_QUERIES = ['lay', 'omar al', 'müll', '4567', '0501234567', 'sør', 'fatima kh', '5812'];
 
 const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const customersPerSecond = (run: FillRun) => run.customers / (run.ms / 1000);
 
 /** Where a run's time went: the page's wait for pages, split into the core's own part and the test bridge, and the writes. */
 function split(bench: BenchBrowser, run: FillRun): string {
@@ -63,7 +64,7 @@ export async function fillFigures(
     report.note(
       `Fill ${size}, CacheRefresh: ${split(bench, refresh)}; fetch and write are summed over concurrent pages.`,
     );
-    const ourRate = refresh.customers / (refresh.ms / 1000);
+    const ourRate = customersPerSecond(refresh);
 
     if (million) {
       report.add({
@@ -105,7 +106,7 @@ export async function fillFigures(
     if (sequential) {
       if (sequential.stoppedBecause) throw new Error(`Sequential paging stopped: ${sequential.stoppedBecause}`);
       report.note(`Fill, sequential: ${split(bench, sequential)}.`);
-      const sequentialRate = sequential.customers / (sequential.ms / 1000);
+      const sequentialRate = customersPerSecond(sequential);
       report.add({
         id: 'fill.sequential.rate',
         section: SECTION,
@@ -206,7 +207,6 @@ async function wireFigures(
     const wire = `${latencyMs} ms added to every call`;
     report.note(`Fill over a wire (${wire}), CacheRefresh: ${split(bench, refresh)}.`);
     report.note(`Fill over a wire (${wire}), sequential: ${split(bench, sequential)}.`);
-    const rate = (run: FillRun) => run.customers / (run.ms / 1000);
     report.add({
       id: 'fill.wire.seconds',
       section: SECTION,
@@ -219,7 +219,7 @@ async function wireFigures(
       section: SECTION,
       label: `over a wire (${wire}): CacheRefresh / sequential`,
       unit: 'x',
-      value: rate(refresh) / rate(sequential),
+      value: customersPerSecond(refresh) / customersPerSecond(sequential),
     });
     const during = summarize(result.searchDuringFill);
     report.add({
