@@ -577,26 +577,14 @@ describe('the refresh writer', () => {
     expect(new Set(committedIds).size).toBe(done.total);
     expect(await countCustomers(db)).toBe(done.total);
   });
-  /** Runs `refresh` while a cashier searches every 5 ms: a parted write then has room for about one part. */
-  async function fillWhileSearching(refresh: CacheRefresh): Promise<RefreshProgress> {
-    let filling = true;
-    const cashier = (async () => {
-      while (filling) {
-        await cache.search('omar');
-        await new Promise((resolve) => setTimeout(resolve, 5));
-      }
-    })();
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const done = await refresh.run().finally(() => (filling = false));
-    await cashier;
-    return done;
-  }
+  /** A cashier's pause short enough that a parted write has room for about one part. */
+  const SHORT_PAUSE_MS = 5;
 
   test('a first fill while the cashier searches: its transactions grow part by part within the pauses, pages are split between them, and the cursor never passes what is stored', async () => {
     const commits = recordCommits(cache);
     const perPage = 25;
 
-    const done = await fillWhileSearching(refreshWith(instrumented().api, [], perPage));
+    const done = await runWhileCashierSearches(refreshWith(instrumented().api, [], perPage), SHORT_PAUSE_MS);
 
     await expectEveryCustomerOnce(done);
     const parted = commits.filter((commit) => commit.parted);
@@ -625,7 +613,7 @@ describe('the refresh writer', () => {
       }
     )(cache.putNewCustomersWhile.bind(cache));
 
-    const stopped = await fillWhileSearching(first);
+    const stopped = await runWhileCashierSearches(first, SHORT_PAUSE_MS);
 
     expect(stopped.state).toBe('stopped');
     const cursor = (await readMeta(db, 'refreshCursor'))!;
