@@ -70,6 +70,17 @@ for (const mode of ['index', 'fallback'] as const) {
       expectNoTableScan();
     });
 
+    test('a search that matches nothing answers without reading a block', async () => {
+      // During a fill a read, even of no blocks, would wait for the refresh's write to commit.
+      const result = await cache.search('zzqx');
+      expect(result.customers).toEqual([]);
+      expect(result.total).toBe(0);
+      if (mode === 'index') expect(customerReads()).toEqual([]);
+      // The same search with a match does read, so the recorder is listening.
+      await cache.search('layla');
+      expect(customerReads().some((call) => call.op === 'getMany')).toBe(true);
+    });
+
     test('exact phone, international or local in the till country', async () => {
       expect(names(await cache.search('+966 50 123 4567'))).toEqual(['Layla Haddad']);
       expect(names(await cache.search('0501234567'))).toEqual(['Layla Haddad']);
