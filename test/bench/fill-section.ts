@@ -3,8 +3,10 @@
  * refreshing the unchanged base again (without and with entity tags). With `--million`, the
  * fill of 1,000,000 and the JS heap after it.
  */
+import { cpus } from 'node:os';
 import { startSandbox } from '../../sandbox';
 import { BENCH_KEY, type BenchBrowser } from './bench-browser';
+import { startCpuSampler, type CpuSampler } from './cpu-sampler';
 import type { FillBenchResult, FillRun } from './page/fill-bench';
 import type { Report } from './report';
 import { summarize } from './stats';
@@ -34,6 +36,35 @@ function split(bench: BenchBrowser, run: FillRun): string {
   );
 }
 
+/** Process kinds as the notes name them; the rest are "other". */
+const PROCESS_NAMES: [string, string][] = [
+  ['node', 'Node (core, sandbox, bridge server)'],
+  ['browser', "browser (IndexedDB's backend)"],
+  ['renderer', 'renderer (the page)'],
+];
+
+/**
+ * What a run cost the processor, all processes together, a customer: on a machine where the
+ * fill keeps the cores busy its speed is the cores over this, so only what the fill saves
+ * and sequential paging does not (or cores it keeps busy that sequential cannot) raise the ratio.
+ */
+function addProcessorFigure(report: Report, cpu: CpuSampler, run: FillRun, id: string, label: string): void {
+  const spent = cpu.between(run.startedAtEpoch, run.endedAtEpoch);
+  const seconds = run.ms / 1000;
+  const total = [...spent.values()].reduce((sum, s) => sum + s, 0);
+  const perCustomer = (s: number) => `${((s * 1000) / run.customers).toFixed(3)} ms`;
+  const named = PROCESS_NAMES.map(([kind, name]) => `${name} ${perCustomer(spent.get(kind) ?? 0)}`);
+  const other = total - PROCESS_NAMES.reduce((sum, [kind]) => sum + (spent.get(kind) ?? 0), 0);
+  report.add({
+    id,
+    section: SECTION,
+    label,
+    unit: 'ms',
+    value: (total * 1000) / run.customers,
+    note: `${(total / seconds).toFixed(2)} of ${cpus().length} cores busy on average; a customer: ${named.join(', ')}, other Chromium processes ${perCustomer(other)}`,
+  });
+}
+
 export async function fillFigures(
   bench: BenchBrowser,
   report: Report,
@@ -52,6 +83,7 @@ export async function fillFigures(
   const million = options.customers >= 1_000_000;
   try {
     await bench.useSandbox(sandbox);
+    const cpu = startCpuSampler();
     const result = (await bench.page.evaluate((args) => window.bench.fillBench(args), {
       perPage: 100,
       sequentialPages: options.sequentialPages,
@@ -59,6 +91,7 @@ export async function fillFigures(
       unchanged: options.unchanged,
       keep: million,
     })) as FillBenchResult;
+    cpu.stop();
     const { refresh, sequential } = result;
     if (refresh.state !== 'idle') throw new Error(`The refresh stopped: ${refresh.stoppedBecause ?? refresh.state}`);
     report.note(
@@ -123,6 +156,18 @@ export async function fillFigures(
         value: ratio,
         target: { text: '>= 2x', met: ratio >= 2 },
       });
+      if (cpu.available) {
+        addProcessorFigure(
+          report,
+          cpu,
+          refresh,
+          'fill.refresh.cpu',
+          'processor a customer, CacheRefresh (every process)',
+        );
+        addProcessorFigure(report, cpu, sequential, 'fill.sequential.cpu', 'processor a customer, sequential paging');
+      } else {
+        report.note('Processor time by process not measured: it is read from /proc, which only Linux has.');
+      }
     }
     const during = summarize(result.searchDuringFill);
     report.add({

@@ -1,0 +1,104 @@
+/**
+ * Processor time by process while the bench runs: this Node process (the core, the sandbox
+ * and the test bridge's server) and each Chromium process below it, by its `--type`. On a
+ * two-core machine a fill is bound by the processor, so what a run spends a customer, and
+ * how many cores it kept busy, say where a faster fill has to come from.
+ *
+ * Linux only: it reads `/proc`. Elsewhere `available` is false, and the bench says so.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+
+/** USER_HZ: what `/proc/<pid>/stat` counts processor time in, on every Linux the bench meets. */
+const TICKS_PER_SECOND = 100;
+const SAMPLE_EVERY_MS = 100;
+
+/** Chromium's own process kinds, or 'node' for this process. */
+export type ProcessKind = string;
+
+interface ProcessReading {
+  parent: number;
+  seconds: number;
+  kind: ProcessKind;
+}
+
+/** What `ps` would call the process: `--type=renderer`, `--utility-sub-type=network.…` (→ 'utility:network'), or none (→ 'browser'). */
+export function kindOf(commandLine: string): ProcessKind {
+  // Chromium rewrites its children's command lines into one string with spaces.
+  const args = commandLine.split(/[\0 ]/);
+  const value = (flag: string) => args.find((arg) => arg.startsWith(flag))?.slice(flag.length);
+  const type = value('--type=');
+  if (type === undefined) return 'browser';
+  const service = value('--utility-sub-type=')?.split('.')[0];
+  return type === 'utility' && service ? `utility:${service}` : type;
+}
+
+function readProcess(pid: number): ProcessReading | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name is in parentheses and may hold spaces: the fields follow the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const utime = Number(fields[11]);
+    const stime = Number(fields[12]);
+    return {
+      parent: Number(fields[1]),
+      seconds: (utime + stime) / TICKS_PER_SECOND,
+      kind: kindOf(readFileSync(`/proc/${pid}/cmdline`, 'utf8')),
+    };
+  } catch {
+    return null; // it ended between the listing and the reading
+  }
+}
+
+/** Notes every process below `root` in `seen`; one that has ended keeps its last reading. */
+function readDescendants(root: number, seen: Map<number, ProcessReading>): void {
+  const readings = new Map<number, ProcessReading>();
+  for (const entry of readdirSync('/proc')) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid) || pid === root) continue;
+    const reading = readProcess(pid);
+    if (reading) readings.set(pid, reading);
+  }
+  for (const [pid, reading] of readings) {
+    let ancestor: number | undefined = reading.parent;
+    while (ancestor !== undefined && ancestor !== root) ancestor = readings.get(ancestor)?.parent;
+    if (ancestor === root) seen.set(pid, reading);
+  }
+}
+
+export interface CpuSampler {
+  readonly available: boolean;
+  /** Processor seconds by kind between two `Date.now()` times (to the nearest samples). */
+  between(fromEpoch: number, toEpoch: number): Map<ProcessKind, number>;
+  stop(): void;
+}
+
+export function startCpuSampler(): CpuSampler {
+  const available = existsSync('/proc/self/stat');
+  const samples: { at: number; seconds: Map<ProcessKind, number> }[] = [];
+  const seen = new Map<number, ProcessReading>();
+  const take = () => {
+    readDescendants(process.pid, seen);
+    const usage = process.cpuUsage();
+    const seconds = new Map<ProcessKind, number>([['node', (usage.user + usage.system) / 1e6]]);
+    for (const reading of seen.values()) seconds.set(reading.kind, (seconds.get(reading.kind) ?? 0) + reading.seconds);
+    samples.push({ at: Date.now(), seconds });
+  };
+  if (available) take();
+  const timer = available ? setInterval(take, SAMPLE_EVERY_MS) : null;
+  const nearest = (epoch: number) =>
+    samples.reduce((best, sample) => (Math.abs(sample.at - epoch) < Math.abs(best.at - epoch) ? sample : best));
+  return {
+    available,
+    between(fromEpoch, toEpoch) {
+      const spent = new Map<ProcessKind, number>();
+      if (samples.length === 0) return spent;
+      const from = nearest(fromEpoch);
+      for (const [kind, seconds] of nearest(toEpoch).seconds) spent.set(kind, seconds - (from.seconds.get(kind) ?? 0));
+      return spent;
+    },
+    stop() {
+      if (timer) clearInterval(timer);
+      if (available) take();
+    },
+  };
+}
