@@ -8,10 +8,15 @@
  */
 import { packCustomerBlocks, searchFieldsOf } from '../../../renderer/offline/customer-blocks';
 import { SearchLineChanges, type SearchChunk } from '../../../renderer/offline/search-chunks';
+import { cyrb53 } from '../../../renderer/offline/cyrb53';
 import { customerAt } from './generate';
 
-/** Index sets to compare: the app's before schema 7 (`&*ids, *phones`), its own since (`*ids, *phones`), and without each. */
-export const INDEX_SCHEMAS = ['&*ids, *phones', '*ids, *phones', '*phones', 'none'] as const;
+/**
+ * Index sets to compare: the app's before schema 7 (`&*ids, *phones`), its own since
+ * (`*ids, *phones`), the same entries keyed by 53-bit hashes instead of the strings
+ * (`#ids, #phones`: an index entry's bytes against its count), and without each.
+ */
+export const INDEX_SCHEMAS = ['&*ids, *phones', '*ids, *phones', '#ids, #phones', '*ids', '*phones', 'none'] as const;
 export type IndexSchema = (typeof INDEX_SCHEMAS)[number];
 
 export interface IndexCostResult {
@@ -26,9 +31,11 @@ function open(name: string, schema: IndexSchema): Promise<IDBDatabase> {
     const request = indexedDB.open(name, 1);
     request.onupgradeneeded = () => {
       const blocks = request.result.createObjectStore('customerBlocks', { keyPath: 'block' });
-      if (schema.includes('ids'))
+      if (schema.includes('*ids'))
         blocks.createIndex('ids', 'ids', { unique: schema.startsWith('&'), multiEntry: true });
-      if (schema.includes('phones')) blocks.createIndex('phones', 'phones', { multiEntry: true });
+      if (schema.includes('*phones')) blocks.createIndex('phones', 'phones', { multiEntry: true });
+      if (schema.includes('#ids')) blocks.createIndex('idHashes', 'idHashes', { multiEntry: true });
+      if (schema.includes('#phones')) blocks.createIndex('phoneHashes', 'phoneHashes', { multiEntry: true });
       request.result.createObjectStore('searchChunks', { keyPath: 'chunk' });
     };
     request.onsuccess = () => resolve(request.result);
@@ -62,7 +69,10 @@ export async function indexCost(options: {
       ...customerAt(first + i, fetchedAt),
       pk: first + i,
     }));
-    const records = packCustomerBlocks(rows);
+    const hashed = schema.includes('#');
+    const records = packCustomerBlocks(rows).map((block) =>
+      hashed ? { ...block, idHashes: block.ids.map(cyrb53), phoneHashes: block.phones.map(cyrb53) } : block,
+    );
     const lines = new SearchLineChanges(rows.map(searchFieldsOf));
     const { toPut: chunks } = lines.apply(
       lines.chunkIds.map((id) => (id === lastChunk?.chunk ? lastChunk : undefined)),
