@@ -11,6 +11,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 /** USER_HZ: what `/proc/<pid>/stat` counts processor time in, on every Linux the bench meets. */
 const TICKS_PER_SECOND = 100;
 const SAMPLE_EVERY_MS = 100;
+/** Processes below this one are looked for this often; in between only theirs are read, to cost little. */
+const LOOK_FOR_NEW_EVERY_MS = 1_000;
 
 /** Chromium's own process kinds, or 'node' for this process. */
 export type ProcessKind = string;
@@ -32,20 +34,25 @@ export function kindOf(commandLine: string): ProcessKind {
   return type === 'utility' && service ? `utility:${service}` : type;
 }
 
-function readProcess(pid: number): ProcessReading | null {
+/** Its parent and processor seconds so far, or null once it has ended. */
+function readStat(pid: number): { parent: number; seconds: number } | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // The command name is in parentheses and may hold spaces: the fields follow the last ')'.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const utime = Number(fields[11]);
-    const stime = Number(fields[12]);
-    return {
-      parent: Number(fields[1]),
-      seconds: (utime + stime) / TICKS_PER_SECOND,
-      kind: kindOf(readFileSync(`/proc/${pid}/cmdline`, 'utf8')),
-    };
+    return { parent: Number(fields[1]), seconds: (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND };
   } catch {
-    return null; // it ended between the listing and the reading
+    return null;
+  }
+}
+
+function readProcess(pid: number): ProcessReading | null {
+  const stat = readStat(pid);
+  if (!stat) return null;
+  try {
+    return { ...stat, kind: kindOf(readFileSync(`/proc/${pid}/cmdline`, 'utf8')) };
+  } catch {
+    return null; // it ended between the two reads
   }
 }
 
@@ -76,8 +83,14 @@ export function startCpuSampler(): CpuSampler {
   const available = existsSync('/proc/self/stat');
   const samples: { at: number; seconds: Map<ProcessKind, number> }[] = [];
   const seen = new Map<number, ProcessReading>();
+  let lookedAt = -Infinity;
   const take = () => {
-    readDescendants(process.pid, seen);
+    if (Date.now() - lookedAt >= LOOK_FOR_NEW_EVERY_MS) {
+      readDescendants(process.pid, seen);
+      lookedAt = Date.now();
+    } else {
+      for (const [pid, reading] of seen) reading.seconds = readStat(pid)?.seconds ?? reading.seconds;
+    }
     const usage = process.cpuUsage();
     const seconds = new Map<ProcessKind, number>([['node', (usage.user + usage.system) / 1e6]]);
     for (const reading of seen.values()) seconds.set(reading.kind, (seconds.get(reading.kind) ?? 0) + reading.seconds);

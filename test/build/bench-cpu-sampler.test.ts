@@ -24,10 +24,10 @@ describe("the bench's processor sampler", () => {
     async () => {
       const sampler = startCpuSampler();
       const started = Date.now();
-      // Half a second of its own processor time, then a pause so a sample sees the end of it.
+      // Half a second of its own processor time, then a pause longer than the sampler takes to find a new process.
       const burn =
         'const u = () => { const c = process.cpuUsage(); return (c.user + c.system) / 1e6; };' +
-        'while (u() < 0.5); setTimeout(() => {}, 400);';
+        'while (u() < 0.5); setTimeout(() => {}, 1500);';
       const child = spawn(process.execPath, ['-e', burn, '--', '--type=renderer'], { stdio: 'ignore' });
       await once(child, 'exit');
       const ended = Date.now();
