@@ -97,7 +97,8 @@ export function startCpuSampler(): CpuSampler {
     samples.push({ at: Date.now(), seconds });
   };
   if (available) take();
-  const timer = available ? setInterval(take, SAMPLE_EVERY_MS) : null;
+  // Unref'd: a run that fails before stop() must still let the process end.
+  const timer = available ? setInterval(take, SAMPLE_EVERY_MS).unref() : null;
   const nearest = (epoch: number) =>
     samples.reduce((best, sample) => (Math.abs(sample.at - epoch) < Math.abs(best.at - epoch) ? sample : best));
   return {

@@ -84,14 +84,15 @@ export async function fillFigures(
   try {
     await bench.useSandbox(sandbox);
     const cpu = startCpuSampler();
-    const result = (await bench.page.evaluate((args) => window.bench.fillBench(args), {
-      perPage: 100,
-      sequentialPages: options.sequentialPages,
-      cashierQueries: CASHIER_QUERIES,
-      unchanged: options.unchanged,
-      keep: million,
-    })) as FillBenchResult;
-    cpu.stop();
+    const result = (await bench.page
+      .evaluate((args) => window.bench.fillBench(args), {
+        perPage: 100,
+        sequentialPages: options.sequentialPages,
+        cashierQueries: CASHIER_QUERIES,
+        unchanged: options.unchanged,
+        keep: million,
+      })
+      .finally(() => cpu.stop())) as FillBenchResult;
     const { refresh, sequential } = result;
     if (refresh.state !== 'idle') throw new Error(`The refresh stopped: ${refresh.stoppedBecause ?? refresh.state}`);
     report.note(
