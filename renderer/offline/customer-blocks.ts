@@ -67,6 +67,8 @@ function rowsWhere(block: CustomerBlock, keep: (index: number) => boolean): Cach
 
 /** The customers with these pks, in the same order (undefined for a pk not stored). */
 export async function getCustomerRows(db: OfflineDb, pks: readonly number[]): Promise<(CachedCustomer | undefined)[]> {
+  // No pks, no request: even an empty read opens a transaction, which waits behind a fill's write.
+  if (pks.length === 0) return [];
   const ids = [...new Set(pks.map(blockOf))];
   const blocks = new Map<number, CustomerBlock>();
   (await db.customerBlocks.bulkGet(ids)).forEach((block, i) => {

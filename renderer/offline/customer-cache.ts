@@ -858,8 +858,7 @@ export class CustomerCache {
     const lastPage = Math.max(1, Math.ceil(total / perPage));
     const pagePks = hits.pks.slice((page - 1) * perPage, page * perPage);
     if (pagePks.length > 0) this.interruptBackgroundWrite();
-    // No rows, no transaction: even an empty read would queue behind a fill's write.
-    const rows = pagePks.length === 0 ? [] : await getCustomerRows(this.db, pagePks);
+    const rows = await getCustomerRows(this.db, pagePks);
     const customers = rows.filter((row): row is CachedCustomer => row !== undefined);
     const confirmed = this.confirmedAt;
     const cacheOf = customers.reduce<string | null>((oldest, row) => {
