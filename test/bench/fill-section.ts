@@ -83,7 +83,8 @@ export async function fillFigures(
   const million = options.customers >= 1_000_000;
   try {
     await bench.useSandbox(sandbox);
-    const cpu = startCpuSampler();
+    // Its figures compare the fill with sequential paging: without that, it is not started.
+    const cpu = options.sequentialPages > 0 ? startCpuSampler() : null;
     const result = (await bench.page
       .evaluate((args) => window.bench.fillBench(args), {
         perPage: 100,
@@ -92,7 +93,7 @@ export async function fillFigures(
         unchanged: options.unchanged,
         keep: million,
       })
-      .finally(() => cpu.stop())) as FillBenchResult;
+      .finally(() => cpu?.stop())) as FillBenchResult;
     const { refresh, sequential } = result;
     if (refresh.state !== 'idle') throw new Error(`The refresh stopped: ${refresh.stoppedBecause ?? refresh.state}`);
     report.note(
@@ -157,7 +158,7 @@ export async function fillFigures(
         value: ratio,
         target: { text: '>= 2x', met: ratio >= 2 },
       });
-      if (cpu.available) {
+      if (cpu?.available) {
         addProcessorFigure(
           report,
           cpu,
@@ -221,7 +222,11 @@ export async function fillFigures(
         target: { text: '< 5 s', met: tagged.ms < 5_000 },
       });
     }
-    if (options.wireLatencyMs) await wireFigures(bench, report, sandbox, options.wireLatencyMs);
+    if (options.wireLatencyMs)
+      await wireFigures(bench, report, sandbox, {
+        latencyMs: options.wireLatencyMs,
+        sequentialPages: options.sequentialPages,
+      });
   } finally {
     await sandbox.close();
   }
@@ -237,13 +242,13 @@ async function wireFigures(
   bench: BenchBrowser,
   report: Report,
   sandbox: Awaited<ReturnType<typeof startSandbox>>,
-  latencyMs: number,
+  { latencyMs, sequentialPages }: { latencyMs: number; sequentialPages: number },
 ): Promise<void> {
   sandbox.faults.set({ latencyMs });
   try {
     const result = (await bench.page.evaluate((args) => window.bench.fillBench(args), {
       perPage: 100,
-      sequentialPages: 150,
+      sequentialPages,
       cashierQueries: CASHIER_QUERIES,
       unchanged: false,
     })) as FillBenchResult;
