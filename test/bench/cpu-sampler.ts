@@ -76,6 +76,7 @@ export interface CpuSampler {
   readonly available: boolean;
   /** Processor seconds by kind between two `Date.now()` times (to the nearest samples). */
   between(fromEpoch: number, toEpoch: number): Map<ProcessKind, number>;
+  /** Takes a last sample, of every process below this one, and stops. */
   stop(): void;
 }
 
@@ -84,8 +85,8 @@ export function startCpuSampler(): CpuSampler {
   const samples: { at: number; seconds: Map<ProcessKind, number> }[] = [];
   const seen = new Map<number, ProcessReading>();
   let lookedAt = -Infinity;
-  const take = () => {
-    if (Date.now() - lookedAt >= LOOK_FOR_NEW_EVERY_MS) {
+  const take = (lookForNew = false) => {
+    if (lookForNew || Date.now() - lookedAt >= LOOK_FOR_NEW_EVERY_MS) {
       readDescendants(process.pid, seen);
       lookedAt = Date.now();
     } else {
@@ -98,7 +99,7 @@ export function startCpuSampler(): CpuSampler {
   };
   if (available) take();
   // Unref'd: a run that fails before stop() must still let the process end.
-  const timer = available ? setInterval(take, SAMPLE_EVERY_MS).unref() : null;
+  const timer = available ? setInterval(() => take(), SAMPLE_EVERY_MS).unref() : null;
   const nearest = (epoch: number) =>
     samples.reduce((best, sample) => (Math.abs(sample.at - epoch) < Math.abs(best.at - epoch) ? sample : best));
   return {
@@ -112,7 +113,8 @@ export function startCpuSampler(): CpuSampler {
     },
     stop() {
       if (timer) clearInterval(timer);
-      if (available) take();
+      // The last sample sees every process, however late it was started.
+      if (available) take(true);
     },
   };
 }
