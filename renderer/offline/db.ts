@@ -220,6 +220,21 @@ export type OfflineDb = Dexie & {
 };
 
 /**
+ * The app reads its database when it needs to and never uses Dexie's live queries, so it
+ * turns off the two middlewares that serve them on every write: the cache of query results,
+ * which follows each read-write transaction to its end, and the observability middleware,
+ * which records every key and index key a write touches and, at each commit, announces them
+ * to the page and posts them on a BroadcastChannel for other tabs. A fill writes two index
+ * keys a customer, hundreds a transaction: in the bench that bookkeeping was about a tenth
+ * of the page's processor time during a fill (docs/benchmark.md).
+ */
+function withoutLiveQueries(db: OfflineDb): OfflineDb {
+  db.unuse({ stack: 'dbcore', name: 'Observability' });
+  db.unuse({ stack: 'dbcore', name: 'Cache' });
+  return db;
+}
+
+/**
  * Opens (creating or upgrading) the till's database.
  *
  * Migrations: never edit a released version's `stores()`; add a version. Dexie keeps
@@ -227,7 +242,7 @@ export type OfflineDb = Dexie & {
  * existing rows inside the upgrade transaction.
  */
 export function openOfflineDb(name: string = DEFAULT_DB_NAME): OfflineDb {
-  const db = new Dexie(name) as OfflineDb;
+  const db = withoutLiveQueries(new Dexie(name, { cache: 'disabled' }) as OfflineDb);
   db.version(1).stores({
     customers: '++pk, &id, phoneE164, *nameWords',
     rewards: '&code, customerId',
