@@ -8,6 +8,7 @@ import {
   type WriteOptions,
 } from '../../../renderer/offline/customer-cache';
 import { StoredIds } from '../../../renderer/offline/stored-ids';
+import { PartedWritePace } from '../../../renderer/offline/write-cost';
 import { readMeta, writeMeta } from '../../../renderer/offline/db';
 import type { OfflineDb } from '../../../renderer/offline/db';
 import { linesOf, parseSearchLine } from '../../../renderer/offline/search-chunks';
@@ -323,6 +324,25 @@ describe("a fill's parted write: one transaction that grows part by part while t
     expect(cache.writesSentWithoutReading).toBe(2);
     await expectConsistent();
     expect((await cache.search('person150')).customers.map((row) => row.id)).toEqual(['c-150']);
+  });
+
+  test('its first part teaches the pace too, so a write that had time for one part only still learns what parts cost', async () => {
+    await cache.putCustomers(people(1, 16), undefined, undefined, asNew);
+    const observed = vi.spyOn(PartedWritePace.prototype, 'observePart');
+    try {
+      const stored = await cache.putNewCustomersWhile(
+        prepareCustomers(people(17, 200)),
+        '2026-01-02T00:00:00.000Z',
+        asParted(performance.now() - 1, companion().alongside),
+      );
+      const [first] = partSizes(200, 17, PART);
+      expect(stored).toBe(first);
+      // Timed from the end of the confirming reads, which run before it: its own writes.
+      expect(observed.mock.calls).toEqual([[first, expect.any(Number)]]);
+      expect(observed.mock.calls[0]![1]).toBeGreaterThanOrEqual(0);
+    } finally {
+      observed.mockRestore();
+    }
   });
 
   test("a cashier's search that starts during it stops it after the parts already sent, which the search waits for", async () => {
