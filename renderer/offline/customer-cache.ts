@@ -456,6 +456,8 @@ export class CustomerCache {
         async (writesSent, searchCame) => {
           // Its writes are sent from the start: a search that comes waits for what is in flight.
           writesSent();
+          // Until the confirming reads end (below): a bound, should they never say so.
+          lastWrittenAt = performance.now();
           const parted = new PartedWrite(this.db, kept);
           const changes: Change[] = [];
           // The confirming reads first: a transaction's requests run in the order they are made.
