@@ -9,6 +9,8 @@
  * more during the fill for that alone. Warmed first, both meet the service in the same state,
  * as a service that has served a fleet's other tills would be.
  */
+import { get } from '../sandbox/support/http';
+
 export interface WarmedService {
   pages: number;
   customers: number;
@@ -19,11 +21,9 @@ const IN_FLIGHT = 4;
 
 export async function warmService(baseUrl: string, apiKey: string): Promise<WarmedService> {
   const ask = async (page: number) => {
-    const response = await fetch(`${baseUrl}/v1/customers?page=${page}&per_page=${PER_PAGE}`, {
-      headers: { authorization: `Bearer ${apiKey}` },
-    });
-    if (!response.ok) throw new Error(`Warming the sandbox: page ${page} answered ${response.status}.`);
-    return (await response.json()) as { data: unknown[]; meta: { last_page: number } };
+    const reply = await get({ url: baseUrl }, `/v1/customers?page=${page}&per_page=${PER_PAGE}`, { key: apiKey });
+    if (reply.status !== 200) throw new Error(`Warming the sandbox: page ${page} answered ${reply.status}.`);
+    return reply.body as { data: unknown[]; meta: { last_page: number } };
   };
   const first = await ask(1);
   const lastPage = first.meta.last_page;

@@ -1,6 +1,7 @@
 import { afterEach, expect, test } from 'vitest';
 import { startSandbox } from '../../sandbox';
 import { warmService } from '../bench/warm-service';
+import { get } from '../sandbox/support/http';
 
 const KEY = 'warm-test-key';
 let close: (() => Promise<void>) | null = null;
@@ -17,11 +18,7 @@ async function sandboxWith(customers: number) {
 
 test("the bench's warm-up asks for every page of the customer list once", async () => {
   const sandbox = await sandboxWith(1_050);
-  const total = (
-    (await (
-      await fetch(`${sandbox.url}/v1/customers?per_page=1`, { headers: { authorization: `Bearer ${KEY}` } })
-    ).json()) as { meta: { total: number } }
-  ).meta.total;
+  const total = (await get(sandbox, '/v1/customers?per_page=1', { key: KEY })).body.meta.total as number;
   expect(await warmService(sandbox.url, KEY)).toEqual({ pages: Math.ceil(total / 100), customers: total });
 });
 
