@@ -462,9 +462,8 @@ export class CustomerCache {
           const changes: Change[] = [];
           // The confirming reads first: a transaction's requests run in the order they are made.
           const confirmed = confirmWriteContext(this.db, kept);
-          // Settled whatever becomes of the transaction: a rollback must not leave them unheard.
-          confirmed.catch(() => undefined);
           // Requests run in order: the first part's writes begin when the confirming reads end.
+          // The rejection is handled here too: a rollback must not leave them unheard.
           void confirmed.then(
             () => (lastWrittenAt = performance.now()),
             () => undefined,

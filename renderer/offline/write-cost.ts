@@ -97,7 +97,10 @@ export class PartedWritePace {
   private perCustomer = FIRST_WRITE_COST.msPerCustomer;
   private endMs = FIRST_WRITE_COST.fixedMs;
 
-  /** A part of `customers` was written `ms` after the part before it. */
+  /**
+   * A part of `customers` was written `ms` after the request before it: the part before, or
+   * for a transaction's first part, its confirming reads.
+   */
   observePart(customers: number, ms: number): void {
     if (!(customers > 0) || !(ms >= 0)) return;
     const sample = clamp(ms / customers, MS_PER_CUSTOMER_RANGE);
