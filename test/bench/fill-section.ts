@@ -84,7 +84,9 @@ export async function fillFigures(
   const million = options.customers >= 1_000_000;
   try {
     await bench.useSandbox(sandbox);
-    if (options.sequentialPages > 0) {
+    // What follows only serves the comparison with sequential paging: without it, not done.
+    const compared = options.sequentialPages > 0;
+    if (compared) {
       // The fill and sequential paging must meet the service in the same state (warm-service.ts).
       const warming = performance.now();
       const warmed = await warmService(sandbox.url, BENCH_KEY);
@@ -92,8 +94,7 @@ export async function fillFigures(
         `Fill ${size}: the sandbox was asked for its ${warmed.pages} pages once before the measured runs, in ${s(performance.now() - warming)}.`,
       );
     }
-    // Its figures compare the fill with sequential paging: without that, it is not started.
-    const cpu = options.sequentialPages > 0 ? startCpuSampler() : null;
+    const cpu = compared ? startCpuSampler() : null;
     const result = (await bench.page
       .evaluate((args) => window.bench.fillBench(args), {
         perPage: 100,
