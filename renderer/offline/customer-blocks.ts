@@ -5,9 +5,11 @@
  * Why packed: in Chromium every IndexedDB request costs 0.15-0.35 ms whatever it holds, so
  * one record per customer made a fill of 100,000 cost 100,000 requests, and kept the
  * cashier's reads queued behind long write transactions. A block of 16 costs one request;
- * its multi-entry indexes (`*ids`, `*phones`) still find a customer by the service's id or
- * by phone in one request. Reading a search page (20 customers, 20 blocks) costs the same
- * requests as 20 rows did: only the rows asked for are parsed.
+ * its multi-entry id index (`*ids`) still finds a customer by the service's id in one
+ * request. Phones have no index here (db.ts, version 8): the in-memory index and, while it
+ * loads, the search chunks answer them (customer-cache.ts). Reading a search page (20
+ * customers, 20 blocks) costs the same requests as 20 rows did: only the rows asked for
+ * are parsed.
  *
  * Keys: `pk` is allocated here from `meta.nextCustomerPk` and never reused, so a pk an
  * outbox item or the in-memory index holds never comes to mean another customer. A fill's
@@ -36,8 +38,6 @@ export interface CustomerBlock {
   pks: number[];
   /** The service's ids (or `local-…`), for the multi-entry id index. */
   ids: string[];
-  /** E.164 phones, for the multi-entry phone index. */
-  phones: string[];
   /** Each customer as JSON: a `CachedCustomer` without its `pk`. */
   rows: string[];
 }
@@ -103,14 +103,6 @@ export async function findCustomersByIds(db: OfflineDb, ids: readonly string[]):
     if (index >= 0) found.set(id, rowAt(block!, index));
   });
   return found;
-}
-
-/** Customers with this phone, in pk order (the service keeps phones unique; a stale cache may not). */
-export async function findCustomersByPhone(db: OfflineDb, phoneE164: string): Promise<CachedCustomer[]> {
-  const blocks = await db.customerBlocks.where('phones').equals(phoneE164).toArray();
-  return blocks
-    .flatMap((block) => rowsWhere(block, (i) => block.phones[i] === phoneE164))
-    .sort((a, b) => a.pk! - b.pk!);
 }
 
 /** Customers whose id starts with `prefix` (those registered offline: few). */
@@ -276,7 +268,7 @@ export function planCustomerWrite(
   const touched = new Set(stored.map((row) => blockOf(row.pk!)));
   for (const id of touched) {
     const block = context.blocks.get(id);
-    if (block) block.pks.forEach((pk, j) => byPk.set(pk, [pk, block.ids[j]!, block.phones[j]!, block.rows[j]!]));
+    if (block) block.pks.forEach((pk, j) => byPk.set(pk, [pk, block.ids[j]!, block.rows[j]!]));
   }
   for (const row of stored) byPk.set(row.pk!, entryOf(row));
   const records = packEntries(byPk.values());
@@ -442,27 +434,24 @@ export async function confirmWriteContext(db: OfflineDb, kept: WriteContext): Pr
 function sameBlock(a: CustomerBlock | undefined, b: CustomerBlock | undefined): boolean {
   if (!a || !b) return a === b;
   const same = (x: readonly unknown[], y: readonly unknown[]) => x.length === y.length && x.every((v, i) => v === y[i]);
-  return (
-    a.block === b.block && same(a.pks, b.pks) && same(a.ids, b.ids) && same(a.phones, b.phones) && same(a.rows, b.rows)
-  );
+  return a.block === b.block && same(a.pks, b.pks) && same(a.ids, b.ids) && same(a.rows, b.rows);
 }
 
 /** A customer as a block holds it. */
-type Entry = [pk: number, id: string, phone: string, json: string];
+type Entry = [pk: number, id: string, json: string];
 
 function entryOf(row: CachedCustomer): Entry {
-  return [row.pk!, row.id, row.phoneE164, rowJson(row)];
+  return [row.pk!, row.id, rowJson(row)];
 }
 
 function packEntries(entries: Iterable<Entry>): CustomerBlock[] {
   const blocks = new Map<number, CustomerBlock>();
-  for (const [pk, id, phone, json] of [...entries].sort((a, b) => a[0] - b[0])) {
+  for (const [pk, id, json] of [...entries].sort((a, b) => a[0] - b[0])) {
     const key = blockOf(pk);
     let block = blocks.get(key);
-    if (!block) blocks.set(key, (block = { block: key, pks: [], ids: [], phones: [], rows: [] }));
+    if (!block) blocks.set(key, (block = { block: key, pks: [], ids: [], rows: [] }));
     block.pks.push(pk);
     block.ids.push(id);
-    block.phones.push(phone);
     block.rows.push(json);
   }
   return [...blocks.values()];
@@ -484,9 +473,10 @@ export async function deleteCustomerRow(db: OfflineDb, pk: number): Promise<void
   if (block) {
     const index = block.pks.indexOf(pk);
     if (index >= 0) {
-      for (const list of [block.pks, block.ids, block.phones, block.rows] as unknown[][]) list.splice(index, 1);
+      for (const list of [block.pks, block.ids, block.rows] as unknown[][]) list.splice(index, 1);
       if (block.pks.length === 0) await db.customerBlocks.delete(id);
-      else await db.customerBlocks.put(block);
+      // Today's fields only: a block written before version 8 also held its phones.
+      else await db.customerBlocks.put({ block: id, pks: block.pks, ids: block.ids, rows: block.rows });
     }
   }
   await writeSearchLines(db.searchChunks, [], [pk]);

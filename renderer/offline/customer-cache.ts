@@ -2,10 +2,10 @@
  * The customer and reward cache: everything the service returns is written through here
  * (with the time it was fetched), and offline search answers from here.
  *
- * Search goes to the in-memory index once it has loaded; until then Dexie's exact-phone
- * index answers numbers, names are matched in the packed search chunks, and a digit
- * search answers from the part of the index already loaded, saying it is incomplete.
- * Neither path scans the customers table.
+ * Search goes to the in-memory index once it has loaded; until then an exact phone and
+ * names are matched in the packed search chunks, and a digit search answers from the part
+ * of the index already loaded, saying it is incomplete. Neither path scans the customer
+ * blocks, which hold no phone index (db.ts, version 8).
  */
 import type { Table } from 'dexie';
 import type { Customer, Program, Redemption, Reward } from '../../electron/contract';
@@ -18,7 +18,6 @@ import {
   findCustomerById,
   findCustomersByIdPrefix,
   findCustomersByIds,
-  findCustomersByPhone,
   firstCustomerPks,
   firstCustomers,
   getCustomerRow,
@@ -36,7 +35,7 @@ import { LOCAL_ID_PREFIX, rewardKey, type CachedCustomer, type CachedReward, typ
 import { nameWordsOf } from './fold';
 import type { StoredIds } from './stored-ids';
 import { loadSearchIndex, yieldToBrowser, type IndexLoadOptions, type IndexLoadProgress } from './index-loader';
-import { linesOf, parseSearchLine } from './search-chunks';
+import { linesOf, parseSearchLine, type SearchFields } from './search-chunks';
 import { SlimSearchIndex, parseQuery, type IndexEntry, type IndexHits, type ParsedQuery } from './search-index';
 import { PartedWritePace } from './write-cost';
 
@@ -746,8 +745,17 @@ export class CustomerCache {
     return getCustomerRow(this.db, pk);
   }
 
+  /**
+   * The customer with this E.164 phone (one of them, should a stale cache hold two): from
+   * the in-memory index once it has loaded, from the search chunks until then.
+   */
   async findByPhone(phoneE164: string): Promise<CachedCustomer | undefined> {
-    return (await findCustomersByPhone(this.db, phoneE164))[0];
+    const pks = this.indexState === 'ready' ? [this.index.findPhone(phoneE164)] : await this.pksWithPhone(phoneE164);
+    const rows = await getCustomerRows(
+      this.db,
+      pks.filter((pk): pk is number => pk !== undefined),
+    );
+    return rows.find((row) => row?.phoneE164 === phoneE164);
   }
 
   /**
@@ -898,7 +906,7 @@ export class CustomerCache {
         return { hits: capHits(await firstCustomerPks(this.db, MAX_RESULTS + 1)), complete: true, via };
       }
       case 'phone': {
-        const pks = (await findCustomersByPhone(this.db, query.e164)).map((row) => row.pk!);
+        const pks = await this.pksWithPhone(query.e164);
         if (pks.length > 0) return { hits: { pks, capped: false, matched: 'exact_phone' }, complete: true, via };
         return {
           hits: { ...this.index.search({ kind: 'digits', digits: query.digits }, MAX_RESULTS), matched: 'digits' },
@@ -917,25 +925,59 @@ export class CustomerCache {
 
   /**
    * Names while the index loads: the packed search lines (search-chunks.ts) in pk order,
-   * a few chunks per read, until more than a page of results' worth (MAX_RESULTS) matched
-   * or FALLBACK_CHUNK_LIMIT chunks were read (then the answer says it is incomplete).
-   * Every term must be a prefix of some word of the name, as in the index.
+   * until more than a page of results' worth (MAX_RESULTS) matched or FALLBACK_CHUNK_LIMIT
+   * chunks were read (then the answer says it is incomplete). Every term must be a prefix
+   * of some word of the name, as in the index.
    */
-  private async scanChunksForNames(terms: readonly string[]): Promise<{ pks: number[]; complete: boolean }> {
-    const pks: number[] = [];
+  private scanChunksForNames(terms: readonly string[]): Promise<{ pks: number[]; complete: boolean }> {
     // The longest term is the rarest substring, the cheapest first test of a line.
     const probe = [...terms].sort((a, b) => b.length - a.length)[0] ?? '';
+    return this.scanSearchLines(
+      probe,
+      (fields) => terms.every((term) => fields.nameWords.some((word) => word.startsWith(term))),
+      { maxChunks: FALLBACK_CHUNK_LIMIT, enough: MAX_RESULTS + 1 },
+    );
+  }
+
+  /**
+   * The pks whose search line holds this E.164 phone, in pk order, while the index loads.
+   * Every chunk is read, however many: the phone is who the customer is (the outbox's
+   * registrations ask it too), so this answer is never partial. About 1,000 chunks at a
+   * million customers, each first tested for the digits as a whole.
+   */
+  private async pksWithPhone(phoneE164: string): Promise<number[]> {
+    const digits = phoneE164.startsWith('+') ? phoneE164.slice(1) : '';
+    if (digits === '') return [];
+    const { pks } = await this.scanSearchLines(digits, (fields) => fields.phoneE164 === phoneE164, {
+      maxChunks: Number.POSITIVE_INFINITY,
+      enough: Number.POSITIVE_INFINITY,
+    });
+    return pks;
+  }
+
+  /**
+   * The packed search lines in pk order, a few chunks per read, skipping any without
+   * `probe`: the pks of the lines `matches` keeps, until `enough` were found (complete) or
+   * `maxChunks` were read with more left (incomplete).
+   */
+  private async scanSearchLines(
+    probe: string,
+    matches: (fields: SearchFields) => boolean,
+    { maxChunks, enough }: { maxChunks: number; enough: number },
+  ): Promise<{ pks: number[]; complete: boolean }> {
+    const pks: number[] = [];
     let after = -1;
-    for (let read = 0; read < FALLBACK_CHUNK_LIMIT; read += FALLBACK_CHUNKS_PER_READ) {
+    for (let read = 0; read < maxChunks; read += FALLBACK_CHUNKS_PER_READ) {
       const chunks = await this.db.searchChunks.where(':id').above(after).limit(FALLBACK_CHUNKS_PER_READ).toArray();
       for (const chunk of chunks) {
         after = chunk.chunk;
+        if (!chunk.lines.includes(probe)) continue;
         for (const line of linesOf(chunk)) {
           if (!line.includes(probe)) continue;
           const fields = parseSearchLine(line);
-          if (terms.every((term) => fields.nameWords.some((word) => word.startsWith(term)))) pks.push(fields.pk);
+          if (matches(fields)) pks.push(fields.pk);
         }
-        if (pks.length > MAX_RESULTS) return { pks, complete: true };
+        if (pks.length >= enough) return { pks, complete: true };
       }
       if (chunks.length < FALLBACK_CHUNKS_PER_READ) return { pks, complete: true };
     }

@@ -7,13 +7,13 @@
  * - customers are packed 16 to a record of `customerBlocks` (customer-blocks.ts), keyed by
  *   an integer `pk` that is also the document number of the in-memory search index
  *   (search-index.ts). A record per customer cost an IndexedDB request per customer, most
- *   of a fill's time; version 6 moves them. The blocks' multi-entry indexes find a customer
- *   by the service's id and by exact phone, which answers while the in-memory index loads
- *   and finds a customer by number for the outbox. The id index is not unique (version 7):
- *   writers keep one customer per id (customer-blocks.ts). Names while the index
- *   loads are matched against the packed search chunks instead (customer-cache.ts).
- *   There is deliberately no name-word or phone-suffix index: the in-memory index serves
- *   those, and such indexes made inserts several times slower and storage 3-4x larger.
+ *   of a fill's time; version 6 moves them. The blocks' multi-entry index finds a customer
+ *   by the service's id; it is not unique (version 7): writers keep one customer per id
+ *   (customer-blocks.ts). There is deliberately no name-word, phone or phone-suffix index
+ *   (version 8 dropped the phone index): the in-memory index serves those, and while it
+ *   loads the packed search chunks do (customer-cache.ts). Every index entry costs a write
+ *   (the phone index's was about a fifth of IndexedDB's work in a fill), and the name-word
+ *   index made inserts several times slower and storage 3-4x larger.
  * - nothing in the hot path uses `.filter()`, which leaves Dexie's fast path.
  * - `searchChunks` repeats only what the in-memory index needs, 1,024 customers to a
  *   record (search-chunks.ts): the index loads from these, not from the full records.
@@ -335,6 +335,11 @@ export function openOfflineDb(name: string = DEFAULT_DB_NAME): OfflineDb {
   // learns which of its customers are stored from memory (stored-ids.ts). The index is
   // built again from the blocks as they are; nothing else changes.
   db.version(7).stores({ customerBlocks: 'block, *ids, *phones' });
+  // Version 8: no phone index. The in-memory index answers an exact phone, and while it
+  // loads the search chunks do; the index cost IndexedDB about a fifth of a fill's writing
+  // (docs/benchmark.md). Blocks written before keep a `phones` field nothing reads, until
+  // they are next written.
+  db.version(8).stores({ customerBlocks: 'block, *ids' });
   return db;
 }
 

@@ -12,9 +12,10 @@ import { cyrb53 } from '../../../renderer/offline/cyrb53';
 import { customerAt } from './generate';
 
 /**
- * Index sets to compare: the app's before schema 7 (`&*ids, *phones`), its own since
- * (`*ids, *phones`), the same entries keyed by 53-bit hashes instead of the strings
- * (`#ids, #phones`: an index entry's bytes against its count), and without each.
+ * Index sets to compare: the app's before schema 7 (`&*ids, *phones`), in schema 7
+ * (`*ids, *phones`), its own since schema 8 (`*ids`), the same entries keyed by 53-bit
+ * hashes instead of the strings (`#ids, #phones`: an index entry's bytes against its
+ * count), and without each.
  */
 export const INDEX_SCHEMAS = ['&*ids, *phones', '*ids, *phones', '#ids, #phones', '*ids', '*phones', 'none'] as const;
 export type IndexSchema = (typeof INDEX_SCHEMAS)[number];
@@ -70,9 +71,13 @@ export async function indexCost(options: {
       pk: first + i,
     }));
     const hashed = schema.includes('#');
-    const records = packCustomerBlocks(rows).map((block) =>
-      hashed ? { ...block, idHashes: block.ids.map(cyrb53), phoneHashes: block.phones.map(cyrb53) } : block,
-    );
+    // The app's blocks hold no phones since its version 8: added here for the schemas that index them.
+    const records = packCustomerBlocks(rows).map((block) => {
+      const phones = block.pks.map((pk) => rows[pk - first]!.phoneE164);
+      return hashed
+        ? { ...block, idHashes: block.ids.map(cyrb53), phoneHashes: phones.map(cyrb53) }
+        : { ...block, phones };
+    });
     const lines = new SearchLineChanges(rows.map(searchFieldsOf));
     const { toPut: chunks } = lines.apply(
       lines.chunkIds.map((id) => (id === lastChunk?.chunk ? lastChunk : undefined)),

@@ -1,7 +1,7 @@
 import { Dexie } from 'dexie';
 import { afterEach, expect, test } from 'vitest';
 import { CustomerCache } from '../../../renderer/offline/customer-cache';
-import { openOfflineDb, type OfflineDb } from '../../../renderer/offline/db';
+import { openOfflineDb, type CachedCustomer, type OfflineDb } from '../../../renderer/offline/db';
 import { linesOf, parseSearchLine, writeSearchLines } from '../../../renderer/offline/search-chunks';
 import { packCustomerBlocks, searchFieldsOf } from '../../../renderer/offline/customer-blocks';
 import { nameWordsOf } from '../../../renderer/offline/fold';
@@ -19,13 +19,12 @@ async function openUpgraded(name: string): Promise<OfflineDb> {
   const db = openOfflineDb(name);
   cleanup.push(db);
   await db.open();
-  expect(db.verno).toBe(7);
+  expect(db.verno).toBe(8);
   expect(db.tables.map((table) => table.name)).not.toContain('customers');
   // As IndexedDB holds them, not as Dexie was told.
   const store = (db.backendDB() as IDBDatabase).transaction('customerBlocks').objectStore('customerBlocks');
-  expect([...store.indexNames].sort()).toEqual(['ids', 'phones']);
+  expect([...store.indexNames]).toEqual(['ids']);
   expect(store.index('ids')).toMatchObject({ unique: false, multiEntry: true });
-  expect(store.index('phones')).toMatchObject({ unique: false, multiEntry: true });
   return db;
 }
 
@@ -212,13 +211,15 @@ test('a version 2 database upgrades to the latest: customers, search lines and o
 
 /**
  * A released schema, as it was: version 4 was the last with the multi-entry name-word
- * index, version 5 the last with a record per customer.
+ * index, version 5 the last with a record per customer, version 6 the last with a unique
+ * id index, version 7 the last with a phone index.
  */
-function openReleased(name: string, version: 4 | 5 | 6): Dexie {
+function openReleased(name: string, version: 4 | 5 | 6 | 7): Dexie {
   const db = new Dexie(name);
+  const blocks = { 6: 'block, &*ids, *phones', 7: 'block, *ids, *phones' } as const;
   db.version(version).stores({
-    ...(version === 6
-      ? { customerBlocks: 'block, &*ids, *phones' }
+    ...(version >= 6
+      ? { customerBlocks: blocks[version as 6 | 7] }
       : { customers: version === 4 ? '++pk, &id, phoneE164, *nameWords' : '++pk, &id, phoneE164' }),
     rewards: '&code, customerId',
     outbox: '++seq, state, [state+seq]',
@@ -228,6 +229,14 @@ function openReleased(name: string, version: 4 | 5 | 6): Dexie {
     pageTags: 'page',
   });
   return db;
+}
+
+/** Blocks as versions 6 and 7 stored them: with their customers' phones, for the phone index. */
+function releasedBlocks(rows: readonly CachedCustomer[]) {
+  return packCustomerBlocks(rows).map((block) => ({
+    ...block,
+    phones: block.pks.map((pk) => rows.find((row) => row.pk === pk)!.phoneE164),
+  }));
 }
 
 function v4Row(id: string, name: string, phone: string, phoneE164: string) {
@@ -382,7 +391,7 @@ test('a version 6 database upgrades to 7: the id index is built again, not uniqu
     ...v4Row(`c-${i}`, `Layla Haddad ${i}`, `+966 55 ${1_000_000 + i}`, `+96655${1_000_000 + i}`),
     pk: i + 1,
   }));
-  await v6.table('customerBlocks').bulkAdd(packCustomerBlocks(rows));
+  await v6.table('customerBlocks').bulkAdd(releasedBlocks(rows));
   await writeSearchLines(v6.table('searchChunks'), rows.map(searchFieldsOf));
   await v6.table('meta').put({ key: 'nextCustomerPk', value: 301 });
   await v6.table('pageTags').put({ page: 1, perPage: 100, etag: '"p1"' });
@@ -399,4 +408,39 @@ test('a version 6 database upgrades to 7: the id index is built again, not uniqu
   const [again] = await cache.putCustomers([customer('c-42', 'Sami Renamed', '+966 55 1000042')]);
   expect(again!.pk).toBe(43);
   expect(await countCustomers(db)).toBe(300);
+});
+
+test('a version 7 database upgrades to 8: the phone index is gone, blocks are kept as they were, and phones are still found before and after the index loads', async () => {
+  const name = `schema-upgrade-v7-${Math.random().toString(36).slice(2)}`;
+  const v7 = openReleased(name, 7);
+  const rows = Array.from({ length: 40 }, (_, i) => ({
+    ...v4Row(`c-${i}`, `Layla Haddad ${i}`, `+966 55 ${1_000_000 + i}`, `+96655${1_000_000 + i}`),
+    pk: i + 1,
+  }));
+  await v7.table('customerBlocks').bulkAdd(releasedBlocks(rows));
+  await writeSearchLines(v7.table('searchChunks'), rows.map(searchFieldsOf));
+  await v7.table('meta').put({ key: 'nextCustomerPk', value: 41 });
+  const blocksBefore = await v7.table('customerBlocks').toArray();
+  expect(blocksBefore[0]).toHaveProperty('phones');
+  v7.close();
+
+  const db = await openUpgraded(name);
+  // Dropping an index rewrites no record.
+  expect(await db.customerBlocks.toArray()).toEqual(blocksBefore);
+  const cache = new CustomerCache(db, { defaultCountry: () => 'SA' });
+  // While the index loads: from the search chunks.
+  expect((await cache.findByPhone('+966551000017'))?.id).toBe('c-17');
+  expect(await cache.search('+966 55 1000017')).toMatchObject({ via: 'fallback', complete: true, total: 1 });
+  expect(await cache.findByPhone('+966559999999')).toBeUndefined();
+  // A block written again holds only today's fields.
+  const [renamed] = await cache.putCustomers([customer('c-17', 'Sami Renamed', '+966 55 2000017')]);
+  expect(renamed!.pk).toBe(18);
+  expect(await db.customerBlocks.get(1)).not.toHaveProperty('phones');
+  expect(await cache.findByPhone('+966551000017')).toBeUndefined();
+  expect((await cache.findByPhone('+966552000017'))?.id).toBe('c-17');
+  // Once it has loaded: from the index.
+  await cache.loadIndex({ yieldToPage: async () => undefined });
+  expect((await cache.findByPhone('+966552000017'))?.id).toBe('c-17');
+  expect((await cache.findByPhone('+966551000039'))?.id).toBe('c-39');
+  expect((await cache.search('+966 55 2000017')).customers.map((row) => row.id)).toEqual(['c-17']);
 });
