@@ -59,6 +59,8 @@ export const MAX_RESULTS = 500;
  */
 const FALLBACK_CHUNK_LIMIT = 256;
 const FALLBACK_CHUNKS_PER_READ = 16;
+/** The phone scan reads every chunk whatever it finds: fewer, larger reads (about 4 MB each). */
+const PHONE_SCAN_CHUNKS_PER_READ = 64;
 
 export interface CacheSearchResult {
   customers: CachedCustomer[];
@@ -935,7 +937,7 @@ export class CustomerCache {
     return this.scanSearchLines(
       probe,
       (fields) => terms.every((term) => fields.nameWords.some((word) => word.startsWith(term))),
-      { maxChunks: FALLBACK_CHUNK_LIMIT, enough: MAX_RESULTS + 1 },
+      { maxChunks: FALLBACK_CHUNK_LIMIT, enough: MAX_RESULTS + 1, perRead: FALLBACK_CHUNKS_PER_READ },
     );
   }
 
@@ -951,24 +953,25 @@ export class CustomerCache {
     const { pks } = await this.scanSearchLines(digits, (fields) => fields.phoneE164 === phoneE164, {
       maxChunks: Number.POSITIVE_INFINITY,
       enough: Number.POSITIVE_INFINITY,
+      perRead: PHONE_SCAN_CHUNKS_PER_READ,
     });
     return pks;
   }
 
   /**
-   * The packed search lines in pk order, a few chunks per read, skipping any without
+   * The packed search lines in pk order, `perRead` chunks a read, skipping any without
    * `probe`: the pks of the lines `matches` keeps, until `enough` were found (complete) or
    * `maxChunks` were read with more left (incomplete).
    */
   private async scanSearchLines(
     probe: string,
     matches: (fields: SearchFields) => boolean,
-    { maxChunks, enough }: { maxChunks: number; enough: number },
+    { maxChunks, enough, perRead }: { maxChunks: number; enough: number; perRead: number },
   ): Promise<{ pks: number[]; complete: boolean }> {
     const pks: number[] = [];
     let after = -1;
-    for (let read = 0; read < maxChunks; read += FALLBACK_CHUNKS_PER_READ) {
-      const chunks = await this.db.searchChunks.where(':id').above(after).limit(FALLBACK_CHUNKS_PER_READ).toArray();
+    for (let read = 0; read < maxChunks; read += perRead) {
+      const chunks = await this.db.searchChunks.where(':id').above(after).limit(perRead).toArray();
       for (const chunk of chunks) {
         after = chunk.chunk;
         if (!chunk.lines.includes(probe)) continue;
@@ -979,7 +982,7 @@ export class CustomerCache {
         }
         if (pks.length >= enough) return { pks, complete: true };
       }
-      if (chunks.length < FALLBACK_CHUNKS_PER_READ) return { pks, complete: true };
+      if (chunks.length < perRead) return { pks, complete: true };
     }
     return { pks, complete: false };
   }
