@@ -69,7 +69,7 @@ export interface BenchBrowser {
    */
   coreCalls: { channel: string; startedAt: number; ms: number }[];
   /** Points the core at a sandbox, with the bench key, as Settings would. */
-  useSandbox(sandbox: Sandbox): Promise<void>;
+  useSandbox(sandbox: Pick<Sandbox, 'url'>): Promise<void>;
   /** JS heap in use after a full garbage collection, in bytes. */
   heapUsedAfterGc(): Promise<number>;
   close(): Promise<void>;

@@ -4,11 +4,11 @@
  * fill of 1,000,000 and the JS heap after it.
  */
 import { cpus } from 'node:os';
-import { startSandbox } from '../../sandbox';
 import { BENCH_KEY, type BenchBrowser } from './bench-browser';
 import { startCpuSampler, type CpuSampler } from './cpu-sampler';
 import type { FillBenchResult, FillRun } from './page/fill-bench';
 import type { Report } from './report';
+import { startSandboxThread, type SandboxThread } from './sandbox-thread';
 import { summarize } from './stats';
 import { warmService } from './warm-service';
 
@@ -31,7 +31,7 @@ function split(bench: BenchBrowser, run: FillRun): string {
     .reduce((sum, call) => sum + call.ms, 0);
   const bridgeMs = Math.max(0, run.fetchMs - coreMs);
   return (
-    `fetch ${s(run.fetchMs)} (the core's handler: validation, axios and the sandbox answering in the same Node thread, ${s(coreMs)}; ` +
+    `fetch ${s(run.fetchMs)} (the core's handler: validation, axios and the wait for the sandbox, which answers from a thread of its own, ${s(coreMs)}; ` +
     `the test bridge, page -> shared worker -> POST on loopback, and waiting for the Node thread, ${s(bridgeMs)}), ` +
     `write (putCustomers and parted writes) ${s(run.writeMs)} (${(run.writeMs / Math.max(1, run.customers)).toFixed(3)} ms a customer; ${run.writes} transactions, ${run.writesSentWithoutReading} of them sent without reading first), ${run.pages} pages, ${run.notModified} answered 304, ${run.writesMetBySearch} writes a cashier's search came upon (${run.interruptedWrites} of them rolled back and made again)${run.cashierShare === null ? '' : `, the writer ending at ${Math.round(run.cashierShare * 100)}% of the cashier's pause`}, in ${s(run.ms)} of wall time`
   );
@@ -79,7 +79,8 @@ export async function fillFigures(
 ): Promise<void> {
   const size = options.customers.toLocaleString('en-GB');
   const generating = performance.now();
-  const sandbox = await startSandbox({ customers: options.customers, keys: { [BENCH_KEY]: 'coffee-club' } });
+  // On a thread of its own, as a service answers from its own process (sandbox-thread.ts).
+  const sandbox = await startSandboxThread({ customers: options.customers, keys: { [BENCH_KEY]: 'coffee-club' } });
   report.note(`Fill ${size}: the sandbox generated ${size} extra customers in ${s(performance.now() - generating)}.`);
   const million = options.customers >= 1_000_000;
   try {
@@ -251,10 +252,10 @@ export async function fillFigures(
 async function wireFigures(
   bench: BenchBrowser,
   report: Report,
-  sandbox: Awaited<ReturnType<typeof startSandbox>>,
+  sandbox: SandboxThread,
   { latencyMs, sequentialPages }: { latencyMs: number; sequentialPages: number },
 ): Promise<void> {
-  sandbox.faults.set({ latencyMs });
+  await sandbox.faults.set({ latencyMs });
   try {
     const result = (await bench.page.evaluate((args) => window.bench.fillBench(args), {
       perPage: 100,
@@ -291,6 +292,6 @@ async function wireFigures(
       summary: during,
     });
   } finally {
-    sandbox.faults.reset();
+    await sandbox.faults.reset();
   }
 }
