@@ -239,6 +239,17 @@ function releasedBlocks(rows: readonly CachedCustomer[]) {
   }));
 }
 
+/** `count` customers (`c-0`, pk 1, onwards) stored in a version 6 or 7 database as it stored them. */
+async function storeReleasedBlocks(db: Dexie, count: number): Promise<void> {
+  const rows = Array.from({ length: count }, (_, i) => ({
+    ...v4Row(`c-${i}`, `Layla Haddad ${i}`, `+966 55 ${1_000_000 + i}`, `+96655${1_000_000 + i}`),
+    pk: i + 1,
+  }));
+  await db.table('customerBlocks').bulkAdd(releasedBlocks(rows));
+  await writeSearchLines(db.table('searchChunks'), rows.map(searchFieldsOf));
+  await db.table('meta').put({ key: 'nextCustomerPk', value: count + 1 });
+}
+
 function v4Row(id: string, name: string, phone: string, phoneE164: string) {
   return {
     id,
@@ -387,13 +398,7 @@ test('a version 5 database upgrades to 6: every customer moves into blocks as it
 test('a version 6 database upgrades to 7: the id index is built again, not unique, and finds every customer; nothing else changes', async () => {
   const name = `schema-upgrade-v6-${Math.random().toString(36).slice(2)}`;
   const v6 = openReleased(name, 6);
-  const rows = Array.from({ length: 300 }, (_, i) => ({
-    ...v4Row(`c-${i}`, `Layla Haddad ${i}`, `+966 55 ${1_000_000 + i}`, `+96655${1_000_000 + i}`),
-    pk: i + 1,
-  }));
-  await v6.table('customerBlocks').bulkAdd(releasedBlocks(rows));
-  await writeSearchLines(v6.table('searchChunks'), rows.map(searchFieldsOf));
-  await v6.table('meta').put({ key: 'nextCustomerPk', value: 301 });
+  await storeReleasedBlocks(v6, 300);
   await v6.table('pageTags').put({ page: 1, perPage: 100, etag: '"p1"' });
   const blocksBefore = await v6.table('customerBlocks').toArray();
   v6.close();
@@ -413,13 +418,7 @@ test('a version 6 database upgrades to 7: the id index is built again, not uniqu
 test('a version 7 database upgrades to 8: the phone index is gone, blocks are kept as they were, and phones are still found before and after the index loads', async () => {
   const name = `schema-upgrade-v7-${Math.random().toString(36).slice(2)}`;
   const v7 = openReleased(name, 7);
-  const rows = Array.from({ length: 40 }, (_, i) => ({
-    ...v4Row(`c-${i}`, `Layla Haddad ${i}`, `+966 55 ${1_000_000 + i}`, `+96655${1_000_000 + i}`),
-    pk: i + 1,
-  }));
-  await v7.table('customerBlocks').bulkAdd(releasedBlocks(rows));
-  await writeSearchLines(v7.table('searchChunks'), rows.map(searchFieldsOf));
-  await v7.table('meta').put({ key: 'nextCustomerPk', value: 41 });
+  await storeReleasedBlocks(v7, 40);
   const blocksBefore = await v7.table('customerBlocks').toArray();
   expect(blocksBefore[0]).toHaveProperty('phones');
   v7.close();
