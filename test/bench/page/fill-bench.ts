@@ -83,6 +83,8 @@ export interface FillBenchResult {
   searchDuringFill: number[];
   /** The same searches' in-memory index part alone. */
   indexSearchDuringFill: number[];
+  /** The same cashier on the filled base with nothing else running: what the fill adds is the difference. */
+  searchWithoutFill: number[];
   sequential: FillRun | null;
   /** The same base refreshed again, unchanged: without entity tags, then with them. */
   unchangedWithoutTags: FillRun | null;
@@ -162,6 +164,8 @@ export async function fillBench(options: {
   perPage: number;
   sequentialPages: number;
   cashierQueries: string[];
+  /** Then let the cashier search the filled base this long, nothing else running. */
+  searchWithoutFillMs: number;
   /** Refresh the filled base twice more, unchanged (without, then with entity tags). */
   unchanged: boolean;
   /** Keep the filled database open (the runner reads the heap, then calls `closeFill`). */
@@ -174,6 +178,10 @@ export async function fillBench(options: {
     tags: true,
     cashier: { queries: options.cashierQueries, samples },
   });
+  // The floor the during-fill figure stands on: this machine's own search time, nothing writing.
+  const withoutFill = { full: [] as number[], index: [] as number[] };
+  const quietUntil = performance.now() + options.searchWithoutFillMs;
+  await cashier(ours, options.cashierQueries, () => performance.now() >= quietUntil, withoutFill);
   let unchangedWithoutTags: FillRun | null = null;
   let unchangedWithTags: FillRun | null = null;
   if (options.unchanged) {
@@ -234,6 +242,7 @@ export async function fillBench(options: {
     refresh: refreshed,
     searchDuringFill: samples.full,
     indexSearchDuringFill: samples.index,
+    searchWithoutFill: withoutFill.full,
     sequential: sequentialRun,
     unchangedWithoutTags,
     unchangedWithTags,
