@@ -35,7 +35,7 @@ import { LOCAL_ID_PREFIX, rewardKey, type CachedCustomer, type CachedReward, typ
 import { nameWordsOf } from './fold';
 import type { StoredIds } from './stored-ids';
 import { loadSearchIndex, yieldToBrowser, type IndexLoadOptions, type IndexLoadProgress } from './index-loader';
-import { CHUNK_SIZE, linesOf, parseSearchLine, type SearchFields } from './search-chunks';
+import { linesOf, parseSearchLine, type SearchFields } from './search-chunks';
 import { SlimSearchIndex, parseQuery, type IndexEntry, type IndexHits, type ParsedQuery } from './search-index';
 import { PartedWritePace } from './write-cost';
 
@@ -53,13 +53,14 @@ export const PAGE_SIZE = 20;
 /** More matches than this ask the cashier to type more, rather than page through a crowd. */
 export const MAX_RESULTS = 500;
 /**
- * Search chunks a name search reads while the index loads before it answers with what it
- * found, saying it is incomplete: about 260,000 customers, a few hundred milliseconds.
+ * Search chunks (of 1,024 customers) a name search reads while the index loads before it
+ * answers with what it found, saying it is incomplete: about 260,000 customers, a few
+ * hundred milliseconds.
  */
-export const FALLBACK_CHUNK_LIMIT = 262_144 / CHUNK_SIZE;
-const FALLBACK_CHUNKS_PER_READ = 16_384 / CHUNK_SIZE;
+const FALLBACK_CHUNK_LIMIT = 256;
+const FALLBACK_CHUNKS_PER_READ = 16;
 /** The phone scan reads every chunk whatever it finds: fewer, larger reads (about 4 MB each). */
-const PHONE_SCAN_CHUNKS_PER_READ = 65_536 / CHUNK_SIZE;
+const PHONE_SCAN_CHUNKS_PER_READ = 64;
 
 export interface CacheSearchResult {
   customers: CachedCustomer[];

@@ -15,8 +15,8 @@
  *   (the phone index's was about a fifth of IndexedDB's work in a fill), and the name-word
  *   index made inserts several times slower and storage 3-4x larger.
  * - nothing in the hot path uses `.filter()`, which leaves Dexie's fast path.
- * - `searchChunks` repeats only what the in-memory index needs, 256 customers to a
- *   record (search-chunks.ts; 1,024 before version 9): the index loads from these, not from the full records.
+ * - `searchChunks` repeats only what the in-memory index needs, 1,024 customers to a
+ *   record (search-chunks.ts): the index loads from these, not from the full records.
  *   Every customer write goes through customer-blocks.ts, in a transaction over
  *   `customerTables(db)`, so the two never differ.
  */
@@ -24,7 +24,7 @@ import { Dexie, type EntityTable } from 'dexie';
 import type { BridgeError, Customer, Reward } from '../../electron/contract';
 import { nameWordsOf } from './fold';
 import { BLOCK_BITS, packCustomerBlocks, searchFieldsOf, type CustomerBlock } from './customer-blocks';
-import { CHUNK_BITS_BEFORE_V9, linesOf, narrowSearchChunks, writeSearchLines, type SearchChunk } from './search-chunks';
+import { linesOf, writeSearchLines, type SearchChunk } from './search-chunks';
 
 export const DEFAULT_DB_NAME = 'loyalty-till-offline';
 
@@ -256,12 +256,7 @@ export function openOfflineDb(name: string = DEFAULT_DB_NAME): OfflineDb {
     .stores({ searchChunks: 'chunk', outbox: '++seq, state, [state+seq]' })
     .upgrade(async (tx) => {
       const rows = await tx.table<CachedCustomer, number>('customers').toArray();
-      await writeSearchLines(
-        tx.table('searchChunks') as EntityTable<SearchChunk, 'chunk'>,
-        rows.map(searchFieldsOf),
-        [],
-        CHUNK_BITS_BEFORE_V9,
-      );
+      await writeSearchLines(tx.table('searchChunks') as EntityTable<SearchChunk, 'chunk'>, rows.map(searchFieldsOf));
     });
   // Version 3: folding learnt Arabic (alef wasla, alef maqsura, ta marbuta, tatweel), so the
   // stored name words are folded again; only rows whose words change are rewritten.
@@ -282,8 +277,6 @@ export function openOfflineDb(name: string = DEFAULT_DB_NAME): OfflineDb {
         await writeSearchLines(
           tx.table('searchChunks') as EntityTable<SearchChunk, 'chunk'>,
           changed.map(searchFieldsOf),
-          [],
-          CHUNK_BITS_BEFORE_V9,
         );
       }
     });
@@ -309,7 +302,7 @@ export function openOfflineDb(name: string = DEFAULT_DB_NAME): OfflineDb {
       const stale = [...listed];
       if (missing.length === 0 && stale.length === 0) return;
       const rows = (await customers.bulkGet(missing)).filter((row): row is CachedCustomer => row !== undefined);
-      await writeSearchLines(chunks, rows.map(searchFieldsOf), stale, CHUNK_BITS_BEFORE_V9);
+      await writeSearchLines(chunks, rows.map(searchFieldsOf), stale);
     });
   // Version 6: customers packed 16 to a record (customer-blocks.ts): a fill's writes cost a
   // request per block, not per customer. The rows move in pk order, a few thousand at a
@@ -347,13 +340,6 @@ export function openOfflineDb(name: string = DEFAULT_DB_NAME): OfflineDb {
   // (docs/benchmark.md). Blocks written before keep a `phones` field nothing reads, until
   // they are next written.
   db.version(8).stores({ customerBlocks: 'block, *ids' });
-  // Version 9: search chunks of 256 customers instead of 1,024, so that none passes the
-  // size at which Chromium keeps a value as a file of its own (search-chunks.ts).
-  db.version(9)
-    .stores({})
-    .upgrade((tx) =>
-      narrowSearchChunks(tx.table('searchChunks') as EntityTable<SearchChunk, 'chunk'>, CHUNK_BITS_BEFORE_V9),
-    );
   return db;
 }
 

@@ -2,15 +2,7 @@ import { Dexie } from 'dexie';
 import { afterEach, expect, test } from 'vitest';
 import { CustomerCache } from '../../../renderer/offline/customer-cache';
 import { openOfflineDb, type CachedCustomer, type OfflineDb } from '../../../renderer/offline/db';
-import {
-  CHUNK_BITS_BEFORE_V9,
-  chunkOf,
-  linesOf,
-  narrowSearchChunks,
-  parseSearchLine,
-  writeSearchLines,
-  type SearchFields,
-} from '../../../renderer/offline/search-chunks';
+import { linesOf, parseSearchLine, writeSearchLines } from '../../../renderer/offline/search-chunks';
 import { packCustomerBlocks, searchFieldsOf } from '../../../renderer/offline/customer-blocks';
 import { nameWordsOf } from '../../../renderer/offline/fold';
 import { Outbox } from '../../../renderer/offline/outbox';
@@ -27,7 +19,7 @@ async function openUpgraded(name: string): Promise<OfflineDb> {
   const db = openOfflineDb(name);
   cleanup.push(db);
   await db.open();
-  expect(db.verno).toBe(9);
+  expect(db.verno).toBe(8);
   expect(db.tables.map((table) => table.name)).not.toContain('customers');
   // As IndexedDB holds them, not as Dexie was told.
   const store = (db.backendDB() as IDBDatabase).transaction('customerBlocks').objectStore('customerBlocks');
@@ -36,19 +28,10 @@ async function openUpgraded(name: string): Promise<OfflineDb> {
   return db;
 }
 
-/**
- * Every customer has a search line saying what its record says, and nothing else has one;
- * each line is in the chunk its pk belongs to, in pk order.
- */
+/** Every customer has a search line saying what its record says, and nothing else has one. */
 async function expectSearchRowsMatch(db: OfflineDb): Promise<void> {
   const customers = await allCustomers(db);
-  const chunks = await db.searchChunks.toArray();
-  for (const chunk of chunks) {
-    const pks = linesOf(chunk).map((line) => parseSearchLine(line).pk);
-    expect(pks.map((pk) => chunkOf(pk))).toEqual(pks.map(() => chunk.chunk));
-    expect(pks).toEqual([...pks].sort((a, b) => a - b));
-  }
-  const rows = chunks.flatMap(linesOf).map(parseSearchLine);
+  const rows = (await db.searchChunks.toArray()).flatMap(linesOf).map(parseSearchLine);
   expect(rows.map((row) => row.pk).sort()).toEqual(customers.map((row) => row.pk).sort());
   for (const row of customers) {
     expect(rows.find((search) => search.pk === row.pk)).toEqual({
@@ -184,13 +167,13 @@ test('search lines are kept sorted by pk within a chunk, and an emptied chunk go
     { pk: 1030, phoneE164: '+966501234567', nameWords: [] },
   ]);
   expect((await db.searchChunks.get(0))?.lines).toBe('3 48501234567 lukasz zolkiewski\n7 4520123456 soren');
-  expect(parseSearchLine((await db.searchChunks.get(chunkOf(1030)))!.lines)).toEqual({
+  expect(parseSearchLine((await db.searchChunks.get(1))!.lines)).toEqual({
     pk: 1030,
     phoneE164: '+966501234567',
     nameWords: [],
   });
   await writeSearchLines(db.searchChunks, [], [1030]);
-  expect(await db.searchChunks.get(chunkOf(1030))).toBeUndefined();
+  expect(await db.searchChunks.get(1)).toBeUndefined();
 });
 
 test('a version 2 database upgrades to the latest: customers, search lines and outbox kept, the page tags table added', async () => {
@@ -212,9 +195,7 @@ test('a version 2 database upgrades to the latest: customers, search lines and o
     fetchedAt: '2026-01-01T00:00:00.000Z',
   };
   const pk = (await v2.table('customers').add(row)) as number;
-  await writeReleasedSearchLines(v2.table('searchChunks'), [
-    { pk, phoneE164: row.phoneE164, nameWords: row.nameWords },
-  ]);
+  await writeSearchLines(v2.table('searchChunks'), [{ pk, phoneE164: row.phoneE164, nameWords: row.nameWords }]);
   await v2.table('meta').put({ key: 'lastCompleteRefresh', value: { at: '2026-01-01T00:00:00.000Z', total: 1 } });
   v2.close();
 
@@ -231,15 +212,14 @@ test('a version 2 database upgrades to the latest: customers, search lines and o
 /**
  * A released schema, as it was: version 4 was the last with the multi-entry name-word
  * index, version 5 the last with a record per customer, version 6 the last with a unique
- * id index, version 7 the last with a phone index, version 8 the last with search chunks of
- * 1,024 customers.
+ * id index, version 7 the last with a phone index.
  */
-function openReleased(name: string, version: 4 | 5 | 6 | 7 | 8): Dexie {
+function openReleased(name: string, version: 4 | 5 | 6 | 7): Dexie {
   const db = new Dexie(name);
-  const blocks = { 6: 'block, &*ids, *phones', 7: 'block, *ids, *phones', 8: 'block, *ids' } as const;
+  const blocks = { 6: 'block, &*ids, *phones', 7: 'block, *ids, *phones' } as const;
   db.version(version).stores({
     ...(version >= 6
-      ? { customerBlocks: blocks[version as 6 | 7 | 8] }
+      ? { customerBlocks: blocks[version as 6 | 7] }
       : { customers: version === 4 ? '++pk, &id, phoneE164, *nameWords' : '++pk, &id, phoneE164' }),
     rewards: '&code, customerId',
     outbox: '++seq, state, [state+seq]',
@@ -249,11 +229,6 @@ function openReleased(name: string, version: 4 | 5 | 6 | 7 | 8): Dexie {
     pageTags: 'page',
   });
   return db;
-}
-
-/** Search lines as versions 2 to 8 stored them, 1,024 customers to a chunk. */
-function writeReleasedSearchLines(table: Dexie.Table, puts: readonly SearchFields[]): Promise<void> {
-  return writeSearchLines(table, puts, [], CHUNK_BITS_BEFORE_V9);
 }
 
 /** Blocks as versions 6 and 7 stored them: with their customers' phones, for the phone index. */
@@ -271,7 +246,7 @@ async function storeReleasedBlocks(db: Dexie, count: number): Promise<void> {
     pk: i + 1,
   }));
   await db.table('customerBlocks').bulkAdd(releasedBlocks(rows));
-  await writeReleasedSearchLines(db.table('searchChunks'), rows.map(searchFieldsOf));
+  await writeSearchLines(db.table('searchChunks'), rows.map(searchFieldsOf));
   await db.table('meta').put({ key: 'nextCustomerPk', value: count + 1 });
 }
 
@@ -294,7 +269,7 @@ test('a version 4 database upgrades to the latest: the name-word index is gone, 
     v4Row('c-3', 'Sami Haddad', '+966 55 100 0001', '+966551000001'),
   ];
   const pks = (await v4.table('customers').bulkAdd(rows, { allKeys: true })) as number[];
-  await writeReleasedSearchLines(
+  await writeSearchLines(
     v4.table('searchChunks'),
     rows.map((row, i) => ({ pk: pks[i]!, phoneE164: row.phoneE164, nameWords: row.nameWords })),
   );
@@ -330,7 +305,7 @@ test('the upgrade to 5 gives a customer missing from the search chunks its line,
   ];
   const pks = (await v4.table('customers').bulkAdd(rows, { allKeys: true })) as number[];
   // Only Søren has a line, and a line for pk 999 stayed behind.
-  await writeReleasedSearchLines(v4.table('searchChunks'), [
+  await writeSearchLines(v4.table('searchChunks'), [
     { pk: pks[0]!, phoneE164: rows[0]!.phoneE164, nameWords: rows[0]!.nameWords },
     { pk: 999, phoneE164: '+4511111111', nameWords: ['ghost'] },
   ]);
@@ -382,7 +357,7 @@ test('a version 5 database upgrades to 6: every customer moves into blocks as it
   );
   const local = { ...v4Row('local-1', 'Nora Berg', '+47 412 34 567', '+4741234567'), localOnly: true };
   const pks = (await v5.table('customers').bulkAdd([...rows, local], { allKeys: true })) as number[];
-  await writeReleasedSearchLines(
+  await writeSearchLines(
     v5.table('searchChunks'),
     [...rows, local].map((row, i) => ({ pk: pks[i]!, phoneE164: row.phoneE164, nameWords: row.nameWords })),
   );
@@ -467,51 +442,4 @@ test('a version 7 database upgrades to 8: the phone index is gone, blocks are ke
   expect((await cache.findByPhone('+966552000017'))?.id).toBe('c-17');
   expect((await cache.findByPhone('+966551000039'))?.id).toBe('c-39');
   expect((await cache.search('+966 55 2000017')).customers.map((row) => row.id)).toEqual(['c-17']);
-});
-
-test('a version 8 database upgrades to 9: search chunks of 1,024 become chunks of 256, every line kept in its place, and the cache finds everyone', async () => {
-  const name = `schema-upgrade-v8-${Math.random().toString(36).slice(2)}`;
-  const v8 = openReleased(name, 8);
-  const count = 2_600;
-  const rows = Array.from({ length: count }, (_, i) => ({
-    ...v4Row(`c-${i}`, `Layla Haddad ${i}`, `+966 55 ${1_000_000 + i}`, `+96655${1_000_000 + i}`),
-    pk: i + 1,
-  }));
-  await v8.table('customerBlocks').bulkAdd(packCustomerBlocks(rows));
-  await writeReleasedSearchLines(v8.table('searchChunks'), rows.map(searchFieldsOf));
-  await v8.table('meta').put({ key: 'nextCustomerPk', value: count + 1 });
-  expect(await v8.table('searchChunks').count()).toBe(3);
-  const blocksBefore = await v8.table('customerBlocks').toArray();
-  v8.close();
-
-  const db = await openUpgraded(name);
-  // pks 1-2600 in chunks of 256: 0 to 10.
-  expect(await db.searchChunks.toCollection().primaryKeys()).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
-  await expectSearchRowsMatch(db);
-  expect(await db.customerBlocks.toArray()).toEqual(blocksBefore);
-  const cache = new CustomerCache(db, { defaultCountry: () => 'SA' });
-  // While the index loads, from the new chunks; then from the index, loaded from them.
-  expect((await cache.findByPhone('+966551002599'))?.id).toBe('c-2599');
-  expect((await cache.search('haddad 1027')).customers.map((row) => row.id)).toEqual(['c-1027']);
-  await cache.loadIndex({ yieldToPage: async () => undefined });
-  expect(cache.index.size).toBe(count);
-  expect((await cache.search('+966 55 1000000')).customers.map((row) => row.id)).toEqual(['c-0']);
-  // New customers go into the new chunks.
-  await cache.putCustomers([customer('c-new', 'Nora Berg', '+47 412 34 567')]);
-  await expectSearchRowsMatch(db);
-});
-
-test('narrowing search chunks keeps a line stored in the wrong chunk, beside the lines of the chunk it belongs to', async () => {
-  const db = freshDb();
-  cleanup.push(db);
-  // Chunk 1 (of 1,024) holds pk 5, which belongs to chunk 0, as a damaged cache might.
-  await db.searchChunks.bulkPut([
-    { chunk: 0, lines: '3 4520000003 ada' },
-    { chunk: 1, lines: '5 4520000005 eve\n1030 4520001030 zed' },
-  ]);
-  await narrowSearchChunks(db.searchChunks, CHUNK_BITS_BEFORE_V9);
-  expect(await db.searchChunks.toArray()).toEqual([
-    { chunk: 0, lines: '3 4520000003 ada\n5 4520000005 eve' },
-    { chunk: chunkOf(1030), lines: '1030 4520001030 zed' },
-  ]);
 });
