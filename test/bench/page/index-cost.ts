@@ -71,7 +71,8 @@ export async function indexCost(options: {
       pk: first + i,
     }));
     const hashed = schema.includes('#');
-    // The app's blocks hold no phones since its version 8: added here for the schemas that index them.
+    // The app's blocks hold no phones since its version 8. Every record here carries them, as
+    // the blocks did when these figures were first taken, so that each schema writes the same bytes.
     const records = packCustomerBlocks(rows).map((block) => {
       const phones = block.pks.map((pk) => rows[pk - first]!.phoneE164);
       return hashed
