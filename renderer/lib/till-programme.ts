@@ -4,20 +4,23 @@
  * "This till's programme"). These rules are shared by the search results and the customer
  * screen so that both read the same card.
  */
-import type { Card, Customer, Program } from '../../electron/contract';
+import type { Card, Program } from '../../electron/contract';
 
-export interface TillCards {
+/** What these rules read of a card: its programme (a results list's card has little more). */
+type ProgrammeCard = Pick<Card, 'program'>;
+
+export interface TillCards<C extends ProgrammeCard = Card> {
   /** The customer's cards with this till's programme first (the rest keep their order). */
-  ordered: Card[];
+  ordered: C[];
   /** The cards whose points are the headline: this till's, or all of them when that is unknown. */
-  headline: Card[];
+  headline: C[];
   /** The programme highlighted as this till's: only one that was chosen, never a guess. */
   highlightedProgramId: string | null;
   /** A programme is chosen for this till and the customer has no card in it. */
   noCardInTillProgramme: boolean;
 }
 
-export function cardsForTill(cards: readonly Card[], tillProgramId: string | null): TillCards {
+export function cardsForTill<C extends ProgrammeCard>(cards: readonly C[], tillProgramId: string | null): TillCards<C> {
   if (tillProgramId !== null) {
     const mine = cards.filter((card) => card.program.id === tillProgramId);
     const others = cards.filter((card) => card.program.id !== tillProgramId);
@@ -35,7 +38,7 @@ export function cardsForTill(cards: readonly Card[], tillProgramId: string | nul
 
 /** Distinct programmes on the given customers' cards, by name, for the Settings choice. */
 export function programmesOnCards(
-  customers: Iterable<Pick<Customer, 'cards'>>,
+  customers: Iterable<{ cards: readonly ProgrammeCard[] }>,
   also: Iterable<Program> = [],
 ): Program[] {
   const byId = new Map<string, Program>();

@@ -7,16 +7,17 @@
  * cashier's reads queued behind long write transactions. A block of 16 costs one request;
  * its multi-entry id index (`*ids`) still finds a customer by the service's id in one
  * request. Phones have no index here (db.ts, version 8): the in-memory index and, while it
- * loads, the search chunks answer them (customer-cache.ts). Reading a search page (20
- * customers, 20 blocks) costs the same requests as 20 rows did: only the rows asked for
- * are parsed.
+ * loads, the search chunks answer them (customer-cache.ts). A page of search results is
+ * shown from the listings in memory (listings.ts), not read from here, once they have
+ * loaded; until then it costs a block read each (20 blocks, about 200 KB, for a page).
  *
  * Keys: `pk` is allocated here from `meta.nextCustomerPk` and never reused, so a pk an
  * outbox item or the in-memory index holds never comes to mean another customer. A fill's
  * customers get consecutive pks, so its blocks are new records written without a read.
  *
  * Every write goes through this module, inside a transaction over `customerTables(db)`,
- * and also updates the search chunks: the two never differ. These are async functions:
+ * and also updates the search chunks and the listings (listings.ts): the three never
+ * differ, and the listings in memory take what a write stored once it has committed. These are async functions:
  * call them from an `async` transaction callback (Dexie follows native awaits only there).
  *
  * One customer per id: the id index is not unique (its uniqueness cost about 30% of a
@@ -24,10 +25,20 @@
  * writer looks a customer up by id before it stores them as new, except a fill's writes of
  * new customers, which ask `StoredIds` instead; every write notes its ids there.
  */
-import type { Table } from 'dexie';
+import { Dexie, type Table } from 'dexie';
 import type { CachedCustomer, OfflineDb } from './db';
 import { noteStoredIds } from './stored-ids';
 import { chunkOf, SearchLineChanges, writeSearchLines, type SearchChunk, type SearchFields } from './search-chunks';
+import {
+  listingChunkOf,
+  ListingChanges,
+  listingOf,
+  sameListing,
+  sameListingChunk,
+  type ListingChunk,
+  type ListingChunkWrites,
+} from './listings';
+import { noteListingChunks } from './listing-memory';
 
 export const BLOCK_BITS = 4;
 export const BLOCK_SIZE = 1 << BLOCK_BITS;
@@ -171,34 +182,41 @@ export class CustomerIdTaken extends Error {
 }
 
 /**
- * What a write merges with: the pk counter, and the blocks and search chunks its customers
- * may share with stored ones. The new pks come after every stored one, so the only stored
- * block (and chunk) they can share is the last one; those of the stored pks being
- * rewritten are read by key. One round trip, whatever the number of customers.
+ * What a write merges with: the pk counter, and the blocks, search chunks and listing
+ * chunks its customers may share with stored ones. The new pks come after every stored
+ * one, so the only stored record of each they can share is the last one; those of the
+ * stored pks being rewritten are read by key. One round trip, whatever the number of
+ * customers.
  */
 export interface WriteContext {
   nextPk: number;
   blocks: Map<number, CustomerBlock>;
   chunks: Map<number, SearchChunk>;
+  listings: Map<number, ListingChunk>;
 }
 
 export async function readWriteContext(db: OfflineDb, storedPks: readonly number[] = []): Promise<WriteContext> {
   const blockIds = [...new Set(storedPks.map(blockOf))];
   const chunkIds = [...new Set(storedPks.map(chunkOf))];
-  const [counter, lastBlock, lastChunk, blocks, chunks] = await Promise.all([
+  const listingIds = [...new Set(storedPks.map(listingChunkOf))];
+  const [counter, lastBlock, lastChunk, lastListings, blocks, chunks, listings] = await Promise.all([
     db.meta.get('nextCustomerPk'),
     db.customerBlocks.toCollection().last(),
     db.searchChunks.toCollection().last(),
+    db.listingChunks.toCollection().last(),
     db.customerBlocks.bulkGet(blockIds),
     db.searchChunks.bulkGet(chunkIds),
+    db.listingChunks.bulkGet(listingIds),
   ]);
   const context: WriteContext = {
     nextPk: typeof counter?.value === 'number' ? counter.value : 1,
     blocks: new Map(),
     chunks: new Map(),
+    listings: new Map(),
   };
   for (const block of [lastBlock, ...blocks]) if (block) context.blocks.set(block.block, block);
   for (const chunk of [lastChunk, ...chunks]) if (chunk) context.chunks.set(chunk.chunk, chunk);
+  for (const chunk of [lastListings, ...listings]) if (chunk) context.listings.set(chunk.chunk, chunk);
   return context;
 }
 
@@ -248,6 +266,7 @@ export interface CustomerWritePlan {
   nextPk: number | null;
   records: CustomerBlock[];
   chunks: { toPut: SearchChunk[]; toDelete: number[] };
+  listings: ListingChunkWrites;
 }
 
 /**
@@ -285,17 +304,49 @@ export function planCustomerWrite(
       .map(searchFieldsOf),
   );
   const chunks = lines.apply(lines.chunkIds.map((id) => context.chunks.get(id)));
+  const listingChanges = new ListingChanges(
+    stored.flatMap((row, i) => {
+      const listing = listingOf(row);
+      const before = previous[i] ?? null;
+      return before && before.pk === row.pk && sameListing(listingOf(before), listing) ? [] : [listing];
+    }),
+  );
+  const listings = listingChanges.apply(listingChanges.chunkIds.map((id) => context.listings.get(id)));
   return {
     pks: stored.map((row) => row.pk!),
     nextPk: nextNew > context.nextPk ? nextNew : null,
     records,
     chunks,
+    listings,
   };
 }
 
 /** Sends a planned write's requests, all in flight together: one round trip. */
 export async function sendCustomerWrite(db: OfflineDb, plan: CustomerWritePlan): Promise<void> {
-  await Promise.all([sendBlocks(db, plan.records), sendChunksAndCounter(db, plan.chunks, plan.nextPk)]);
+  await Promise.all([
+    sendBlocks(db, plan.records),
+    sendChunksAndCounter(db, plan.chunks, plan.nextPk),
+    sendListings(db, plan.listings),
+  ]);
+}
+
+/**
+ * Puts and deletes listing chunks; the listings in memory take them once the transaction
+ * has committed (never before: a write rolled back must not show). Outside a transaction
+ * each request commits by itself, so they take them once the requests have succeeded.
+ */
+function sendListings(db: OfflineDb, writes: ListingChunkWrites): Promise<unknown> {
+  if (writes.toPut.length === 0 && writes.toDelete.length === 0) return Promise.resolve();
+  const sent = Promise.all([
+    writes.toPut.length > 0 ? db.listingChunks.bulkPut(writes.toPut) : undefined,
+    writes.toDelete.length > 0 ? db.listingChunks.bulkDelete(writes.toDelete) : undefined,
+  ]);
+  const committed = () => noteListingChunks(db.name, writes);
+  let transaction = Dexie.currentTransaction;
+  if (!transaction) return sent.then(committed);
+  while (transaction.parent) transaction = transaction.parent;
+  transaction.on('complete', committed);
+  return sent;
 }
 
 function sendBlocks(db: OfflineDb, records: readonly CustomerBlock[]): Promise<unknown> {
@@ -326,6 +377,8 @@ function sendChunksAndCounter(
 export class PartedWrite {
   private readonly chunks = new Map<number, SearchChunk>();
   private readonly deletedChunks = new Set<number>();
+  private readonly listings = new Map<number, ListingChunk>();
+  private readonly deletedListings = new Set<number>();
   private nextPk: number | null = null;
   private readonly sent: Promise<unknown>[] = [];
 
@@ -350,6 +403,14 @@ export class PartedWrite {
       this.chunks.delete(id);
       this.deletedChunks.add(id);
     }
+    for (const chunk of plan.listings.toPut) {
+      this.listings.set(chunk.chunk, chunk);
+      this.deletedListings.delete(chunk.chunk);
+    }
+    for (const id of plan.listings.toDelete) {
+      this.listings.delete(id);
+      this.deletedListings.add(id);
+    }
     if (plan.nextPk !== null) this.nextPk = plan.nextPk;
     this.context = contextAfter(this.context, plan);
     const written = sendBlocks(this.db, plan.records);
@@ -357,10 +418,15 @@ export class PartedWrite {
     return { plan, written };
   }
 
-  /** Sends the search chunks and the counter as the parts sent leave them; resolves when all is written. */
+  /** Sends the search chunks, the listings and the counter as the parts sent leave them; resolves when all is written. */
   finish(): Promise<unknown> {
     const chunks = { toPut: [...this.chunks.values()], toDelete: [...this.deletedChunks] };
-    return Promise.all([...this.sent, sendChunksAndCounter(this.db, chunks, this.nextPk)]);
+    const listings = { toPut: [...this.listings.values()], toDelete: [...this.deletedListings] };
+    return Promise.all([
+      ...this.sent,
+      sendChunksAndCounter(this.db, chunks, this.nextPk),
+      sendListings(this.db, listings),
+    ]);
   }
 }
 
@@ -381,6 +447,8 @@ function applyToContext(context: WriteContext, plan: CustomerWritePlan): void {
   for (const record of plan.records) context.blocks.set(record.block, record);
   for (const chunk of plan.chunks.toPut) context.chunks.set(chunk.chunk, chunk);
   for (const id of plan.chunks.toDelete) context.chunks.delete(id);
+  for (const chunk of plan.listings.toPut) context.listings.set(chunk.chunk, chunk);
+  for (const id of plan.listings.toDelete) context.listings.delete(id);
 }
 
 // ---------------------------------------------------------------------------------
@@ -389,8 +457,8 @@ function applyToContext(context: WriteContext, plan: CustomerWritePlan): void {
 
 /**
  * What `readWriteContext` (with no stored pks) will find once `plan`, planned from
- * `context`, has committed: the counter, the last block and the last chunk, all that a
- * write of new customers merges with. A fill keeps it, plans its next write from it before
+ * `context`, has committed: the counter, the last block, the last search chunk and the last
+ * listing chunk, all that a write of new customers merges with. A fill keeps it, plans its next write from it before
  * that write's transaction opens, and sends it at once beside `confirmWriteContext`.
  */
 export function contextAfter(context: WriteContext, plan: CustomerWritePlan): WriteContext {
@@ -398,6 +466,7 @@ export function contextAfter(context: WriteContext, plan: CustomerWritePlan): Wr
     nextPk: context.nextPk,
     blocks: new Map(context.blocks),
     chunks: new Map(context.chunks),
+    listings: new Map(context.listings),
   };
   applyToContext(after, plan);
   const last = <T>(map: Map<number, T>) => {
@@ -405,21 +474,27 @@ export function contextAfter(context: WriteContext, plan: CustomerWritePlan): Wr
     const id = Math.max(...map.keys());
     return new Map([[id, map.get(id)!]]);
   };
-  return { nextPk: after.nextPk, blocks: last(after.blocks), chunks: last(after.chunks) };
+  return {
+    nextPk: after.nextPk,
+    blocks: last(after.blocks),
+    chunks: last(after.chunks),
+    listings: last(after.listings),
+  };
 }
 
 /**
- * Whether the stored counter, last block and last chunk are still those of `kept` (from
- * `contextAfter`). Call it first in the transaction, before sending the writes planned
+ * Whether the stored counter, last block, last search chunk and last listing chunk are
+ * still those of `kept` (from `contextAfter`). Call it first in the transaction, before sending the writes planned
  * from `kept`, which it reads ahead of (a transaction's requests run in order); when it
  * says no, something else wrote meanwhile, and the caller must abort the transaction and
  * write the usual way.
  */
 export async function confirmWriteContext(db: OfflineDb, kept: WriteContext): Promise<boolean> {
-  const [counter, lastBlock, lastChunk] = await Promise.all([
+  const [counter, lastBlock, lastChunk, lastListings] = await Promise.all([
     db.meta.get('nextCustomerPk'),
     db.customerBlocks.toCollection().last(),
     db.searchChunks.toCollection().last(),
+    db.listingChunks.toCollection().last(),
   ]);
   const keptBlock = [...kept.blocks.values()][0];
   const keptChunk = [...kept.chunks.values()][0];
@@ -427,7 +502,8 @@ export async function confirmWriteContext(db: OfflineDb, kept: WriteContext): Pr
     (typeof counter?.value === 'number' ? counter.value : 1) === kept.nextPk &&
     sameBlock(lastBlock, keptBlock) &&
     lastChunk?.chunk === keptChunk?.chunk &&
-    lastChunk?.lines === keptChunk?.lines
+    lastChunk?.lines === keptChunk?.lines &&
+    sameListingChunk(lastListings, [...kept.listings.values()][0])
   );
 }
 
@@ -479,7 +555,12 @@ export async function deleteCustomerRow(db: OfflineDb, pk: number): Promise<void
       else await db.customerBlocks.put({ block: id, pks: block.pks, ids: block.ids, rows: block.rows });
     }
   }
-  await writeSearchLines(db.searchChunks, [], [pk]);
+  const listings = new ListingChanges([], [pk]);
+  const [stored] = await Promise.all([
+    db.listingChunks.get(listingChunkOf(pk)),
+    writeSearchLines(db.searchChunks, [], [pk]),
+  ]);
+  await sendListings(db, listings.apply([stored]));
 }
 
 export function searchFieldsOf(row: CachedCustomer): SearchFields {
@@ -492,5 +573,5 @@ function sameSearchFields(a: CachedCustomer, b: CachedCustomer): boolean {
 
 /** The tables a transaction that writes customers must cover (the pk counter lives in meta). */
 export function customerTables(db: OfflineDb): readonly Table[] {
-  return [db.customerBlocks, db.searchChunks, db.meta];
+  return [db.customerBlocks, db.searchChunks, db.listingChunks, db.meta];
 }

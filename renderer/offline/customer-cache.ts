@@ -5,7 +5,9 @@
  * Search goes to the in-memory index once it has loaded; until then an exact phone and
  * names are matched in the packed search chunks, and a digit search answers from the part
  * of the index already loaded, saying it is incomplete. Neither path scans the customer
- * blocks, which hold no phone index (db.ts, version 8).
+ * blocks, which hold no phone index (db.ts, version 8). The customers a page of results
+ * shows come from the listings in memory (listings.ts) once those have loaded too: then a
+ * search reads nothing from IndexedDB. Until then they are read from the blocks.
  */
 import type { Table } from 'dexie';
 import type { Customer, Program, Redemption, Reward } from '../../electron/contract';
@@ -36,6 +38,8 @@ import { nameWordsOf } from './fold';
 import type { StoredIds } from './stored-ids';
 import { loadSearchIndex, yieldToBrowser, type IndexLoadOptions, type IndexLoadProgress } from './index-loader';
 import { linesOf, parseSearchLine, type SearchFields } from './search-chunks';
+import { listingOf, type CustomerListing } from './listings';
+import { ListingMemory } from './listing-memory';
 import { SlimSearchIndex, parseQuery, type IndexEntry, type IndexHits, type ParsedQuery } from './search-index';
 import { PartedWritePace } from './write-cost';
 
@@ -63,7 +67,8 @@ const FALLBACK_CHUNKS_PER_READ = 16;
 const PHONE_SCAN_CHUNKS_PER_READ = 64;
 
 export interface CacheSearchResult {
-  customers: CachedCustomer[];
+  /** What the results list shows of each customer of the page. */
+  customers: CustomerListing[];
   page: number;
   perPage: number;
   /** Matches found, at most MAX_RESULTS. */
@@ -244,6 +249,8 @@ export function prepareCustomers(customers: readonly Customer[]): PreparedCustom
 
 export class CustomerCache {
   readonly index = new SlimSearchIndex();
+  /** What the results list shows of every customer (loaded after the index). */
+  readonly listings: ListingMemory;
   private indexState: IndexState = 'empty';
   private loading: Promise<IndexLoadProgress> | null = null;
   /** Searches in progress: the index load waits for them between pages (the cashier comes first). */
@@ -275,29 +282,35 @@ export class CustomerCache {
     private readonly options: CustomerCacheOptions,
   ) {
     this.now = options.now ?? (() => new Date());
+    this.listings = ListingMemory.open(db);
   }
 
   get indexReady(): boolean {
     return this.indexState === 'ready';
   }
 
-  /** Starts (once) loading the in-memory index in the background. */
+  /**
+   * Starts (once) loading the in-memory index, then the listings, in the background;
+   * resolves once both are loaded (`done`). Searches use the index from the moment it is
+   * ready, and read the customers they show from the blocks until the listings are.
+   */
   loadIndex(options: Omit<IndexLoadOptions, 'skip'> = {}): Promise<IndexLoadProgress> {
     if (!this.loading) {
       this.indexState = 'loading';
       const yieldToPage = options.yieldToPage ?? yieldToBrowser;
+      const yieldToSearches = async () => {
+        await yieldToPage();
+        await this.whenSearchesIdle();
+      };
       this.loading = loadSearchIndex(this.db, this.index, {
         ...options,
-        yieldToPage: async () => {
-          await yieldToPage();
-          await this.whenSearchesIdle();
-        },
+        yieldToPage: yieldToSearches,
         skip: (pk) => this.writtenDuringLoad.has(pk),
-      }).then((progress) => {
-        if (progress.done) {
-          this.indexState = 'ready';
-          this.writtenDuringLoad.clear();
-        }
+      }).then(async (progress) => {
+        if (!progress.done) return progress;
+        this.indexState = 'ready';
+        this.writtenDuringLoad.clear();
+        await this.listings.load(this.db, { yieldToPage: yieldToSearches });
         return progress;
       });
     }
@@ -845,8 +858,15 @@ export class CustomerCache {
     });
   }
 
-  /** Offline search: the same kinds of answers as the service's search, from the cache. */
+  /**
+   * Offline search: the same kinds of answers as the service's search, from the cache.
+   * Answered from memory whenever the index and the listings of the page's customers are
+   * loaded; only a search that reads IndexedDB counts as the cashier's, whom background
+   * writers make way for (`whenSearchesIdle`, `expectedSearchIn`).
+   */
   async search(text: string, page = 1, perPage = PAGE_SIZE): Promise<CacheSearchResult> {
+    const fromMemory = this.searchMemory(text, page, perPage);
+    if (fromMemory) return fromMemory;
     const pause = performance.now() - this.lastSearchEndedAt;
     if (this.activeSearches === 0 && pause < CASHIER_ACTIVE_MS) {
       this.typicalPauseMs = this.typicalPauseMs === null ? pause : 0.7 * this.typicalPauseMs + 0.3 * pause;
@@ -862,6 +882,15 @@ export class CustomerCache {
     }
   }
 
+  /** The search answered from memory alone, or null when it must read IndexedDB. */
+  private searchMemory(text: string, page: number, perPage: number): CacheSearchResult | null {
+    if (this.indexState !== 'ready' || !this.listings.ready) return null;
+    const query = parseQuery(text, this.options.defaultCountry());
+    const hits = this.index.search(query, MAX_RESULTS);
+    const customers = this.listings.getAll(pageOf(hits.pks, page, perPage));
+    return customers && this.result(query, hits, { complete: true, via: 'index' }, page, perPage, customers);
+  }
+
   private async searchNow(text: string, page: number, perPage: number): Promise<CacheSearchResult> {
     const query = parseQuery(text, this.options.defaultCountry());
     const ready = this.indexState === 'ready';
@@ -870,17 +899,32 @@ export class CustomerCache {
     const { hits, complete, via } = ready
       ? { hits: this.index.search(query, MAX_RESULTS), complete: true, via: 'index' as const }
       : await this.searchFallback(query);
+    // The listings loaded so far are current (listing-memory.ts); the blocks give the rest.
+    const pagePks = pageOf(hits.pks, page, perPage);
+    const inMemory = pagePks.map((pk) => this.listings.get(pk));
+    const toRead = pagePks.filter((_, i) => inMemory[i] === undefined);
+    if (toRead.length > 0) this.interruptBackgroundWrite();
+    const read = new Map<number, CustomerListing>();
+    for (const row of await getCustomerRows(this.db, toRead)) if (row) read.set(row.pk!, listingOf(row));
+    const customers = pagePks.flatMap((pk, i) => inMemory[i] ?? read.get(pk) ?? []);
+    return this.result(query, hits, { complete, via }, page, perPage, customers);
+  }
+
+  private result(
+    query: ParsedQuery,
+    hits: IndexHits,
+    { complete, via }: Pick<CacheSearchResult, 'complete' | 'via'>,
+    page: number,
+    perPage: number,
+    customers: CustomerListing[],
+  ): CacheSearchResult {
     const total = hits.pks.length;
-    const lastPage = Math.max(1, Math.ceil(total / perPage));
-    const pagePks = hits.pks.slice((page - 1) * perPage, page * perPage);
-    if (pagePks.length > 0) this.interruptBackgroundWrite();
-    const rows = await getCustomerRows(this.db, pagePks);
-    const customers = rows.filter((row): row is CachedCustomer => row !== undefined);
     const confirmed = this.confirmedAt;
-    const cacheOf = customers.reduce<string | null>((oldest, row) => {
-      // A row the complete refresh saw unchanged is as fresh as that refresh; a customer
+    const cacheOf = customers.reduce<string | null>((oldest, listing) => {
+      // A customer the complete refresh saw unchanged is as fresh as that refresh; a customer
       // registered offline is not known to the service, so only its own time counts.
-      const asOf = confirmed !== null && !row.localOnly && confirmed > row.fetchedAt ? confirmed : row.fetchedAt;
+      const asOf =
+        confirmed !== null && !listing.localOnly && confirmed > listing.fetchedAt ? confirmed : listing.fetchedAt;
       return oldest === null || asOf < oldest ? asOf : oldest;
     }, null);
     return {
@@ -888,7 +932,7 @@ export class CustomerCache {
       page,
       perPage,
       total,
-      lastPage,
+      lastPage: Math.max(1, Math.ceil(total / perPage)),
       capped: hits.capped,
       complete,
       via,
@@ -986,6 +1030,10 @@ export class CustomerCache {
     }
     return { pks, complete: false };
   }
+}
+
+function pageOf(pks: readonly number[], page: number, perPage: number): number[] {
+  return pks.slice((page - 1) * perPage, page * perPage);
 }
 
 function capHits(pks: number[]): IndexHits {

@@ -17,14 +17,19 @@
  * - nothing in the hot path uses `.filter()`, which leaves Dexie's fast path.
  * - `searchChunks` repeats only what the in-memory index needs, 1,024 customers to a
  *   record (search-chunks.ts): the index loads from these, not from the full records.
- *   Every customer write goes through customer-blocks.ts, in a transaction over
- *   `customerTables(db)`, so the two never differ.
+ * - `listingChunks` repeats what the results list shows (name, phone, points), 256
+ *   customers to a record (listings.ts): loaded into memory, it answers the cashier's
+ *   searches without reading the blocks.
+ *
+ * Every customer write goes through customer-blocks.ts, in a transaction over
+ * `customerTables(db)`, so the blocks, the search chunks and the listings never differ.
  */
 import { Dexie, type EntityTable } from 'dexie';
 import type { BridgeError, Customer, Reward } from '../../electron/contract';
 import { nameWordsOf } from './fold';
 import { BLOCK_BITS, packCustomerBlocks, searchFieldsOf, type CustomerBlock } from './customer-blocks';
 import { linesOf, writeSearchLines, type SearchChunk } from './search-chunks';
+import { LISTING_BITS, ListingChanges, listingOf, type ListingChunk } from './listings';
 
 export const DEFAULT_DB_NAME = 'loyalty-till-offline';
 
@@ -216,6 +221,7 @@ export type OfflineDb = Dexie & {
   journal: EntityTable<JournalEntry, 'seq'>;
   meta: EntityTable<MetaRow, 'key'>;
   searchChunks: EntityTable<SearchChunk, 'chunk'>;
+  listingChunks: EntityTable<ListingChunk, 'chunk'>;
   pageTags: EntityTable<PageTag, 'page'>;
 };
 
@@ -340,6 +346,30 @@ export function openOfflineDb(name: string = DEFAULT_DB_NAME): OfflineDb {
   // (docs/benchmark.md). Blocks written before keep a `phones` field nothing reads, until
   // they are next written.
   db.version(8).stores({ customerBlocks: 'block, *ids' });
+  // Version 9: the listings the results list shows, kept in memory to answer the cashier's
+  // searches (listings.ts), built from every stored customer. The blocks are read a range
+  // of whole listing chunks at a time, so that a large cache is never all in memory.
+  db.version(9)
+    .stores({ listingChunks: 'chunk' })
+    .upgrade(async (tx) => {
+      const blocks = tx.table<CustomerBlock, number>('customerBlocks');
+      const listings = tx.table<ListingChunk, number>('listingChunks');
+      const last = await blocks.toCollection().last();
+      if (!last) return;
+      // Blocks (of 1 << BLOCK_BITS pks) covering 16 listing chunks: no chunk is split between two reads.
+      const step = 16 << (LISTING_BITS - BLOCK_BITS);
+      for (let from = 0; from <= last.block; from += step) {
+        const rows = (
+          await blocks
+            .where(':id')
+            .between(from, from + step)
+            .toArray()
+        ).flatMap((block) => block.pks.map((pk, i) => ({ ...(JSON.parse(block.rows[i]!) as CachedCustomer), pk })));
+        const changes = new ListingChanges(rows.map(listingOf));
+        const { toPut } = changes.apply([]);
+        if (toPut.length > 0) await listings.bulkAdd(toPut);
+      }
+    });
   return db;
 }
 

@@ -43,6 +43,7 @@ import {
   type Timers,
 } from './connection-monitor';
 import { CustomerCache, PAGE_SIZE, type CacheSearchResult } from './customer-cache';
+import type { ListedCustomer } from './listings';
 import { journalToCsv } from './journal-csv';
 import { checkRewardOffline, type OfflineCheck } from './offline-check';
 import { Outbox, type OutboxCounts, type QueueRefusal } from './outbox';
@@ -67,6 +68,7 @@ export type {
 // Views and stores import the offline core through this module only (a lint rule): the words
 // for a queued item's outcome, and which bridge errors mean "not reachable", come from here.
 export { isUnreachable } from './failure-kinds';
+export type { ListedCard, ListedCustomer } from './listings';
 export { conflictWords, likelyOursWords, type ConflictWords } from './reconciliation-words';
 
 /** After a refresh stopped (offline, rejected key), wait this long before trying again. */
@@ -81,9 +83,10 @@ export interface CacheNote {
   capped: boolean;
 }
 
+/** The service's search gives whole customers; the cache's, what the results list shows of each. */
 export type CustomerSearch =
   | { ok: true; source: 'service'; customers: Customer[]; meta: PageMeta }
-  | { ok: true; source: 'cache'; customers: Customer[]; meta: PageMeta; cache: CacheNote }
+  | { ok: true; source: 'cache'; customers: ListedCustomer[]; meta: PageMeta; cache: CacheNote }
   | { ok: false; error: BridgeError };
 
 export type CustomerLookup =
@@ -231,7 +234,7 @@ export function createOfflineServices(options: OfflineServicesOptions) {
     return {
       ok: true,
       source: 'cache',
-      customers: found.customers.map((row) => row.customer),
+      customers: found.customers.map(({ id, name, phone, cards }) => ({ id, name, phone, cards })),
       meta: { current_page: found.page, last_page: found.lastPage, per_page: found.perPage, total: found.total },
       cache: { of: found.cacheOf, complete: found.complete, capped: found.capped },
     };

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { t } from '../i18n';
 import { isolate } from '../i18n/isolate';
 import { readPhone, type PhoneReading } from '../lib/phone';
-import type { CacheNote } from '../offline';
+import type { CacheNote, ListedCustomer } from '../offline';
 import { useConnectionStore } from './connection';
 import { useOfflineStore } from './offline';
 import { useSettingsStore } from './settings';
@@ -71,7 +71,8 @@ export const useCustomersStore = defineStore('customers', () => {
 
   // ---- search -------------------------------------------------------------------------
   const query = ref('');
-  const results = ref<Customer[]>([]);
+  /** What the results list shows of each customer found (the cache keeps no more for a search). */
+  const results = ref<ListedCustomer[]>([]);
   const meta = ref<PageMeta | null>(null);
   const searching = ref(false);
   const searchError = ref<BridgeError | null>(null);

@@ -1,6 +1,7 @@
 /** Reading the cache's customers in tests, through the same module the app stores them with. */
 import { firstCustomers, findCustomersByIds } from '../../renderer/offline/customer-blocks';
 import type { CachedCustomer, OfflineDb } from '../../renderer/offline/db';
+import { listedPks, readListing, type CustomerListing } from '../../renderer/offline/listings';
 
 export { countCustomers, getCustomerRow } from '../../renderer/offline/customer-blocks';
 
@@ -12,4 +13,10 @@ export function allCustomers(db: OfflineDb): Promise<CachedCustomer[]> {
 /** How many customers are stored under this id (0 or 1: the id index is unique). */
 export async function customersWithId(db: OfflineDb, id: string): Promise<number> {
   return (await findCustomersByIds(db, [id])).size;
+}
+
+/** Every stored customer listing (listings.ts), in pk order. */
+export async function allListings(db: OfflineDb): Promise<CustomerListing[]> {
+  const chunks = await db.listingChunks.toArray();
+  return chunks.flatMap((chunk) => listedPks(chunk).map((pk) => readListing(chunk, pk)!));
 }

@@ -346,6 +346,8 @@ describe("a fill's parted write: one transaction that grows part by part while t
   });
 
   test("a cashier's search that starts during it stops it after the parts already sent, which the search waits for", async () => {
+    // A search that reads IndexedDB: the listings have not loaded (memory answers without reading, below).
+    cache.listings.close();
     await cache.putCustomers(people(1, 16), undefined, undefined, asNew);
     let searching: Promise<CacheSearchResult> | null = null;
     // The search starts as the second part's blocks are sent, outside the write's transaction.
@@ -371,6 +373,43 @@ describe("a fill's parted write: one transaction that grows part by part while t
     // It found what was stored when it began, and read it once the write had committed.
     expect((await searching!).total).toBe(16);
     expect((await cache.search('person')).total).toBe(16 + stored!);
+    await expectConsistent();
+  });
+
+  test('searches that memory answers read nothing and are not the cashier whom background writers make way for: a fill write goes on through them', async () => {
+    await cache.putCustomers(people(1, 16), undefined, undefined, asNew);
+    let now = 10_000;
+    const clock = vi.spyOn(performance, 'now').mockImplementation(() => now);
+    try {
+      for (let i = 0; i < 4; i++) {
+        calls.length = 0;
+        expect((await cache.search('person')).total).toBe(16);
+        expect(calls).toEqual([]);
+        now += 40;
+      }
+      expect(cache.expectedSearchIn()).toBeNull();
+    } finally {
+      clock.mockRestore();
+    }
+    // A search while a parted write sends its parts: nothing stops it, the search answers at once.
+    let searching: Promise<CacheSearchResult> | null = null;
+    let blockWrites = 0;
+    const bulkPut = db.customerBlocks.bulkPut.bind(db.customerBlocks);
+    db.customerBlocks.bulkPut = ((...args: Parameters<typeof bulkPut>) => {
+      if (++blockWrites === 2) searching = Dexie.ignoreTransaction(() => cache.search('person'));
+      return bulkPut(...args);
+    }) as typeof bulkPut;
+    const { alongside } = companion();
+    const stored = await cache.putNewCustomersWhile(
+      prepareCustomers(people(17, 400)),
+      '2026-01-02T00:00:00.000Z',
+      asParted(Number.POSITIVE_INFINITY, alongside),
+    );
+    expect(stored).toBe(400);
+    expect(cache.backgroundWritesMetBySearch).toBe(0);
+    // It answered with what had committed before it: the write's customers show once it has.
+    expect((await searching!).total).toBe(16);
+    expect((await cache.search('person')).total).toBe(16 + 400);
     await expectConsistent();
   });
 
@@ -446,6 +485,8 @@ test('prepared customers keep one entry per id, the last one given', () => {
 });
 
 test('an interruptible write that a search interrupts stores nothing, its companion writes included, and says so', async () => {
+  // A search that reads IndexedDB: the listings have not loaded.
+  cache.listings.close();
   // One customer stored already, whom the search will find and read.
   await cache.putCustomers(people(100, 1));
   const chunksBefore = await db.searchChunks.toArray();
@@ -476,6 +517,8 @@ test('an interruptible write that a search interrupts stores nothing, its compan
 });
 
 test("the cashier's rhythm: the next search is expected after their usual pause, none once they stopped for a second", async () => {
+  // Searches that read IndexedDB (the listings not loaded): the ones background writers make way for.
+  cache.listings.close();
   let now = 10_000;
   const clock = vi.spyOn(performance, 'now').mockImplementation(() => now);
   try {

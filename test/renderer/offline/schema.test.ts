@@ -7,7 +7,8 @@ import { packCustomerBlocks, searchFieldsOf } from '../../../renderer/offline/cu
 import { nameWordsOf } from '../../../renderer/offline/fold';
 import { Outbox } from '../../../renderer/offline/outbox';
 import { customer, dropDb, freshDb } from './support/fixtures';
-import { allCustomers, countCustomers, getCustomerRow } from '../../support/offline-rows';
+import { allCustomers, allListings, countCustomers, getCustomerRow } from '../../support/offline-rows';
+import { listingOf } from '../../../renderer/offline/listings';
 
 const cleanup: OfflineDb[] = [];
 afterEach(async () => {
@@ -19,13 +20,19 @@ async function openUpgraded(name: string): Promise<OfflineDb> {
   const db = openOfflineDb(name);
   cleanup.push(db);
   await db.open();
-  expect(db.verno).toBe(8);
+  expect(db.verno).toBe(9);
   expect(db.tables.map((table) => table.name)).not.toContain('customers');
   // As IndexedDB holds them, not as Dexie was told.
   const store = (db.backendDB() as IDBDatabase).transaction('customerBlocks').objectStore('customerBlocks');
   expect([...store.indexNames]).toEqual(['ids']);
   expect(store.index('ids')).toMatchObject({ unique: false, multiEntry: true });
+  await expectListingsMatch(db);
   return db;
+}
+
+/** Every customer has a listing saying what its record says, and nothing else has one (version 9). */
+async function expectListingsMatch(db: OfflineDb): Promise<void> {
+  expect(await allListings(db)).toEqual((await allCustomers(db)).map(listingOf));
 }
 
 /** Every customer has a search line saying what its record says, and nothing else has one. */
@@ -212,14 +219,14 @@ test('a version 2 database upgrades to the latest: customers, search lines and o
 /**
  * A released schema, as it was: version 4 was the last with the multi-entry name-word
  * index, version 5 the last with a record per customer, version 6 the last with a unique
- * id index, version 7 the last with a phone index.
+ * id index, version 7 the last with a phone index, version 8 the last without listings.
  */
-function openReleased(name: string, version: 4 | 5 | 6 | 7): Dexie {
+function openReleased(name: string, version: 4 | 5 | 6 | 7 | 8): Dexie {
   const db = new Dexie(name);
-  const blocks = { 6: 'block, &*ids, *phones', 7: 'block, *ids, *phones' } as const;
+  const blocks = { 6: 'block, &*ids, *phones', 7: 'block, *ids, *phones', 8: 'block, *ids' } as const;
   db.version(version).stores({
     ...(version >= 6
-      ? { customerBlocks: blocks[version as 6 | 7] }
+      ? { customerBlocks: blocks[version as 6 | 7 | 8] }
       : { customers: version === 4 ? '++pk, &id, phoneE164, *nameWords' : '++pk, &id, phoneE164' }),
     rewards: '&code, customerId',
     outbox: '++seq, state, [state+seq]',
@@ -442,4 +449,46 @@ test('a version 7 database upgrades to 8: the phone index is gone, blocks are ke
   expect((await cache.findByPhone('+966552000017'))?.id).toBe('c-17');
   expect((await cache.findByPhone('+966551000039'))?.id).toBe('c-39');
   expect((await cache.search('+966 55 2000017')).customers.map((row) => row.id)).toEqual(['c-17']);
+});
+
+test('a version 8 database upgrades to 9: every customer gets a listing of what their record says, and searches answer from memory once it has loaded', async () => {
+  const name = `schema-upgrade-v8-${Math.random().toString(36).slice(2)}`;
+  const v8 = openReleased(name, 8);
+  // Enough customers for several listing chunks, with holes left by customers deleted since.
+  const rows = Array.from({ length: 700 }, (_, i) => ({
+    ...v4Row(
+      `c-${i}`,
+      i % 3 === 0 ? `ليلى حداد ${i}` : `Layla "Haddad" ${i}`,
+      `+966 55 ${1_000_000 + i}`,
+      `+96655${1_000_000 + i}`,
+    ),
+    pk: i + 1,
+    ...(i === 650 ? { localOnly: true } : {}),
+  })).filter((row) => row.pk % 97 !== 0);
+  rows[3]!.customer.cards.push({
+    ...rows[3]!.customer.cards[0]!,
+    id: 'card-2',
+    points: 7,
+    program: { id: 'p-bakery', name: 'Bakery', type: 'point' },
+  });
+  await v8.table('customerBlocks').bulkAdd(packCustomerBlocks(rows));
+  await writeSearchLines(v8.table('searchChunks'), rows.map(searchFieldsOf));
+  await v8.table('meta').put({ key: 'nextCustomerPk', value: 701 });
+  const blocksBefore = await v8.table('customerBlocks').toArray();
+  v8.close();
+
+  // openUpgraded checks every customer's listing against their record.
+  const db = await openUpgraded(name);
+  expect(await db.customerBlocks.toArray()).toEqual(blocksBefore);
+  expect((await db.listingChunks.toCollection().primaryKeys()).length).toBe(3);
+  const cache = new CustomerCache(db, { defaultCountry: () => 'SA' });
+  await cache.loadIndex({ yieldToPage: async () => undefined });
+  expect(cache.listings.ready).toBe(true);
+  const found = await cache.search('+966 55 1000003');
+  expect(found.customers).toEqual([listingOf(rows[3]!)]);
+  expect(found.customers[0]!.cards.map((card) => [card.program.name, card.points])).toEqual([
+    ['Coffee Club', rows[3]!.customer.cards[0]!.points],
+    ['Bakery', 7],
+  ]);
+  expect((await cache.search('ليلى')).total).toBe(rows.filter((row) => row.customer.name.startsWith('ليلى')).length);
 });

@@ -118,7 +118,7 @@ function naiveSearch(people: Person[], text: string): string[] {
   return found.map((p) => p.id).sort();
 }
 
-const ids = (result: CacheSearchResult) => result.customers.map((row) => row.customer.id).sort();
+const ids = (result: CacheSearchResult) => result.customers.map((row) => row.id).sort();
 const noYield = { yieldToPage: async () => undefined };
 
 describe('offline search, for random customers and queries', () => {
