@@ -19,7 +19,7 @@ import type { Sandbox } from '../../sandbox';
 import { bridgeInitScript, CHROMIUM_ARGS, CHROMIUM_PATH, serveFolder } from '../e2e/harness';
 import { createTestCipher } from '../support/test-cipher';
 import {
-  answerBridgeCall,
+  answerBridgeCalls,
   BRIDGE_PATH,
   BRIDGE_WORKER_FILE,
   bridgeWorkerScript,
@@ -65,7 +65,7 @@ export interface BenchBrowser {
   /**
    * Every bridge call the page made, with the time its handler took in the core (the app's
    * own part: validation, axios, the sandbox); the rest of the page's wait is the test
-   * bridge (a POST on loopback, http-bridge.ts), which Electron's IPC does not pay.
+   * bridge (a WebSocket on loopback, http-bridge.ts), which Electron's IPC does not pay.
    */
   coreCalls: { channel: string; startedAt: number; ms: number }[];
   /** Points the core at a sandbox, with the bench key, as Settings would. */
@@ -79,17 +79,18 @@ export async function startBenchBrowser(workDir: string): Promise<BenchBrowser> 
   const pageDir = join(workDir, 'page');
   const [, initScript] = await Promise.all([buildBenchPage(pageDir), bridgeInitScript()]);
   const coreCalls: BenchBrowser['coreCalls'] = [];
-  // Set once the core exists; the bridge route answers only after the page has loaded.
+  // Set once the core exists; the bridge answers only after the page has loaded.
   let invokeCore: BridgeHandler = async () => {
     throw new Error('The core is not ready.');
   };
   const { server, origin } = await serveFolder(
     pageDir,
-    { [BRIDGE_PATH]: (request, response) => answerBridgeCall(request, response, (...call) => invokeCore(...call)) },
+    {},
     // Cross-origin isolation gives performance.now() microsecond resolution (100 µs
     // otherwise), which the in-memory index's sub-millisecond answers need to be measured.
     { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' },
   );
+  const bridge = answerBridgeCalls(server, BRIDGE_PATH, (...call) => invokeCore(...call));
   const pageUrl = `${origin}/index.html`;
   const coreLog: string[] = [];
   const core = await createAppCore({
@@ -170,6 +171,7 @@ export async function startBenchBrowser(workDir: string): Promise<BenchBrowser> 
       await cdp?.detach().catch(() => undefined);
       await context.close().catch(() => undefined);
       await core.dispose();
+      bridge.close();
       await new Promise<void>((done) => (server as Server).close(() => done()));
       await proxy.close();
     },

@@ -32,7 +32,7 @@ function split(bench: BenchBrowser, run: FillRun): string {
   const bridgeMs = Math.max(0, run.fetchMs - coreMs);
   return (
     `fetch ${s(run.fetchMs)} (the core's handler: validation, axios and the wait for the sandbox, which answers from a thread of its own, ${s(coreMs)}; ` +
-    `the test bridge, page -> shared worker -> POST on loopback, and waiting for the Node thread, ${s(bridgeMs)}), ` +
+    `the test bridge, page -> shared worker -> WebSocket on loopback, and waiting for the Node thread, ${s(bridgeMs)}), ` +
     `write (putCustomers and parted writes) ${s(run.writeMs)} (${(run.writeMs / Math.max(1, run.customers)).toFixed(3)} ms a customer; ${run.writes} transactions, ${run.writesSentWithoutReading} of them sent without reading first), ${run.pages} pages, ${run.notModified} answered 304, ${run.writesMetBySearch} writes a cashier's search came upon (${run.interruptedWrites} of them rolled back and made again)${run.cashierShare === null ? '' : `, the writer ending at ${Math.round(run.cashierShare * 100)}% of the cashier's pause`}, in ${s(run.ms)} of wall time`
   );
 }
