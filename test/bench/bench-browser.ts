@@ -25,7 +25,7 @@ import {
   bridgeWorkerScript,
   invokeScript,
   type BridgeHandler,
-} from './http-bridge';
+} from './socket-bridge';
 import { startRefusingProxy } from './refusing-proxy';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -65,7 +65,7 @@ export interface BenchBrowser {
   /**
    * Every bridge call the page made, with the time its handler took in the core (the app's
    * own part: validation, axios, the sandbox); the rest of the page's wait is the test
-   * bridge (a WebSocket on loopback, http-bridge.ts), which Electron's IPC does not pay.
+   * bridge (a WebSocket on loopback, socket-bridge.ts), which Electron's IPC does not pay.
    */
   coreCalls: { channel: string; startedAt: number; ms: number }[];
   /** Points the core at a sandbox, with the bench key, as Settings would. */
