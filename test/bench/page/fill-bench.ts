@@ -111,13 +111,15 @@ async function cashier(
 ): Promise<void> {
   for (let i = 0; !until(); i++) {
     const text = queries[i % queries.length]!;
-    // The in-memory part alone first: it tells waiting on IndexedDB apart from a busy page.
-    const indexStarted = performance.now();
-    cache.index.search(parseQuery(text, COUNTRY), MAX_RESULTS);
-    samples.index.push(performance.now() - indexStarted);
+    // The search first, as the cashier meets it: the first work after a pause is the one
+    // a pending garbage collection falls on.
     const started = performance.now();
     await cache.search(text);
     samples.full.push(performance.now() - started);
+    // Then the in-memory part alone: it tells waiting on IndexedDB apart from a busy page.
+    const indexStarted = performance.now();
+    cache.index.search(parseQuery(text, COUNTRY), MAX_RESULTS);
+    samples.index.push(performance.now() - indexStarted);
     await sleep(40);
   }
 }
