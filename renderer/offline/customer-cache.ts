@@ -248,7 +248,7 @@ export function prepareCustomers(customers: readonly Customer[]): PreparedCustom
 }
 
 export class CustomerCache {
-  readonly index = new SlimSearchIndex();
+  readonly index = new SlimSearchIndex(yieldToBrowser);
   /** What the results list shows of every customer (loaded after the index). */
   readonly listings: ListingMemory;
   private indexState: IndexState = 'empty';

@@ -6,6 +6,10 @@
  * 1,000,000 customers), built in two linear passes; numbers added later go to small
  * per-gram arrays (the tail) until the next rebuild. Candidates still need checking
  * against the number itself: a gram only says the number might contain the query.
+ *
+ * A rebuild keeps answering from the lists it replaces until it swaps the new ones in, so
+ * the index may rebuild while it serves searches (search-index.ts packs a tail grown by a
+ * fill: as plain arrays, a million numbers' grams took twice the memory of the packed form).
  */
 import { insertSorted, mergeSorted } from './sorted-lists';
 
@@ -27,6 +31,19 @@ export class DigitGramIndex {
   private offsets = new Int32Array(GRAM_COUNT + 1);
   private packed = new Int32Array(0);
   private tail = new Map<number, number[]>();
+  /** While a rebuild runs: the tail that comes with its lists (numbers added since it began). */
+  private nextTail: Map<number, number[]> | null = null;
+  private tailPostings = 0;
+
+  /** Postings in the packed lists. */
+  get packedSize(): number {
+    return this.packed.length;
+  }
+
+  /** Postings added since the last rebuild, waiting in per-gram arrays. */
+  get tailSize(): number {
+    return this.tailPostings;
+  }
 
   /**
    * Packs the postings of every current number up to `maxPk`, in pk order, in slices of
@@ -35,7 +52,8 @@ export class DigitGramIndex {
    * or null when it has none.
    */
   async rebuild(maxPk: number, digitsOf: (pk: number) => string | null, pause: () => Promise<void>): Promise<void> {
-    this.tail = new Map();
+    const nextTail = new Map<number, number[]>();
+    this.nextTail = nextTail;
     // The last pk seen per gram: a number holding a gram twice is listed once.
     const lastPk = new Int32Array(GRAM_COUNT);
     const eachPosting = async (visit: (gram: number, pk: number) => void) => {
@@ -66,21 +84,21 @@ export class DigitGramIndex {
     });
     this.offsets = offsets;
     this.packed = packed;
+    this.tail = nextTail;
+    this.nextTail = null;
+    this.tailPostings = 0;
+    for (const list of nextTail.values()) this.tailPostings += list.length;
   }
 
-  /** A number added after the last rebuild. */
+  /** A number added after the last rebuild began. */
   add(pk: number, digits: string): void {
     forEachGram(digits, (gram) => {
-      let list = this.tail.get(gram);
-      if (!list) {
-        list = [];
-        this.tail.set(gram, list);
-      }
-      insertSorted(list, pk);
+      this.tailPostings += addTo(this.tail, gram, pk);
+      if (this.nextTail) addTo(this.nextTail, gram, pk);
     });
   }
 
-  /** pks whose number holds the query's rarest gram, ascending, without repeats. Query: at least GRAM digits. */
+  /** pks whose number may hold the query: those holding its rarest gram, ascending, without repeats. Query: at least GRAM digits. */
   candidates(digits: string): ArrayLike<number> {
     let best = -1;
     let bestSize = Infinity;
@@ -96,4 +114,13 @@ export class DigitGramIndex {
     const tail = this.tail.get(best);
     return tail ? mergeSorted(packed, tail) : packed;
   }
+}
+
+/** Adds `pk` to the gram's list; 1 if it was not there. */
+function addTo(lists: Map<number, number[]>, gram: number, pk: number): number {
+  let list = lists.get(gram);
+  if (!list) lists.set(gram, (list = []));
+  const before = list.length;
+  insertSorted(list, pk);
+  return list.length - before;
 }

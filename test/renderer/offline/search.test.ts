@@ -333,6 +333,64 @@ describe('the in-memory index', () => {
     expect(index.search({ kind: 'phone', e164: phones.get(5)!, digits: phones.get(5)!.slice(1) }, 10).pks).toEqual([]);
   });
 
+  test('an exact phone is found by its current number only; two customers sharing one are both listed, in pk order', async () => {
+    const index = new SlimSearchIndex();
+    index.beginBulkLoad();
+    for (let pk = 1; pk <= 50; pk++) index.upsert({ pk, phoneE164: `+96655${1_000_000 + pk}`, nameWords: ['x'] });
+    await index.endBulkLoad();
+    const phone = (e164: string) => index.search({ kind: 'phone', e164, digits: e164.slice(1) }, 10);
+    expect(phone('+966551000007')).toEqual({ pks: [7], capped: false, matched: 'exact_phone' });
+    expect(index.findPhone('+966551000007')).toBe(7);
+    // The number moves to another customer (a stale cache): both hold it until the first is refreshed.
+    index.upsert({ pk: 60, phoneE164: '+966551000007', nameWords: ['y'] });
+    expect(phone('+966551000007').pks).toEqual([7, 60]);
+    index.upsert(
+      { pk: 7, phoneE164: '+966559999999', nameWords: ['x'] },
+      { pk: 7, phoneE164: '+966551000007', nameWords: ['x'] },
+    );
+    expect(phone('+966551000007').pks).toEqual([60]);
+    expect(phone('+966559999999').pks).toEqual([7]);
+    // A number that only contains another is not it: the digits search answers instead.
+    expect(phone('+9665510000').matched).toBe('digits');
+    expect(index.findPhone('+9665510000')).toBeUndefined();
+    // Numbers too short for a gram are found by scanning.
+    index.upsert({ pk: 61, phoneE164: '+123', nameWords: ['z'] });
+    expect(index.findPhone('+123')).toBe(61);
+  });
+
+  test('numbers added one by one have their grams packed again as they grow, and answers stay complete meanwhile', async () => {
+    let pauses = 0;
+    const index = new SlimSearchIndex(async () => {
+      pauses += 1;
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    });
+    const phoneOf = (pk: number) => `+9665${String((pk * 48_271_547) % 100_000_000).padStart(8, '0')}`;
+    const naive = (digits: string, upTo: number) =>
+      Array.from({ length: upTo }, (_, i) => i + 1).filter((pk) => phoneOf(pk).slice(1).includes(digits));
+    // As a fill adds them: one by one, with no bulk load.
+    for (let pk = 1; pk <= 60_000; pk++) index.upsert({ pk, phoneE164: phoneOf(pk), nameWords: ['x'] });
+    // Past the limit a packing has begun, and waits for its first pause to end; answers
+    // meanwhile still cover every number.
+    let packed = false;
+    void index.settled().then(() => (packed = true));
+    expect(pauses).toBe(1);
+    for (const digits of ['4827', '12345', phoneOf(59_999).slice(1)]) {
+      expect(index.search({ kind: 'digits', digits }, 100_000).pks).toEqual(naive(digits, 60_000));
+    }
+    expect(index.findPhone(phoneOf(59_999))).toBe(59_999);
+    expect(packed).toBe(false);
+    for (let pk = 60_001; pk <= 60_100; pk++) index.upsert({ pk, phoneE164: phoneOf(pk), nameWords: ['x'] });
+    const unpacked = index.unpackedGrams;
+    await index.settled();
+    expect(pauses).toBeGreaterThan(0);
+    // Packed: only what came after the packing began (some thousands of numbers) waits in per-gram arrays.
+    expect(index.unpackedGrams).toBeLessThan(unpacked / 5);
+    for (const digits of ['4827', '0000', phoneOf(60_050).slice(1)]) {
+      expect(index.search({ kind: 'digits', digits }, 100_000).pks).toEqual(naive(digits, 60_100));
+    }
+    expect(index.findPhone(phoneOf(60_050))).toBe(60_050);
+  });
+
   test('removing a customer drops them from every query kind', () => {
     const index = new SlimSearchIndex();
     const entry = { pk: 7, phoneE164: '+966501234567', nameWords: ['layla', 'haddad'] };
