@@ -5,13 +5,23 @@
  * `?readiness=<db>&size=<n>` makes the page measure its own start-up with a full cache as
  * soon as it loads, and leave the answer in `window.benchReadiness`.
  */
-import { closeFill, fillBench } from './fill-bench';
+import { closeFill, fillBench, keptFillMemory } from './fill-bench';
 import { indexCost } from './index-cost';
 import { measureReadiness, type ReadinessResult } from './readiness';
 import { closeReplay, prepareReplay, runReplay } from './replay-bench';
 import { searchBench, seedCache } from './search-bench';
 
-const bench = { seedCache, searchBench, fillBench, closeFill, prepareReplay, runReplay, closeReplay, indexCost };
+const bench = {
+  seedCache,
+  searchBench,
+  fillBench,
+  keptFillMemory,
+  closeFill,
+  prepareReplay,
+  runReplay,
+  closeReplay,
+  indexCost,
+};
 export type BenchApi = typeof bench;
 
 declare global {

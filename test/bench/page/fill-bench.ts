@@ -254,6 +254,13 @@ export async function fillBench(options: {
 /** The cache a `keep` fill left open: its index is what the heap figure measures. */
 let kept: CustomerCache | null = null;
 
+/** The kept fill's listings (typed arrays, outside the JS heap), once its index has settled. */
+export async function keptFillMemory(): Promise<{ listingBytes: number }> {
+  if (!kept) return { listingBytes: 0 };
+  await kept.index.settled();
+  return { listingBytes: kept.listings.bytes };
+}
+
 export async function closeFill(): Promise<void> {
   if (!kept) return;
   kept.db.close();

@@ -13,8 +13,11 @@ export interface ReadinessResult {
   firstAnswerMs: number;
   firstAnswerVia: string[];
   firstAnswerFound: number[];
+  /** Index and listings loaded (`CustomerCache.loadIndex` resolved). */
   indexReadyMs: number;
   indexed: number;
+  /** The listings' typed arrays, outside the JS heap. */
+  listingBytes: number;
 }
 
 export async function measureReadiness(dbName: string, size: number): Promise<ReadinessResult> {
@@ -36,5 +39,6 @@ export async function measureReadiness(dbName: string, size: number): Promise<Re
     firstAnswerFound: answers.map((answer) => answer.total),
     indexReadyMs,
     indexed: progress.loaded,
+    listingBytes: cache.listings.bytes,
   };
 }
