@@ -15,8 +15,12 @@ import { insertSorted, mergeSorted } from './sorted-lists';
 
 export const GRAM = 4;
 const GRAM_COUNT = 10 ** GRAM;
-/** pks handled between two pauses of a rebuild. */
-const REBUILD_SLICE = 20_000;
+/**
+ * A rebuild pauses once a slice has run this long (checked every SLICE_CHECK pks): it may
+ * run while the cashier searches, whose search would otherwise wait for the whole slice.
+ */
+const SLICE_MS = 4;
+const SLICE_CHECK = 512;
 
 /** Calls back with each gram of a string of digits (a gram as a number, 0..9999). */
 function forEachGram(digits: string, callback: (gram: number) => void): void {
@@ -58,8 +62,12 @@ export class DigitGramIndex {
     const lastPk = new Int32Array(GRAM_COUNT);
     const eachPosting = async (visit: (gram: number, pk: number) => void) => {
       lastPk.fill(-1);
+      let sliceStarted = performance.now();
       for (let pk = 0; pk <= maxPk; pk++) {
-        if (pk % REBUILD_SLICE === REBUILD_SLICE - 1) await pause();
+        if (pk % SLICE_CHECK === SLICE_CHECK - 1 && performance.now() - sliceStarted > SLICE_MS) {
+          await pause();
+          sliceStarted = performance.now();
+        }
         const digits = digitsOf(pk);
         if (digits === null) continue;
         forEachGram(digits, (gram) => {

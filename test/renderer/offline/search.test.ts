@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { CustomerCache, type CacheSearchResult } from '../../../renderer/offline/customer-cache';
 import type { OfflineDb } from '../../../renderer/offline/db';
 import { writeSearchLines } from '../../../renderer/offline/search-chunks';
@@ -367,8 +367,13 @@ describe('the in-memory index', () => {
     const phoneOf = (pk: number) => `+9665${String((pk * 48_271_547) % 100_000_000).padStart(8, '0')}`;
     const naive = (digits: string, upTo: number) =>
       Array.from({ length: upTo }, (_, i) => i + 1).filter((pk) => phoneOf(pk).slice(1).includes(digits));
+    // A slow till: every reading of the clock is a millisecond later, so the packing pauses
+    // at its first check (it pauses once a slice has run a few milliseconds).
+    let now = 0;
+    const clock = vi.spyOn(performance, 'now').mockImplementation(() => (now += 1));
     // As a fill adds them: one by one, with no bulk load.
     for (let pk = 1; pk <= 60_000; pk++) index.upsert({ pk, phoneE164: phoneOf(pk), nameWords: ['x'] });
+    clock.mockRestore();
     // Past the limit a packing has begun, and waits for its first pause to end; answers
     // meanwhile still cover every number.
     let packed = false;
