@@ -17,7 +17,7 @@
  * - nothing in the hot path uses `.filter()`, which leaves Dexie's fast path.
  * - `searchChunks` repeats only what the in-memory index needs, 1,024 customers to a
  *   record (search-chunks.ts): the index loads from these, not from the full records.
- * - `listingChunks` repeats what the results list shows (name, phone, points), 256
+ * - `listingChunks` repeats what the results list shows (name, phone, points), 128
  *   customers to a record (listings.ts): loaded into memory, it answers the cashier's
  *   searches without reading the blocks.
  *

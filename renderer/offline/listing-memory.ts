@@ -14,7 +14,7 @@ import {
   type ListingChunkWrites,
 } from './listings';
 
-/** Chunks (of 256 customers, about 25 KB) read per request while loading. */
+/** Chunks (of 128 customers, about 12 KB) read per request while loading. */
 const LOAD_PAGE = 64;
 
 export interface ListingLoadOptions {

@@ -8,6 +8,7 @@ import { ListingMemory } from '../../../renderer/offline/listing-memory';
 import {
   LISTING_SLOTS,
   ListingChanges,
+  listingChunkOf,
   listedPks,
   listingOf,
   readListing,
@@ -57,7 +58,7 @@ function applied(chunks: Map<number, ListingChunk>, changes: ListingChanges): Ma
 }
 
 const read = (chunks: Map<number, ListingChunk>, pk: number) => {
-  const chunk = chunks.get(pk >> 8);
+  const chunk = chunks.get(listingChunkOf(pk));
   return chunk ? readListing(chunk, pk) : undefined;
 };
 
@@ -71,7 +72,8 @@ describe('listing chunks', () => {
       '',
       'Søren Østergaard',
     ];
-    const listings = [255, 256, 257, 511, 1, 1000].map((pk, i) =>
+    const S = LISTING_SLOTS;
+    const listings = [S - 1, S, S + 1, 2 * S - 1, 1, 8 * S - 1].map((pk, i) =>
       listing(pk, {
         name: awkward[i]!,
         cards:
@@ -86,14 +88,16 @@ describe('listing chunks', () => {
       }),
     );
     const chunks = applied(new Map(), new ListingChanges(listings));
-    expect([...chunks.keys()].sort((a, b) => a - b)).toEqual([0, 1, 3]);
+    expect([...chunks.keys()].sort((a, b) => a - b)).toEqual([0, 1, 7]);
     for (const expected of listings) expect(read(chunks, expected.pk)).toEqual(expected);
     expect(read(chunks, 2)).toBeUndefined();
-    expect(listedPks(chunks.get(0)!)).toEqual([1, 255]);
+    expect(listedPks(chunks.get(0)!)).toEqual([1, S - 1]);
+    expect(listedPks(chunks.get(1)!)).toEqual([S, S + 1, 2 * S - 1]);
   });
 
   test('a change rewrites only its slot; a delete empties it; an emptied chunk is deleted', () => {
-    let chunks = applied(new Map(), new ListingChanges([listing(1), listing(2), listing(3), listing(300)]));
+    const other = LISTING_SLOTS + 44;
+    let chunks = applied(new Map(), new ListingChanges([listing(1), listing(2), listing(3), listing(other)]));
     chunks = applied(
       chunks,
       new ListingChanges([listing(2, { name: 'Renamed', cards: [{ program: BAKERY, points: 9 }] })], [3]),
@@ -103,7 +107,7 @@ describe('listing chunks', () => {
     expect(read(chunks, 3)).toBeUndefined();
     // Each chunk names the programmes its cards need, once each.
     expect(chunks.get(0)!.programmes).toEqual([COFFEE, BAKERY]);
-    const { toPut, toDelete } = new ListingChanges([], [300]).apply([chunks.get(1)]);
+    const { toPut, toDelete } = new ListingChanges([], [other]).apply([chunks.get(1)]);
     expect(toPut).toEqual([]);
     expect(toDelete).toEqual([1]);
   });
@@ -173,13 +177,14 @@ describe('listings in memory', () => {
   test('a chunk a commit set while the load ran is kept as the commit left it, not as the load read it', async () => {
     const db = openDb();
     const cache = new CustomerCache(db, { defaultCountry: () => 'SA' });
-    // pks 250-259: six in chunk 0, four in chunk 1.
-    await db.meta.put({ key: 'nextCustomerPk', value: 250 });
+    // Ten customers, six in chunk 0 and four in chunk 1.
+    const first = LISTING_SLOTS - 6;
+    await db.meta.put({ key: 'nextCustomerPk', value: first });
     const people = await cache.putCustomers(
       Array.from({ length: 10 }, (_, i) => customer(`c-${i}`, `Person ${i}`, `+966 55 100 00${10 + i}`)),
     );
     const inChunk1 = people[6]!;
-    expect(inChunk1.pk).toBe(256);
+    expect(inChunk1.pk).toBe(LISTING_SLOTS);
     const memory = ListingMemory.open(db);
     const newer = new ListingChanges([{ ...listingOf(inChunk1), name: 'Newer than the load' }]);
     // After the load's first read (chunk 0) and before its second (chunk 1), a commit hands memory chunk 1.
@@ -191,9 +196,9 @@ describe('listings in memory', () => {
       },
     });
     expect(turns).toBeGreaterThan(0);
-    expect(memory.get(256)?.name).toBe('Newer than the load');
-    expect(memory.get(250)?.name).toBe('Person 0');
-    expect(memory.get(259)?.name).toBe('Person 9');
+    expect(memory.get(LISTING_SLOTS)?.name).toBe('Newer than the load');
+    expect(memory.get(first)?.name).toBe('Person 0');
+    expect(memory.get(first + 9)?.name).toBe('Person 9');
   });
 
   test('closing the database lets the memory go', async () => {
