@@ -116,6 +116,7 @@ export async function readinessFigures(
   const section = `2 ready @${sizeLabel(size)}`;
   const first: number[] = [];
   const ready: number[] = [];
+  const listingsReady: number[] = [];
   const heap: number[] = [];
   const listings: number[] = [];
   const via = new Set<string>();
@@ -129,6 +130,7 @@ export async function readinessFigures(
       throw new Error(`Readiness @${size}: a first search found nobody.`);
     first.push(result.firstAnswerMs);
     ready.push(result.indexReadyMs);
+    listingsReady.push(result.listingsReadyMs);
     result.firstAnswerVia.forEach((path) => via.add(path));
     heap.push((await bench.heapUsedAfterGc()) / 2 ** 20);
     listings.push(result.listingBytes / 2 ** 20);
@@ -149,10 +151,19 @@ export async function readinessFigures(
   report.add({
     id: `${id}.index_ready`,
     section,
-    label: 'page load -> in-memory index and listings ready',
+    label: 'page load -> full in-memory index ready',
     unit: 'ms',
     summary: ready95,
     target: { text: `p95 < ${readyLimit.toLocaleString('en-GB')} ms`, met: ready95.p95 < readyLimit },
+  });
+  const listings95 = summarize(listingsReady);
+  report.add({
+    id: `${id}.listings_ready`,
+    section,
+    label: 'page load -> the listings loaded too (a search reads nothing from IndexedDB)',
+    unit: 'ms',
+    summary: listings95,
+    target: { text: `p95 < ${readyLimit.toLocaleString('en-GB')} ms`, met: listings95.p95 < readyLimit },
   });
   report.add({
     id: `${id}.heap`,
