@@ -249,7 +249,7 @@ export function prepareCustomers(customers: readonly Customer[]): PreparedCustom
 
 export class CustomerCache {
   readonly index = new SlimSearchIndex(yieldToBrowser);
-  /** What the results list shows of every customer (loaded after the index). */
+  /** What the results list shows of every customer (loaded beside the index). */
   readonly listings: ListingMemory;
   private indexState: IndexState = 'empty';
   private loading: Promise<IndexLoadProgress> | null = null;
