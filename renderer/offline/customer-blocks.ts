@@ -16,8 +16,9 @@
  * customers get consecutive pks, so its blocks are new records written without a read.
  *
  * Every write goes through this module, inside a transaction over `customerTables(db)`,
- * and also updates the search chunks and the listings (listings.ts): the three never
- * differ, and the listings in memory take what a write stored once it has committed. These are async functions:
+ * and also updates the search chunks (with their phone digests, phone-digests.ts) and the
+ * listings (listings.ts): they never differ, and the listings in memory take what a write
+ * stored once it has committed. These are async functions:
  * call them from an `async` transaction callback (Dexie follows native awaits only there).
  *
  * One customer per id: the id index is not unique (its uniqueness cost about 30% of a
@@ -28,7 +29,8 @@
 import { Dexie, type Table } from 'dexie';
 import type { CachedCustomer, OfflineDb } from './db';
 import { noteStoredIds } from './stored-ids';
-import { chunkOf, SearchLineChanges, writeSearchLines, type SearchChunk, type SearchFields } from './search-chunks';
+import { chunkOf, SearchLineChanges, type SearchChunk, type SearchFields } from './search-chunks';
+import { phoneDigestOf } from './phone-digests';
 import {
   listingChunkOf,
   ListingChanges,
@@ -354,6 +356,7 @@ function sendBlocks(db: OfflineDb, records: readonly CustomerBlock[]): Promise<u
   return db.customerBlocks.bulkPut(records);
 }
 
+/** Puts and deletes search chunks with their phone digests, and moves the pk counter. */
 function sendChunksAndCounter(
   db: OfflineDb,
   chunks: CustomerWritePlan['chunks'],
@@ -362,7 +365,9 @@ function sendChunksAndCounter(
   return Promise.all([
     nextPk !== null ? db.meta.put({ key: 'nextCustomerPk', value: nextPk }) : undefined,
     chunks.toPut.length > 0 ? db.searchChunks.bulkPut(chunks.toPut) : undefined,
+    chunks.toPut.length > 0 ? db.phoneDigests.bulkPut(chunks.toPut.map(phoneDigestOf)) : undefined,
     chunks.toDelete.length > 0 ? db.searchChunks.bulkDelete(chunks.toDelete) : undefined,
+    chunks.toDelete.length > 0 ? db.phoneDigests.bulkDelete(chunks.toDelete) : undefined,
   ]);
 }
 
@@ -555,12 +560,13 @@ export async function deleteCustomerRow(db: OfflineDb, pk: number): Promise<void
       else await db.customerBlocks.put({ block: id, pks: block.pks, ids: block.ids, rows: block.rows });
     }
   }
+  const lines = new SearchLineChanges([], [pk]);
   const listings = new ListingChanges([], [pk]);
-  const [stored] = await Promise.all([
+  const [chunks, stored] = await Promise.all([
+    db.searchChunks.bulkGet(lines.chunkIds),
     db.listingChunks.get(listingChunkOf(pk)),
-    writeSearchLines(db.searchChunks, [], [pk]),
   ]);
-  await sendListings(db, listings.apply([stored]));
+  await Promise.all([sendChunksAndCounter(db, lines.apply(chunks), null), sendListings(db, listings.apply([stored]))]);
 }
 
 export function searchFieldsOf(row: CachedCustomer): SearchFields {
@@ -573,5 +579,5 @@ function sameSearchFields(a: CachedCustomer, b: CachedCustomer): boolean {
 
 /** The tables a transaction that writes customers must cover (the pk counter lives in meta). */
 export function customerTables(db: OfflineDb): readonly Table[] {
-  return [db.customerBlocks, db.searchChunks, db.listingChunks, db.meta];
+  return [db.customerBlocks, db.searchChunks, db.phoneDigests, db.listingChunks, db.meta];
 }

@@ -2,9 +2,10 @@
  * The customer and reward cache: everything the service returns is written through here
  * (with the time it was fetched), and offline search answers from here.
  *
- * Search goes to the in-memory index once it has loaded; until then an exact phone and
- * names are matched in the packed search chunks, and a digit search answers from the part
- * of the index already loaded, saying it is incomplete. Neither path scans the customer
+ * Search goes to the in-memory index once it has loaded; until then an exact phone is
+ * found through the search chunks' phone digests, names are matched in the packed search
+ * chunks, and a digit search answers from the part of the index already loaded, saying it
+ * is incomplete. Neither path scans the customer
  * blocks, which hold no phone index (db.ts, version 8). The customers a page of results
  * shows come from the listings in memory (listings.ts) once those have loaded too: then a
  * search reads nothing from IndexedDB. Until then they are read from the blocks.
@@ -38,6 +39,7 @@ import { nameWordsOf } from './fold';
 import type { StoredIds } from './stored-ids';
 import { loadSearchIndex, yieldToBrowser, type IndexLoadOptions, type IndexLoadProgress } from './index-loader';
 import { linesOf, parseSearchLine, type SearchFields } from './search-chunks';
+import { mayHoldPhone } from './phone-digests';
 import { listingOf, type CustomerListing } from './listings';
 import { ListingMemory } from './listing-memory';
 import { SlimSearchIndex, parseQuery, type IndexEntry, type IndexHits, type ParsedQuery } from './search-index';
@@ -63,8 +65,8 @@ export const MAX_RESULTS = 500;
  */
 const FALLBACK_CHUNK_LIMIT = 256;
 const FALLBACK_CHUNKS_PER_READ = 16;
-/** The phone scan reads every chunk whatever it finds: fewer, larger reads (about 4 MB each). */
-const PHONE_SCAN_CHUNKS_PER_READ = 64;
+/** Phone digests (of 1,024 customers, 8 KB each) read per request by an exact phone while the index loads. */
+const DIGESTS_PER_READ = 128;
 
 export interface CacheSearchResult {
   /** What the results list shows of each customer of the page. */
@@ -947,8 +949,9 @@ export class CustomerCache {
   }
 
   /**
-   * While the in-memory index loads: exact phone through Dexie's index, names from the
-   * search chunks (never the customers table), digits from the part of the index loaded so far.
+   * While the in-memory index loads: exact phone through the search chunks' phone digests,
+   * names from the search chunks (never the customer blocks), digits from the part of the
+   * index loaded so far.
    */
   private async searchFallback(query: ParsedQuery): Promise<{ hits: IndexHits; complete: boolean; via: 'fallback' }> {
     const via = 'fallback' as const;
@@ -992,18 +995,28 @@ export class CustomerCache {
 
   /**
    * The pks whose search line holds this E.164 phone, in pk order, while the index loads.
-   * Every chunk is read, however many: the phone is who the customer is (the outbox's
-   * registrations ask it too), so this answer is never partial. About 1,000 chunks at a
-   * million customers, each first tested for the digits as a whole.
+   * Every chunk's phone digest is read, however many: the phone is who the customer is (the
+   * outbox's registrations ask it too), so this answer is never partial. Only the chunks
+   * whose digest holds the number's hash are read, and their lines checked.
    */
   private async pksWithPhone(phoneE164: string): Promise<number[]> {
     const digits = phoneE164.startsWith('+') ? phoneE164.slice(1) : '';
     if (digits === '') return [];
-    const { pks } = await this.scanSearchLines(digits, (fields) => fields.phoneE164 === phoneE164, {
-      maxChunks: Number.POSITIVE_INFINITY,
-      enough: Number.POSITIVE_INFINITY,
-      perRead: PHONE_SCAN_CHUNKS_PER_READ,
-    });
+    const candidates: number[] = [];
+    for (let after = -1; ;) {
+      const digests = await this.db.phoneDigests.where(':id').above(after).limit(DIGESTS_PER_READ).toArray();
+      for (const digest of digests) if (mayHoldPhone(digest, digits)) candidates.push(digest.chunk);
+      if (digests.length < DIGESTS_PER_READ) break;
+      after = digests[digests.length - 1]!.chunk;
+    }
+    const pks: number[] = [];
+    for (const chunk of await this.db.searchChunks.bulkGet(candidates)) {
+      for (const line of chunk ? linesOf(chunk) : []) {
+        if (!line.includes(digits)) continue;
+        const fields = parseSearchLine(line);
+        if (fields.phoneE164 === phoneE164) pks.push(fields.pk);
+      }
+    }
     return pks;
   }
 

@@ -20,9 +20,12 @@
  * - `listingChunks` repeats what the results list shows (name, phone, points), 128
  *   customers to a record (listings.ts): loaded into memory, it answers the cashier's
  *   searches without reading the blocks.
+ * - `phoneDigests` holds a hash of each search chunk's phones (phone-digests.ts), keyed as
+ *   the chunk: while the index loads, an exact phone reads those, not every chunk.
  *
  * Every customer write goes through customer-blocks.ts, in a transaction over
- * `customerTables(db)`, so the blocks, the search chunks and the listings never differ.
+ * `customerTables(db)`, so the blocks, the search chunks, their digests and the listings
+ * never differ.
  */
 import { Dexie, type EntityTable } from 'dexie';
 import type { BridgeError, Customer, Reward } from '../../electron/contract';
@@ -30,6 +33,7 @@ import { nameWordsOf } from './fold';
 import { BLOCK_BITS, packCustomerBlocks, searchFieldsOf, type CustomerBlock } from './customer-blocks';
 import { linesOf, writeSearchLines, type SearchChunk } from './search-chunks';
 import { LISTING_BITS, ListingChanges, listingOf, type ListingChunk } from './listings';
+import { phoneDigestOf, type PhoneDigest } from './phone-digests';
 
 export const DEFAULT_DB_NAME = 'loyalty-till-offline';
 
@@ -222,6 +226,7 @@ export type OfflineDb = Dexie & {
   meta: EntityTable<MetaRow, 'key'>;
   searchChunks: EntityTable<SearchChunk, 'chunk'>;
   listingChunks: EntityTable<ListingChunk, 'chunk'>;
+  phoneDigests: EntityTable<PhoneDigest, 'chunk'>;
   pageTags: EntityTable<PageTag, 'page'>;
 };
 
@@ -347,11 +352,20 @@ export function openOfflineDb(name: string = DEFAULT_DB_NAME): OfflineDb {
   // they are next written.
   db.version(8).stores({ customerBlocks: 'block, *ids' });
   // Version 9: the listings the results list shows, kept in memory to answer the cashier's
-  // searches (listings.ts), built from every stored customer. The blocks are read a range
-  // of whole listing chunks at a time, so that a large cache is never all in memory.
+  // searches (listings.ts), built from every stored customer, and the digests of the
+  // search chunks' phones (phone-digests.ts), built from every chunk. Both are read a range
+  // at a time, so that a large cache is never all in memory.
   db.version(9)
-    .stores({ listingChunks: 'chunk' })
+    .stores({ listingChunks: 'chunk', phoneDigests: 'chunk' })
     .upgrade(async (tx) => {
+      const chunks = tx.table<SearchChunk, number>('searchChunks');
+      const digests = tx.table<PhoneDigest, number>('phoneDigests');
+      for (let after = -1; ;) {
+        const page = await chunks.where(':id').above(after).limit(64).toArray();
+        if (page.length > 0) await digests.bulkAdd(page.map(phoneDigestOf));
+        if (page.length < 64) break;
+        after = page[page.length - 1]!.chunk;
+      }
       const blocks = tx.table<CustomerBlock, number>('customerBlocks');
       const listings = tx.table<ListingChunk, number>('listingChunks');
       const last = await blocks.toCollection().last();

@@ -16,6 +16,7 @@ import {
   type ListingChunk,
 } from '../../../renderer/offline/listings';
 import { Outbox } from '../../../renderer/offline/outbox';
+import { phoneDigestOf } from '../../../renderer/offline/phone-digests';
 import { StoredIds } from '../../../renderer/offline/stored-ids';
 import { allCustomers, allListings } from '../../support/offline-rows';
 import { personName } from './support/arbitraries';
@@ -243,7 +244,7 @@ const operation: fc.Arbitrary<Operation> = fc.oneof(
   fc.record({ kind: fc.constant('open' as const), who: fc.nat({ max: 60 }), name: personName }),
 );
 
-test('whatever the till writes and however, the listings in memory are those stored, and those stored say what the records say', async () => {
+test('whatever the till writes and however, the listings in memory are those stored, those stored say what the records say, and the phone digests what the search chunks say', async () => {
   await fc.assert(
     fc.asyncProperty(fc.array(operation, { minLength: 1, maxLength: 10 }), async (operations) => {
       const db = freshDb();
@@ -339,6 +340,8 @@ test('whatever the till writes and however, the listings in memory are those sto
         const records = await allCustomers(db);
         const stored = await allListings(db);
         expect(stored).toEqual(records.map(listingOf));
+        // The search chunks' phone digests too, which the same writes keep (phone-digests.ts).
+        expect(await db.phoneDigests.toArray()).toEqual((await db.searchChunks.toArray()).map(phoneDigestOf));
         const counter = (await db.meta.get('nextCustomerPk'))?.value as number | undefined;
         const inMemory = Array.from({ length: counter ?? 1 }, (_, pk) => cache.listings.get(pk)).filter(
           (row): row is CustomerListing => row !== undefined,

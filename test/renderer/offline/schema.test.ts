@@ -9,6 +9,7 @@ import { Outbox } from '../../../renderer/offline/outbox';
 import { customer, dropDb, freshDb } from './support/fixtures';
 import { allCustomers, allListings, countCustomers, getCustomerRow } from '../../support/offline-rows';
 import { LISTING_SLOTS, listingOf } from '../../../renderer/offline/listings';
+import { phoneDigestOf } from '../../../renderer/offline/phone-digests';
 
 const cleanup: OfflineDb[] = [];
 afterEach(async () => {
@@ -30,9 +31,13 @@ async function openUpgraded(name: string): Promise<OfflineDb> {
   return db;
 }
 
-/** Every customer has a listing saying what its record says, and nothing else has one (version 9). */
+/**
+ * Every customer has a listing saying what its record says, and nothing else has one; every
+ * search chunk has its phone digest, and nothing else has one (version 9).
+ */
 async function expectListingsMatch(db: OfflineDb): Promise<void> {
   expect(await allListings(db)).toEqual((await allCustomers(db)).map(listingOf));
+  expect(await db.phoneDigests.toArray()).toEqual((await db.searchChunks.toArray()).map(phoneDigestOf));
 }
 
 /** Every customer has a search line saying what its record says, and nothing else has one. */

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { CustomerCache, type CacheSearchResult } from '../../../renderer/offline/customer-cache';
 import type { OfflineDb } from '../../../renderer/offline/db';
 import { writeSearchLines } from '../../../renderer/offline/search-chunks';
+import { phoneDigestOf } from '../../../renderer/offline/phone-digests';
 import { SlimSearchIndex, parseQuery } from '../../../renderer/offline/search-index';
 import { customer, dropDb, freshDb, recordStoreCalls, type StoreCall } from './support/fixtures';
 
@@ -184,8 +185,9 @@ for (const mode of ['memory', 'index', 'fallback'] as const) {
         expect(result.via).toBe('fallback');
       });
 
-      test('an exact phone while the index loads reads every search chunk, however many: it is never partial', async () => {
-        // 300 chunks of search lines, more than a name search reads before it says it is incomplete.
+      test("an exact phone while the index loads reads every chunk's phone digest, however many, and only the chunk that holds it: it is never partial", async () => {
+        // 300 chunks of search lines, more than a name search reads before it says it is
+        // incomplete, each with its digest, as a till stores them.
         await writeSearchLines(
           db.searchChunks,
           Array.from({ length: 299 }, (_, i) => ({
@@ -194,6 +196,7 @@ for (const mode of ['memory', 'index', 'fallback'] as const) {
             nameWords: ['filler'],
           })),
         );
+        await db.phoneDigests.bulkPut((await db.searchChunks.toArray()).map(phoneDigestOf));
         await db.meta.put({ key: 'nextCustomerPk', value: 300 * 1_024 + 5 });
         const [last] = await cache.putCustomers([customer('c-last', 'Nora Berg', '+47 412 34 567')]);
         expect(last!.pk).toBe(300 * 1_024 + 5);
@@ -202,6 +205,11 @@ for (const mode of ['memory', 'index', 'fallback'] as const) {
         const found = await cache.search('+47 412 34 567');
         expect(found).toMatchObject({ via: 'fallback', complete: true, total: 1 });
         expect(names(found)).toEqual(['Nora Berg']);
+        // Three reads of 128 digests cover the 301 chunks; one chunk's lines are read.
+        expect(calls.filter((call) => call.table === 'phoneDigests').length).toBe(3);
+        expect(calls.filter((call) => call.table === 'searchChunks')).toEqual([
+          { table: 'searchChunks', op: 'getMany' },
+        ]);
         expect((await cache.findByPhone('+4741234567'))?.id).toBe('c-last');
         expect(await cache.findByPhone('+4741234568')).toBeUndefined();
         expectNoTableScan();
