@@ -20,6 +20,7 @@ import { readFigures, Report, writeDocTable } from './report';
 import { scanFigures } from './scan-section';
 import { readinessFigures, searchFigures, seedSearchCache } from './search-section';
 import { sizeFigures } from './size-section';
+import { waitForQuietBrowser } from './settle';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const RESULTS_FILE = join(ROOT, 'test/bench/results.json');
@@ -124,6 +125,13 @@ async function main(): Promise<void> {
           }
         }
         if (only.has('fill')) {
+          // Not the search section's leftovers: its databases' deletion runs on in the browser.
+          const settled = await timed('waiting for the browser to settle', waitForQuietBrowser);
+          if (settled) {
+            report.note(
+              `The fill section waited ${settled.seconds.toFixed(0)} s for the browser to settle${settled.quiet ? '' : ', and it never did'}.`,
+            );
+          }
           await timed('cache fill from 100,000 customers, two unchanged refreshes, then a fill over a wire', () =>
             fillFigures(bench, report, {
               customers: 100_000,
