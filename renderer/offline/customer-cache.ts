@@ -65,7 +65,7 @@ export const MAX_RESULTS = 500;
  */
 const FALLBACK_CHUNK_LIMIT = 256;
 const FALLBACK_CHUNKS_PER_READ = 16;
-/** Phone digests (of 1,024 customers, 8 KB each) read per request by an exact phone while the index loads. */
+/** Phone digests (of 1,024 customers, 4 KB each) read per request by an exact phone while the index loads. */
 const DIGESTS_PER_READ = 128;
 
 export interface CacheSearchResult {

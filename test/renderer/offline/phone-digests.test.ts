@@ -2,7 +2,7 @@ import { expect, test } from 'vitest';
 import { mayHoldPhone, phoneDigestOf, phoneHash } from '../../../renderer/offline/phone-digests';
 import { SearchLineChanges } from '../../../renderer/offline/search-chunks';
 
-test("a chunk's digest lists each line's pk and its phone's hash, in the lines' order; a customer without a phone hashes to 0", () => {
+test("a chunk's digest lists each line's phone's hash, in the lines' order; a customer without a phone hashes to 0", () => {
   const changes = new SearchLineChanges([
     { pk: 3, phoneE164: '+966501234567', nameWords: ['layla', 'haddad'] },
     { pk: 1, phoneE164: '+4520123456', nameWords: ['søren'] },
@@ -11,7 +11,6 @@ test("a chunk's digest lists each line's pk and its phone's hash, in the lines' 
   const [chunk] = changes.apply([undefined]).toPut;
   const digest = phoneDigestOf(chunk!);
   expect(digest.chunk).toBe(0);
-  expect([...digest.pks]).toEqual([1, 2, 3]);
   expect([...digest.hashes]).toEqual([phoneHash('4520123456'), 0, phoneHash('966501234567')]);
   expect(mayHoldPhone(digest, '966501234567')).toBe(true);
   expect(mayHoldPhone(digest, '966501234568')).toBe(false);
