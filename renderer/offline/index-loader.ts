@@ -49,6 +49,9 @@ export async function loadSearchIndex(
   let finished = false;
   try {
     for (;;) {
+      // The page's turn comes before each read, the first too: a cashier who searches as the
+      // till starts reads before the load does (a search in progress holds it back).
+      await yieldToPage();
       if (options.signal?.aborted) return { loaded, done: false };
       // A primary-key range read of packed chunks (search-chunks.ts): Dexie's fast getAll path.
       const chunks = await db.searchChunks.where(':id').above(after).limit(pageSize).toArray();
@@ -62,7 +65,6 @@ export async function loadSearchIndex(
       }
       if (chunks.length < pageSize) break;
       options.onProgress?.({ loaded, done: false });
-      await yieldToPage();
     }
     await index.endBulkLoad(yieldToPage);
     finished = true;

@@ -85,9 +85,9 @@ export class ListingMemory {
   }
 
   /**
-   * Reads every stored chunk, a page of chunks a request, giving the page a turn between
-   * requests. A chunk a commit set meanwhile is kept as that commit left it. Once: later
-   * calls return at once.
+   * Reads every stored chunk, a page of chunks a request, giving the page a turn before each
+   * request (index-loader.ts says why the first too). A chunk a commit set meanwhile is kept
+   * as that commit left it. Once: later calls return at once.
    */
   async load(db: OfflineDb, options: ListingLoadOptions = {}): Promise<void> {
     if (this.state !== 'empty') return;
@@ -96,6 +96,7 @@ export class ListingMemory {
     try {
       let after = -1;
       for (;;) {
+        await options.yieldToPage?.();
         if (this.closed) return;
         const page = await db.listingChunks.where(':id').above(after).limit(pageSize).toArray();
         for (const chunk of page) {
@@ -103,7 +104,6 @@ export class ListingMemory {
           after = chunk.chunk;
         }
         if (page.length < pageSize) break;
-        await options.yieldToPage?.();
       }
       this.state = 'ready';
     } finally {
