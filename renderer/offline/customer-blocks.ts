@@ -41,6 +41,7 @@ import {
   type ListingChunkWrites,
 } from './listings';
 import { noteListingChunks } from './listing-memory';
+import { PendingChunkWrites } from './chunk-changes';
 
 export const BLOCK_BITS = 4;
 export const BLOCK_SIZE = 1 << BLOCK_BITS;
@@ -380,10 +381,8 @@ function sendChunksAndCounter(
  * (`partSizes`) write each block once.
  */
 export class PartedWrite {
-  private readonly chunks = new Map<number, SearchChunk>();
-  private readonly deletedChunks = new Set<number>();
-  private readonly listings = new Map<number, ListingChunk>();
-  private readonly deletedListings = new Set<number>();
+  private readonly chunks = new PendingChunkWrites<SearchChunk>((chunk) => chunk.chunk);
+  private readonly listings = new PendingChunkWrites<ListingChunk>((chunk) => chunk.chunk);
   private nextPk: number | null = null;
   private readonly sent: Promise<unknown>[] = [];
 
@@ -400,22 +399,8 @@ export class PartedWrite {
    */
   send(rows: readonly CachedCustomer[]): { plan: CustomerWritePlan; written: Promise<unknown> } {
     const plan = planCustomerWrite(this.context, rows);
-    for (const chunk of plan.chunks.toPut) {
-      this.chunks.set(chunk.chunk, chunk);
-      this.deletedChunks.delete(chunk.chunk);
-    }
-    for (const id of plan.chunks.toDelete) {
-      this.chunks.delete(id);
-      this.deletedChunks.add(id);
-    }
-    for (const chunk of plan.listings.toPut) {
-      this.listings.set(chunk.chunk, chunk);
-      this.deletedListings.delete(chunk.chunk);
-    }
-    for (const id of plan.listings.toDelete) {
-      this.listings.delete(id);
-      this.deletedListings.add(id);
-    }
+    this.chunks.add(plan.chunks);
+    this.listings.add(plan.listings);
     if (plan.nextPk !== null) this.nextPk = plan.nextPk;
     this.context = contextAfter(this.context, plan);
     const written = sendBlocks(this.db, plan.records);
@@ -425,12 +410,10 @@ export class PartedWrite {
 
   /** Sends the search chunks, the listings and the counter as the parts sent leave them; resolves when all is written. */
   finish(): Promise<unknown> {
-    const chunks = { toPut: [...this.chunks.values()], toDelete: [...this.deletedChunks] };
-    const listings = { toPut: [...this.listings.values()], toDelete: [...this.deletedListings] };
     return Promise.all([
       ...this.sent,
-      sendChunksAndCounter(this.db, chunks, this.nextPk),
-      sendListings(this.db, listings),
+      sendChunksAndCounter(this.db, this.chunks.writes, this.nextPk),
+      sendListings(this.db, this.listings.writes),
     ]);
   }
 }

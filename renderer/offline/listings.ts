@@ -25,6 +25,7 @@
  */
 import type { Program } from '../../electron/contract';
 import type { CachedCustomer } from './db';
+import { ChangesByChunk, type ChunkWrites } from './chunk-changes';
 
 export const LISTING_BITS = 7;
 export const LISTING_SLOTS = 1 << LISTING_BITS;
@@ -159,34 +160,14 @@ export function listedPks(chunk: ListingChunk): number[] {
 }
 
 /** Chunks to store and chunks to delete: what a write of listings changes. */
-export interface ListingChunkWrites {
-  toPut: ListingChunk[];
-  toDelete: number[];
-}
+export type ListingChunkWrites = ChunkWrites<ListingChunk>;
 
 /** Changes to customers' listings, by chunk: what to read first, then what to write. */
-export class ListingChanges {
-  private readonly byChunk = new Map<number, Map<number, CustomerListing | null>>();
-
+export class ListingChanges extends ChangesByChunk<CustomerListing> {
   constructor(puts: readonly CustomerListing[], deletes: readonly number[] = []) {
+    super(listingChunkOf);
     for (const listing of puts) this.change(listing.pk, listing);
     for (const pk of deletes) this.change(pk, null);
-  }
-
-  private change(pk: number, listing: CustomerListing | null): void {
-    const id = listingChunkOf(pk);
-    let byPk = this.byChunk.get(id);
-    if (!byPk) this.byChunk.set(id, (byPk = new Map()));
-    byPk.set(pk, listing);
-  }
-
-  /** The chunks to read before `apply`. */
-  get chunkIds(): number[] {
-    return [...this.byChunk.keys()];
-  }
-
-  get isEmpty(): boolean {
-    return this.byChunk.size === 0;
   }
 
   /** The chunks as they must be stored, given those read (in `chunkIds` order). */

@@ -10,6 +10,7 @@
  */
 import type { EntityTable } from 'dexie';
 import { digitsOf } from '../lib/phone';
+import { ChangesByChunk, type ChunkWrites } from './chunk-changes';
 
 const CHUNK_BITS = 10;
 
@@ -44,28 +45,15 @@ export function linesOf(chunk: SearchChunk): string[] {
 }
 
 /** Changes to customers' lines, by chunk: what to read first, then what to write. */
-export class SearchLineChanges {
-  private readonly byChunk = new Map<number, Map<number, string | null>>();
-
+export class SearchLineChanges extends ChangesByChunk<string> {
   constructor(puts: readonly SearchFields[], deletes: readonly number[] = []) {
+    super(chunkOf);
     for (const fields of puts) this.change(fields.pk, searchLineOf(fields));
     for (const pk of deletes) this.change(pk, null);
   }
 
-  private change(pk: number, line: string | null): void {
-    const id = chunkOf(pk);
-    let byPk = this.byChunk.get(id);
-    if (!byPk) this.byChunk.set(id, (byPk = new Map()));
-    byPk.set(pk, line);
-  }
-
-  /** The chunks to read before `apply`. */
-  get chunkIds(): number[] {
-    return [...this.byChunk.keys()];
-  }
-
   /** The chunks as they must be stored, given those read (in `chunkIds` order). */
-  apply(stored: readonly (SearchChunk | undefined)[]): { toPut: SearchChunk[]; toDelete: number[] } {
+  apply(stored: readonly (SearchChunk | undefined)[]): ChunkWrites<SearchChunk> {
     const toPut: SearchChunk[] = [];
     const toDelete: number[] = [];
     this.chunkIds.forEach((id, i) => {
