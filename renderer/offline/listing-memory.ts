@@ -5,6 +5,7 @@
  * committed). The app has one page that writes customers (stored-ids.ts says why), so
  * what this holds once loaded is what is stored.
  */
+import { DatabaseFollowers } from './database-followers';
 import type { OfflineDb } from './db';
 import {
   readListing,
@@ -35,9 +36,7 @@ export class ListingMemory {
   /** Memory for `db`, following the writes to its database from now on, until `db` closes. */
   static open(db: OfflineDb): ListingMemory {
     const memory = new ListingMemory(db.name);
-    let open = live.get(db.name);
-    if (!open) live.set(db.name, (open = new Set()));
-    open.add(memory);
+    live.add(db.name, memory);
     db.on('close', () => memory.close());
     return memory;
   }
@@ -116,18 +115,16 @@ export class ListingMemory {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    const open = live.get(this.dbName);
-    open?.delete(this);
-    if (open?.size === 0) live.delete(this.dbName);
+    live.remove(this.dbName, this);
     this.chunks.clear();
     this.state = 'empty';
   }
 }
 
 /** The open memories of each database (by name), which every committed customer write updates. */
-const live = new Map<string, Set<ListingMemory>>();
+const live = new DatabaseFollowers<ListingMemory>();
 
 /** Called with the listing chunks a customer write stored, once its transaction has committed. */
 export function noteListingChunks(dbName: string, writes: ListingChunkWrites): void {
-  for (const memory of live.get(dbName) ?? []) memory.apply(writes);
+  for (const memory of live.of(dbName)) memory.apply(writes);
 }

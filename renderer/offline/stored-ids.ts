@@ -19,6 +19,7 @@
  * single-instance lock and opens one window).
  */
 import { cyrb53 } from './cyrb53';
+import { DatabaseFollowers } from './database-followers';
 import type { OfflineDb } from './db';
 
 /** Open addressing over hashes; 0 marks an empty slot. Kept at most half full. */
@@ -40,9 +41,7 @@ export class StoredIds {
    */
   static async load(db: OfflineDb, pageSize = LOAD_PAGE): Promise<StoredIds> {
     const ids = new StoredIds(db.name);
-    let open = live.get(db.name);
-    if (!open) live.set(db.name, (open = new Set()));
-    open.add(ids);
+    live.add(db.name, ids);
     try {
       let after: string | null = null;
       for (;;) {
@@ -80,9 +79,7 @@ export class StoredIds {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    const open = live.get(this.dbName);
-    open?.delete(this);
-    if (open?.size === 0) live.delete(this.dbName);
+    live.remove(this.dbName, this);
     this.slots = new Float64Array(0);
   }
 
@@ -109,13 +106,11 @@ export class StoredIds {
 }
 
 /** The loaded sets of each database (by name), which every write of customer blocks updates. */
-const live = new Map<string, Set<StoredIds>>();
+const live = new DatabaseFollowers<StoredIds>();
 
 /** Called with the ids of every customer block a write sends, before it is sent. */
 export function noteStoredIds(dbName: string, ids: Iterable<string>): void {
-  const open = live.get(dbName);
-  if (!open) return;
-  for (const id of ids) for (const set of open) set.add(id);
+  for (const set of live.of(dbName)) for (const id of ids) set.add(id);
 }
 
 /** The id's cyrb53 hash; never 0, which marks an empty slot. Its low bits pick the slot. */
