@@ -273,6 +273,21 @@ describe("a fill's parted write: one transaction that grows part by part while t
       },
     };
   }
+  /**
+   * A cashier's search for 'person', started as the second part's blocks are sent (outside
+   * the write's transaction, as a keystroke): its answer, once the write is done.
+   */
+  function searchAsSecondPartIsSent(): () => Promise<CacheSearchResult> {
+    let searching: Promise<CacheSearchResult> | null = null;
+    let blockWrites = 0;
+    const bulkPut = db.customerBlocks.bulkPut.bind(db.customerBlocks);
+    db.customerBlocks.bulkPut = ((...args: Parameters<typeof bulkPut>) => {
+      if (++blockWrites === 2) searching = Dexie.ignoreTransaction(() => cache.search('person'));
+      return bulkPut(...args);
+    }) as typeof bulkPut;
+    return () => searching!;
+  }
+
   const asParted = (deadline: number, alongside: ReturnType<typeof companion>['alongside']) => ({
     storedIds: asNew.expectNew!,
     deadline,
@@ -349,14 +364,7 @@ describe("a fill's parted write: one transaction that grows part by part while t
     // A search that reads IndexedDB: the listings have not loaded (memory answers without reading, below).
     cache.listings.close();
     await cache.putCustomers(people(1, 16), undefined, undefined, asNew);
-    let searching: Promise<CacheSearchResult> | null = null;
-    // The search starts as the second part's blocks are sent, outside the write's transaction.
-    let blockWrites = 0;
-    const bulkPut = db.customerBlocks.bulkPut.bind(db.customerBlocks);
-    db.customerBlocks.bulkPut = ((...args: Parameters<typeof bulkPut>) => {
-      if (++blockWrites === 2) searching = Dexie.ignoreTransaction(() => cache.search('person'));
-      return bulkPut(...args);
-    }) as typeof bulkPut;
+    const searching = searchAsSecondPartIsSent();
     const { told, alongside } = companion();
     const stored = await cache.putNewCustomersWhile(
       prepareCustomers(people(17, 640)),
@@ -371,7 +379,7 @@ describe("a fill's parted write: one transaction that grows part by part while t
     expect(told).toEqual([stored]);
     expect(cache.backgroundWritesMetBySearch).toBe(1);
     // It found what was stored when it began, and read it once the write had committed.
-    expect((await searching!).total).toBe(16);
+    expect((await searching()).total).toBe(16);
     expect((await cache.search('person')).total).toBe(16 + stored!);
     await expectConsistent();
   });
@@ -392,13 +400,7 @@ describe("a fill's parted write: one transaction that grows part by part while t
       clock.mockRestore();
     }
     // A search while a parted write sends its parts: nothing stops it, the search answers at once.
-    let searching: Promise<CacheSearchResult> | null = null;
-    let blockWrites = 0;
-    const bulkPut = db.customerBlocks.bulkPut.bind(db.customerBlocks);
-    db.customerBlocks.bulkPut = ((...args: Parameters<typeof bulkPut>) => {
-      if (++blockWrites === 2) searching = Dexie.ignoreTransaction(() => cache.search('person'));
-      return bulkPut(...args);
-    }) as typeof bulkPut;
+    const searching = searchAsSecondPartIsSent();
     const { alongside } = companion();
     const stored = await cache.putNewCustomersWhile(
       prepareCustomers(people(17, 400)),
@@ -408,7 +410,7 @@ describe("a fill's parted write: one transaction that grows part by part while t
     expect(stored).toBe(400);
     expect(cache.backgroundWritesMetBySearch).toBe(0);
     // It answered with what had committed before it: the write's customers show once it has.
-    expect((await searching!).total).toBe(16);
+    expect((await searching()).total).toBe(16);
     expect((await cache.search('person')).total).toBe(16 + 400);
     await expectConsistent();
   });
