@@ -3,7 +3,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import type { Customer, Program } from '../../../electron/contract';
 import { CustomerCache, prepareCustomers } from '../../../renderer/offline/customer-cache';
 import { customerTables, deleteCustomerRow, putCustomerRows } from '../../../renderer/offline/customer-blocks';
-import type { OfflineDb } from '../../../renderer/offline/db';
+import { openOfflineDb, type OfflineDb } from '../../../renderer/offline/db';
 import { ListingMemory } from '../../../renderer/offline/listing-memory';
 import {
   LISTING_SLOTS,
@@ -201,6 +201,49 @@ describe('listings in memory', () => {
     expect(memory.get(LISTING_SLOTS)?.name).toBe('Newer than the load');
     expect(memory.get(first)?.name).toBe('Person 0');
     expect(memory.get(first + 9)?.name).toBe('Person 9');
+  });
+
+  test('a till that starts loads its index first and its listings after, so searches go through the index sooner', async () => {
+    const stored = openDb();
+    await new CustomerCache(stored, { defaultCountry: () => 'SA' }).putCustomers(
+      Array.from({ length: 300 }, (_, i) => customer(`c-${i}`, `Person ${i}`, `+966 55 ${3_000_000 + i}`)),
+    );
+    stored.close();
+    // The till after a restart: a new connection, which counts its reads of the listings.
+    const db = openOfflineDb(stored.name);
+    cleanup.push(db);
+    let listingReads = 0;
+    db.use({
+      stack: 'dbcore',
+      name: 'count listing reads',
+      create: (core) => ({
+        ...core,
+        table: (name) => {
+          const table = core.table(name);
+          if (name !== 'listingChunks') return table;
+          return {
+            ...table,
+            query: (request) => {
+              listingReads += 1;
+              return table.query(request);
+            },
+          };
+        },
+      }),
+    });
+    const cache = new CustomerCache(db, { defaultCountry: () => 'SA' });
+    const whenIndexDone: { listingReads: number; listingsReady: boolean }[] = [];
+    await cache.loadIndex({
+      yieldToPage: async () => undefined,
+      onProgress: (progress) => {
+        if (progress.done) whenIndexDone.push({ listingReads, listingsReady: cache.listings.ready });
+      },
+    });
+    expect(whenIndexDone).toEqual([{ listingReads: 0, listingsReady: false }]);
+    expect(listingReads).toBeGreaterThan(0);
+    expect(cache.listings.ready).toBe(true);
+    const found = await cache.search('Person 299');
+    expect(found.customers.map((c) => c.name)).toEqual(['Person 299']);
   });
 
   test('closing the database lets the memory go', async () => {
