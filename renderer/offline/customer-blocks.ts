@@ -42,6 +42,7 @@ import {
 } from './listings';
 import { noteListingChunks } from './listing-memory';
 import { PendingChunkWrites } from './chunk-changes';
+import { pagesInKeyOrder } from './pages-in-key-order';
 
 export const BLOCK_BITS = 4;
 export const BLOCK_SIZE = 1 << BLOCK_BITS;
@@ -131,13 +132,11 @@ export async function findCustomersByIdPrefix(db: OfflineDb, prefix: string): Pr
 async function firstBlocks(db: OfflineDb, customers: number): Promise<CustomerBlock[]> {
   const blocks: CustomerBlock[] = [];
   let held = 0;
-  let after = -1;
-  while (held < customers) {
-    const page = await db.customerBlocks.where(':id').above(after).limit(BLOCKS_PER_READ).toArray();
+  if (customers <= 0) return blocks;
+  for await (const page of pagesInKeyOrder(db.customerBlocks, BLOCKS_PER_READ, (block) => block.block)) {
     for (const block of page) held += block.pks.length;
     blocks.push(...page);
-    if (page.length < BLOCKS_PER_READ) break;
-    after = page[page.length - 1]!.block;
+    if (held >= customers) break;
   }
   return blocks;
 }

@@ -38,8 +38,9 @@ import { LOCAL_ID_PREFIX, rewardKey, type CachedCustomer, type CachedReward, typ
 import { nameWordsOf } from './fold';
 import type { StoredIds } from './stored-ids';
 import { loadSearchIndex, yieldToBrowser, type IndexLoadOptions, type IndexLoadProgress } from './index-loader';
-import { linesOf, parseSearchLine, type SearchFields } from './search-chunks';
+import { linesOf, parseSearchLine } from './search-chunks';
 import { mayHoldPhone } from './phone-digests';
+import { pagesInKeyOrder } from './pages-in-key-order';
 import { listingOf, type CustomerListing } from './listings';
 import { ListingMemory } from './listing-memory';
 import { SlimSearchIndex, parseQuery, type IndexEntry, type IndexHits, type ParsedQuery } from './search-index';
@@ -983,17 +984,32 @@ export class CustomerCache {
   /**
    * Names while the index loads: the packed search lines (search-chunks.ts) in pk order,
    * until more than a page of results' worth (MAX_RESULTS) matched or FALLBACK_CHUNK_LIMIT
-   * chunks were read (then the answer says it is incomplete). Every term must be a prefix
-   * of some word of the name, as in the index.
+   * chunks were read with more left (then the answer says it is incomplete). Every term
+   * must be a prefix of some word of the name, as in the index.
    */
-  private scanChunksForNames(terms: readonly string[]): Promise<{ pks: number[]; complete: boolean }> {
-    // The longest term is the rarest substring, the cheapest first test of a line.
+  private async scanChunksForNames(terms: readonly string[]): Promise<{ pks: number[]; complete: boolean }> {
+    // The longest term is the rarest substring, the cheapest first test of a chunk and a line.
     const probe = [...terms].sort((a, b) => b.length - a.length)[0] ?? '';
-    return this.scanSearchLines(
-      probe,
-      (fields) => terms.every((term) => fields.nameWords.some((word) => word.startsWith(term))),
-      { maxChunks: FALLBACK_CHUNK_LIMIT, enough: MAX_RESULTS + 1, perRead: FALLBACK_CHUNKS_PER_READ },
-    );
+    const pks: number[] = [];
+    let read = 0;
+    for await (const chunks of pagesInKeyOrder(
+      this.db.searchChunks,
+      FALLBACK_CHUNKS_PER_READ,
+      (chunk) => chunk.chunk,
+    )) {
+      for (const chunk of chunks) {
+        if (!chunk.lines.includes(probe)) continue;
+        for (const line of linesOf(chunk)) {
+          if (!line.includes(probe)) continue;
+          const fields = parseSearchLine(line);
+          if (terms.every((term) => fields.nameWords.some((word) => word.startsWith(term)))) pks.push(fields.pk);
+        }
+        if (pks.length > MAX_RESULTS) return { pks, complete: true };
+      }
+      read += chunks.length;
+      if (read >= FALLBACK_CHUNK_LIMIT) return { pks, complete: chunks.length < FALLBACK_CHUNKS_PER_READ };
+    }
+    return { pks, complete: true };
   }
 
   /**
@@ -1006,11 +1022,8 @@ export class CustomerCache {
     const digits = phoneE164.startsWith('+') ? phoneE164.slice(1) : '';
     if (digits === '') return [];
     const candidates: number[] = [];
-    for (let after = -1; ;) {
-      const digests = await this.db.phoneDigests.where(':id').above(after).limit(DIGESTS_PER_READ).toArray();
+    for await (const digests of pagesInKeyOrder(this.db.phoneDigests, DIGESTS_PER_READ, (digest) => digest.chunk)) {
       for (const digest of digests) if (mayHoldPhone(digest, digits)) candidates.push(digest.chunk);
-      if (digests.length < DIGESTS_PER_READ) break;
-      after = digests[digests.length - 1]!.chunk;
     }
     const pks: number[] = [];
     for (const chunk of await this.db.searchChunks.bulkGet(candidates)) {
@@ -1021,35 +1034,6 @@ export class CustomerCache {
       }
     }
     return pks;
-  }
-
-  /**
-   * The packed search lines in pk order, `perRead` chunks a read, skipping any without
-   * `probe`: the pks of the lines `matches` keeps, until `enough` were found (complete) or
-   * `maxChunks` were read with more left (incomplete).
-   */
-  private async scanSearchLines(
-    probe: string,
-    matches: (fields: SearchFields) => boolean,
-    { maxChunks, enough, perRead }: { maxChunks: number; enough: number; perRead: number },
-  ): Promise<{ pks: number[]; complete: boolean }> {
-    const pks: number[] = [];
-    let after = -1;
-    for (let read = 0; read < maxChunks; read += perRead) {
-      const chunks = await this.db.searchChunks.where(':id').above(after).limit(perRead).toArray();
-      for (const chunk of chunks) {
-        after = chunk.chunk;
-        if (!chunk.lines.includes(probe)) continue;
-        for (const line of linesOf(chunk)) {
-          if (!line.includes(probe)) continue;
-          const fields = parseSearchLine(line);
-          if (matches(fields)) pks.push(fields.pk);
-        }
-        if (pks.length >= enough) return { pks, complete: true };
-      }
-      if (chunks.length < perRead) return { pks, complete: true };
-    }
-    return { pks, complete: false };
   }
 }
 

@@ -33,6 +33,7 @@ import { nameWordsOf } from './fold';
 import { BLOCK_BITS, packCustomerBlocks, searchFieldsOf, type CustomerBlock } from './customer-blocks';
 import { linesOf, writeSearchLines, type SearchChunk } from './search-chunks';
 import { LISTING_BITS, ListingChanges, listingOf, type ListingChunk } from './listings';
+import { pagesInKeyOrder } from './pages-in-key-order';
 import { phoneDigestOf, type PhoneDigest } from './phone-digests';
 
 export const DEFAULT_DB_NAME = 'loyalty-till-offline';
@@ -360,11 +361,8 @@ export function openOfflineDb(name: string = DEFAULT_DB_NAME): OfflineDb {
     .upgrade(async (tx) => {
       const chunks = tx.table<SearchChunk, number>('searchChunks');
       const digests = tx.table<PhoneDigest, number>('phoneDigests');
-      for (let after = -1; ;) {
-        const page = await chunks.where(':id').above(after).limit(64).toArray();
-        if (page.length > 0) await digests.bulkAdd(page.map(phoneDigestOf));
-        if (page.length < 64) break;
-        after = page[page.length - 1]!.chunk;
+      for await (const page of pagesInKeyOrder(chunks, 64, (chunk) => chunk.chunk)) {
+        await digests.bulkAdd(page.map(phoneDigestOf));
       }
       const blocks = tx.table<CustomerBlock, number>('customerBlocks');
       const listings = tx.table<ListingChunk, number>('listingChunks');

@@ -7,6 +7,7 @@
  */
 import { DatabaseFollowers } from './database-followers';
 import type { OfflineDb } from './db';
+import { pagesInKeyOrder } from './pages-in-key-order';
 import {
   readListing,
   listingChunkOf,
@@ -95,19 +96,20 @@ export class ListingMemory {
   async load(db: OfflineDb, options: ListingLoadOptions = {}): Promise<void> {
     if (this.state !== 'empty') return;
     this.state = 'loading';
-    const pageSize = options.pageSize ?? LOAD_PAGE;
-    try {
-      let after = -1;
-      for (;;) {
+    const pages = pagesInKeyOrder(
+      db.listingChunks,
+      options.pageSize ?? LOAD_PAGE,
+      (chunk) => chunk.chunk,
+      async () => {
         await options.yieldToPage?.();
-        if (this.closed) return;
-        const page = await db.listingChunks.where(':id').above(after).limit(pageSize).toArray();
-        for (const chunk of page) {
-          if (!this.setDuringLoad.has(chunk.chunk)) this.chunks.set(chunk.chunk, chunk);
-          after = chunk.chunk;
-        }
-        if (page.length < pageSize) break;
+        return !this.closed;
+      },
+    );
+    try {
+      for await (const page of pages) {
+        for (const chunk of page) if (!this.setDuringLoad.has(chunk.chunk)) this.chunks.set(chunk.chunk, chunk);
       }
+      if (this.closed) return;
       this.state = 'ready';
     } finally {
       this.setDuringLoad.clear();
