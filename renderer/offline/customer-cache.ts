@@ -5,10 +5,10 @@
  * Search goes to the in-memory index once it has loaded; until then an exact phone is
  * found through the search chunks' phone digests, names are matched in the packed search
  * chunks, and a digit search answers from the part of the index already loaded, saying it
- * is incomplete. Neither path scans the customer
- * blocks, which hold no phone index (db.ts, version 8). The customers a page of results
- * shows come from the listings in memory (listings.ts) once those have loaded too: then a
- * search reads nothing from IndexedDB. Until then they are read from the blocks.
+ * is incomplete. Neither path scans the customer blocks, which hold no phone index (db.ts,
+ * version 8). The customers a page of results shows come from the listings in memory
+ * (listings.ts) once those have loaded too: then a search reads nothing from IndexedDB.
+ * Until then they are read from the blocks.
  */
 import type { Table } from 'dexie';
 import type { Customer, Program, Redemption, Reward } from '../../electron/contract';
@@ -252,7 +252,7 @@ export function prepareCustomers(customers: readonly Customer[]): PreparedCustom
 
 export class CustomerCache {
   readonly index = new SlimSearchIndex(yieldToBrowser);
-  /** What the results list shows of every customer (loaded beside the index). */
+  /** What the results list shows of every customer (loaded after the index). */
   readonly listings: ListingMemory;
   private indexState: IndexState = 'empty';
   private loading: Promise<IndexLoadProgress> | null = null;

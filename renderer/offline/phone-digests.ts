@@ -11,7 +11,7 @@
  * Kept with its chunk: every write of a search chunk writes its digest, computed from the
  * chunk as written, in the same transaction (customer-blocks.ts, search-chunks.ts).
  */
-import { linesOf, type SearchChunk } from './search-chunks';
+import { linesOf, phoneDigitsOfLine, type SearchChunk } from './search-chunks';
 
 export interface PhoneDigest {
   /** The search chunk's key. */
@@ -32,10 +32,7 @@ export function phoneDigestOf(chunk: SearchChunk): PhoneDigest {
   const lines = linesOf(chunk);
   const hashes = new Uint32Array(lines.length);
   lines.forEach((line, i) => {
-    // `<pk> <digits> <words...>` (search-chunks.ts).
-    const first = line.indexOf(' ');
-    const second = line.indexOf(' ', first + 1);
-    const digits = line.slice(first + 1, second < 0 ? line.length : second);
+    const digits = phoneDigitsOfLine(line);
     hashes[i] = digits === '' ? 0 : phoneHash(digits);
   });
   return { chunk: chunk.chunk, hashes };

@@ -35,6 +35,13 @@ export function searchLineOf(fields: SearchFields): string {
   return [String(fields.pk), digitsOf(fields.phoneE164), ...fields.nameWords].join(' ');
 }
 
+/** A line's phone digits ('' for none), without splitting its name words. */
+export function phoneDigitsOfLine(line: string): string {
+  const first = line.indexOf(' ');
+  const second = line.indexOf(' ', first + 1);
+  return line.slice(first + 1, second < 0 ? line.length : second);
+}
+
 export function parseSearchLine(line: string): SearchFields {
   const parts = line.split(' ');
   return { pk: Number(parts[0]), phoneE164: `+${parts[1] ?? ''}`, nameWords: parts.slice(2) };

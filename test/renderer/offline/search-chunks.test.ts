@@ -1,5 +1,12 @@
 import { afterEach, expect, test } from 'vitest';
-import { chunkOf, linesOf, parseSearchLine, writeSearchLines } from '../../../renderer/offline/search-chunks';
+import {
+  chunkOf,
+  linesOf,
+  parseSearchLine,
+  phoneDigitsOfLine,
+  searchLineOf,
+  writeSearchLines,
+} from '../../../renderer/offline/search-chunks';
 import type { OfflineDb } from '../../../renderer/offline/db';
 import { dropDb, freshDb } from './support/fixtures';
 
@@ -39,4 +46,17 @@ test('new, higher pks are appended; a change or a lower pk rewrites the chunk in
   await writeSearchLines(db.searchChunks, [fields(1023, 'x'), fields(1024, 'y'), fields(1025, 'z')]);
   expect((await chunkLines(db, 1023)).map((line) => line.pk)).toEqual([1, 2, 3, 5, 6, 7, 9, 1023]);
   expect((await chunkLines(db, 1024)).map((line) => line.pk)).toEqual([1024, 1025]);
+});
+
+test("a line's phone digits read alone are those the whole line parses to, with or without a phone or name words", () => {
+  for (const fields of [
+    { pk: 7, phoneE164: '+966501234567', nameWords: ['layla', 'haddad'] },
+    { pk: 8, phoneE164: '+4520123456', nameWords: [] },
+    { pk: 9, phoneE164: '', nameWords: ['walk', 'in'] },
+    { pk: 10, phoneE164: '', nameWords: [] },
+  ]) {
+    const line = searchLineOf(fields);
+    expect(phoneDigitsOfLine(line)).toBe(parseSearchLine(line).phoneE164.slice(1));
+  }
+  expect(phoneDigitsOfLine(searchLineOf({ pk: 7, phoneE164: '+966501234567', nameWords: ['x'] }))).toBe('966501234567');
 });
