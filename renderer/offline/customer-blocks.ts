@@ -445,8 +445,9 @@ function applyToContext(context: WriteContext, plan: CustomerWritePlan): void {
 /**
  * What `readWriteContext` (with no stored pks) will find once `plan`, planned from
  * `context`, has committed: the counter, the last block, the last search chunk and the last
- * listing chunk, all that a write of new customers merges with. A fill keeps it, plans its next write from it before
- * that write's transaction opens, and sends it at once beside `confirmWriteContext`.
+ * listing chunk, all that a write of new customers merges with. A fill keeps it, plans its
+ * next write from it before that write's transaction opens, and sends it at once beside
+ * `confirmWriteContext`.
  */
 export function contextAfter(context: WriteContext, plan: CustomerWritePlan): WriteContext {
   const after: WriteContext = {
@@ -471,10 +472,10 @@ export function contextAfter(context: WriteContext, plan: CustomerWritePlan): Wr
 
 /**
  * Whether the stored counter, last block, last search chunk and last listing chunk are
- * still those of `kept` (from `contextAfter`). Call it first in the transaction, before sending the writes planned
- * from `kept`, which it reads ahead of (a transaction's requests run in order); when it
- * says no, something else wrote meanwhile, and the caller must abort the transaction and
- * write the usual way.
+ * still those of `kept` (from `contextAfter`). Call it first in the transaction, before
+ * sending the writes planned from `kept`, which it reads ahead of (a transaction's requests
+ * run in order); when it says no, something else wrote meanwhile, and the caller must abort
+ * the transaction and write the usual way.
  */
 export async function confirmWriteContext(db: OfflineDb, kept: WriteContext): Promise<boolean> {
   const [counter, lastBlock, lastChunk, lastListings] = await Promise.all([
@@ -544,11 +545,14 @@ export async function deleteCustomerRow(db: OfflineDb, pk: number): Promise<void
   }
   const lines = new SearchLineChanges([], [pk]);
   const listings = new ListingChanges([], [pk]);
-  const [chunks, stored] = await Promise.all([
+  const [chunks, listingChunks] = await Promise.all([
     db.searchChunks.bulkGet(lines.chunkIds),
-    db.listingChunks.get(listingChunkOf(pk)),
+    db.listingChunks.bulkGet(listings.chunkIds),
   ]);
-  await Promise.all([sendChunksAndCounter(db, lines.apply(chunks), null), sendListings(db, listings.apply([stored]))]);
+  await Promise.all([
+    sendChunksAndCounter(db, lines.apply(chunks), null),
+    sendListings(db, listings.apply(listingChunks)),
+  ]);
 }
 
 export function searchFieldsOf(row: CachedCustomer): SearchFields {
