@@ -13,7 +13,8 @@
  *   more memory and build time). An exact phone is found the same way, its candidates
  *   checked whole: a Map from every phone to its pk took 41 MB at 1,000,000, more than half
  *   of the index, to answer in 0.01 ms what the grams answer in a few hundredths more.
- * Full records stay in IndexedDB and are read by `pk` for the page being shown.
+ * Full records stay in IndexedDB; what the results list shows of the page's customers comes
+ * from the listings in memory (listings.ts), or from the records until those have loaded.
  *
  * Document numbers are the customers' `pk`s, so nothing maps between the two.
  */
