@@ -21,14 +21,18 @@ export interface Program {
   type: string;
 }
 
+/**
+ * The fields the till only shows are null where the service's value could not be read
+ * (docs/service-reading.md): the card is kept, the value is shown as unknown.
+ */
 export interface Card {
   id: string;
-  serial_number: string;
+  serial_number: string | null;
   status: string;
   program: Program;
-  visits: number;
+  visits: number | null;
   points: number;
-  spent: number;
+  spent: number | null;
 }
 
 export interface AllowedProducts {
@@ -45,9 +49,10 @@ export interface Reward {
   description: string | null;
   /** `product` per the spec; the sandbox also has `points` rewards that carry a `price`. */
   type: string;
-  allowed_products: AllowedProducts;
+  /** Null where the service's value could not be read. */
+  allowed_products: AllowedProducts | null;
   customer_id: string;
-  earned_at: string;
+  earned_at: string | null;
   expires_at: string | null;
   redeemed_at: string | null;
   /** Points deducted from the card on redemption, for a points-type reward. Not in the spec. */
@@ -65,7 +70,7 @@ export interface Customer {
   birthday: string | null;
   status: string;
   cards: Card[];
-  created_at: string;
+  created_at: string | null;
   last_visit_at: string | null;
   /** Present only on single-customer retrieval: the rewards awaiting redemption. */
   rewards?: Reward[];
@@ -164,8 +169,16 @@ export interface Failure {
 
 export type Result<T> = Success<T> | Failure;
 
+/**
+ * In a list, a record the till cannot read is left out and counted, never the page:
+ * `skipped` says how many (absent when none).
+ */
+export interface Skipped {
+  skipped?: number;
+}
+
 /** Search results carry the service's pagination. */
-export type SearchResult = (Success<Customer[]> & { meta: PageMeta }) | Failure;
+export type SearchResult = (Success<Customer[]> & { meta: PageMeta } & Skipped) | Failure;
 
 /**
  * One page of the whole customer list, for the cache refresh: with the service's entity
@@ -173,7 +186,7 @@ export type SearchResult = (Success<Customer[]> & { meta: PageMeta }) | Failure;
  * in which case the till keeps what it stored for that page.
  */
 export type CustomerPageResult =
-  | (Success<Customer[]> & { meta: PageMeta; etag?: string; notModified?: false })
+  | (Success<Customer[]> & { meta: PageMeta; etag?: string; notModified?: false } & Skipped)
   | (Success<null> & { notModified: true; etag?: string; status: 304 })
   | Failure;
 
@@ -245,9 +258,13 @@ export interface RedeemRewardPayload {
   order_reference?: string;
 }
 
+/**
+ * A 2xx to a redeem is the truth that the service redeemed, even when its body cannot be read
+ * in full: then the part that could not be read is null, and the till says so.
+ */
 export interface Redemption {
-  reward: Reward;
-  card: Card;
+  reward: Reward | null;
+  card: Card | null;
 }
 
 // ---------------------------------------------------------------------------------------

@@ -19,11 +19,13 @@ import type {
 import { badResponse, errorFromResponse, errorFromTransport } from './api-errors';
 import type { Logger } from './log';
 import {
-  customerListSchema,
+  cardSchema,
   customerSchema,
   customerWithRewardsSchema,
   pageMetaSchema,
-  redemptionSchema,
+  readEach,
+  redemptionPartsSchema,
+  RESPONSE_LIMITS,
   rewardSchema,
 } from './response-schemas';
 import { MAX_RESULT_DEPTH, scrubSecrets } from './scrub-secrets';
@@ -144,6 +146,22 @@ export function createLoyaltyApi(target: ServiceTarget, options: LoyaltyApiOptio
       requestSent,
     };
   }
+  /**
+   * A page of customers: each one read on its own, so one the till cannot read is left out
+   * and counted, and the page (and its `meta`) still used. The log names the skipped ids.
+   */
+  function customerList(answer: Envelope, what: string): SearchResult {
+    const customers = readEach(answer.data, customerSchema, RESPONSE_LIMITS.customersPerPage);
+    const meta = pageMetaSchema.safeParse(answer.meta);
+    if (!customers || !meta.success) return unreadable(answer.status);
+    if (customers.skipped > 0) {
+      const ids = customers.skippedIds.length > 0 ? `: ${customers.skippedIds.join(', ')}` : '';
+      log.warn(`${what}: ${customers.skipped} customers could not be read and were left out${ids}`);
+    }
+    const skipped = customers.skipped > 0 ? { skipped: customers.skipped } : {};
+    return { ok: true, data: customers.items satisfies Customer[], meta: meta.data, status: answer.status, ...skipped };
+  }
+
   const http: AxiosInstance = axios.create({
     // Node's http, always: under a DOM-like test environment axios would otherwise pick XHR.
     adapter: 'http',
@@ -234,10 +252,7 @@ export function createLoyaltyApi(target: ServiceTarget, options: LoyaltyApiOptio
     async searchCustomers(query) {
       const answer = await send({ method: 'GET', path: '/v1/customers', params: query, retry: true });
       if (!isEnvelope(answer)) return answer;
-      const customers = customerListSchema.safeParse(answer.data);
-      const meta = pageMetaSchema.safeParse(answer.meta);
-      if (!customers.success || !meta.success) return unreadable(answer.status);
-      return { ok: true, data: customers.data satisfies Customer[], meta: meta.data, status: answer.status };
+      return customerList(answer, 'GET /v1/customers');
     },
     async customerPage({ page, per_page, if_none_match }) {
       const answer = await send({
@@ -250,16 +265,20 @@ export function createLoyaltyApi(target: ServiceTarget, options: LoyaltyApiOptio
       if (!isEnvelope(answer)) return answer;
       if (answer.status === 304)
         return { ok: true, notModified: true, data: null, status: 304, ...(answer.etag ? { etag: answer.etag } : {}) };
-      const customers = customerListSchema.safeParse(answer.data);
-      const meta = pageMetaSchema.safeParse(answer.meta);
-      if (!customers.success || !meta.success) return unreadable(answer.status);
-      const tag = answer.etag ? { etag: answer.etag } : {};
-      return { ok: true, data: customers.data satisfies Customer[], meta: meta.data, status: answer.status, ...tag };
+      const list = customerList(answer, `GET /v1/customers page ${page}`);
+      return list.ok && answer.etag ? { ...list, etag: answer.etag } : list;
     },
     async getCustomer(id) {
       const answer = await send({ method: 'GET', path: `/v1/customers/${encodeURIComponent(id)}`, retry: true });
       if (!isEnvelope(answer)) return answer;
-      return shaped(answer, customerWithRewardsSchema, (customer): Customer => customer);
+      const customer = customerWithRewardsSchema.safeParse(answer.data);
+      if (!customer.success) return unreadable(answer.status);
+      // One reward the till cannot read is left out; the customer and the other rewards stand.
+      const rewards = readEach(customer.data.rewards, rewardSchema, RESPONSE_LIMITS.rewardsPerCustomer)!;
+      if (rewards.skipped > 0) {
+        log.warn(`GET /v1/customers/{id}: ${rewards.skipped} of its rewards could not be read and were left out`);
+      }
+      return success(answer, { ...customer.data, rewards: rewards.items } satisfies Customer);
     },
     async registerCustomer(body) {
       const answer = await send({ method: 'POST', path: '/v1/customers', body, retry: false });
@@ -283,11 +302,26 @@ export function createLoyaltyApi(target: ServiceTarget, options: LoyaltyApiOptio
     },
     async redeemReward(body) {
       const answer = await send({ method: 'POST', path: '/v1/rewards/redeem', body, retry: false, timed: true });
-      if (!isEnvelope(answer)) return answer;
-      const result = shaped(answer, redemptionSchema, (redemption): Redemption => redemption);
       // The attempt's timing goes with every outcome: a lost or unreadable answer is exactly
       // when the outbox needs to know when the request was on the wire.
-      return answer.attempt ? { ...result, attempt: answer.attempt } : result;
+      const attempt = answer.attempt ? { attempt: answer.attempt } : {};
+      if (!isEnvelope(answer)) {
+        // A 2xx is the truth that the service redeemed, even with a body nobody can read.
+        if (!isSuccessStatus(answer.error.status)) return answer;
+        log.warn(`POST /v1/rewards/redeem -> ${answer.error.status}: redeemed, but the answer could not be read`);
+        return { ok: true, data: { reward: null, card: null }, status: answer.error.status, ...attempt };
+      }
+      const parts = redemptionPartsSchema.safeParse(answer.data);
+      const reward = rewardSchema.safeParse(parts.success ? parts.data.reward : undefined);
+      const card = cardSchema.safeParse(parts.success ? parts.data.card : undefined);
+      if (!reward.success || !card.success) {
+        log.warn(`POST /v1/rewards/redeem -> ${answer.status}: redeemed, but part of the answer could not be read`);
+      }
+      const redemption: Redemption = {
+        reward: reward.success ? reward.data : null,
+        card: card.success ? card.data : null,
+      };
+      return { ...success(answer, redemption), ...attempt };
     },
     async probe() {
       const answer = await once({ method: 'GET', path: '/v1/customers', params: { per_page: 1 }, retry: false });
@@ -363,6 +397,10 @@ export function retryDelay(error: BridgeError, attempt: number, policy: RetryPol
   }
   if (error.kind !== 'offline' && error.kind !== 'server' && error.kind !== 'rate_limited') return null;
   return backoffDelay(attempt, { baseMs: policy.baseDelayMs, maxMs: policy.maxWaitMs });
+}
+
+function isSuccessStatus(status: number | undefined): boolean {
+  return status !== undefined && status >= 200 && status < 300;
 }
 
 function success<T>(answer: Envelope, data: T): Result<T> {

@@ -40,6 +40,11 @@ export interface RefreshProgress {
   /** The service's total when it last said. */
   total: number | null;
   lastCompleteRefreshAt: string | null;
+  /**
+   * Customers the service listed that the till could not read, in the last complete refresh:
+   * left out of the cache (an older copy stays) and counted, never lost silently.
+   */
+  unreadable: number;
   /** Why the last run stopped, in plain words. */
   stoppedBecause: string | null;
   /** When the last run stopped early (it resumes from its cursor). */
@@ -165,6 +170,17 @@ interface FetchedPage {
   etag: string | null;
   /** A 304: the stored customers of this page are current; nothing to write. */
   unchanged: boolean;
+  /** Customers on this page the till could not read (a 304's: as stored with its tag). */
+  skipped: number;
+}
+
+/** The customers the service listed and the till could not read, over the stored pages' tags. */
+async function unreadableOnPages(db: OfflineDb, perPage: number): Promise<number> {
+  let unreadable = 0;
+  await db.pageTags.each((tag) => {
+    if (tag.perPage === perPage) unreadable += tag.skipped ?? 0;
+  });
+  return unreadable;
 }
 
 /** Removes and returns the pages that follow `from` without a gap, a batch's worth at most. */
@@ -224,6 +240,7 @@ export class CacheRefresh {
     fetched: 0,
     total: null,
     lastCompleteRefreshAt: null,
+    unreadable: 0,
     stoppedBecause: null,
     stoppedAt: null,
     resumable: false,
@@ -268,6 +285,7 @@ export class CacheRefresh {
     if (last) this.options.cache.confirmedAt = last.at;
     this.update({
       lastCompleteRefreshAt: last?.at ?? null,
+      unreadable: last?.unreadable ?? 0,
       resumable: cursor !== undefined,
       ...(cursor ? { pagesDone: cursor.pagesDone, lastPage: cursor.lastPage, total: cursor.total } : {}),
     });
@@ -313,15 +331,17 @@ export class CacheRefresh {
       }
       await this.fill(cursor, first);
       const total = this.snapshot.total ?? 0;
-      await writeMeta(db, 'lastCompleteRefresh', { at: cursor.startedAt, total });
-      await clearMeta(db, 'refreshCursor');
       // Pages past the end no longer exist; their tags would vouch for nothing.
       await db.pageTags.where('page').above(cursor.lastPage).delete();
+      const unreadable = await unreadableOnPages(db, this.perPage);
+      await writeMeta(db, 'lastCompleteRefresh', { at: cursor.startedAt, total, unreadable });
+      await clearMeta(db, 'refreshCursor');
       this.options.cache.confirmedAt = cursor.startedAt;
       this.update({
         state: 'idle',
         resumable: false,
         lastCompleteRefreshAt: cursor.startedAt,
+        unreadable,
         fetched: Math.min(this.snapshot.fetched, total),
       });
     } catch (error) {
@@ -397,7 +417,12 @@ export class CacheRefresh {
         waitedForSearch = false;
         const page = next++;
         try {
-          const fetched = await this.fetchPage(page, { etag: tags.get(page)?.etag ?? null, cursor });
+          const stored = tags.get(page);
+          const fetched = await this.fetchPage(page, {
+            etag: stored?.etag ?? null,
+            skipped: stored?.skipped ?? 0,
+            cursor,
+          });
           // New customers may add pages while we page: follow them.
           lastPage = Math.max(lastPage, fetched.lastPage);
           arrived.set(page, fetched);
@@ -469,7 +494,12 @@ export class CacheRefresh {
     const newTags = batch.filter((page) => !page.unchanged).map((page) => this.tagOf(page));
     const tagsKept = newTags.every((tag) => {
       const stored = tags.get(tag.page);
-      return stored !== undefined && stored.etag === tag.etag && stored.contentHash === tag.contentHash;
+      return (
+        stored !== undefined &&
+        stored.etag === tag.etag &&
+        stored.contentHash === tag.contentHash &&
+        stored.skipped === tag.skipped
+      );
     });
     if (customers.length === 0 && tagsKept && performance.now() - this.cursorStoredAt < IDLE_CURSOR_EVERY_MS) {
       this.advance(cursor, moved, batch);
@@ -609,6 +639,7 @@ export class CacheRefresh {
     const tag: PageTag = { page: page.page, perPage: this.perPage };
     if (page.etag) tag.etag = page.etag;
     if (page.contentHash !== null) tag.contentHash = page.contentHash;
+    if (page.skipped > 0) tag.skipped = page.skipped;
     return tag;
   }
 
@@ -742,7 +773,7 @@ export class CacheRefresh {
    */
   private async fetchPage(
     page: number,
-    known: { etag: string | null; cursor: RefreshCursor } | null,
+    known: { etag: string | null; skipped: number; cursor: RefreshCursor } | null,
   ): Promise<FetchedPage> {
     for (let tries = 1; ; tries++) {
       const asked = performance.now();
@@ -764,6 +795,7 @@ export class CacheRefresh {
           total: known.cursor.total,
           etag: result.etag ?? known.etag,
           unchanged: true,
+          skipped: known.skipped,
         };
       }
       if (result.ok) {
@@ -777,6 +809,7 @@ export class CacheRefresh {
           total: result.meta.total,
           etag: result.etag ?? null,
           unchanged: false,
+          skipped: result.skipped ?? 0,
         };
       }
       const { error } = result;

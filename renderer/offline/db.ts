@@ -201,13 +201,16 @@ export interface PageTag {
    * entity tags, an unchanged page is recognised without reading its stored customers.
    */
   contentHash?: string;
+  /** Customers on the page the till could not read (left out and counted, docs/service-reading.md). */
+  skipped?: number;
 }
 
 export interface MetaValues {
   /** The pk the next new customer gets (customer-blocks.ts): pks are never reused. */
   nextCustomerPk: number;
   refreshCursor: RefreshCursor;
-  lastCompleteRefresh: { at: string; total: number };
+  /** `unreadable`: customers listed that the till could not read (absent in records written before it was counted). */
+  lastCompleteRefresh: { at: string; total: number; unreadable?: number };
   /** The replay is stopped until a person acts (a rejected key). */
   replayPause: { reason: 'unauthorized'; since: string; message: string };
 }

@@ -187,8 +187,8 @@ describe('checkReward and redeemReward', () => {
     });
     if (!redeemed.ok) throw new Error(redeemed.error.message);
     expect(redeemed.data.reward).toMatchObject({ code: layla.rewards.availablePoints, status: 'redeemed' });
-    expect(redeemed.data.reward.redeemed_at).toBeTruthy();
-    expect(redeemed.data.card.points).toBe(pointsBefore - 50);
+    expect(redeemed.data.reward?.redeemed_at).toBeTruthy();
+    expect(redeemed.data.card?.points).toBe(pointsBefore - 50);
     expect(sandbox.redemptions()).toEqual([
       expect.objectContaining({
         code: layla.rewards.availablePoints,

@@ -159,6 +159,8 @@ export const en = {
     saving: 'Saving…',
     required: 'required',
     optional: 'optional',
+    // A value the service sent in a form the till could not read (docs/service-reading.md).
+    notKnown: 'not known',
   },
   app: {
     starting: 'Starting…',
@@ -315,6 +317,12 @@ export const en = {
     nextCustomer: 'Next customer',
     queued: 'Queued: {code} for {who}.',
     queuedForOrder: 'Queued: {code} for {who}, order {order}.',
+    answerLost: 'Not confirmed yet: {code} for {who}.',
+    answerLostForOrder: 'Not confirmed yet: {code} for {who}, order {order}.',
+    answerLostAdvice:
+      'The loyalty service did not answer clearly, and it may already have redeemed this reward. The till has recorded the attempt and will settle it with the service, so the reward is redeemed once, never twice. Apply the reward to the order and do not redeem it again. The Outbox (F8) shows how it ends.',
+    redeemedUnread:
+      'The loyalty service confirmed the redemption, but part of its answer could not be read: what it did not say is not shown.',
     queuedAdvice:
       'Saved on this till at {date}. It will be sent to the loyalty service when the till reconnects; apply the reward to the order now. The Outbox (F8) shows how it goes.',
     code: 'Reward code',
@@ -475,6 +483,8 @@ export const en = {
       paused: 'The cache refresh paused ({why}); it resumes by itself when the service answers.',
       stopped: 'stopped',
       totalThen: '{total} customers in the service then.',
+      unreadable:
+        '{count} customer from the service could not be read: the cache keeps any earlier copy, and the log names it. | {count} customers from the service could not be read: the cache keeps any earlier copies, and the log names them.',
     },
     save: 'Save settings',
   },
@@ -519,6 +529,7 @@ export const en = {
     orderTooLong: 'The order reference is too long.',
     orderAtMost: 'At most {max} characters.',
     phoneIncomplete: 'Enter a complete phone number.',
+    confirmedUnread: 'Confirmed by the loyalty service; its answer could not be read in full.',
   },
   links: {
     notSetUp: 'A link from the POS was ignored: the till is not set up yet.',
@@ -534,6 +545,7 @@ export const en = {
     anyProduct: '{items}, any product',
     oneProduct: '{items} of 1 listed product',
     choice: '{items}, choice of {products} listed product | {items}, choice of {products} listed products',
+    notKnown: 'Not known: the service’s answer could not be read',
   },
 };
 

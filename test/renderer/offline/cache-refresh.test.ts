@@ -93,7 +93,7 @@ describe('the background refresh', () => {
       resumable: false,
     });
     expect(done.lastCompleteRefreshAt).not.toBeNull();
-    expect(await readMeta(db, 'lastCompleteRefresh')).toEqual({ at: done.lastCompleteRefreshAt, total });
+    expect(await readMeta(db, 'lastCompleteRefresh')).toEqual({ at: done.lastCompleteRefreshAt, total, unreadable: 0 });
     expect(await readMeta(db, 'refreshCursor')).toBeUndefined();
     expect(source.maxInFlight()).toBeLessThanOrEqual(3);
     expect(source.maxInFlight()).toBeGreaterThan(1);
@@ -800,6 +800,7 @@ describe("the share of the cashier's pause a write may take", () => {
 describe('when a refresh is due', () => {
   const idle: RefreshProgress = {
     state: 'idle',
+    unreadable: 0,
     pagesDone: 0,
     lastPage: null,
     fetched: 0,

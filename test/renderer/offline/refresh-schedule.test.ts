@@ -55,6 +55,7 @@ describe('the next complete refresh', () => {
   test('a refresh is due once its planned moment has come', () => {
     const done: RefreshProgress = {
       state: 'idle',
+      unreadable: 0,
       pagesDone: 4,
       lastPage: 4,
       fetched: 305,
