@@ -719,25 +719,35 @@ export class CustomerCache {
     });
   }
 
-  /** Applies a confirmed redemption: the reward is redeemed, the card carries its new balance. */
+  /**
+   * Applies a confirmed redemption: the reward is redeemed, the card carries its new balance.
+   * Where the service's answer could not be read in full (a part is null), the cached reward
+   * is still marked redeemed, by `code`, and the card keeps what the till knew of it.
+   */
   async applyRedemption(
     redemption: Redemption,
     phoneE164: string,
     fetchedAt = this.now().toISOString(),
+    code = redemption.reward?.code,
   ): Promise<void> {
+    if (code === undefined) return;
     await this.db.transaction('rw', [this.db.rewards, ...customerTables(this.db)], async () => {
-      const code = rewardKey(redemption.reward.code);
-      const previous = await this.db.rewards.get(code);
-      await this.db.rewards.put({
-        code,
-        customerId: redemption.reward.customer_id,
-        phoneE164: previous?.phoneE164 ?? phoneE164,
-        reward: redemption.reward,
-        fetchedAt,
-      });
-      const owner = await findCustomerById(this.db, redemption.reward.customer_id);
-      if (owner) {
-        const cards = owner.customer.cards.map((card) => (card.id === redemption.card.id ? redemption.card : card));
+      const key = rewardKey(code);
+      const previous = await this.db.rewards.get(key);
+      const reward = redemption.reward ?? (previous ? { ...previous.reward, status: 'redeemed' } : null);
+      if (reward) {
+        await this.db.rewards.put({
+          code: key,
+          customerId: reward.customer_id,
+          phoneE164: previous?.phoneE164 ?? phoneE164,
+          reward,
+          fetchedAt,
+        });
+      }
+      const card = redemption.card;
+      const owner = reward && card ? await findCustomerById(this.db, reward.customer_id) : null;
+      if (owner && card) {
+        const cards = owner.customer.cards.map((held) => (held.id === card.id ? card : held));
         await putCustomerRows(this.db, [{ ...owner, customer: { ...owner.customer, cards } }], [owner]);
       }
     });

@@ -12,6 +12,7 @@
  *   const found = await offline.searchCustomers('layla', 1);
  */
 import type {
+  AttemptTiming,
   BridgeError,
   Customer,
   PageMeta,
@@ -46,7 +47,7 @@ import { CustomerCache, PAGE_SIZE, type CacheSearchResult } from './customer-cac
 import type { ListedCustomer } from './listings';
 import { journalToCsv } from './journal-csv';
 import { checkRewardOffline, type OfflineCheck } from './offline-check';
-import { Outbox, type OutboxCounts, type QueueRefusal } from './outbox';
+import { Outbox, type OnlineAttempt, type OutboxCounts, type QueueRefusal } from './outbox';
 import { parseQuery } from './search-index';
 import { Replayer, readServiceClock, type LockManagerLike, type ReplayPause, type ReplayRun } from './replayer';
 import { closedAttempt, serviceNow } from './attribution';
@@ -107,7 +108,11 @@ export type RewardCheck =
 
 export type RedeemOutcome =
   | { outcome: 'redeemed'; redemption: Redemption }
-  | { outcome: 'queued'; item: RedemptionItem; check: OfflineCheck }
+  /**
+   * Stored in the outbox. `answerLost`: sent online with no answer the till could read, so the
+   * service may already have made it (then `check` is absent: the service, not the cache, checked).
+   */
+  | { outcome: 'queued'; item: RedemptionItem; check?: OfflineCheck; answerLost?: true }
   | {
       outcome: 'refused';
       reason: QueueRefusal | 'already_queued';
@@ -277,6 +282,43 @@ export function createOfflineServices(options: OfflineServicesOptions) {
     };
   }
 
+  /** A redemption of this code already waits (or failed, or conflicts) in this till's outbox. */
+  async function redemptionWaitsHere(code: string): Promise<boolean> {
+    const cached = await db.rewards.get(rewardKey(code));
+    return cached?.pendingOutboxSeq !== undefined || (await outbox.redemptionOf(code)) !== undefined;
+  }
+
+  /**
+   * A 2xx: the service redeemed it. Written through to the cache; where the answer could not be
+   * read in full, the journal keeps the record, since the screen cannot show all of it.
+   */
+  function redeemed(redemption: Redemption, sent: OnlineAttempt, attempt: AttemptTiming | undefined): RedeemOutcome {
+    const fetchedAt = now().toISOString();
+    writeBehind.queue('a redemption', () => cache.applyRedemption(redemption, sent.phoneE164, fetchedAt, sent.code));
+    if (redemption.reward === null || redemption.card === null) {
+      const serviceAt = typeof attempt?.end === 'number' ? new Date(attempt.end).toISOString() : null;
+      writeBehind.queue('a redemption read in part', () => outbox.journalConfirmedUnread({ ...sent, serviceAt }));
+    }
+    return { outcome: 'redeemed', redemption };
+  }
+
+  async function recordUnanswered(
+    sent: OnlineAttempt,
+    attempt: AttemptRecord | null,
+    error: BridgeError,
+  ): Promise<RedeemOutcome> {
+    try {
+      // Without the main process's timing the attempt still counts, its times unknown.
+      const window = attempt ?? { start: null, end: null, uncertaintyMs: null, localStart: 0, localEnd: null };
+      const item = await afterWrites(() => outbox.recordUnanswered({ ...sent, attempt: window, error }));
+      replaySoon();
+      return { outcome: 'queued', item, answerLost: true };
+    } catch (failure) {
+      console.error('An unanswered redemption could not be recorded', failure);
+      return { outcome: 'failed', error };
+    }
+  }
+
   // Only operations leave this function: the database, cache, outbox, replayer, refresh and
   // connection monitor stay inside, so callers cannot bypass the write-through and replay rules.
   return {
@@ -422,42 +464,34 @@ export function createOfflineServices(options: OfflineServicesOptions) {
      * if the settings allow it, and the caller hears "queued" only once it is stored.
      */
     async redeemReward(input: { code: string; phone: string; orderReference?: string | null }): Promise<RedeemOutcome> {
-      const pendingHere = await db.rewards.get(rewardKey(input.code));
-      if (pendingHere?.pendingOutboxSeq !== undefined) {
-        return {
-          outcome: 'refused',
-          reason: 'already_queued',
-          message: 'A redemption of this reward is already queued on this till.',
-        };
+      if (await redemptionWaitsHere(input.code)) {
+        return { outcome: 'refused', reason: 'already_queued', message: t('rewards.refusal.alreadyQueued') };
       }
       if (offlineNow()) return queueRedemption(input, null);
       const { branchId, defaultCountry } = settings();
-      const reading = readPhone(input.phone, defaultCountry);
-      const orderReference = input.orderReference?.trim() || null;
-      const attemptedAt = now().toISOString();
+      const phoneE164 = readPhone(input.phone, defaultCountry)?.e164 ?? input.phone.trim();
+      const sent = {
+        code: input.code.trim(),
+        phoneE164,
+        branchId,
+        orderReference: input.orderReference?.trim() || null,
+        attemptedAt: now().toISOString(),
+      };
       const result = await api.redeemReward({
-        reward_code: input.code.trim(),
-        phone: reading?.e164 ?? input.phone.trim(),
+        reward_code: sent.code,
+        phone: phoneE164,
         ...(branchId ? { branch_id: branchId } : {}),
-        ...(orderReference ? { order_reference: orderReference } : {}),
+        ...(sent.orderReference ? { order_reference: sent.orderReference } : {}),
       });
-      if (result.ok) {
-        const redemption = result.data;
-        const phoneE164 = reading?.e164 ?? input.phone.trim();
-        const fetchedAt = now().toISOString();
-        writeBehind.queue('a redemption', () => cache.applyRedemption(redemption, phoneE164, fetchedAt));
-        return { outcome: 'redeemed', redemption };
+      if (result.ok) return redeemed(result.data, sent, result.attempt);
+      // The service may have made it with its answer lost (no answer, a 5xx, an unreadable one):
+      // recorded at once and settled by the replayer, whatever the settings say.
+      if (mayHaveBeenApplied(result.error) && result.attempt?.requestSent !== false) {
+        const attempt = result.attempt ? closedAttempt(result.attempt) : null;
+        return recordUnanswered(sent, attempt, result.error);
       }
-      // The request may have been committed with its answer lost: the queue reconciles that.
-      if (isUnreachable(result.error) && settings().allowOfflineRedemption) {
-        // Only a request that was completely sent, and got no answer, may have been applied.
-        const ambiguous = mayHaveBeenApplied(result.error) && result.attempt?.requestSent !== false;
-        return queueRedemption(
-          input,
-          ambiguous ? attemptedAt : null,
-          ambiguous && result.attempt ? closedAttempt(result.attempt) : null,
-        );
-      }
+      // Never sent, so never made: queued as offline, where the settings allow it.
+      if (isUnreachable(result.error) && settings().allowOfflineRedemption) return queueRedemption(input, null);
       return { outcome: 'failed', error: result.error };
     },
 

@@ -4,7 +4,7 @@
  * outbox only into the journal: when the service confirmed them, or when a person
  * acknowledged a failure or a conflict.
  */
-import type { Customer, RegisterCustomerPayload, Settings } from '../../electron/contract';
+import type { BridgeError, Customer, RegisterCustomerPayload, Settings } from '../../electron/contract';
 import { t } from '../i18n';
 import { formatCount } from '../i18n/format';
 import { digitsOf, readPhone, type PhoneReading } from '../lib/phone';
@@ -41,6 +41,16 @@ export interface QueueRedemptionInput {
   firstAttemptAt?: string | null;
   /** That attempt on the service's clock, when the service may have acted on it unheard. */
   unanswered?: AttemptRecord | null;
+}
+
+/** A redeem this till sent to the service itself (not from the queue). */
+export interface OnlineAttempt {
+  code: string;
+  phoneE164: string;
+  branchId: string | null;
+  orderReference: string | null;
+  /** When it was sent, on this till's clock. */
+  attemptedAt: string;
 }
 
 export type QueueRefusal =
@@ -159,6 +169,78 @@ export class Outbox {
     );
     if (outcome.ok) this.notify();
     return outcome;
+  }
+
+  /**
+   * Records an online redeem whose outcome is unknown (no answer, a 5xx, an answer that could
+   * not be read): the service may have made it. Stored at once, whatever the settings and the
+   * cache say, because it already happened; the replayer then settles it like a queued item
+   * (a 422 on replay is reconciled against `unanswered`). The cached reward, where there is
+   * one, is marked pending in the same transaction, so it is not offered for a second redeem.
+   */
+  async recordUnanswered(
+    input: OnlineAttempt & { attempt: AttemptRecord; error: BridgeError },
+  ): Promise<RedemptionItem> {
+    const item = await this.db.transaction(
+      'rw',
+      [this.db.rewards, this.db.outbox, ...customerTables(this.db)],
+      async () => {
+        const item = await this.onlineAttemptItem(input, this.now().toISOString());
+        Object.assign(item, { unanswered: [input.attempt], lastError: input.error, failures: 0 });
+        const seq = await this.db.outbox.add(item);
+        await this.db.rewards.where('code').equals(item.code).modify({ pendingOutboxSeq: seq });
+        return { ...item, seq };
+      },
+    );
+    this.notify();
+    return item;
+  }
+
+  /**
+   * A redemption the service confirmed (a 2xx) whose answer could not be read in full: kept in
+   * the journal, so the record says it was made although the till could not show all of it.
+   */
+  async journalConfirmedUnread(input: OnlineAttempt & { serviceAt: string | null }): Promise<void> {
+    const tables = [this.db.rewards, this.db.outbox, this.db.journal, ...customerTables(this.db)];
+    await this.db.transaction('rw', tables, async () => {
+      const item = await this.onlineAttemptItem(input, input.attemptedAt);
+      const seq = await this.db.outbox.add(item);
+      const note = t('outboxQueue.confirmedUnread');
+      await this.finish({ ...item, seq }, 'redeemed', note, undefined, { serviceAt: input.serviceAt });
+    });
+    this.notify();
+  }
+
+  /** The outbox item (waiting, failed or in conflict) of a redemption of this code, if any. */
+  async redemptionOf(code: string): Promise<RedemptionItem | undefined> {
+    const key = rewardKey(code);
+    const item = await this.db.outbox.filter((row) => row.kind === 'redeem' && row.code === key).first();
+    return item?.kind === 'redeem' ? item : undefined;
+  }
+
+  /** An item for a redeem sent online, named after the cached reward's owner where the cache has it. */
+  private async onlineAttemptItem(input: OnlineAttempt, queuedAt: string): Promise<RedemptionItem> {
+    const code = rewardKey(input.code);
+    const cached = await this.db.rewards.get(code);
+    const owner = cached ? await findCustomerById(this.db, cached.customerId) : undefined;
+    return {
+      kind: 'redeem',
+      state: 'pending',
+      queuedAt,
+      firstAttemptAt: input.attemptedAt,
+      lastAttemptAt: input.attemptedAt,
+      attempts: 1,
+      nextAttemptAt: null,
+      lastError: null,
+      note: null,
+      code,
+      phoneE164: input.phoneE164,
+      branchId: input.branchId,
+      orderReference: input.orderReference,
+      customerId: cached?.customerId ?? '',
+      customerName: owner?.customer.name ?? '',
+      serviceReward: null,
+    };
   }
 
   /**

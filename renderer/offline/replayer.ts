@@ -19,6 +19,7 @@ import { Dexie } from 'dexie';
 import type { AttemptTiming, BridgeError, Reward, ServiceClockReading, TillApi } from '../../electron/contract';
 import { attribute, closedAttempt, legacyAttempts, openAttempt, serviceNow } from './attribution';
 import { conflictNote, likelyOursWords } from './reconciliation-words';
+import { t } from '../i18n';
 import { backoffDelay, boundedRetryAfter, type BackoffPolicy } from './backoff';
 import { customerTables, deleteCustomerRow, getCustomerRow } from './customer-blocks';
 import {
@@ -248,12 +249,14 @@ export class Replayer {
     const opened = clock !== null;
     const attempted = await this.closeAttempt(item, opened, result.ok ? null : result.error, result.attempt);
     if (result.ok) {
+      // A 2xx is the truth even when the answer could not be read in full; the journal says so.
+      const readInFull = result.data.reward !== null && result.data.card !== null;
       await this.complete(
         attempted,
         'redeemed',
-        null,
+        readInFull ? null : t('outboxQueue.confirmedUnread'),
         async () => {
-          await this.options.cache.applyRedemption(result.data, attempted.phoneE164);
+          await this.options.cache.applyRedemption(result.data, attempted.phoneE164, undefined, attempted.code);
         },
         undefined,
         { serviceAt: isoOrNull(result.attempt?.end) },

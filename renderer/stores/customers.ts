@@ -211,12 +211,17 @@ export const useCustomersStore = defineStore('customers', () => {
     return only && (await open(only.id)) ? 'opened' : 'error';
   }
 
-  /** After a redemption the service returns the card as it now is: show that, and drop the used reward. */
-  function applyRedemption(redemption: Redemption): void {
+  /**
+   * After a redemption the service returns the card as it now is: show that, and drop the used
+   * reward. Where its answer could not be read in full, the reward goes and the card stays as known.
+   */
+  function applyRedemption(redemption: Redemption, code: string): void {
     const customer = current.value;
-    if (!customer || customer.id !== redemption.reward.customer_id) return;
-    const cards = customer.cards.map((card: Card) => (card.id === redemption.card.id ? redemption.card : card));
-    const rewards = customer.rewards?.filter((reward) => reward.code !== redemption.reward.code);
+    const customerId = redemption.reward?.customer_id ?? customer?.rewards?.find((r) => r.code === code)?.customer_id;
+    if (!customer || customer.id !== customerId) return;
+    const card = redemption.card;
+    const cards = card ? customer.cards.map((held: Card) => (held.id === card.id ? card : held)) : customer.cards;
+    const rewards = customer.rewards?.filter((reward) => reward.code !== code);
     current.value = { ...customer, cards, ...(rewards ? { rewards } : {}) };
   }
 

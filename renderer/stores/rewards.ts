@@ -53,6 +53,13 @@ export const useRewardsStore = defineStore('rewards', () => {
   const redemption = ref<Redemption | null>(null);
   /** The redemption was stored in the outbox, to be sent when the till reconnects. */
   const queued = ref<RedemptionItem | null>(null);
+  /** When the service's 2xx came, on this till's clock: shown where its answer did not say. */
+  const redeemedAt = ref<string | null>(null);
+  /**
+   * The queued item is an online attempt whose answer was lost: the service may already have
+   * made it, and the replayer settles it. Not a second redeem the cashier should try.
+   */
+  const answerLost = ref(false);
   /** Plain words when the till would not redeem or queue it (offline redemption turned off, say). */
   const refusedNote = ref<string | null>(null);
   /** Plain words after a refused redeem, e.g. "This reward was already used on 22 Nov 2026, 10:41." */
@@ -114,6 +121,8 @@ export const useRewardsStore = defineStore('rewards', () => {
     redeemError.value = null;
     redemption.value = null;
     queued.value = null;
+    redeemedAt.value = null;
+    answerLost.value = false;
     refusedNote.value = null;
     unavailableNote.value = null;
     earlierAttemptUnanswered.value = false;
@@ -201,20 +210,25 @@ export const useRewardsStore = defineStore('rewards', () => {
         orderReference: draft.value.orderReference,
       });
       switch (outcome.outcome) {
-        case 'redeemed':
+        case 'redeemed': {
           connection.noteSuccess();
+          const { card } = outcome.redemption;
           redemption.value = outcome.redemption;
-          reward.value = outcome.redemption.reward;
-          customers.applyRedemption(outcome.redemption);
+          redeemedAt.value = new Date().toISOString();
+          // The answer may not say what was redeemed: the checked reward, now redeemed, stands in.
+          reward.value = outcome.redemption.reward ?? (reward.value ? { ...reward.value, status: 'redeemed' } : null);
+          customers.applyRedemption(outcome.redemption, target.code);
           reportToLink(target, 'redeemed', {
-            points_balance: outcome.redemption.card.points,
-            card_serial_number: outcome.redemption.card.serial_number,
+            ...(card ? { points_balance: card.points } : {}),
+            ...(card?.serial_number ? { card_serial_number: card.serial_number } : {}),
           });
           return true;
+        }
         case 'queued':
           // Only now, with the outbox write committed, is the cashier told "queued".
           queued.value = outcome.item;
-          offlineCheck.value = outcome.check;
+          answerLost.value = outcome.answerLost === true;
+          if (outcome.check) offlineCheck.value = outcome.check;
           customers.markPending(outcome.item.code);
           reportToLink(target, 'queued', {});
           return true;
@@ -315,7 +329,9 @@ export const useRewardsStore = defineStore('rewards', () => {
     redeeming,
     redeemError,
     redemption,
+    redeemedAt,
     queued,
+    answerLost,
     refusedNote,
     offlineCheck,
     pendingHere,

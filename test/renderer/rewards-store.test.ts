@@ -75,7 +75,7 @@ describe('rewards store', () => {
         order_reference: 'POS-77',
       },
     ]);
-    expect(rewards.redemption?.card.points).toBe(130);
+    expect(rewards.redemption?.card?.points).toBe(130);
   });
 
   it('updates the customer on screen with the card after redemption and drops the used reward', async () => {
@@ -116,33 +116,49 @@ describe('rewards store', () => {
     expect(till.callsTo('redeemReward')).toHaveLength(1);
   });
 
-  it('after an unanswered attempt, allows a new confirmation, and says a later refusal may be its own', async () => {
+  it('records an unanswered attempt at once: the service may have redeemed it, and no second redeem is offered', async () => {
     const rewards = await checked();
     till.respond('redeemReward', () => ({ ok: false, error: { kind: 'timeout', message: 'No answer in time.' } }));
+    expect(await rewards.redeem()).toBe(true);
+    expect(rewards.answerLost).toBe(true);
+    expect(rewards.queued).toMatchObject({ code: 'RW-LAYLA001', state: 'pending', attempts: 1 });
+    expect(rewards.queued?.unanswered).toHaveLength(1);
+    expect(rewards.redeemError).toBeNull();
+    expect(rewards.canRedeem).toBe(false);
+    // A fresh check of the same code says it waits here; a redeem sends nothing.
+    expect(await rewards.check()).toBe(true);
+    expect(rewards.pendingHere).toBe(true);
     expect(await rewards.redeem()).toBe(false);
-    expect(rewards.redeemError?.kind).toBe('timeout');
-    // The unanswered call marked the till offline; the monitor's next probe finds the service again.
-    till.respond('connectionStatus', () => ({
-      ok: true,
-      data: {
-        mode: 'service',
-        baseUrl: 'http://127.0.0.1:4010',
-        reachable: true,
-        checkedAt: '2026-11-22T10:00:01+00:00',
-      },
-    }));
-    await useOfflineStore().services().probeConnectionNow();
+    expect(till.callsTo('redeemReward')).toHaveLength(1);
+  });
+
+  it('records a 5xx answer as unknown, even with offline redemption turned off', async () => {
+    expect(useSettingsStore().allowOfflineRedemption).toBe(false);
+    const rewards = await checked();
     till.respond('redeemReward', () => ({
       ok: false,
-      error: { kind: 'reward_unavailable', status: 422, message: 'The reward is not available.' },
+      error: { kind: 'server', status: 503, message: 'The loyalty service had a problem (503).' },
     }));
-    till.respond('checkReward', () => ({
-      ok: true,
-      data: reward({ status: 'redeemed', redeemed_at: '2026-11-22T10:00:00+00:00' }),
-    }));
-    await rewards.redeem();
-    expect(rewards.unavailableNote).toContain('possibly by your earlier attempt');
-    expect(till.callsTo('redeemReward')).toHaveLength(2);
+    expect(await rewards.redeem()).toBe(true);
+    expect(rewards.answerLost).toBe(true);
+    expect(await useOfflineStore().services().outboxItems()).toMatchObject([
+      { kind: 'redeem', code: 'RW-LAYLA001', state: 'pending', unanswered: [expect.any(Object)] },
+    ]);
+  });
+
+  it('a 2xx whose card and reward could not be read is still "redeemed", with the checked reward', async () => {
+    const rewards = await checked();
+    till.respond('redeemReward', () => ({ ok: true, status: 200, data: { reward: null, card: null } }));
+    expect(await rewards.redeem()).toBe(true);
+    expect(rewards.redemption).toEqual({ reward: null, card: null });
+    expect(rewards.reward).toMatchObject({ code: 'RW-LAYLA001', status: 'redeemed' });
+    expect(rewards.redeemedAt).not.toBeNull();
+    expect(rewards.canRedeem).toBe(false);
+    const offline = useOfflineStore().services();
+    await offline.cacheWritesSettled();
+    expect(await offline.journal()).toMatchObject([
+      { kind: 'redeem', code: 'RW-LAYLA001', outcome: 'redeemed', note: expect.stringContaining('could not be read') },
+    ]);
   });
 
   it('keeps the service’s field errors beside the fields', async () => {
