@@ -31,7 +31,7 @@ import {
 import type { LinkReceipt } from '../../electron/link-inbox';
 import { DEFAULT_DB_NAME } from '../../renderer/offline/db';
 import { REPLAY_LOCK_NAME } from '../../renderer/offline/replayer';
-import { startSandbox, type RedemptionRecord, type Sandbox } from '../../sandbox';
+import { startSandbox, type Dialect, type RedemptionRecord, type Sandbox } from '../../sandbox';
 import { createCapturedLog } from '../support/captured-log';
 import { createTestCipher } from '../support/test-cipher';
 
@@ -278,6 +278,8 @@ export interface HarnessOptions {
   requestTimeoutMs?: number;
   /** Waits before each retry of the POS callback. */
   callbackRetryDelaysMs?: readonly number[];
+  /** Which service's legal choices the sandbox answers with (docs/sandbox.md); the spec's by default. */
+  dialect?: Dialect;
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
@@ -301,10 +303,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     // The service keeps its state in a file, so that it can be stopped ("the network is
     // down") and started again on the same port with the same data ("it is back").
     const sandboxKeys = { [SERVICE_KEY]: 'coffee-club' };
+    const dialect = options.dialect ?? 'spec';
     const dataFile = join(work, 'sandbox.json');
     let serviceSkewMs = 0;
     const serviceNow = () => new Date(Date.now() + serviceSkewMs);
-    let sandbox = await startSandbox({ port: 0, keys: sandboxKeys, dataFile, now: serviceNow });
+    let sandbox = await startSandbox({ port: 0, keys: sandboxKeys, dataFile, now: serviceNow, dialect });
     const sandboxPort = Number(new URL(sandbox.url).port);
     let sandboxOpen = true;
     const pastRedemptions: RedemptionRecord[] = [];
@@ -316,13 +319,13 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     };
     const restartSandbox = async (): Promise<Sandbox> => {
       if (sandboxOpen) return sandbox;
-      sandbox = await startSandbox({ port: sandboxPort, keys: sandboxKeys, dataFile, now: serviceNow });
+      sandbox = await startSandbox({ port: sandboxPort, keys: sandboxKeys, dataFile, now: serviceNow, dialect });
       sandboxOpen = true;
       return sandbox;
     };
     const elsewhere = async <T>(work: (service: Sandbox) => Promise<T>): Promise<T> => {
       if (sandboxOpen) throw new Error('Stop the sandbox first: the same data may be served by one service at a time.');
-      const other = await startSandbox({ port: 0, keys: sandboxKeys, dataFile, now: serviceNow });
+      const other = await startSandbox({ port: 0, keys: sandboxKeys, dataFile, now: serviceNow, dialect });
       try {
         return await work(other);
       } finally {

@@ -67,7 +67,10 @@ describe('reconciliation a manager can trust', () => {
   const openCustomer = (page: Page, { phone, name }: Target) => cashier.openCustomer(page, phone, name);
   const checkCode = (page: Page, { code, phone }: Target) => cashier.checkCode(page, code, phone);
 
-  /** Redeems online while the service misbehaves as `fault` says; the answer is lost, so it is queued. */
+  /**
+   * Redeems online while the service misbehaves as `fault` says; the answer is lost, so the
+   * attempt is recorded and the cashier told it is not confirmed yet.
+   */
   async function redeemWithLostAnswer(
     target: Target,
     orderReference: string,
@@ -82,7 +85,7 @@ describe('reconciliation a manager can trust', () => {
     await page.locator('#order-reference').fill(orderReference);
     h.sandbox.faults.set(fault);
     await page.getByTestId('redeem-confirm').click();
-    await expect.poll(() => page.getByTestId('queued').textContent()).toContain(`Queued: ${target.code}`);
+    await expect.poll(() => page.getByTestId('queued').textContent()).toContain(`Not confirmed yet: ${target.code}`);
     const gaveUpAt = Date.now();
     h.sandbox.faults.reset();
     return gaveUpAt;

@@ -107,6 +107,39 @@ describe('the background refresh', () => {
     expect((await cache.search('layla')).customers.map((row) => row.name)).toContain('Layla Haddad');
   });
 
+  test('customers the service listed and the till could not read are counted, and a 304 keeps the count', async () => {
+    // Pages 2 and 3 as the main process hands them on after leaving unreadable records out.
+    const unreadableOn: Record<number, number> = { 2: 2, 3: 1 };
+    const customerPage: Search = async (payload) => {
+      const result = await service.api.customerPage(payload);
+      const skipped = unreadableOn[payload.page];
+      return result.ok && !result.notModified && skipped ? { ...result, skipped } : result;
+    };
+    const first = await refreshWith({ customerPage }).run();
+    expect(first.unreadable).toBe(3);
+    expect(await readMeta(db, 'lastCompleteRefresh')).toMatchObject({ unreadable: 3 });
+
+    // The next complete refresh hears "not modified" for every page: the count stands.
+    await db.meta.delete('lastCompleteRefresh');
+    const asked: CustomerPageResult[] = [];
+    const again = await refreshWith({
+      customerPage: async (payload) => {
+        const result = await customerPage(payload);
+        asked.push(result);
+        return result;
+      },
+    }).run();
+    expect(asked.some((result) => result.ok && result.notModified)).toBe(true);
+    expect(again.unreadable).toBe(3);
+
+    // Once the service's records read again, the count is gone.
+    unreadableOn[2] = 0;
+    unreadableOn[3] = 0;
+    await db.pageTags.clear();
+    await db.meta.delete('lastCompleteRefresh');
+    expect((await refreshWith({ customerPage }).run()).unreadable).toBe(0);
+  });
+
   test('by default it asks at most four pages at once: gentle with a service that many tills page', async () => {
     const source = instrumented();
     const refresh = new CacheRefresh({ api: source.api, db, cache, perPage: 25, yieldToPage: async () => undefined });
