@@ -66,6 +66,34 @@ describe('links from the POS, in the page', () => {
     expect(rewards.fromLink).toBeNull();
   });
 
+  it('a 2xx whose answer could not be read is reported "redeemed", without a balance it does not know', async () => {
+    till.respond('redeemReward', () => ({ ok: true, status: 200, data: { reward: null, card: null } }));
+    useLinksStore().receive(
+      request({ route: 'reward', code: 'RW-LAYLA001', phone: '+966501234567', order: 'ORD-1043' }),
+    );
+    await flush();
+    const rewards = useRewardsStore();
+    await vi.waitFor(() => expect(rewards.canRedeem).toBe(true));
+    expect(await rewards.redeem()).toBe(true);
+    expect(till.callsTo('reportLinkOutcome')).toEqual([
+      { link_id: LINK_ID, outcome: 'redeemed', reward_code: 'RW-LAYLA001', order_reference: 'ORD-1043' },
+    ]);
+  });
+
+  it('an answer lost after sending is reported "queued": the till settles it', async () => {
+    till.respond('redeemReward', () => ({ ok: false, error: { kind: 'server', status: 503, message: 'Down.' } }));
+    useLinksStore().receive(
+      request({ route: 'reward', code: 'RW-LAYLA001', phone: '+966501234567', order: 'ORD-1044' }),
+    );
+    await flush();
+    const rewards = useRewardsStore();
+    await vi.waitFor(() => expect(rewards.canRedeem).toBe(true));
+    expect(await rewards.redeem()).toBe(true);
+    expect(till.callsTo('reportLinkOutcome')).toEqual([
+      { link_id: LINK_ID, outcome: 'queued', reward_code: 'RW-LAYLA001', order_reference: 'ORD-1044' },
+    ]);
+  });
+
   it('a reward checked by hand reports nothing', async () => {
     till.respond('redeemReward', () => ({
       ok: true,
