@@ -1,11 +1,14 @@
 /**
  * npm run sandbox -- [--port 4010] [--key demo-key] [--bakery-key KEY] [--data FILE] [--customers N] [--seed N]
+ *                    [--dialect spec|laravel]
  */
 import { parseArgs } from 'node:util';
+import { DIALECTS, isDialect, type Dialect } from './dialect';
 import { startSandbox } from './index';
 
 const USAGE =
-  'npm run sandbox -- [--port 4010] [--key demo-key] [--bakery-key KEY] [--data FILE] [--customers N] [--seed N]';
+  'npm run sandbox -- [--port 4010] [--key demo-key] [--bakery-key KEY] [--data FILE] [--customers N] [--seed N] ' +
+  `[--dialect ${DIALECTS.join('|')}]`;
 
 function readArgs() {
   try {
@@ -17,6 +20,7 @@ function readArgs() {
         data: { type: 'string' },
         customers: { type: 'string' },
         seed: { type: 'string' },
+        dialect: { type: 'string', default: 'spec' },
       },
     });
   } catch (error) {
@@ -37,6 +41,14 @@ function wholeNumber(name: string, value: string | undefined): number | undefine
   return Number(value);
 }
 
+function dialectOf(value: string): Dialect {
+  if (!isDialect(value)) {
+    console.error(`--dialect takes ${DIALECTS.join(' or ')}, not "${value}".`);
+    process.exit(2);
+  }
+  return value;
+}
+
 const keys: Record<string, string> = { [values.key]: 'coffee-club' };
 if (values['bakery-key']) keys[values['bakery-key']] = 'bakery';
 
@@ -47,8 +59,10 @@ try {
     dataFile: values.data,
     customers: wholeNumber('customers', values.customers),
     seed: wholeNumber('seed', values.seed),
+    dialect: dialectOf(values.dialect),
   });
   console.log(`Loyalty sandbox listening on ${sandbox.url}`);
+  if (values.dialect !== 'spec') console.log(`  answers in the ${values.dialect} dialect`);
   for (const { key, programme } of sandbox.keys) console.log(`  accepts key "${key}" (earns on ${programme})`);
   const stop = () => void sandbox.close().then(() => process.exit(0));
   process.on('SIGINT', stop);

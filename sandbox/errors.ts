@@ -1,8 +1,12 @@
 /**
  * Errors the sandbox answers with. The spec leaves the error body "not shown"; the sandbox
- * answers `{ ok: false, error: { code, message, fields? } }`, documented in the README.
+ * answers `{ ok: false, error: { code, message, fields? } }`, documented in docs/sandbox.md
+ * (in the spec dialect: `dialect.ts` writes other dialects' bodies from the same error).
  */
 export type FieldErrors = Record<string, string[]>;
+
+/** The message for a missing field; a dialect may reword it with the field's name. */
+export const FIELD_REQUIRED = 'This field is required.';
 
 export class ServiceError extends Error {
   constructor(

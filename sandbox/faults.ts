@@ -11,6 +11,13 @@ export interface FaultSettings {
   dropRate: number;
   /** Do the work (a redemption commits), then drop the connection instead of answering. */
   commitThenDropRate: number;
+  /** Do the work, then answer 503 with the dialect's server-error body instead of the answer. */
+  commitThenErrorRate: number;
+  /**
+   * Do the work, then answer 200 with a body no client can read: the first half of the JSON
+   * text the answer (success or error) would have had, still labelled application/json.
+   */
+  commitThenGarbleRate: number;
   /** Answer 429 with `Retry-After` without doing anything. */
   rateLimitRate: number;
   retryAfterSeconds: number;
@@ -23,13 +30,16 @@ export interface FaultSettings {
   resetOnConnectRate: number;
 }
 
-export type FaultDecision = 'none' | 'error' | 'drop' | 'commit_then_drop' | 'rate_limit';
+export type FaultDecision =
+  'none' | 'error' | 'drop' | 'commit_then_drop' | 'commit_then_error' | 'commit_then_garble' | 'rate_limit';
 
 const NONE: FaultSettings = {
   latencyMs: 0,
   errorRate: 0,
   dropRate: 0,
   commitThenDropRate: 0,
+  commitThenErrorRate: 0,
+  commitThenGarbleRate: 0,
   rateLimitRate: 0,
   retryAfterSeconds: 1,
   retryAfterHeader: null,
@@ -60,13 +70,16 @@ export class FaultSwitches {
 
   /** One draw per request, so the rates add up to the chance that anything goes wrong. */
   decide(): FaultDecision {
-    const { errorRate, dropRate, commitThenDropRate, rateLimitRate } = this.settings;
+    const { errorRate, dropRate, commitThenDropRate, commitThenErrorRate, commitThenGarbleRate, rateLimitRate } =
+      this.settings;
     let draw = this.random();
     for (const [rate, decision] of [
       [dropRate, 'drop'],
       [errorRate, 'error'],
       [rateLimitRate, 'rate_limit'],
       [commitThenDropRate, 'commit_then_drop'],
+      [commitThenErrorRate, 'commit_then_error'],
+      [commitThenGarbleRate, 'commit_then_garble'],
     ] as const) {
       if (draw < rate) return decision;
       draw -= rate;

@@ -6,6 +6,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import { createDemoData } from './demo-data';
+import { isDialect, type Dialect } from './dialect';
 import { FaultSwitches } from './faults';
 import type { ProgramRecord } from './model';
 import { AtomicJsonWriter, loadData } from './persistence';
@@ -13,6 +14,7 @@ import { buildServer } from './server';
 import { LoyaltyStore, type RedemptionRecord } from './store';
 
 export { DEMO_FIXTURES, PROGRAMS } from './demo-data';
+export { DIALECTS, type Dialect } from './dialect';
 export type { FaultSettings } from './faults';
 export type { RedemptionRecord } from './store';
 
@@ -31,6 +33,11 @@ export interface SandboxOptions {
   seed?: number;
   /** The service's clock, for its timestamps and its `Date` header (tests move or skew it). */
   now?: () => Date;
+  /**
+   * How answers are written where the spec leaves the choice open (`spec`, the default, or
+   * `laravel`: as a service built on Laravel answers). Requests are read alike in both.
+   */
+  dialect?: Dialect;
 }
 
 export interface Sandbox {
@@ -46,6 +53,8 @@ export interface Sandbox {
 export const DEFAULT_KEYS: Record<string, string> = { 'demo-key': 'coffee-club' };
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const dialect = options.dialect ?? 'spec';
+  if (!isDialect(dialect)) throw new Error(`Unknown sandbox dialect "${String(dialect)}"; use spec or laravel.`);
   const now = options.now ?? (() => new Date());
   const data =
     (options.dataFile ? await loadData(options.dataFile) : null) ??
@@ -68,7 +77,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   }
 
   const faults = new FaultSwitches();
-  const app = buildServer({ store, programsByKey, faults, now });
+  const app = buildServer({ store, programsByKey, faults, now, dialect });
   await app.listen({ port: options.port ?? 0, host: options.host ?? '127.0.0.1' });
   const address = app.server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;

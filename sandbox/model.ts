@@ -26,6 +26,8 @@ export interface CustomerRecord {
   status: 'active';
   created_at: string;
   last_visit_at: string | null;
+  /** When a correction last changed the customer; unset until then. Shown by the laravel dialect only. */
+  updated_at?: string;
 }
 
 export interface CardRecord {
@@ -37,6 +39,11 @@ export interface CardRecord {
   visits: number;
   points: number;
   spent: number;
+  /**
+   * When the card was made; unset in the demo data, whose cards were made with their
+   * customer. Shown by the laravel dialect only.
+   */
+  created_at?: string;
 }
 
 export interface RewardRecord {
@@ -62,6 +69,14 @@ export interface SandboxData {
   customers: CustomerRecord[];
   cards: CardRecord[];
   rewards: RewardRecord[];
+}
+
+/** The spec's pagination `meta` on the customer search. */
+export interface PageMeta {
+  current_page: number;
+  last_page: number;
+  per_page: number;
+  total: number;
 }
 
 export type RewardStatus = 'available' | 'redeemed' | 'expired';

@@ -3,7 +3,7 @@
  * ignored, so a caller never believes a change was made that was not.
  */
 import { z } from 'zod';
-import { invalid, type FieldErrors } from './errors';
+import { FIELD_REQUIRED, invalid, type FieldErrors } from './errors';
 import { isKnownCallingCode } from './phones';
 
 const uuid = z.guid('Must be a UUID.');
@@ -101,7 +101,7 @@ export function parseOrReject<T extends z.ZodType>(schema: T, input: unknown, ex
         add('body', 'The body must be a JSON object.');
       } else if (issue.code === 'invalid_type') {
         const missing = valueAt(input, issue.path) === undefined;
-        add(issue.path.join('.'), missing ? 'This field is required.' : `Must be of type ${issue.expected}.`);
+        add(issue.path.join('.'), missing ? FIELD_REQUIRED : `Must be of type ${issue.expected}.`);
       } else {
         add(issue.path.join('.') || 'body', issue.message);
       }

@@ -1,7 +1,8 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { answerWriter, type Dialect } from './dialect';
 import { invalid, ServiceError, type FieldErrors } from './errors';
-import type { FaultSwitches } from './faults';
-import type { ProgramRecord } from './model';
+import type { FaultDecision, FaultSwitches } from './faults';
+import type { PageMeta, ProgramRecord } from './model';
 import { isKnownCallingCode, normalisePhone } from './phones';
 import {
   checkBody,
@@ -24,6 +25,8 @@ export interface ServerOptions {
   faults: FaultSwitches;
   /** The service's clock: its `Date` header says this time, as `redeemed_at` does. */
   now?: () => Date;
+  /** How answers are written (`dialect.ts`); requests are read the same way in every dialect. */
+  dialect?: Dialect;
 }
 
 interface Answer {
@@ -31,7 +34,7 @@ interface Answer {
   message?: string;
   /** A function is called for the body only, so a 304 does not build what it does not send. */
   data: unknown;
-  meta?: unknown;
+  meta?: PageMeta;
   /**
    * The opaque value of the answer's strong entity tag (RFC 9110 8.8.3), for a conditional
    * GET. A list page's covers its customers and its `last_page`, not `total`, so a
@@ -53,12 +56,22 @@ function matchesIfNoneMatch(header: string | string[] | undefined, tag: string):
 declare module 'fastify' {
   interface FastifyRequest {
     program: ProgramRecord | null;
-    dropAfterHandling: boolean;
+    /** A fault drawn for this request that strikes after the work (the route wrapper's), or 'none'. */
+    fault: FaultDecision;
   }
 }
 
-export function buildServer({ store, programsByKey, faults, now = () => new Date() }: ServerOptions): FastifyInstance {
+export function buildServer({
+  store,
+  programsByKey,
+  faults,
+  now = () => new Date(),
+  dialect = 'spec',
+}: ServerOptions): FastifyInstance {
   const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT_BYTES, forceCloseConnections: true });
+  // Every body the service sends, success or error, is written by the dialect's writer.
+  const writer = answerWriter(dialect, store.records);
+  const sendError = (reply: FastifyReply, error: ServiceError) => reply.code(error.status).send(writer.error(error));
   // A real service's Date header and its timestamps come from the same clock.
   app.addHook('onSend', async (_request, reply) => {
     reply.header('date', now().toUTCString());
@@ -70,7 +83,7 @@ export function buildServer({ store, programsByKey, faults, now = () => new Date
   // Fastify reads text/plain by default; the spec's bodies are JSON only, so anything else is a 415.
   app.removeContentTypeParser('text/plain');
   app.decorateRequest('program', null);
-  app.decorateRequest('dropAfterHandling', false);
+  app.decorateRequest('fault', 'none');
 
   app.addHook('onRequest', async (request, reply) => {
     if (faults.resetOnConnect()) {
@@ -81,18 +94,21 @@ export function buildServer({ store, programsByKey, faults, now = () => new Date
     }
     const { latencyMs, retryAfterSeconds } = faults.current();
     if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
-    switch (faults.decide()) {
+    const decision = faults.decide();
+    switch (decision) {
       case 'drop':
         reply.hijack();
         request.raw.socket.destroy();
         return reply;
       case 'error':
-        return reply.code(500).send(new ServiceError(500, 'server_error', 'Injected server error.').body());
+        return sendError(reply, new ServiceError(500, 'server_error', 'Injected server error.'));
       case 'rate_limit':
         reply.header('retry-after', faults.current().retryAfterHeader ?? String(retryAfterSeconds));
-        return reply.code(429).send(new ServiceError(429, 'rate_limited', 'Too many requests.').body());
+        return sendError(reply, new ServiceError(429, 'rate_limited', 'Too many requests.'));
       case 'commit_then_drop':
-        request.dropAfterHandling = true;
+      case 'commit_then_error':
+      case 'commit_then_garble':
+        request.fault = decision;
         break;
       case 'none':
         break;
@@ -100,21 +116,27 @@ export function buildServer({ store, programsByKey, faults, now = () => new Date
     request.program = programsByKey.get(bearerKey(request.headers.authorization) ?? '') ?? null;
     if (!request.program) {
       reply.header('www-authenticate', 'Bearer');
-      return reply.code(401).send(new ServiceError(401, 'unauthorized', 'A valid API key is required.').body());
+      return sendError(reply, new ServiceError(401, 'unauthorized', 'A valid API key is required.'));
     }
     return undefined;
   });
 
-  app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, _request, reply) => {
-    const serviceError = error instanceof ServiceError ? error : frameworkError(error);
-    return reply.code(serviceError.status).send(serviceError.body());
-  });
-
-  app.setNotFoundHandler((_request, reply) =>
-    reply.code(404).send(new ServiceError(404, 'not_found', 'There is no such endpoint.').body()),
+  app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, _request, reply) =>
+    sendError(reply, asServiceError(error)),
   );
 
-  /** Wraps a route: answers in the spec's envelope, and honours "commit then drop". */
+  app.setNotFoundHandler((_request, reply) =>
+    sendError(reply, new ServiceError(404, 'not_found', 'There is no such endpoint.')),
+  );
+
+  /** The body of a successful answer, in the dialect. */
+  const successBody = (request: FastifyRequest, { message, data, meta }: Answer) =>
+    writer.success(
+      { message, data: typeof data === 'function' ? (data as () => unknown)() : data, meta },
+      requestUrl(request),
+    );
+
+  /** Wraps a route: answers in the dialect, and honours the faults that strike after the work. */
   const route =
     (handler: (request: FastifyRequest) => Promise<Answer>) => async (request: FastifyRequest, reply: FastifyReply) => {
       let answer: Answer | undefined;
@@ -124,22 +146,26 @@ export function buildServer({ store, programsByKey, faults, now = () => new Date
       } catch (error) {
         failure = error;
       }
-      if (request.dropAfterHandling) {
-        reply.hijack();
-        request.raw.socket.destroy();
-        return reply;
+      // The work is done (a redemption committed) or refused; these faults spoil only the answer.
+      switch (request.fault) {
+        case 'commit_then_drop':
+          reply.hijack();
+          request.raw.socket.destroy();
+          return reply;
+        case 'commit_then_error':
+          return sendError(reply, new ServiceError(503, 'server_error', 'Injected server error after the work.'));
+        case 'commit_then_garble':
+          return sendGarbled(reply, answer ? successBody(request, answer) : writer.error(asServiceError(failure)));
+        default:
+          break;
       }
       if (!answer) throw failure;
-      const { status = 200, message, data, meta } = answer;
       if (answer.tag !== undefined) {
         const tag = `"${answer.tag}"`;
         reply.header('etag', tag);
         if (matchesIfNoneMatch(request.headers['if-none-match'], tag)) return reply.code(304).send();
       }
-      const body = typeof data === 'function' ? (data as () => unknown)() : data;
-      return reply
-        .code(status)
-        .send({ ok: true, ...(message ? { message } : {}), data: body, ...(meta ? { meta } : {}) });
+      return reply.code(answer.status ?? 200).send(successBody(request, answer));
     };
 
   /**
@@ -259,6 +285,31 @@ function phoneProblem(input: unknown): FieldErrors | undefined {
 function bearerKey(header: string | undefined): string | null {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
   return match?.[1] ?? null;
+}
+
+/**
+ * The "commit then garble" answer: a 200 that says JSON and carries only the first half of
+ * the answer's JSON text, as a worker that dies while writing its output leaves it behind a
+ * proxy that still ends the response cleanly. It never parses: an object's text ends only at
+ * its last `}`.
+ */
+function sendGarbled(reply: FastifyReply, body: unknown) {
+  const text = JSON.stringify(body);
+  return reply
+    .code(200)
+    .type('application/json; charset=utf-8')
+    .send(text.slice(0, Math.ceil(text.length / 2)));
+}
+
+/** The request's own URL (the paginator's links start from it), read from its Host header as a framework would. */
+function requestUrl(request: FastifyRequest): URL {
+  return URL.parse(request.url, `${request.protocol}://${request.host}`) ?? new URL(request.url, 'http://localhost');
+}
+
+function asServiceError(error: unknown): ServiceError {
+  return error instanceof ServiceError
+    ? error
+    : frameworkError(error as Error & { statusCode?: number; code?: string });
 }
 
 /** Errors raised by the framework itself (body parsing, limits) in the sandbox's own terms. */

@@ -8,6 +8,7 @@ import {
   rewardStatus,
   type CardRecord,
   type CustomerRecord,
+  type PageMeta,
   type ProgramRecord,
   type RewardRecord,
   type SandboxData,
@@ -44,6 +45,18 @@ export interface RedeemRequest {
   orderReference?: string;
 }
 
+/**
+ * The stored records behind the wire forms, for a dialect that shows more of them than the
+ * spec's fields (`dialect.ts`). Read-only: nothing changes through it.
+ */
+export interface StoredRecords {
+  customer(id: string): Readonly<CustomerRecord> | undefined;
+  card(id: string): Readonly<CardRecord> | undefined;
+  program(id: string): Readonly<ProgramRecord> | undefined;
+  /** The reward with its row number: 1 for the first reward stored, as an auto-increment key counts. */
+  reward(code: string): { record: Readonly<RewardRecord>; row: number } | undefined;
+}
+
 export interface RedemptionRecord {
   code: string;
   customer_id: string;
@@ -69,6 +82,8 @@ export class LoyaltyStore {
   private readonly programsById = new Map<string, ProgramRecord>();
   private readonly rewardsByCode = new Map<string, RewardRecord>();
   private readonly rewardsByCustomer = new Map<string, RewardRecord[]>();
+  /** Reward code (upper case) -> its place in the data, from 1: stable across restarts. */
+  private readonly rewardRows = new Map<string, number>();
   private readonly redemptionLog: RedemptionRecord[] = [];
   /** Folded names, built on the first text search and kept current after that. */
   private foldedNames: Map<string, string> | null = null;
@@ -93,6 +108,17 @@ export class LoyaltyStore {
     for (const reward of data.rewards) this.indexReward(reward);
   }
 
+  readonly records: StoredRecords = {
+    customer: (id) => this.customersById.get(id),
+    card: (id) => this.cardsById.get(id),
+    program: (id) => this.programsById.get(id),
+    reward: (code) => {
+      const record = this.rewardsByCode.get(code.toUpperCase());
+      const row = this.rewardRows.get(code.toUpperCase());
+      return record && row !== undefined ? { record, row } : undefined;
+    },
+  };
+
   snapshot(): SandboxData {
     return this.data;
   }
@@ -113,7 +139,7 @@ export class LoyaltyStore {
     const customers = () => (wire ??= page.map((customer) => this.customerJson(customer)));
     return {
       customers,
-      meta: { current_page: query.page, last_page: lastPage, per_page: query.perPage, total },
+      meta: { current_page: query.page, last_page: lastPage, per_page: query.perPage, total } satisfies PageMeta,
       /** Changes whenever what the page shows changes, except `total` (see PageTags). */
       tag: this.pageTags.pageTag(page, lastPage, (index) => customers()[index]),
     };
@@ -164,9 +190,15 @@ export class LoyaltyStore {
 
   update(id: string, patch: CustomerPatch) {
     const customer = this.requireCustomer(id);
+    // Like an ORM's save, `updated_at` moves only when a value really changes: so it never
+    // changes without a spec field the page tags cover (the laravel dialect shows it).
+    const changes = (['name', 'email', 'birthday'] as const).some(
+      (field) => patch[field] !== undefined && patch[field] !== customer[field],
+    );
     if (patch.name !== undefined) customer.name = patch.name;
     if (patch.email !== undefined) customer.email = patch.email;
     if (patch.birthday !== undefined) customer.birthday = patch.birthday;
+    if (changes) customer.updated_at = isoTimestamp(this.now());
     this.foldedNames?.set(customer.id, foldText(customer.name));
     this.pageTags.forget(customer.id);
     return this.customerJson(customer);
@@ -268,6 +300,7 @@ export class LoyaltyStore {
       visits: 0,
       points: 0,
       spent: 0,
+      created_at: isoTimestamp(this.now()),
     };
     this.data.cards.push(card);
     this.indexCard(card);
@@ -309,6 +342,7 @@ export class LoyaltyStore {
 
   private indexReward(reward: RewardRecord): void {
     this.rewardsByCode.set(reward.code.toUpperCase(), reward);
+    this.rewardRows.set(reward.code.toUpperCase(), this.rewardRows.size + 1);
     const rewards = this.rewardsByCustomer.get(reward.customer_id);
     if (rewards) rewards.push(reward);
     else this.rewardsByCustomer.set(reward.customer_id, [reward]);

@@ -121,11 +121,23 @@ describe('the sandbox CLI', () => {
     expect(total).toBe(demoTotal + 40);
   }, 60_000);
 
+  it('--dialect laravel answers in the laravel dialect', async () => {
+    const cli = startCli(['--port', '0', '--dialect', 'laravel']);
+    const [, url] = await waitForOutput(cli, /(http:\/\/127\.0\.0\.1:\d+)/);
+    await waitForOutput(cli, /laravel dialect/);
+    const reply = await get({ url: url as string }, '/v1/customers', { key: null });
+    process.kill(-(cli.child.pid as number), 'SIGTERM');
+    await cli.exited;
+    expect(reply.status).toBe(401);
+    expect(reply.body).toEqual({ message: 'Unauthenticated.' });
+  }, 60_000);
+
   const refusals: Array<[string, string[], RegExp]> = [
     ['a port that is not a number', ['--port', 'abc'], /--port.*abc/],
     ['a negative customer count', ['--port', '0', '--customers', '-5'], /--customers/],
     ['an unknown option', ['--prot', '4010'], /--prot/],
     ['an option without its value', ['--port'], /--port/],
+    ['an unknown dialect', ['--port', '0', '--dialect', 'symfony'], /--dialect takes spec or laravel, not "symfony"/],
     ['a data file that cannot be written', ['--port', '0', '--data', '/dev/null/data.json'], /could not start/i],
   ];
 

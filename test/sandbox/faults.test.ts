@@ -2,8 +2,9 @@
  * The fault switches the till's offline and retry logic is tested with: each misbehaves
  * exactly as documented, and reset() brings the service back.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DEMO_FIXTURES, startSandbox, type Sandbox } from '../../sandbox';
+import { FaultSwitches } from '../../sandbox/faults';
 import { byPhone, get, post } from './support/http';
 import { expectError } from './support/shapes';
 
@@ -24,8 +25,9 @@ afterAll(async () => {
 });
 
 const countByPhone = async (phone: string) => (await get(sandbox, `/v1/customers?${byPhone(phone)}`)).body.meta.total;
-const rewardStatus = async (code: string, phone: string) =>
-  (await post(sandbox, '/v1/rewards/check', { reward_code: code, phone })).body.data.status;
+const rewardStatusIn = async (target: Sandbox, code: string, phone: string) =>
+  (await post(target, '/v1/rewards/check', { reward_code: code, phone })).body.data.status;
+const rewardStatus = (code: string, phone: string) => rewardStatusIn(sandbox, code, phone);
 
 describe('fault switches', () => {
   it('errorRate 1 answers 500 server_error to every request, and does nothing', async () => {
@@ -144,6 +146,8 @@ describe('fault switches', () => {
       errorRate: 0.5,
       dropRate: 0.2,
       commitThenDropRate: 0.2,
+      commitThenErrorRate: 0.1,
+      commitThenGarbleRate: 0.1,
       rateLimitRate: 0.1,
       retryAfterSeconds: 30,
       retryAfterHeader: 'Fri, 31 Dec 9999 23:59:59 GMT',
@@ -155,6 +159,8 @@ describe('fault switches', () => {
       errorRate: 0,
       dropRate: 0,
       commitThenDropRate: 0,
+      commitThenErrorRate: 0,
+      commitThenGarbleRate: 0,
       rateLimitRate: 0,
       retryAfterSeconds: 1,
       retryAfterHeader: null,
@@ -179,5 +185,92 @@ describe('fault switches', () => {
     for (const status of statuses) expect([200, 429, 500]).toContain(status);
     // Success has p = 0.4 per request: all 80 answers alike has a chance below 10^-30.
     expect(new Set(statuses).size).toBeGreaterThan(1);
+  });
+});
+
+// Each starts from a fresh demo, since the work these faults let through is a redemption.
+describe('faults after the work: the work is done, only the answer is spoiled', () => {
+  let fresh: Sandbox;
+  beforeEach(async () => {
+    fresh = await startSandbox();
+  });
+  afterEach(async () => {
+    await fresh.close();
+  });
+
+  it('commitThenErrorRate 1 on a redeem: the redemption commits, and the answer is 503 server_error', async () => {
+    const code = layla.rewards.availableProduct;
+    fresh.faults.set({ commitThenErrorRate: 1 });
+    const reply = await post(fresh, '/v1/rewards/redeem', {
+      reward_code: code,
+      phone: layla.phone,
+      order_reference: 'ERROR-ANSWER-1',
+    });
+    expectError(reply, 503, 'server_error');
+    expect(fresh.redemptions()).toContainEqual(
+      expect.objectContaining({ code, customer_id: layla.id, order_reference: 'ERROR-ANSWER-1' }),
+    );
+    fresh.faults.reset();
+    expect(await rewardStatusIn(fresh, code, layla.phone)).toBe('redeemed');
+  });
+
+  it('commitThenGarbleRate 1 on a redeem: the redemption commits, and the answer is a 200 that is not readable JSON', async () => {
+    const code = layla.rewards.availablePoints;
+    fresh.faults.set({ commitThenGarbleRate: 1 });
+    const reply = await post(fresh, '/v1/rewards/redeem', {
+      reward_code: code,
+      phone: layla.phone,
+      order_reference: 'GARBLED-ANSWER-1',
+    });
+    expect(reply.status).toBe(200);
+    // It says JSON, starts like the real answer, and cannot be parsed: the first half of its text.
+    expect(reply.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(reply.text).toMatch(/^\{"ok":true,"message":"Reward redeemed\.","data":\{"reward":/);
+    expect(reply.body).toBeUndefined();
+    expect(fresh.redemptions()).toContainEqual(
+      expect.objectContaining({ code, customer_id: layla.id, order_reference: 'GARBLED-ANSWER-1' }),
+    );
+    fresh.faults.reset();
+    expect(await rewardStatusIn(fresh, code, layla.phone)).toBe('redeemed');
+  });
+
+  it('commitThenGarbleRate 1 garbles a refusal too: a 200 whose body is the start of the error body', async () => {
+    fresh.faults.set({ commitThenGarbleRate: 1 });
+    const reply = await post(fresh, '/v1/rewards/redeem', {
+      reward_code: layla.rewards.redeemed,
+      phone: layla.phone,
+    });
+    expect(reply.status).toBe(200);
+    expect(reply.body).toBeUndefined();
+    expect(reply.text).toMatch(/^\{"ok":false,"error":/);
+  });
+});
+
+describe('the fault draw', () => {
+  it('is one draw per request, the rates adding up: each decision owns its own slice of [0, 1)', () => {
+    let draw = 0;
+    const switches = new FaultSwitches(() => draw);
+    switches.set({
+      dropRate: 0.1,
+      errorRate: 0.1,
+      rateLimitRate: 0.1,
+      commitThenDropRate: 0.1,
+      commitThenErrorRate: 0.1,
+      commitThenGarbleRate: 0.1,
+    });
+    const decisionAt = (value: number) => {
+      draw = value;
+      return switches.decide();
+    };
+    expect([0.05, 0.15, 0.25, 0.35, 0.45, 0.55, 0.65, 0.99].map(decisionAt)).toEqual([
+      'drop',
+      'error',
+      'rate_limit',
+      'commit_then_drop',
+      'commit_then_error',
+      'commit_then_garble',
+      'none',
+      'none',
+    ]);
   });
 });
