@@ -111,7 +111,7 @@ export default tseslint.config(
           patterns: [
             ...RENDERER_IMPORT_PATTERNS,
             {
-              group: ['**/offline/*', '!**/offline/index', '!**/offline/index.ts'],
+              group: ['**/offline/*', '**/offline/*/**', '!**/offline/index', '!**/offline/index.ts'],
               message: OFFLINE_FACADE_ONLY,
             },
           ],

@@ -24,7 +24,7 @@ import type {
   UpdateCustomerPayload,
 } from '../../electron/contract';
 import { readPhone } from '../lib/phone';
-import { isUnreachable, mayHaveBeenApplied } from './failure-kinds';
+import { isUnreachable, mayHaveBeenApplied } from './connection/failure-kinds';
 import {
   LOCAL_ID_PREFIX,
   openOfflineDb,
@@ -33,26 +33,26 @@ import {
   type OfflineDb,
   type OutboxItem,
   type RedemptionItem,
-} from './db';
-import { CacheRefresh, refreshDue, type RefreshProgress } from './cache-refresh';
-import { DEFAULT_REFRESH_SCHEDULE, nextRefreshAt, type RefreshSchedule } from './refresh-schedule';
+} from './db/db';
+import { CacheRefresh, refreshDue, type RefreshProgress } from './refresh/cache-refresh';
+import { DEFAULT_REFRESH_SCHEDULE, nextRefreshAt, type RefreshSchedule } from './refresh/refresh-schedule';
 import {
   ConnectionMonitor,
   defaultTimers,
   observeApi,
   type ConnectionSnapshot,
   type Timers,
-} from './connection-monitor';
-import { CustomerCache, PAGE_SIZE, type CacheSearchResult } from './customer-cache';
-import type { ListedCustomer } from './listings';
-import { journalToCsv } from './journal-csv';
-import { checkRewardOffline, type OfflineCheck } from './offline-check';
-import { Outbox, type OnlineAttempt, type OutboxCounts, type QueueRefusal } from './outbox';
-import { parseQuery } from './search-index';
-import { Replayer, readServiceClock, type LockManagerLike, type ReplayPause, type ReplayRun } from './replayer';
-import { closedAttempt, serviceNow } from './attribution';
-import type { AttemptRecord } from './db';
-import { WriteBehind, type WriteFailureListener } from './write-behind';
+} from './connection/connection-monitor';
+import { CustomerCache, PAGE_SIZE, type CacheSearchResult } from './customers/customer-cache';
+import type { ListedCustomer } from './search/listings';
+import { journalToCsv } from './outbox/journal-csv';
+import { checkRewardOffline, type OfflineCheck } from './rewards/offline-check';
+import { Outbox, type OnlineAttempt, type OutboxCounts, type QueueRefusal } from './outbox/outbox';
+import { parseQuery } from './search/search-index';
+import { Replayer, readServiceClock, type LockManagerLike, type ReplayPause, type ReplayRun } from './outbox/replayer';
+import { closedAttempt, serviceNow } from './outbox/attribution';
+import type { AttemptRecord } from './db/db';
+import { WriteBehind, type WriteFailureListener } from './customers/write-behind';
 import { t } from '../i18n';
 
 export type {
@@ -68,9 +68,9 @@ export type {
 };
 // Views and stores import the offline core through this module only (a lint rule): the words
 // for a queued item's outcome, and which bridge errors mean "not reachable", come from here.
-export { isUnreachable } from './failure-kinds';
-export type { ListedCard, ListedCustomer } from './listings';
-export { conflictWords, likelyOursWords, type ConflictWords } from './reconciliation-words';
+export { isUnreachable } from './connection/failure-kinds';
+export type { ListedCard, ListedCustomer } from './search/listings';
+export { conflictWords, likelyOursWords, type ConflictWords } from './outbox/reconciliation-words';
 
 /** After a refresh stopped (offline, rejected key), wait this long before trying again. */
 const REFRESH_RETRY_AFTER_STOP_MS = 60_000;

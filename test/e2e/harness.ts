@@ -29,8 +29,8 @@ import {
   type TillOperations,
 } from '../../electron/contract';
 import type { LinkReceipt } from '../../electron/link-inbox';
-import { DEFAULT_DB_NAME } from '../../renderer/offline/db';
-import { REPLAY_LOCK_NAME } from '../../renderer/offline/replayer';
+import { DEFAULT_DB_NAME } from '../../renderer/offline/db/db';
+import { REPLAY_LOCK_NAME } from '../../renderer/offline/outbox/replayer';
 import { startSandbox, type Dialect, type RedemptionRecord, type Sandbox } from '../../sandbox';
 import { createCapturedLog } from '../support/captured-log';
 import { createTestCipher } from '../support/test-cipher';

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { ServiceClock } from '../../electron/service-clock';
-import { attribute } from '../../renderer/offline/attribution';
+import { attribute } from '../../renderer/offline/outbox/attribution';
 
 describe('the service clock estimate', () => {
   test('bounds the offset by each answer and narrows it as answers agree; a moved clock starts afresh', () => {

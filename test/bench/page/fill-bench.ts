@@ -4,11 +4,11 @@
  * sequential paging written through the same CustomerCache, while a cashier searches.
  */
 import { Dexie } from 'dexie';
-import { CacheRefresh } from '../../../renderer/offline/cache-refresh';
-import { CustomerCache, MAX_RESULTS } from '../../../renderer/offline/customer-cache';
-import { parseQuery } from '../../../renderer/offline/search-index';
-import { countCustomers } from '../../../renderer/offline/customer-blocks';
-import { openOfflineDb } from '../../../renderer/offline/db';
+import { CacheRefresh } from '../../../renderer/offline/refresh/cache-refresh';
+import { CustomerCache, MAX_RESULTS } from '../../../renderer/offline/customers/customer-cache';
+import { parseQuery } from '../../../renderer/offline/search/search-index';
+import { countCustomers } from '../../../renderer/offline/customers/customer-blocks';
+import { openOfflineDb } from '../../../renderer/offline/db/db';
 import { COUNTRY } from './search-bench';
 
 export interface FillRun {

@@ -9,8 +9,8 @@
  * Latin names.
  */
 import type { Customer } from '../../../electron/contract';
-import type { CachedCustomer } from '../../../renderer/offline/db';
-import { nameWordsOf } from '../../../renderer/offline/fold';
+import type { CachedCustomer } from '../../../renderer/offline/db/db';
+import { nameWordsOf } from '../../../renderer/offline/search/fold';
 
 export const FIRST_NAMES = [
   'Layla',

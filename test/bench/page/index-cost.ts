@@ -6,9 +6,9 @@
  * their search chunk, into an object store with the indexes `schema` names.
  * The diagnostic behind the notes on the million in docs/benchmark.md.
  */
-import { packCustomerBlocks, searchFieldsOf } from '../../../renderer/offline/customer-blocks';
-import { SearchLineChanges, type SearchChunk } from '../../../renderer/offline/search-chunks';
-import { cyrb53 } from '../../../renderer/offline/cyrb53';
+import { packCustomerBlocks, searchFieldsOf } from '../../../renderer/offline/customers/customer-blocks';
+import { SearchLineChanges, type SearchChunk } from '../../../renderer/offline/search/search-chunks';
+import { cyrb53 } from '../../../renderer/offline/customers/cyrb53';
 import { customerAt } from './generate';
 
 /**

@@ -3,8 +3,8 @@
  * `createOfflineServices().start()` does, and asks at once what a cashier would ask. Times
  * are `performance.now()`, which counts from the page's navigation start.
  */
-import { openOfflineDb } from '../../../renderer/offline/db';
-import { CustomerCache } from '../../../renderer/offline/customer-cache';
+import { openOfflineDb } from '../../../renderer/offline/db/db';
+import { CustomerCache } from '../../../renderer/offline/customers/customer-cache';
 import { COUNTRY } from './search-bench';
 import { nameOf, phoneOf } from './generate';
 

@@ -6,11 +6,11 @@
  * the queue waits on a back-off, wait until it is due.
  */
 import { Dexie } from 'dexie';
-import type { BackoffPolicy } from '../../../renderer/offline/backoff';
-import { CustomerCache } from '../../../renderer/offline/customer-cache';
-import { openOfflineDb, type JournalOutcome, type OfflineDb } from '../../../renderer/offline/db';
-import { Outbox } from '../../../renderer/offline/outbox';
-import { Replayer } from '../../../renderer/offline/replayer';
+import type { BackoffPolicy } from '../../../renderer/offline/connection/backoff';
+import { CustomerCache } from '../../../renderer/offline/customers/customer-cache';
+import { openOfflineDb, type JournalOutcome, type OfflineDb } from '../../../renderer/offline/db/db';
+import { Outbox } from '../../../renderer/offline/outbox/outbox';
+import { Replayer } from '../../../renderer/offline/outbox/replayer';
 import { COUNTRY } from './search-bench';
 
 const DB_NAME = 'bench-replay';

@@ -4,10 +4,10 @@
  * till that keeps every customer without an index ends up doing).
  */
 import { Dexie } from 'dexie';
-import { customerTables, getCustomerRows, putCustomerRows } from '../../../renderer/offline/customer-blocks';
-import { openOfflineDb, type CachedCustomer, type OfflineDb } from '../../../renderer/offline/db';
-import { CustomerCache, MAX_RESULTS, PAGE_SIZE } from '../../../renderer/offline/customer-cache';
-import { parseQuery, type ParsedQuery } from '../../../renderer/offline/search-index';
+import { customerTables, getCustomerRows, putCustomerRows } from '../../../renderer/offline/customers/customer-blocks';
+import { openOfflineDb, type CachedCustomer, type OfflineDb } from '../../../renderer/offline/db/db';
+import { CustomerCache, MAX_RESULTS, PAGE_SIZE } from '../../../renderer/offline/customers/customer-cache';
+import { parseQuery, type ParsedQuery } from '../../../renderer/offline/search/search-index';
 import { customerAt } from './generate';
 import { QUERY_KINDS, queriesFor, type QueryKind } from './queries';
 

@@ -8,9 +8,9 @@ import type { Reward } from '../../../electron/contract';
 import { applyInterfaceLocale } from '../../../renderer/i18n/interface-locale';
 import { isolate, ltr } from '../../../renderer/i18n/isolate';
 import { rewardGrants } from '../../../renderer/lib/reward-words';
-import type { JournalEntry } from '../../../renderer/offline/db';
-import { journalToCsv } from '../../../renderer/offline/journal-csv';
-import { conflictWords, likelyOursWords } from '../../../renderer/offline/reconciliation-words';
+import type { JournalEntry } from '../../../renderer/offline/db/db';
+import { journalToCsv } from '../../../renderer/offline/outbox/journal-csv';
+import { conflictWords, likelyOursWords } from '../../../renderer/offline/outbox/reconciliation-words';
 
 const LRI = '\u2066';
 const FSI = '\u2068';

@@ -10,7 +10,7 @@ import {
   type TillOperations,
   type TillState,
 } from '../../../electron/contract';
-import { openOfflineDb, type OfflineDb } from '../../../renderer/offline/db';
+import { openOfflineDb, type OfflineDb } from '../../../renderer/offline/db/db';
 import { setOfflineServiceOverrides } from '../../../renderer/stores/offline';
 
 let databases = 0;

@@ -1,8 +1,8 @@
 /** Small builders and fakes for the offline-core tests. */
 import { Dexie, type DBCore, type DBCoreTable } from 'dexie';
 import type { Customer, Reward } from '../../../../electron/contract';
-import { openOfflineDb, type OfflineDb } from '../../../../renderer/offline/db';
-import type { LockManagerLike } from '../../../../renderer/offline/replayer';
+import { openOfflineDb, type OfflineDb } from '../../../../renderer/offline/db/db';
+import type { LockManagerLike } from '../../../../renderer/offline/outbox/replayer';
 
 let serial = 0;
 

@@ -5,10 +5,10 @@
  */
 import { createTillApi, type TillApi } from '../../../../electron/contract';
 import { startSandbox, type Sandbox } from '../../../../sandbox';
-import { CustomerCache } from '../../../../renderer/offline/customer-cache';
-import type { OfflineDb } from '../../../../renderer/offline/db';
-import { Outbox, type OutboxSettings } from '../../../../renderer/offline/outbox';
-import { Replayer, type LockManagerLike } from '../../../../renderer/offline/replayer';
+import { CustomerCache } from '../../../../renderer/offline/customers/customer-cache';
+import type { OfflineDb } from '../../../../renderer/offline/db/db';
+import { Outbox, type OutboxSettings } from '../../../../renderer/offline/outbox/outbox';
+import { Replayer, type LockManagerLike } from '../../../../renderer/offline/outbox/replayer';
 import { APP_SENDER, configureService, createCoreFixture, type CoreFixture } from '../../../support/app-core-fixture';
 import { dropDb, freshDb } from './fixtures';
 

@@ -1,0 +1,569 @@
+/**
+ * Where cached customers live: packed BLOCK_SIZE to a record of the `customerBlocks` table
+ * (block = pk >> BLOCK_BITS), each customer as its JSON.
+ *
+ * Why packed: in Chromium every IndexedDB request costs 0.15-0.35 ms whatever it holds, so
+ * one record per customer made a fill of 100,000 cost 100,000 requests, and kept the
+ * cashier's reads queued behind long write transactions. A block of 16 costs one request;
+ * its multi-entry id index (`*ids`) still finds a customer by the service's id in one
+ * request. Phones have no index here (db.ts, version 8): the in-memory index and, while it
+ * loads, the search chunks answer them (customer-cache.ts). A page of search results is
+ * shown from the listings in memory (listings.ts), not read from here, once they have
+ * loaded; until then it costs a block read each (20 blocks, about 200 KB, for a page).
+ *
+ * Keys: `pk` is allocated here from `meta.nextCustomerPk` and never reused, so a pk an
+ * outbox item or the in-memory index holds never comes to mean another customer. A fill's
+ * customers get consecutive pks, so its blocks are new records written without a read.
+ *
+ * Every write goes through this module, inside a transaction over `customerTables(db)`,
+ * and also updates the search chunks (with their phone digests, phone-digests.ts) and the
+ * listings (listings.ts): they never differ, and the listings in memory take what a write
+ * stored once it has committed. These are async functions:
+ * call them from an `async` transaction callback (Dexie follows native awaits only there).
+ *
+ * One customer per id: the id index is not unique (its uniqueness cost about 30% of a
+ * write at a million, stored-ids.ts), so keeping ids unique is the writers' part. Every
+ * writer looks a customer up by id before it stores them as new, except a fill's writes of
+ * new customers, which ask `StoredIds` instead; every write notes its ids there.
+ */
+import { Dexie, type Table } from 'dexie';
+import type { CachedCustomer, OfflineDb } from '../db/db';
+import { noteStoredIds } from './stored-ids';
+import { chunkOf, SearchLineChanges, type SearchChunk, type SearchFields } from '../search/search-chunks';
+import { phoneDigestOf } from '../search/phone-digests';
+import {
+  listingChunkOf,
+  ListingChanges,
+  listingOf,
+  sameListing,
+  sameListingChunk,
+  type ListingChunk,
+  type ListingChunkWrites,
+} from '../search/listings';
+import { noteListingChunks } from '../search/listing-memory';
+import { PendingChunkWrites } from '../search/chunk-changes';
+import { pagesInKeyOrder } from '../db/pages-in-key-order';
+
+export const BLOCK_BITS = 4;
+export const BLOCK_SIZE = 1 << BLOCK_BITS;
+
+/** One record of `customerBlocks`: its customers in pk order, the arrays in step. */
+export interface CustomerBlock {
+  block: number;
+  pks: number[];
+  /** The service's ids (or `local-…`), for the multi-entry id index. */
+  ids: string[];
+  /** Each customer as JSON: a `CachedCustomer` without its `pk`. */
+  rows: string[];
+}
+
+export function blockOf(pk: number): number {
+  return pk >> BLOCK_BITS;
+}
+
+function rowJson(row: CachedCustomer): string {
+  const { pk: _pk, ...stored } = row;
+  return JSON.stringify(stored);
+}
+
+function rowAt(block: CustomerBlock, index: number): CachedCustomer {
+  return { ...(JSON.parse(block.rows[index]!) as CachedCustomer), pk: block.pks[index]! };
+}
+
+function rowsWhere(block: CustomerBlock, keep: (index: number) => boolean): CachedCustomer[] {
+  const rows: CachedCustomer[] = [];
+  for (let i = 0; i < block.pks.length; i++) if (keep(i)) rows.push(rowAt(block, i));
+  return rows;
+}
+
+// ---------------------------------------------------------------------------------
+// Reads (inside or outside a transaction)
+// ---------------------------------------------------------------------------------
+
+/** The customers with these pks, in the same order (undefined for a pk not stored). */
+export async function getCustomerRows(db: OfflineDb, pks: readonly number[]): Promise<(CachedCustomer | undefined)[]> {
+  // No pks, no request: even an empty read opens a transaction, which waits behind a fill's write.
+  if (pks.length === 0) return [];
+  const ids = [...new Set(pks.map(blockOf))];
+  const blocks = new Map<number, CustomerBlock>();
+  (await db.customerBlocks.bulkGet(ids)).forEach((block, i) => {
+    if (block) blocks.set(ids[i]!, block);
+  });
+  return pks.map((pk) => {
+    const block = blocks.get(blockOf(pk));
+    const index = block ? block.pks.indexOf(pk) : -1;
+    return index < 0 ? undefined : rowAt(block!, index);
+  });
+}
+
+export async function getCustomerRow(db: OfflineDb, pk: number): Promise<CachedCustomer | undefined> {
+  return (await getCustomerRows(db, [pk]))[0];
+}
+
+export async function findCustomerById(db: OfflineDb, id: string): Promise<CachedCustomer | undefined> {
+  return (await findCustomersByIds(db, [id])).get(id);
+}
+
+/**
+ * The stored customers among these ids. One index request per id, all in flight at once:
+ * measured twice as fast in Chromium as `anyOf`, whose cursor waits for each key.
+ */
+export async function findCustomersByIds(db: OfflineDb, ids: readonly string[]): Promise<Map<string, CachedCustomer>> {
+  const wanted = [...new Set(ids)];
+  const blocks = await Promise.all(wanted.map((id) => db.customerBlocks.where('ids').equals(id).first()));
+  const found = new Map<string, CachedCustomer>();
+  wanted.forEach((id, i) => {
+    const block = blocks[i];
+    const index = block ? block.ids.indexOf(id) : -1;
+    if (index >= 0) found.set(id, rowAt(block!, index));
+  });
+  return found;
+}
+
+/** Customers whose id starts with `prefix` (those registered offline: few). */
+export async function findCustomersByIdPrefix(db: OfflineDb, prefix: string): Promise<CachedCustomer[]> {
+  // A block with two such customers comes once per customer.
+  const blocks = new Map<number, CustomerBlock>();
+  for (const block of await db.customerBlocks.where('ids').startsWith(prefix).toArray()) blocks.set(block.block, block);
+  return [...blocks.values()].flatMap((block) => rowsWhere(block, (i) => block.ids[i]!.startsWith(prefix)));
+}
+
+/** The first blocks in pk order, read a page at a time until they hold `customers` customers (or there are no more). */
+async function firstBlocks(db: OfflineDb, customers: number): Promise<CustomerBlock[]> {
+  const blocks: CustomerBlock[] = [];
+  let held = 0;
+  if (customers <= 0) return blocks;
+  for await (const page of pagesInKeyOrder(db.customerBlocks, BLOCKS_PER_READ, (block) => block.block)) {
+    for (const block of page) held += block.pks.length;
+    blocks.push(...page);
+    if (held >= customers) break;
+  }
+  return blocks;
+}
+
+const BLOCKS_PER_READ = 64;
+
+/** The first `limit` customers in pk order (a bounded read: only the blocks that hold them). */
+export async function firstCustomers(db: OfflineDb, limit: number): Promise<CachedCustomer[]> {
+  const blocks = await firstBlocks(db, limit);
+  return blocks.flatMap((block) => rowsWhere(block, () => true)).slice(0, limit);
+}
+
+/** The first `limit` pks (the fallback search's "everyone"), without parsing a customer. */
+export async function firstCustomerPks(db: OfflineDb, limit: number): Promise<number[]> {
+  const blocks = await firstBlocks(db, limit);
+  return blocks.flatMap((block) => block.pks).slice(0, limit);
+}
+
+/**
+ * At most how many customers are stored, in one read: the pks allocated so far (never
+ * reused, so a deleted customer only makes it an overcount). For decisions that need the
+ * cache's size, not an exact count: `countCustomers` visits every entry of the id index,
+ * which cost the browser about 1.5 s at 100,000 customers.
+ */
+export async function customersAtMost(db: OfflineDb): Promise<number> {
+  const counter = await db.meta.get('nextCustomerPk');
+  return typeof counter?.value === 'number' ? counter.value - 1 : 0;
+}
+
+/** How many customers are stored: the entries of the id index (one per customer), counted by IndexedDB. */
+export async function countCustomers(db: OfflineDb): Promise<number> {
+  return db.customerBlocks.where('ids').aboveOrEqual('').count();
+}
+
+// ---------------------------------------------------------------------------------
+// Writes: inside a transaction over customerTables(db)
+// ---------------------------------------------------------------------------------
+
+/** A write would store a second customer with an id its block holds already (under another pk). */
+export class CustomerIdTaken extends Error {
+  constructor() {
+    super('A customer with this id is stored already.');
+    this.name = 'CustomerIdTaken';
+  }
+}
+
+/**
+ * What a write merges with: the pk counter, and the blocks, search chunks and listing
+ * chunks its customers may share with stored ones. The new pks come after every stored
+ * one, so the only stored record of each they can share is the last one; those of the
+ * stored pks being rewritten are read by key. One round trip, whatever the number of
+ * customers.
+ */
+export interface WriteContext {
+  nextPk: number;
+  blocks: Map<number, CustomerBlock>;
+  chunks: Map<number, SearchChunk>;
+  listings: Map<number, ListingChunk>;
+}
+
+export async function readWriteContext(db: OfflineDb, storedPks: readonly number[] = []): Promise<WriteContext> {
+  const blockIds = [...new Set(storedPks.map(blockOf))];
+  const chunkIds = [...new Set(storedPks.map(chunkOf))];
+  const listingIds = [...new Set(storedPks.map(listingChunkOf))];
+  const [counter, lastBlock, lastChunk, lastListings, blocks, chunks, listings] = await Promise.all([
+    db.meta.get('nextCustomerPk'),
+    db.customerBlocks.toCollection().last(),
+    db.searchChunks.toCollection().last(),
+    db.listingChunks.toCollection().last(),
+    db.customerBlocks.bulkGet(blockIds),
+    db.searchChunks.bulkGet(chunkIds),
+    db.listingChunks.bulkGet(listingIds),
+  ]);
+  const context: WriteContext = {
+    nextPk: typeof counter?.value === 'number' ? counter.value : 1,
+    blocks: new Map(),
+    chunks: new Map(),
+    listings: new Map(),
+  };
+  for (const block of [lastBlock, ...blocks]) if (block) context.blocks.set(block.block, block);
+  for (const chunk of [lastChunk, ...chunks]) if (chunk) context.chunks.set(chunk.chunk, chunk);
+  for (const chunk of [lastListings, ...listings]) if (chunk) context.listings.set(chunk.chunk, chunk);
+  return context;
+}
+
+/**
+ * Stores customer rows: those with a `pk` replace the customer stored under it, the others
+ * get new pks. Returns the pks, in order. `previous` (same order, null for new rows) spares
+ * rewriting search lines that did not change: most write-through is a customer fetched
+ * again as they were. A row without a pk must be a customer not stored (see the module's
+ * note on ids); another customer with the same id in the same block fails the write with
+ * `CustomerIdTaken`, which aborts the caller's transaction.
+ *
+ * Two round trips to IndexedDB whatever the number of customers (`readWriteContext`, then
+ * the writes, in flight together): a transaction's requests run in order anyway, and
+ * waiting for each in turn made a short transaction's fixed cost several times its
+ * customers'.
+ */
+export async function putCustomerRows(
+  db: OfflineDb,
+  rows: readonly CachedCustomer[],
+  previous: readonly (CachedCustomer | null)[] = [],
+): Promise<number[]> {
+  if (rows.length === 0) return [];
+  const storedPks = rows.flatMap((row) => (row.pk === undefined ? [] : [row.pk]));
+  return writeCustomerRows(db, await readWriteContext(db, storedPks), rows, previous);
+}
+
+/** `putCustomerRows` with its context read already (in the same transaction, just before). */
+export async function writeCustomerRows(
+  db: OfflineDb,
+  context: WriteContext,
+  rows: readonly CachedCustomer[],
+  previous: readonly (CachedCustomer | null)[] = [],
+): Promise<number[]> {
+  if (rows.length === 0) return [];
+  const plan = planCustomerWrite(context, rows, previous);
+  await sendCustomerWrite(db, plan);
+  // What was written is what the transaction now holds: a later write in it must merge with that.
+  applyToContext(context, plan);
+  return plan.pks;
+}
+
+/** What a write of customer rows stores, worked out from its context before anything is sent. */
+export interface CustomerWritePlan {
+  /** The rows' pks, in order (new rows' allocated from the counter). */
+  pks: number[];
+  /** The counter after the write, or null when the write allocates no pk. */
+  nextPk: number | null;
+  records: CustomerBlock[];
+  chunks: { toPut: SearchChunk[]; toDelete: number[] };
+  listings: ListingChunkWrites;
+}
+
+/**
+ * The records a write of `rows` stores, merged with the blocks and chunks of `context`
+ * (see `putCustomerRows` for `previous`). Sends nothing: a writer may plan before its
+ * transaction opens. A second customer with an id stored in the same block throws
+ * `CustomerIdTaken`.
+ */
+export function planCustomerWrite(
+  context: WriteContext,
+  rows: readonly CachedCustomer[],
+  previous: readonly (CachedCustomer | null)[] = [],
+): CustomerWritePlan {
+  let nextNew = context.nextPk;
+  const stored = rows.map((row) => (row.pk === undefined ? { ...row, pk: nextNew++ } : row));
+
+  const byPk = new Map<number, Entry>();
+  const touched = new Set(stored.map((row) => blockOf(row.pk!)));
+  for (const id of touched) {
+    const block = context.blocks.get(id);
+    if (block) block.pks.forEach((pk, j) => byPk.set(pk, [pk, block.ids[j]!, block.rows[j]!]));
+  }
+  for (const row of stored) byPk.set(row.pk!, entryOf(row));
+  const records = packEntries(byPk.values());
+  // What costs nothing to check: ids within one record.
+  for (const record of records) {
+    if (new Set(record.ids).size !== record.ids.length) throw new CustomerIdTaken();
+  }
+  const lines = new SearchLineChanges(
+    stored
+      .filter((row, i) => {
+        const before = previous[i] ?? null;
+        return !before || before.pk !== row.pk || !sameSearchFields(before, row);
+      })
+      .map(searchFieldsOf),
+  );
+  const chunks = lines.apply(lines.chunkIds.map((id) => context.chunks.get(id)));
+  const listingChanges = new ListingChanges(
+    stored.flatMap((row, i) => {
+      const listing = listingOf(row);
+      const before = previous[i] ?? null;
+      return before && before.pk === row.pk && sameListing(listingOf(before), listing) ? [] : [listing];
+    }),
+  );
+  const listings = listingChanges.apply(listingChanges.chunkIds.map((id) => context.listings.get(id)));
+  return {
+    pks: stored.map((row) => row.pk!),
+    nextPk: nextNew > context.nextPk ? nextNew : null,
+    records,
+    chunks,
+    listings,
+  };
+}
+
+/** Sends a planned write's requests, all in flight together: one round trip. */
+export async function sendCustomerWrite(db: OfflineDb, plan: CustomerWritePlan): Promise<void> {
+  await Promise.all([
+    sendBlocks(db, plan.records),
+    sendChunksAndCounter(db, plan.chunks, plan.nextPk),
+    sendListings(db, plan.listings),
+  ]);
+}
+
+/**
+ * Puts and deletes listing chunks; the listings in memory take them once the transaction
+ * has committed (never before: a write rolled back must not show). Outside a transaction
+ * each request commits by itself, so they take them once the requests have succeeded.
+ */
+function sendListings(db: OfflineDb, writes: ListingChunkWrites): Promise<unknown> {
+  if (writes.toPut.length === 0 && writes.toDelete.length === 0) return Promise.resolve();
+  const sent = Promise.all([
+    writes.toPut.length > 0 ? db.listingChunks.bulkPut(writes.toPut) : undefined,
+    writes.toDelete.length > 0 ? db.listingChunks.bulkDelete(writes.toDelete) : undefined,
+  ]);
+  const committed = () => noteListingChunks(db.name, writes);
+  let transaction = Dexie.currentTransaction;
+  if (!transaction) return sent.then(committed);
+  while (transaction.parent) transaction = transaction.parent;
+  transaction.on('complete', committed);
+  return sent;
+}
+
+function sendBlocks(db: OfflineDb, records: readonly CustomerBlock[]): Promise<unknown> {
+  for (const record of records) noteStoredIds(db.name, record.ids);
+  return db.customerBlocks.bulkPut(records);
+}
+
+/** Puts and deletes search chunks with their phone digests, and moves the pk counter. */
+function sendChunksAndCounter(
+  db: OfflineDb,
+  chunks: CustomerWritePlan['chunks'],
+  nextPk: number | null,
+): Promise<unknown> {
+  return Promise.all([
+    nextPk !== null ? db.meta.put({ key: 'nextCustomerPk', value: nextPk }) : undefined,
+    chunks.toPut.length > 0 ? db.searchChunks.bulkPut(chunks.toPut) : undefined,
+    chunks.toPut.length > 0 ? db.phoneDigests.bulkPut(chunks.toPut.map(phoneDigestOf)) : undefined,
+    chunks.toDelete.length > 0 ? db.searchChunks.bulkDelete(chunks.toDelete) : undefined,
+    chunks.toDelete.length > 0 ? db.phoneDigests.bulkDelete(chunks.toDelete) : undefined,
+  ]);
+}
+
+/**
+ * A write of new customers sent in parts within one transaction, each part planned from
+ * what the ones before left (`contextAfter`): its blocks are sent as soon as it is planned;
+ * the search chunks and the counter, which every part rewrites, once, when the writer
+ * knows no part follows. A fill's transaction grows so, part by part, while the cashier's
+ * pause lasts (customer-cache.ts `putNewCustomersWhile`). Parts of block-aligned sizes
+ * (`partSizes`) write each block once.
+ */
+export class PartedWrite {
+  private readonly chunks = new PendingChunkWrites<SearchChunk>((chunk) => chunk.chunk);
+  private readonly listings = new PendingChunkWrites<ListingChunk>((chunk) => chunk.chunk);
+  private nextPk: number | null = null;
+  private readonly sent: Promise<unknown>[] = [];
+
+  constructor(
+    private readonly db: OfflineDb,
+    /** What the next part merges with. */
+    public context: WriteContext,
+  ) {}
+
+  /**
+   * Plans the next part and sends its blocks; resolves once IndexedDB has written them. A
+   * second customer with an id stored in the same block throws `CustomerIdTaken`, before
+   * anything of this part is sent.
+   */
+  send(rows: readonly CachedCustomer[]): { plan: CustomerWritePlan; written: Promise<unknown> } {
+    const plan = planCustomerWrite(this.context, rows);
+    this.chunks.add(plan.chunks);
+    this.listings.add(plan.listings);
+    if (plan.nextPk !== null) this.nextPk = plan.nextPk;
+    this.context = contextAfter(this.context, plan);
+    const written = sendBlocks(this.db, plan.records);
+    this.sent.push(written);
+    return { plan, written };
+  }
+
+  /** Sends the search chunks, the listings and the counter as the parts sent leave them; resolves when all is written. */
+  finish(): Promise<unknown> {
+    return Promise.all([
+      ...this.sent,
+      sendChunksAndCounter(this.db, this.chunks.writes, this.nextPk),
+      sendListings(this.db, this.listings.writes),
+    ]);
+  }
+}
+
+/**
+ * The sizes of the parts `count` new customers are written in, the first pk being
+ * `nextPk`: `part` customers each (a multiple of BLOCK_SIZE), the first cut so that every
+ * part ends where a block does.
+ */
+export function partSizes(count: number, nextPk: number, part: number): number[] {
+  const sizes: number[] = [];
+  let size = part - (nextPk % BLOCK_SIZE);
+  for (let left = count; left > 0; left -= size, size = part) sizes.push(Math.min(size, left));
+  return sizes;
+}
+
+function applyToContext(context: WriteContext, plan: CustomerWritePlan): void {
+  if (plan.nextPk !== null) context.nextPk = plan.nextPk;
+  for (const record of plan.records) context.blocks.set(record.block, record);
+  for (const chunk of plan.chunks.toPut) context.chunks.set(chunk.chunk, chunk);
+  for (const id of plan.chunks.toDelete) context.chunks.delete(id);
+  for (const chunk of plan.listings.toPut) context.listings.set(chunk.chunk, chunk);
+  for (const id of plan.listings.toDelete) context.listings.delete(id);
+}
+
+// ---------------------------------------------------------------------------------
+// Writing without reading first: a fill's next write, from what its last one left
+// ---------------------------------------------------------------------------------
+
+/**
+ * What `readWriteContext` (with no stored pks) will find once `plan`, planned from
+ * `context`, has committed: the counter, the last block, the last search chunk and the last
+ * listing chunk, all that a write of new customers merges with. A fill keeps it, plans its
+ * next write from it before that write's transaction opens, and sends it at once beside
+ * `confirmWriteContext`.
+ */
+export function contextAfter(context: WriteContext, plan: CustomerWritePlan): WriteContext {
+  const after: WriteContext = {
+    nextPk: context.nextPk,
+    blocks: new Map(context.blocks),
+    chunks: new Map(context.chunks),
+    listings: new Map(context.listings),
+  };
+  applyToContext(after, plan);
+  const last = <T>(map: Map<number, T>) => {
+    if (map.size === 0) return new Map<number, T>();
+    const id = Math.max(...map.keys());
+    return new Map([[id, map.get(id)!]]);
+  };
+  return {
+    nextPk: after.nextPk,
+    blocks: last(after.blocks),
+    chunks: last(after.chunks),
+    listings: last(after.listings),
+  };
+}
+
+/**
+ * Whether the stored counter, last block, last search chunk and last listing chunk are
+ * still those of `kept` (from `contextAfter`). Call it first in the transaction, before
+ * sending the writes planned from `kept`, which it reads ahead of (a transaction's requests
+ * run in order); when it says no, something else wrote meanwhile, and the caller must abort
+ * the transaction and write the usual way.
+ */
+export async function confirmWriteContext(db: OfflineDb, kept: WriteContext): Promise<boolean> {
+  const [counter, lastBlock, lastChunk, lastListings] = await Promise.all([
+    db.meta.get('nextCustomerPk'),
+    db.customerBlocks.toCollection().last(),
+    db.searchChunks.toCollection().last(),
+    db.listingChunks.toCollection().last(),
+  ]);
+  const keptBlock = [...kept.blocks.values()][0];
+  const keptChunk = [...kept.chunks.values()][0];
+  return (
+    (typeof counter?.value === 'number' ? counter.value : 1) === kept.nextPk &&
+    sameBlock(lastBlock, keptBlock) &&
+    lastChunk?.chunk === keptChunk?.chunk &&
+    lastChunk?.lines === keptChunk?.lines &&
+    sameListingChunk(lastListings, [...kept.listings.values()][0])
+  );
+}
+
+function sameBlock(a: CustomerBlock | undefined, b: CustomerBlock | undefined): boolean {
+  if (!a || !b) return a === b;
+  const same = (x: readonly unknown[], y: readonly unknown[]) => x.length === y.length && x.every((v, i) => v === y[i]);
+  return a.block === b.block && same(a.pks, b.pks) && same(a.ids, b.ids) && same(a.rows, b.rows);
+}
+
+/** A customer as a block holds it. */
+type Entry = [pk: number, id: string, json: string];
+
+function entryOf(row: CachedCustomer): Entry {
+  return [row.pk!, row.id, rowJson(row)];
+}
+
+function packEntries(entries: Iterable<Entry>): CustomerBlock[] {
+  const blocks = new Map<number, CustomerBlock>();
+  for (const [pk, id, json] of [...entries].sort((a, b) => a[0] - b[0])) {
+    const key = blockOf(pk);
+    let block = blocks.get(key);
+    if (!block) blocks.set(key, (block = { block: key, pks: [], ids: [], rows: [] }));
+    block.pks.push(pk);
+    block.ids.push(id);
+    block.rows.push(json);
+  }
+  return [...blocks.values()];
+}
+
+/** Customers (with their pks) as whole block records: every customer of a block must be among them. */
+export function packCustomerBlocks(rows: readonly CachedCustomer[]): CustomerBlock[] {
+  return packEntries(rows.map(entryOf));
+}
+
+export async function addCustomerRow(db: OfflineDb, row: CachedCustomer): Promise<number> {
+  const [pk] = await putCustomerRows(db, [{ ...row, pk: undefined }]);
+  return pk!;
+}
+
+export async function deleteCustomerRow(db: OfflineDb, pk: number): Promise<void> {
+  const id = blockOf(pk);
+  const block = await db.customerBlocks.get(id);
+  if (block) {
+    const index = block.pks.indexOf(pk);
+    if (index >= 0) {
+      for (const list of [block.pks, block.ids, block.rows] as unknown[][]) list.splice(index, 1);
+      if (block.pks.length === 0) await db.customerBlocks.delete(id);
+      // Today's fields only: a block written before version 8 also held its phones.
+      else await db.customerBlocks.put({ block: id, pks: block.pks, ids: block.ids, rows: block.rows });
+    }
+  }
+  const lines = new SearchLineChanges([], [pk]);
+  const listings = new ListingChanges([], [pk]);
+  const [chunks, listingChunks] = await Promise.all([
+    db.searchChunks.bulkGet(lines.chunkIds),
+    db.listingChunks.bulkGet(listings.chunkIds),
+  ]);
+  await Promise.all([
+    sendChunksAndCounter(db, lines.apply(chunks), null),
+    sendListings(db, listings.apply(listingChunks)),
+  ]);
+}
+
+export function searchFieldsOf(row: CachedCustomer): SearchFields {
+  return { pk: row.pk!, phoneE164: row.phoneE164, nameWords: row.nameWords };
+}
+
+function sameSearchFields(a: CachedCustomer, b: CachedCustomer): boolean {
+  return a.phoneE164 === b.phoneE164 && a.nameWords.join(' ') === b.nameWords.join(' ');
+}
+
+/** The tables a transaction that writes customers must cover (the pk counter lives in meta). */
+export function customerTables(db: OfflineDb): readonly Table[] {
+  return [db.customerBlocks, db.searchChunks, db.phoneDigests, db.listingChunks, db.meta];
+}

@@ -1,0 +1,469 @@
+/**
+ * The outbox: work done while the service could not be reached, kept in IndexedDB until
+ * the replayer (replayer.ts) has it confirmed, and never deleted silently. Items leave the
+ * outbox only into the journal: when the service confirmed them, or when a person
+ * acknowledged a failure or a conflict.
+ */
+import type { BridgeError, Customer, RegisterCustomerPayload, Settings } from '../../../electron/contract';
+import { t } from '../../i18n';
+import { formatCount } from '../../i18n/format';
+import { digitsOf, readPhone, type PhoneReading } from '../../lib/phone';
+import {
+  addCustomerRow,
+  customerTables,
+  deleteCustomerRow,
+  findCustomerById,
+  getCustomerRow,
+} from '../customers/customer-blocks';
+import {
+  LOCAL_ID_PREFIX,
+  rewardKey,
+  type CachedCustomer,
+  type AttemptRecord,
+  type JournalEntry,
+  type JournalOutcome,
+  type OfflineDb,
+  type OutboxItem,
+  type OutboxState,
+  type RedemptionItem,
+  type RegistrationItem,
+} from '../db/db';
+import { nameWordsOf } from '../search/fold';
+import { checkRewardOffline, type OfflineCheck } from '../rewards/offline-check';
+import type { CustomerCache } from '../customers/customer-cache';
+
+/** What the outbox needs of the till's settings, passed with each request (they can change). */
+export type OutboxSettings = Pick<Settings, 'allowOfflineRedemption' | 'branchId' | 'defaultCountry'>;
+
+export interface QueueRedemptionInput {
+  code: string;
+  /** As typed or scanned. */
+  phone: string;
+  orderReference?: string | null;
+  /**
+   * When an online attempt was already made (and its answer lost) before falling back to
+   * the queue: its start time on this till's clock, for display.
+   */
+  firstAttemptAt?: string | null;
+  /** That attempt on the service's clock, when the service may have acted on it unheard. */
+  unanswered?: AttemptRecord | null;
+}
+
+/** A redeem this till sent to the service itself (not from the queue). */
+export interface OnlineAttempt {
+  code: string;
+  phoneE164: string;
+  branchId: string | null;
+  orderReference: string | null;
+  /** When it was sent, on this till's clock. */
+  attemptedAt: string;
+}
+
+export type QueueRefusal =
+  | 'offline_redemption_disabled'
+  | 'not_available' // the offline check did not find it available (see `check`)
+  | 'invalid_input';
+
+export type QueueRedemptionOutcome =
+  | { ok: true; item: RedemptionItem; check: OfflineCheck }
+  | { ok: false; reason: QueueRefusal; message: string; check?: OfflineCheck; fields?: Record<string, string> };
+
+export type QueueRegistrationOutcome =
+  | { ok: true; customer: CachedCustomer; queued: boolean; item?: RegistrationItem }
+  | { ok: false; reason: 'invalid_input'; message: string; fields: Record<string, string> };
+
+export interface OutboxCounts {
+  pending: number;
+  failed: number;
+  conflict: number;
+  done: number;
+}
+
+export interface OutboxOptions {
+  now?: () => Date;
+  /** Local ids for customers registered offline; random by default. */
+  newLocalId?: () => string;
+}
+
+const MAX_ORDER_REFERENCE = 191;
+
+export class Outbox {
+  private readonly listeners = new Set<() => void>();
+  private readonly now: () => Date;
+  private readonly newLocalId: () => string;
+
+  constructor(
+    private readonly db: OfflineDb,
+    private readonly cache: CustomerCache,
+    options: OutboxOptions = {},
+  ) {
+    this.now = options.now ?? (() => new Date());
+    this.newLocalId = options.newLocalId ?? (() => `${LOCAL_ID_PREFIX}${crypto.randomUUID()}`);
+  }
+
+  /** Called after every change of the outbox or the journal (for counts in the header). */
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  notify(): void {
+    for (const listener of this.listeners) listener();
+  }
+
+  /**
+   * Queues a redemption. The outbox row and the reward's pending mark are written in one
+   * IndexedDB transaction; only once it has committed is the caller told "queued".
+   */
+  async queueRedemption(input: QueueRedemptionInput, settings: OutboxSettings): Promise<QueueRedemptionOutcome> {
+    if (!settings.allowOfflineRedemption) {
+      return {
+        ok: false,
+        reason: 'offline_redemption_disabled',
+        message: t('outboxQueue.offlineRedemptionOff'),
+      };
+    }
+    const orderReference = input.orderReference?.trim() || null;
+    if (orderReference !== null && orderReference.length > MAX_ORDER_REFERENCE) {
+      return {
+        ok: false,
+        reason: 'invalid_input',
+        message: t('outboxQueue.orderTooLong'),
+        fields: { order_reference: t('outboxQueue.orderAtMost', { max: formatCount(MAX_ORDER_REFERENCE) }) },
+      };
+    }
+    const queuedAt = this.now();
+    const outcome = await this.db.transaction(
+      'rw',
+      [this.db.rewards, this.db.outbox, ...customerTables(this.db)],
+      async () => {
+        // Checked inside the transaction: two windows queueing the same code cannot both pass.
+        const check = await checkRewardOffline(this.db, input, {
+          defaultCountry: settings.defaultCountry,
+          now: queuedAt,
+        });
+        if (check.verdict !== 'available') {
+          return { ok: false as const, reason: 'not_available' as const, message: check.message, check };
+        }
+        const owner = await findCustomerById(this.db, check.customerId!);
+        const item: RedemptionItem = {
+          kind: 'redeem',
+          state: 'pending',
+          queuedAt: queuedAt.toISOString(),
+          firstAttemptAt: input.firstAttemptAt ?? null,
+          lastAttemptAt: input.firstAttemptAt ?? null,
+          attempts: input.firstAttemptAt ? 1 : 0,
+          nextAttemptAt: null,
+          lastError: null,
+          note: null,
+          unanswered: input.unanswered ? [input.unanswered] : [],
+          failures: 0,
+          code: check.code,
+          phoneE164: check.phoneE164!,
+          branchId: settings.branchId,
+          orderReference,
+          customerId: check.customerId!,
+          customerName: owner?.customer.name ?? '',
+          serviceReward: null,
+        };
+        const seq = await this.db.outbox.add(item);
+        const marked = await this.db.rewards.update(check.code, { pendingOutboxSeq: seq });
+        // Throwing aborts the transaction: no outbox row without its pending mark.
+        if (marked !== 1) throw new Error(`The cached reward ${check.code} could not be marked pending.`);
+        return { ok: true as const, item: { ...item, seq }, check };
+      },
+    );
+    if (outcome.ok) this.notify();
+    return outcome;
+  }
+
+  /**
+   * Records an online redeem whose outcome is unknown (no answer, a 5xx, an answer that could
+   * not be read): the service may have made it. Stored at once, whatever the settings and the
+   * cache say, because it already happened; the replayer then settles it like a queued item
+   * (a 422 on replay is reconciled against `unanswered`). The cached reward, where there is
+   * one, is marked pending in the same transaction, so it is not offered for a second redeem.
+   */
+  async recordUnanswered(
+    input: OnlineAttempt & { attempt: AttemptRecord; error: BridgeError },
+  ): Promise<RedemptionItem> {
+    const item = await this.db.transaction(
+      'rw',
+      [this.db.rewards, this.db.outbox, ...customerTables(this.db)],
+      async () => {
+        const item = await this.onlineAttemptItem(input, this.now().toISOString());
+        Object.assign(item, { unanswered: [input.attempt], lastError: input.error, failures: 0 });
+        const seq = await this.db.outbox.add(item);
+        await this.db.rewards.where('code').equals(item.code).modify({ pendingOutboxSeq: seq });
+        return { ...item, seq };
+      },
+    );
+    this.notify();
+    return item;
+  }
+
+  /**
+   * A redemption the service confirmed (a 2xx) whose answer could not be read in full: kept in
+   * the journal, so the record says it was made although the till could not show all of it.
+   */
+  async journalConfirmedUnread(input: OnlineAttempt & { serviceAt: string | null }): Promise<void> {
+    const tables = [this.db.rewards, this.db.outbox, this.db.journal, ...customerTables(this.db)];
+    await this.db.transaction('rw', tables, async () => {
+      const item = await this.onlineAttemptItem(input, input.attemptedAt);
+      const seq = await this.db.outbox.add(item);
+      const note = t('outboxQueue.confirmedUnread');
+      await this.finish({ ...item, seq }, 'redeemed', note, undefined, { serviceAt: input.serviceAt });
+    });
+    this.notify();
+  }
+
+  /** The outbox item (waiting, failed or in conflict) of a redemption of this code, if any. */
+  async redemptionOf(code: string): Promise<RedemptionItem | undefined> {
+    const key = rewardKey(code);
+    const item = await this.db.outbox.filter((row) => row.kind === 'redeem' && row.code === key).first();
+    return item?.kind === 'redeem' ? item : undefined;
+  }
+
+  /** An item for a redeem sent online, named after the cached reward's owner where the cache has it. */
+  private async onlineAttemptItem(input: OnlineAttempt, queuedAt: string): Promise<RedemptionItem> {
+    const code = rewardKey(input.code);
+    const cached = await this.db.rewards.get(code);
+    const owner = cached ? await findCustomerById(this.db, cached.customerId) : undefined;
+    return {
+      kind: 'redeem',
+      state: 'pending',
+      queuedAt,
+      firstAttemptAt: input.attemptedAt,
+      lastAttemptAt: input.attemptedAt,
+      attempts: 1,
+      nextAttemptAt: null,
+      lastError: null,
+      note: null,
+      code,
+      phoneE164: input.phoneE164,
+      branchId: input.branchId,
+      orderReference: input.orderReference,
+      customerId: cached?.customerId ?? '',
+      customerName: owner?.customer.name ?? '',
+      serviceReward: null,
+    };
+  }
+
+  /**
+   * Queues a registration (the service is idempotent by phone, so replaying it is safe)
+   * and makes the customer usable on this till at once. A phone already in the cache is
+   * that customer, as the service would answer.
+   */
+  async queueRegistration(
+    payload: RegisterCustomerPayload,
+    settings: Pick<Settings, 'defaultCountry'>,
+  ): Promise<QueueRegistrationOutcome> {
+    const name = payload.name.trim();
+    const fields: Record<string, string> = {};
+    if (name === '') fields.name = t('customers.fields.nameMissing');
+    const phone = readRegistrationPhone(payload, settings.defaultCountry);
+    if (!phone) fields.phone = t('outboxQueue.phoneIncomplete');
+    if (payload.birthday && !/^\d{4}-\d{2}-\d{2}$/.test(payload.birthday))
+      fields.birthday = t('customers.fields.birthdayFormat');
+    if (!phone || Object.keys(fields).length > 0) {
+      return { ok: false, reason: 'invalid_input', message: t('errors.validation.title'), fields };
+    }
+    const known = await this.cache.findByPhone(phone.e164);
+    if (known) return { ok: true, customer: known, queued: false };
+
+    const now = this.now().toISOString();
+    const id = this.newLocalId();
+    const customer: Customer = {
+      id,
+      name,
+      phone: phone.international,
+      email: payload.email?.trim() || null,
+      birthday: payload.birthday || null,
+      // Not a service status: the till's own word for "waiting to be registered".
+      status: 'pending',
+      cards: [],
+      created_at: now,
+      last_visit_at: null,
+    };
+    const row: CachedCustomer = {
+      id,
+      phoneE164: phone.e164,
+      nameWords: nameWordsOf(name),
+      customer,
+      fetchedAt: now,
+      localOnly: true,
+    };
+    const { stored, item } = await this.db.transaction('rw', [...customerTables(this.db), this.db.outbox], async () => {
+      const pk = await addCustomerRow(this.db, row);
+      const item: RegistrationItem = {
+        kind: 'register',
+        state: 'pending',
+        queuedAt: now,
+        firstAttemptAt: null,
+        lastAttemptAt: null,
+        attempts: 0,
+        nextAttemptAt: null,
+        lastError: null,
+        note: null,
+        name,
+        phoneE164: phone.e164,
+        email: customer.email,
+        birthday: customer.birthday,
+        customerPk: pk,
+        localCustomerId: id,
+      };
+      const seq = await this.db.outbox.add(item);
+      return { stored: { ...row, pk }, item: { ...item, seq } };
+    });
+    this.cache.indexWrite(stored, null);
+    this.notify();
+    return { ok: true, customer: stored, queued: true, item };
+  }
+
+  /** Everything in the outbox, oldest first. */
+  async items(): Promise<OutboxItem[]> {
+    return this.db.outbox.orderBy('seq').toArray();
+  }
+
+  async journal(): Promise<JournalEntry[]> {
+    return this.db.journal.orderBy('seq').toArray();
+  }
+
+  async counts(): Promise<OutboxCounts> {
+    const count = (state: OutboxState) => this.db.outbox.where('state').equals(state).count();
+    const [pending, failed, conflict, done] = await Promise.all([
+      count('pending'),
+      count('failed'),
+      count('conflict'),
+      this.db.journal.count(),
+    ]);
+    return { pending, failed, conflict, done };
+  }
+
+  /** A person has reviewed a failure or a conflict: it moves to the journal. */
+  /** `serviceAt`: the service's time now (ISO), where known, for the journal. */
+  async acknowledge(seq: number, serviceAt: string | null = null): Promise<boolean> {
+    const acknowledged = await this.db.transaction(
+      'rw',
+      [this.db.outbox, this.db.journal, this.db.rewards, ...customerTables(this.db)],
+      async () => {
+        const item = await this.db.outbox.get(seq);
+        if (!item || item.state === 'pending') return null;
+        const outcome: JournalOutcome = item.state === 'conflict' ? 'conflict_acknowledged' : 'failure_acknowledged';
+        await this.finish(item, outcome, item.note, undefined, { serviceAt });
+        if (item.kind === 'register') {
+          // The service never accepted this customer; the journal keeps the record of it.
+          const local = await getCustomerRow(this.db, item.customerPk);
+          if (local?.localOnly) {
+            await deleteCustomerRow(this.db, item.customerPk);
+            return local;
+          }
+        }
+        return true;
+      },
+    );
+    if (acknowledged && acknowledged !== true) this.cache.indexRemove(acknowledged);
+    if (acknowledged) this.notify();
+    return acknowledged !== null;
+  }
+
+  /**
+   * Clears the back-off waits of every pending item. The back-off protects the service from
+   * tills retrying on their own; a person asking to send now is not held to it.
+   */
+  async clearWaits(options: { forgetFailures?: boolean } = {}): Promise<void> {
+    await this.db.outbox
+      .where('state')
+      .equals('pending')
+      .modify((item) => {
+        item.nextAttemptAt = null;
+        if (options.forgetFailures) item.failures = 0;
+      });
+  }
+
+  /** Puts a failed item back in the queue (after the cause was fixed, e.g. the settings). */
+  async retry(seq: number): Promise<boolean> {
+    const changed = await this.db.outbox
+      .where('seq')
+      .equals(seq)
+      .modify((item) => {
+        if (item.state !== 'failed') return;
+        item.state = 'pending';
+        item.nextAttemptAt = null;
+        item.note = null;
+      });
+    if (changed > 0) this.notify();
+    return changed > 0;
+  }
+
+  /**
+   * Moves an item from the outbox to the journal and clears its reward's pending mark.
+   * Call inside a transaction over outbox, journal and rewards.
+   */
+  async finish(
+    item: OutboxItem,
+    outcome: JournalOutcome,
+    note: string | null,
+    customerId?: string,
+    times: { serviceAt?: string | null; attemptAt?: string | null } = {},
+  ): Promise<void> {
+    const doneAt = this.now().toISOString();
+    const serviceTimes = {
+      serviceAt: times.serviceAt ?? null,
+      ...(times.attemptAt ? { attemptAt: times.attemptAt } : {}),
+    };
+    const entry: JournalEntry =
+      item.kind === 'redeem'
+        ? {
+            outboxSeq: item.seq!,
+            kind: 'redeem',
+            doneAt,
+            outcome,
+            code: item.code,
+            customerId: item.customerId,
+            customerName: item.customerName,
+            phoneE164: item.phoneE164,
+            orderReference: item.orderReference,
+            branchId: item.branchId,
+            queuedAt: item.queuedAt,
+            firstAttemptAt: item.firstAttemptAt,
+            note,
+            ...serviceTimes,
+          }
+        : {
+            outboxSeq: item.seq!,
+            kind: 'register',
+            doneAt,
+            outcome,
+            code: null,
+            customerId: customerId ?? null,
+            customerName: item.name,
+            phoneE164: item.phoneE164,
+            orderReference: null,
+            branchId: null,
+            queuedAt: item.queuedAt,
+            firstAttemptAt: item.firstAttemptAt,
+            note,
+            ...serviceTimes,
+          };
+    await this.db.journal.add(entry);
+    await this.db.outbox.delete(item.seq!);
+    if (item.kind === 'redeem') {
+      const reward = await this.db.rewards.get(rewardKey(item.code));
+      if (reward && reward.pendingOutboxSeq === item.seq) {
+        const { pendingOutboxSeq: _cleared, ...rest } = reward;
+        await this.db.rewards.put(rest);
+      }
+    }
+  }
+}
+
+/** The phone of a registration: local with its dialling code when one was given, else with the till's country. */
+function readRegistrationPhone(payload: RegisterCustomerPayload, defaultCountry: string): PhoneReading | null {
+  if (payload.country_code && !payload.phone.trim().startsWith('+')) {
+    const national = digitsOf(payload.phone).replace(/^0+/, '');
+    const reading = readPhone(`+${digitsOf(payload.country_code)}${national}`, defaultCountry);
+    if (reading) return reading;
+  }
+  return readPhone(payload.phone, defaultCountry);
+}

@@ -1,0 +1,105 @@
+/**
+ * Checking a reward code while the service cannot be reached: answered from the cached
+ * rewards, and always saying that it was (`source: 'cache'`, `cachedAt`). A code the
+ * cache does not hold is "cannot be verified offline", never accepted.
+ */
+import type { Reward } from '../../../electron/contract';
+import { readPhone } from '../../lib/phone';
+import { findCustomerById } from '../customers/customer-blocks';
+import { rewardKey, type OfflineDb, type OutboxState } from '../db/db';
+import { t, type MessageKey } from '../../i18n';
+
+export type OfflineVerdict =
+  | 'available' // the cache holds it as available: it may be queued for redemption
+  | 'pending' // a redemption of it is already queued on this till
+  | 'redeemed'
+  | 'expired'
+  | 'no_longer_listed' // the customer's latest record no longer lists it (redeemed or expired meanwhile)
+  | 'wrong_customer' // the code belongs to another phone (the service answers "not found" here)
+  | 'unverifiable' // not in the cache: cannot be verified offline
+  | 'invalid_phone';
+
+export interface OfflineCheck {
+  source: 'cache';
+  verdict: OfflineVerdict;
+  /** Upper-cased code. */
+  code: string;
+  phoneE164: string | null;
+  reward: Reward | null;
+  customerId: string | null;
+  /** When the cached reward was fetched from the service: "checked against the cache of <time>". */
+  cachedAt: string | null;
+  pending: { outboxSeq: number; state: OutboxState; queuedAt: string } | null;
+  /** Plain words for the cashier. */
+  message: string;
+}
+
+export interface OfflineCheckInput {
+  code: string;
+  /** As typed or scanned: international, or local in the till's country. */
+  phone: string;
+}
+
+const MESSAGES: Record<OfflineVerdict, MessageKey> = {
+  available: 'rewards.offlineCheck.available',
+  pending: 'rewards.offlineCheck.pending',
+  redeemed: 'rewards.offlineCheck.redeemed',
+  expired: 'rewards.offlineCheck.expired',
+  no_longer_listed: 'rewards.offlineCheck.noLongerListed',
+  wrong_customer: 'rewards.offlineCheck.wrongCustomer',
+  unverifiable: 'rewards.offlineCheck.unverifiable',
+  invalid_phone: 'rewards.offlineCheck.invalidPhone',
+};
+
+/**
+ * Must run inside a transaction over `rewards`, `outbox` and `customers` when the answer
+ * decides a write (the outbox does), so that nothing changes between check and write.
+ */
+export async function checkRewardOffline(
+  db: OfflineDb,
+  input: OfflineCheckInput,
+  context: { defaultCountry: string; now: Date },
+): Promise<OfflineCheck> {
+  const code = rewardKey(input.code);
+  const phone = readPhone(input.phone, context.defaultCountry);
+  const base = { source: 'cache' as const, code, phoneE164: phone?.e164 ?? null };
+  const answer = (verdict: OfflineVerdict, extra: Partial<OfflineCheck> = {}): OfflineCheck => ({
+    ...base,
+    verdict,
+    reward: null,
+    customerId: null,
+    cachedAt: null,
+    pending: null,
+    message: t(MESSAGES[verdict]),
+    ...extra,
+  });
+  if (!phone) return answer('invalid_phone');
+
+  const cached = await db.rewards.get(code);
+  if (!cached) return answer('unverifiable');
+  let ownerPhone = cached.phoneE164;
+  if (!ownerPhone) ownerPhone = (await findCustomerById(db, cached.customerId))?.phoneE164 ?? null;
+  // Without the owner's phone the cache cannot tell whether the code is this customer's.
+  if (!ownerPhone) return answer('unverifiable');
+  if (ownerPhone !== phone.e164) return answer('wrong_customer');
+
+  const known = { reward: cached.reward, customerId: cached.customerId, cachedAt: cached.fetchedAt };
+  if (cached.pendingOutboxSeq !== undefined) {
+    const item = await db.outbox.get(cached.pendingOutboxSeq);
+    if (item) {
+      return answer('pending', {
+        ...known,
+        pending: { outboxSeq: item.seq!, state: item.state, queuedAt: item.queuedAt },
+      });
+    }
+  }
+  const { reward } = cached;
+  if (reward.status === 'redeemed' || reward.redeemed_at !== null) return answer('redeemed', known);
+  const expired =
+    reward.status === 'expired' ||
+    (reward.expires_at !== null && Date.parse(reward.expires_at) <= context.now.getTime());
+  if (expired) return answer('expired', known);
+  if (cached.noLongerListed) return answer('no_longer_listed', known);
+  if (reward.status !== 'available') return answer('unverifiable', known);
+  return answer('available', known);
+}

@@ -1,0 +1,59 @@
+import { describe, expect, test } from 'vitest';
+import { csvCell, journalToCsv } from '../../../../renderer/offline/outbox/journal-csv';
+import type { JournalEntry } from '../../../../renderer/offline/db/db';
+
+const entry: JournalEntry = {
+  seq: 1,
+  outboxSeq: 4,
+  kind: 'redeem',
+  doneAt: '2026-03-01T09:00:00.000Z',
+  outcome: 'redeemed_answer_lost',
+  code: 'RW-LAYLA001',
+  customerId: 'c-1',
+  customerName: 'Haddad, "Layla"',
+  phoneE164: '+966501234567',
+  orderReference: '@SUM(A1)',
+  branchId: null,
+  queuedAt: '2026-03-01T08:00:00.000Z',
+  firstAttemptAt: '2026-03-01T08:30:00.000Z',
+  note: null,
+};
+
+describe('journal CSV', () => {
+  test('quotes separators, quotes and line breaks', () => {
+    expect(csvCell('plain')).toBe('plain');
+    expect(csvCell('a,b')).toBe('"a,b"');
+    expect(csvCell('say "hi"')).toBe('"say ""hi"""');
+    expect(csvCell('two\nlines')).toBe('"two\nlines"');
+    expect(csvCell(null)).toBe('');
+  });
+
+  test('defuses cells a spreadsheet would run as formulas', () => {
+    for (const text of ['=1+1', '+966501234567', '-2', '@SUM(A1)', '\tx', '\rx']) {
+      expect(csvCell(text).replace(/^"/, '').startsWith("'")).toBe(true);
+    }
+  });
+
+  test('one row per entry under the agreed header, CRLF line ends', () => {
+    const csv = journalToCsv([
+      entry,
+      { ...entry, seq: 2, customerName: '', outcome: 'failure_acknowledged', note: 'Unknown code.' },
+    ]);
+    expect(csv.split('\r\n')).toEqual([
+      'time,code,customer,order reference,branch,outcome,service time',
+      `2026-03-01T09:00:00.000Z,RW-LAYLA001,"Haddad, ""Layla""",'@SUM(A1),,"redeemed, most likely by this till (answer lost): Redeemed while this till’s answer was lost — most likely this till’s.",`,
+      `2026-03-01T09:00:00.000Z,RW-LAYLA001,'+966501234567,'@SUM(A1),,failed (acknowledged): Unknown code.,`,
+      '',
+    ]);
+  });
+
+  test('a redemption attributed by its time says "most likely", with the attempt and the service time', () => {
+    const csv = journalToCsv([
+      { ...entry, attemptAt: '2026-03-01T08:35:21.000Z', serviceAt: '2026-03-01T08:36:02.000Z' },
+    ]);
+    const row = csv.split('\r\n')[1]!;
+    expect(row).toMatch(/redeemed during this till’s unanswered attempt at \d{2}:\d{2}:21 — most likely this till’s/i);
+    expect(row).not.toMatch(/confirmed/i);
+    expect(row.endsWith(',2026-03-01T08:36:02.000Z')).toBe(true);
+  });
+});
