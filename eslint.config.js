@@ -29,16 +29,17 @@ export const NO_RAW_TEXT = {
     '/^(TextField|text-field)$/': ['label', 'hint', 'tag'],
   },
 };
-/** What the whole renderer may not import: electron/ beyond the contract's types, and sandbox/. */
+/** What the whole renderer may not import: electron/, the bridge contract beyond its types, and sandbox/. */
 const RENDERER_IMPORT_PATTERNS = [
   {
-    group: ['**/electron/*', '!**/electron/contract', '!**/electron/contract.ts', 'electron'],
-    message: 'The renderer runs in the browser: from electron/ it may import only the types of electron/contract.ts.',
+    group: [...folder('electron'), 'electron'],
+    message:
+      'The renderer runs in the browser: it imports nothing from electron/ (the bridge contract is common/contract.ts).',
   },
   {
-    group: ['**/electron/contract', '**/electron/contract.ts'],
+    group: ['**/common/contract', '**/common/contract.ts'],
     allowTypeImports: true,
-    message: 'The renderer may import electron/contract.ts for its types only (`import type`).',
+    message: 'The renderer may import common/contract.ts for its types only (`import type`): it calls window.till.',
   },
   { group: folder('sandbox'), message: 'The renderer never imports sandbox/.' },
 ];
@@ -51,7 +52,7 @@ const OFFLINE_FACADE_ONLY =
   'Outside renderer/offline/, the renderer speaks to the offline core through its facade (renderer/offline/index.ts) only.';
 
 const SANDBOX_ONLY_FROM_DEMO =
-  'Only electron/demo-mode.ts may import sandbox/ (the demo service is loaded only for the demo).';
+  'Only electron/demo/demo-mode.ts may import sandbox/ (the demo service is loaded only for the demo).';
 
 export default tseslint.config(
   { ignores: ['dist/', 'release/', 'out/', 'coverage/', 'node_modules/', '.tmp/', 'test/e2e/screenshots/'] },
@@ -129,7 +130,7 @@ export default tseslint.config(
   },
   {
     files: ['electron/**/*.ts'],
-    ignores: ['electron/demo-mode.ts'],
+    ignores: ['electron/demo/demo-mode.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -144,7 +145,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['electron/demo-mode.ts'],
+    files: ['electron/demo/demo-mode.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -33,14 +33,14 @@ const shared: BuildOptions = {
 };
 
 /**
- * demo-mode.ts imports `../sandbox` dynamically; in the bundle that import becomes a
+ * demo-mode.ts imports `../../sandbox` dynamically; in the bundle that import becomes a
  * require of the separate demo bundle instead of inlining the whole service into main.cjs.
  */
 const demoSandboxOnDemand: Plugin = {
   name: 'demo-sandbox-on-demand',
   setup(pluginBuild) {
-    pluginBuild.onResolve({ filter: /^\.\.\/sandbox$/ }, (args) =>
-      args.importer.replace(/\\/g, '/').endsWith('electron/demo-mode.ts')
+    pluginBuild.onResolve({ filter: /^(\.\.\/)+sandbox$/ }, (args) =>
+      args.importer.replace(/\\/g, '/').endsWith('electron/demo/demo-mode.ts')
         ? { path: 'demo-sandbox', namespace: 'demo-sandbox' }
         : undefined,
     );
@@ -58,7 +58,7 @@ export async function buildMain(outDir = 'dist/main'): Promise<void> {
   await Promise.all([
     build({
       ...shared,
-      entryPoints: ['electron/main.ts'],
+      entryPoints: ['electron/shell/main.ts'],
       outfile: `${outDir}/main.cjs`,
       external: ['electron'],
       plugins: [demoSandboxOnDemand],
@@ -71,7 +71,7 @@ export async function buildMain(outDir = 'dist/main'): Promise<void> {
     }),
     build({
       ...shared,
-      entryPoints: ['electron/preload.ts'],
+      entryPoints: ['electron/shell/preload.ts'],
       outfile: `${outDir}/preload.cjs`,
       external: ['electron'],
     }),

@@ -5,7 +5,7 @@
 // Signing and notarisation are switched by environment variables (see build/signing.ts
 // and docs/operations.md); nothing secret lives in this file.
 import type { Configuration } from 'electron-builder';
-import { LINK_SCHEME } from '../electron/link-scheme';
+import { LINK_SCHEME } from '../electron/links/link-scheme';
 import { readSigningPlan, type Env } from './signing';
 
 export const APP_ID = 'app.loyaltytill.desktop';
@@ -55,7 +55,7 @@ export function createBuilderConfig(env: Env = process.env): Configuration {
     // `loyalty-till://` links from the POS (docs/pos-integration.md). electron-builder turns
     // this into the macOS bundle's CFBundleURLTypes; its NSIS target does not register
     // protocols, so build/installer.nsh (nsis.include) writes the Windows registry keys.
-    // The app registers itself at start where neither ran (electron/protocol-client.ts).
+    // The app registers itself at start where neither ran (electron/links/protocol-client.ts).
     protocols: [LINK_PROTOCOL],
     // Hardened Electron: no running as plain Node, no NODE_OPTIONS or --inspect from outside,
     // code only from the (integrity-checked) app.asar, cookies encrypted at rest, and no

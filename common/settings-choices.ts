@@ -1,7 +1,7 @@
 /**
  * The closed lists of choices a setting may take. Both runtimes need the values: the main
  * process validates a settings patch against them, the renderer offers them and picks its
- * catalogue. `electron/contract.ts` re-exports them with the rest of the settings types.
+ * catalogue. `contract.ts` re-exports them with the rest of the settings types.
  */
 
 /**

@@ -1,5 +1,5 @@
 /// <reference types="vite/client" />
-import type { TillApi } from '../electron/contract';
+import type { TillApi } from '../common/contract';
 
 declare global {
   interface Window {

@@ -8,7 +8,7 @@
  * digits change.
  */
 import { ref } from 'vue';
-import type { ArabicDigits, InterfaceLanguage } from '../../electron/contract';
+import type { ArabicDigits, InterfaceLanguage } from '../../common/contract';
 import { BASE_LANGUAGE } from './languages';
 
 export interface InterfaceLocale {

@@ -1,4 +1,4 @@
-import type { BridgeError, ErrorKind } from '../../electron/contract';
+import type { BridgeError, ErrorKind } from '../../common/contract';
 import { t, tPlural, type MessageKey } from '../i18n';
 import { formatCount } from '../i18n/format';
 

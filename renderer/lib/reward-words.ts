@@ -1,4 +1,4 @@
-import type { Reward } from '../../electron/contract';
+import type { Reward } from '../../common/contract';
 import { t, tPlural } from '../i18n';
 import { formatCount } from '../i18n/format';
 

@@ -4,7 +4,7 @@
  * "This till's programme"). These rules are shared by the search results and the customer
  * screen so that both read the same card.
  */
-import type { Card, Program } from '../../electron/contract';
+import type { Card, Program } from '../../common/contract';
 
 /** What these rules read of a card: its programme (a results list's card has little more). */
 type ProgrammeCard = Pick<Card, 'program'>;

@@ -22,7 +22,7 @@ import type {
   Settings,
   TillApi,
   UpdateCustomerPayload,
-} from '../../electron/contract';
+} from '../../common/contract';
 import { readPhone } from '../lib/phone';
 import { isUnreachable, mayHaveBeenApplied } from './connection/failure-kinds';
 import {

@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
-import type { BridgeError, ConnectionStatus } from '../../electron/contract';
+import type { BridgeError, ConnectionStatus } from '../../common/contract';
 import { t } from '../i18n';
 import { useOfflineStore } from './offline';
 import { till } from './till';

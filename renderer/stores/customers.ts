@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
-import type { BridgeError, Card, Customer, PageMeta, Redemption, UpdateCustomerPayload } from '../../electron/contract';
+import type { BridgeError, Card, Customer, PageMeta, Redemption, UpdateCustomerPayload } from '../../common/contract';
 import { z } from 'zod';
 import { t } from '../i18n';
 import { isolate } from '../i18n/isolate';

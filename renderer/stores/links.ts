@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia';
 import { ref, watch } from 'vue';
-import type { LinkMessage, LinkRequest } from '../../electron/contract';
+import type { LinkMessage, LinkRequest } from '../../common/contract';
 import { t } from '../i18n';
 import { isolate, ltr } from '../i18n/isolate';
 import { readPhone } from '../lib/phone';

@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia';
 import { computed, markRaw, ref, shallowRef } from 'vue';
-import type { Program } from '../../electron/contract';
+import type { Program } from '../../common/contract';
 import {
   createOfflineServices,
   type ConnectionSnapshot,

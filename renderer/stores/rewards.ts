@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
-import type { BridgeError, Customer, LinkOutcomeReport, Redemption, Reward } from '../../electron/contract';
+import type { BridgeError, Customer, LinkOutcomeReport, Redemption, Reward } from '../../common/contract';
 import { t, tPlural } from '../i18n';
 import { formatPoints } from '../i18n/format';
 import { formatDayTime } from '../lib/dates';

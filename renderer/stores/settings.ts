@@ -8,7 +8,7 @@ import type {
   Settings,
   Theme,
   TillState,
-} from '../../electron/contract';
+} from '../../common/contract';
 import { currencyOfCountry } from '../lib/money';
 import { t } from '../i18n';
 import { resolveLanguage } from '../i18n/languages';

@@ -1,4 +1,4 @@
-import type { TillApi } from '../../electron/contract';
+import type { TillApi } from '../../common/contract';
 
 /**
  * The bridge, as the stores reach it. Only stores import this module: views never talk to

@@ -11,8 +11,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createAppCore } from '../../electron/app-core';
-import { CHANNELS } from '../../electron/contract';
+import { createAppCore } from '../../electron/bridge/app-core';
+import { CHANNELS } from '../../common/contract';
 import { startSandbox } from '../../sandbox';
 import { createTestCipher } from '../support/test-cipher';
 

@@ -6,7 +6,7 @@ import { DebugLogger } from 'builder-util';
 import type { Configuration } from 'electron-builder';
 import { describe, expect, it } from 'vitest';
 import { APP_ID, createBuilderConfig, NSIS_INCLUDE, PRODUCT_NAME } from '../../build/electron-builder.config';
-import { LINK_SCHEME } from '../../electron/link-scheme';
+import { LINK_SCHEME } from '../../electron/links/link-scheme';
 
 const PROJECT_DIR = fileURLToPath(new URL('../..', import.meta.url));
 const CONFIG_FILE = 'build/electron-builder.config.ts';

@@ -15,44 +15,54 @@ async function layerErrors(filePath: string, code: string): Promise<string[]> {
 type Case = [file: string, code: string];
 
 const forbidden: Case[] = [
-  ['renderer/stores/x.ts', "import { handlers } from '../../electron/app-core';\nexport { handlers };\n"],
-  ['renderer/stores/x.ts', "import { CHANNELS } from '../../electron/contract';\nexport { CHANNELS };\n"],
-  ['renderer/stores/x.ts', "export { CHANNELS } from '../../electron/contract';\n"],
+  ['renderer/stores/x.ts', "import { handlers } from '../../electron/bridge/app-core';\nexport { handlers };\n"],
+  ['renderer/stores/x.ts', "import { CHANNELS } from '../../common/contract';\nexport { CHANNELS };\n"],
+  ['renderer/stores/x.ts', "export { CHANNELS } from '../../common/contract';\n"],
+  [
+    'renderer/stores/x.ts',
+    "import type { Settings } from '../../electron/storage/settings';\nexport type { Settings };\n",
+  ],
   ['renderer/stores/x.ts', "import { ipcRenderer } from 'electron';\nexport { ipcRenderer };\n"],
   ['renderer/stores/x.ts', "import { startSandbox } from '../../sandbox';\nexport { startSandbox };\n"],
   ['renderer/stores/x.ts', "import type { Store } from '../../sandbox/store';\nexport type { Store };\n"],
   ['renderer/stores/x.ts', "export const s = () => import('../../sandbox/index');\n"],
   [
     'renderer/views/X.vue',
-    '<script setup lang="ts">\nimport { handlers } from \'../../electron/app-core\';\nvoid handlers;\n</script>\n',
+    '<script setup lang="ts">\nimport { handlers } from \'../../electron/bridge/app-core\';\nvoid handlers;\n</script>\n',
   ],
   // Views, components and stores reach the offline core through its facade only.
-  ['renderer/stores/x.ts', "import { openOfflineDb } from '../offline/db';\nexport { openOfflineDb };\n"],
-  ['renderer/stores/x.ts', "import type { RedemptionItem } from '../offline/db';\nexport type { RedemptionItem };\n"],
-  ['renderer/stores/x.ts', "import { isUnreachable } from '../offline/failure-kinds';\nexport { isUnreachable };\n"],
-  ['renderer/stores/x.ts', "export { Outbox } from '../offline/outbox';\n"],
-  ['renderer/stores/x.ts', "export const r = () => import('../offline/replayer');\n"],
-  ['renderer/lib/x.ts', "import { fold } from '../offline/fold';\nexport { fold };\n"],
+  ['renderer/stores/x.ts', "import { openOfflineDb } from '../offline/db/db';\nexport { openOfflineDb };\n"],
+  [
+    'renderer/stores/x.ts',
+    "import type { RedemptionItem } from '../offline/db/db';\nexport type { RedemptionItem };\n",
+  ],
+  [
+    'renderer/stores/x.ts',
+    "import { isUnreachable } from '../offline/connection/failure-kinds';\nexport { isUnreachable };\n",
+  ],
+  ['renderer/stores/x.ts', "export { Outbox } from '../offline/outbox/outbox';\n"],
+  ['renderer/stores/x.ts', "export const r = () => import('../offline/outbox/replayer');\n"],
+  ['renderer/lib/x.ts', "import { fold } from '../offline/search/fold';\nexport { fold };\n"],
   [
     'renderer/components/X.vue',
-    '<script setup lang="ts">\nimport { Replayer } from \'../offline/replayer\';\nvoid Replayer;\n</script>\n',
+    '<script setup lang="ts">\nimport { Replayer } from \'../offline/outbox/replayer\';\nvoid Replayer;\n</script>\n',
   ],
   [
     'renderer/views/X.vue',
-    '<script setup lang="ts">\nimport type { JournalEntry } from \'../offline/db\';\ndefineProps<{ e: JournalEntry }>();\n</script>\n',
+    '<script setup lang="ts">\nimport type { JournalEntry } from \'../offline/db/db\';\ndefineProps<{ e: JournalEntry }>();\n</script>\n',
   ],
   [
     'renderer/App.vue',
-    '<script setup lang="ts">\nimport { CustomerCache } from \'./offline/customer-cache\';\nvoid CustomerCache;\n</script>\n',
+    '<script setup lang="ts">\nimport { CustomerCache } from \'./offline/customers/customer-cache\';\nvoid CustomerCache;\n</script>\n',
   ],
-  ['electron/app-core.ts', "import { startSandbox } from '../sandbox';\nexport { startSandbox };\n"],
-  ['electron/app-core.ts', "export const s = () => import('../sandbox');\n"],
-  ['electron/app-core.ts', "import { db } from '../renderer/offline/db';\nexport { db };\n"],
-  ['sandbox/store.ts', "import type { Customer } from '../electron/contract';\nexport type { Customer };\n"],
+  ['electron/bridge/app-core.ts', "import { startSandbox } from '../../sandbox';\nexport { startSandbox };\n"],
+  ['electron/bridge/app-core.ts', "export const s = () => import('../../sandbox');\n"],
+  ['electron/bridge/app-core.ts', "import { db } from '../../renderer/offline/db/db';\nexport { db };\n"],
+  ['sandbox/store.ts', "import type { Customer } from '../common/contract';\nexport type { Customer };\n"],
   ['sandbox/store.ts', "import { isRecord } from '../common/is-record';\nexport { isRecord };\n"],
-  ['sandbox/store.ts', "import { fold } from '../renderer/offline/fold';\nexport { fold };\n"],
-  ['common/x.ts', "import { CHANNELS } from '../electron/contract';\nexport { CHANNELS };\n"],
-  ['common/x.ts', "import { fold } from '../renderer/offline/fold';\nexport { fold };\n"],
+  ['sandbox/store.ts', "import { fold } from '../renderer/offline/search/fold';\nexport { fold };\n"],
+  ['common/x.ts', "import { createAppCore } from '../electron/bridge/app-core';\nexport { createAppCore };\n"],
+  ['common/x.ts', "import { fold } from '../renderer/offline/search/fold';\nexport { fold };\n"],
   ['common/x.ts', "import { PROGRAMS } from '../sandbox';\nexport { PROGRAMS };\n"],
   ['common/x.ts', "import { readFile } from 'node:fs/promises';\nexport { readFile };\n"],
   ['common/x.ts', "import { join } from 'path';\nexport { join };\n"],
@@ -62,12 +72,12 @@ const forbidden: Case[] = [
 ];
 
 const allowed: Case[] = [
-  ['renderer/stores/x.ts', "import type { Customer } from '../../electron/contract';\nexport type { Customer };\n"],
-  ['renderer/stores/x.ts', "import { type Customer } from '../../electron/contract';\nexport type { Customer };\n"],
+  ['renderer/stores/x.ts', "import type { Customer } from '../../common/contract';\nexport type { Customer };\n"],
+  ['renderer/stores/x.ts', "import { type Customer } from '../../common/contract';\nexport type { Customer };\n"],
   ['renderer/stores/x.ts', "import { backoffDelay } from '../../common/backoff';\nexport { backoffDelay };\n"],
   [
     'renderer/views/X.vue',
-    '<script setup lang="ts">\nimport type { Customer } from \'../../electron/contract\';\ndefineProps<{ c: Customer }>();\n</script>\n',
+    '<script setup lang="ts">\nimport type { Customer } from \'../../common/contract\';\ndefineProps<{ c: Customer }>();\n</script>\n',
   ],
   // The facade itself, by folder or by file, and the offline store beside the other stores.
   [
@@ -87,12 +97,12 @@ const allowed: Case[] = [
     "import { Outbox } from './outbox';\nimport { openOfflineDb } from './db';\nexport { Outbox, openOfflineDb };\n",
   ],
   [
-    'electron/demo-mode.ts',
-    "import type { Store } from '../sandbox/store';\nexport const s = () => import('../sandbox');\nexport type { Store };\n",
+    'electron/demo/demo-mode.ts',
+    "import type { Store } from '../../sandbox/store';\nexport const s = () => import('../../sandbox');\nexport type { Store };\n",
   ],
   [
-    'electron/app-core.ts',
-    "import { isRecord } from '../common/is-record';\nimport { app } from 'electron';\nexport { isRecord, app };\n",
+    'electron/bridge/app-core.ts',
+    "import { isRecord } from '../../common/is-record';\nimport { app } from 'electron';\nexport { isRecord, app };\n",
   ],
   [
     'sandbox/store.ts',

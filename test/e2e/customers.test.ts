@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_FIXTURES } from '../../sandbox';
 import { PROGRAMS } from '../../sandbox/demo-data';
-import { CHANNELS } from '../../electron/contract';
-import { CONTENT_SECURITY_POLICY } from '../../electron/content-security-policy';
+import { CHANNELS } from '../../common/contract';
+import { CONTENT_SECURITY_POLICY } from '../../electron/app-page/content-security-policy';
 import { startHarness, type Harness } from './harness';
 
 const { layla, lukasz, soren } = DEMO_FIXTURES;

@@ -17,8 +17,8 @@ import { build as esbuild } from 'esbuild';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { build as viteBuild } from 'vite';
 import { vi } from 'vitest';
-import { createAppCore, type AppCore } from '../../electron/app-core';
-import { APP_ORIGIN, createAppProtocolHandler } from '../../electron/app-protocol';
+import { createAppCore, type AppCore } from '../../electron/bridge/app-core';
+import { APP_ORIGIN, createAppProtocolHandler } from '../../electron/app-page/app-protocol';
 import {
   CHANNELS,
   LINK_PUSH_CHANNEL,
@@ -27,8 +27,8 @@ import {
   type LinkMessage,
   type Operation,
   type TillOperations,
-} from '../../electron/contract';
-import type { LinkReceipt } from '../../electron/link-inbox';
+} from '../../common/contract';
+import type { LinkReceipt } from '../../electron/links/link-inbox';
 import { DEFAULT_DB_NAME } from '../../renderer/offline/db/db';
 import { REPLAY_LOCK_NAME } from '../../renderer/offline/outbox/replayer';
 import { startSandbox, type Dialect, type RedemptionRecord, type Sandbox } from '../../sandbox';
@@ -146,7 +146,7 @@ export async function serveThroughAppProtocol(folder: string): Promise<{ server:
 /** The same factory the preload runs, bundled for the page, with the binding as `invoke`. */
 export async function bridgeInitScript(): Promise<string> {
   const bundle = await esbuild({
-    entryPoints: [join(ROOT, 'electron/contract.ts')],
+    entryPoints: [join(ROOT, 'common/contract.ts')],
     bundle: true,
     format: 'iife',
     globalName: 'TillContract',
@@ -156,7 +156,7 @@ export async function bridgeInitScript(): Promise<string> {
     logLevel: 'silent',
   });
   const code = bundle.outputFiles[0]?.text;
-  if (!code) throw new Error('Bundling electron/contract.ts produced nothing.');
+  if (!code) throw new Error('Bundling common/contract.ts produced nothing.');
   return `${code}
 // Every Content-Security-Policy violation is recorded, so tests can prove the built page runs under its policy.
 window.__cspViolations = [];

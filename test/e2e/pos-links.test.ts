@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_FIXTURES } from '../../sandbox';
 import { SERVICE_KEY, startHarness, type Harness } from './harness';
-import { CHANNELS } from '../../electron/contract';
+import { CHANNELS } from '../../common/contract';
 
 const { layla, omar } = DEMO_FIXTURES;
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_FIXTURES } from '../../sandbox';
-import { CHANNELS } from '../../electron/contract';
+import { CHANNELS } from '../../common/contract';
 import { scannerBurst, startHarness, type Harness } from './harness';
 
 const { layla, omar } = DEMO_FIXTURES;

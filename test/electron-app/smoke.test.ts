@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { _electron, type ElectronApplication, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APP_ORIGIN } from '../../electron/app-protocol';
-import { CONTENT_SECURITY_POLICY } from '../../electron/content-security-policy';
-import type { TillApi } from '../../electron/contract';
+import { APP_ORIGIN } from '../../electron/app-page/app-protocol';
+import { CONTENT_SECURITY_POLICY } from '../../electron/app-page/content-security-policy';
+import type { TillApi } from '../../common/contract';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const LAYLA = { name: 'Layla Haddad', phone: '+966 50 123 4567', code: 'RW-LAYLA001' };

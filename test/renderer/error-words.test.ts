@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ERROR_KINDS } from '../../electron/contract';
+import { ERROR_KINDS } from '../../common/contract';
 import { describeError } from '../../renderer/lib/error-words';
 
 describe('error words', () => {

@@ -1,6 +1,6 @@
 import { createPinia, setActivePinia } from 'pinia';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { LinkMessage, LinkRequest } from '../../electron/contract';
+import type { LinkMessage, LinkRequest } from '../../common/contract';
 import { useLinksStore } from '../../renderer/stores/links';
 import { useCustomersStore } from '../../renderer/stores/customers';
 import { useNavigationStore } from '../../renderer/stores/navigation';

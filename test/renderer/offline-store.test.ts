@@ -1,6 +1,6 @@
 import { createPinia, setActivePinia } from 'pinia';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { ConnectionStatus } from '../../electron/contract';
+import type { ConnectionStatus } from '../../common/contract';
 import { useCustomersStore } from '../../renderer/stores/customers';
 import { useOfflineStore } from '../../renderer/stores/offline';
 import { useRewardsStore } from '../../renderer/stores/rewards';

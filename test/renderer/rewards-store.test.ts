@@ -1,6 +1,6 @@
 import { createPinia, setActivePinia } from 'pinia';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Redemption, Result } from '../../electron/contract';
+import type { Redemption, Result } from '../../common/contract';
 import { useCustomersStore } from '../../renderer/stores/customers';
 import { useOfflineStore } from '../../renderer/stores/offline';
 import { useRewardsStore } from '../../renderer/stores/rewards';

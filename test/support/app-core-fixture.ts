@@ -1,8 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createAppCore, type AppCore } from '../../electron/app-core';
-import { CHANNELS, type KeyProtection, type Operation, type TillOperations } from '../../electron/contract';
+import { createAppCore, type AppCore } from '../../electron/bridge/app-core';
+import { CHANNELS, type KeyProtection, type Operation, type TillOperations } from '../../common/contract';
 import { createTestCipher } from './test-cipher';
 import { createCapturedLog, type CapturedLog } from './captured-log';
 

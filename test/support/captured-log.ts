@@ -1,4 +1,4 @@
-import type { Logger } from '../../electron/log';
+import type { Logger } from '../../electron/log/log';
 
 export interface CapturedLog extends Logger {
   readonly lines: string[];

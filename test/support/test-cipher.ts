@@ -1,5 +1,5 @@
-import type { KeyProtection } from '../../electron/contract';
-import type { KeyCipher } from '../../electron/key-cipher';
+import type { KeyProtection } from '../../common/contract';
+import type { KeyCipher } from '../../electron/storage/key-cipher';
 
 const MARK = Buffer.from('test-cipher:v1:');
 const PAD = Buffer.from('a fixed pad that makes the bytes on disk unlike the plain text');

@@ -5,7 +5,7 @@
  * browser's `online`/`offline` events are hints only: a LAN without internet says
  * "online", and the service may be down while the network is up.
  */
-import type { BridgeError, ConnectionStatus, Result, TillApi } from '../../../electron/contract';
+import type { BridgeError, ConnectionStatus, Result, TillApi } from '../../../common/contract';
 import { backoffDelay, type BackoffPolicy } from './backoff';
 import { isUnreachable } from './failure-kinds';
 import { t } from '../../i18n';

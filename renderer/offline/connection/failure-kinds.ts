@@ -2,7 +2,7 @@
  * What a failed call means for the offline core, decided in one place: whether the cache
  * answers instead, whether to try again later, and whether the service may have acted.
  */
-import type { BridgeError } from '../../../electron/contract';
+import type { BridgeError } from '../../../common/contract';
 
 /** The service could not be reached (or did not answer in time): the cache or the outbox answers. */
 export function isUnreachable(error: BridgeError): boolean {

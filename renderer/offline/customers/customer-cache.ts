@@ -11,7 +11,7 @@
  * Until then they are read from the blocks.
  */
 import type { Table } from 'dexie';
-import type { Customer, Program, Redemption, Reward } from '../../../electron/contract';
+import type { Customer, Program, Redemption, Reward } from '../../../common/contract';
 import { toE164 } from '../../lib/phone';
 import {
   confirmWriteContext,

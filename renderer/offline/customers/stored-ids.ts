@@ -15,7 +15,7 @@
  * "maybe" of one that is not (a rolled-back write, a deleted customer, a hash shared by
  * two ids: about one in 9,000 million per id at a million), which costs that write its
  * lookups, nothing more. It sees the writes made in this page, through any connection to
- * the database: the app has one page that writes customers (electron/main.ts takes the
+ * the database: the app has one page that writes customers (electron/shell/main.ts takes the
  * single-instance lock and opens one window).
  */
 import { cyrb53 } from './cyrb53';

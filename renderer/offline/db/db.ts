@@ -28,7 +28,7 @@
  * never differ.
  */
 import { Dexie, type EntityTable } from 'dexie';
-import type { BridgeError, Customer, Reward } from '../../../electron/contract';
+import type { BridgeError, Customer, Reward } from '../../../common/contract';
 import { nameWordsOf } from '../search/fold';
 import { BLOCK_BITS, packCustomerBlocks, searchFieldsOf, type CustomerBlock } from '../customers/customer-blocks';
 import { linesOf, writeSearchLines, type SearchChunk } from '../search/search-chunks';

@@ -8,7 +8,7 @@
  * Anything else is a conflict for a person. What it cannot tell: another redemption inside
  * the very window of an unanswered attempt of ours (two redemptions in the same seconds).
  */
-import type { AttemptTiming, ServiceClockReading } from '../../../electron/contract';
+import type { AttemptTiming, ServiceClockReading } from '../../../common/contract';
 import type { AttemptRecord, Attribution } from '../db/db';
 
 /** The service's timestamps are to the second (truncated or rounded: either side). */

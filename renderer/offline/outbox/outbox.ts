@@ -4,7 +4,7 @@
  * outbox only into the journal: when the service confirmed them, or when a person
  * acknowledged a failure or a conflict.
  */
-import type { BridgeError, Customer, RegisterCustomerPayload, Settings } from '../../../electron/contract';
+import type { BridgeError, Customer, RegisterCustomerPayload, Settings } from '../../../common/contract';
 import { t } from '../../i18n';
 import { formatCount } from '../../i18n/format';
 import { digitsOf, readPhone, type PhoneReading } from '../../lib/phone';

@@ -16,7 +16,7 @@
  */
 import { isTransient, mayHaveBeenApplied } from '../connection/failure-kinds';
 import { Dexie } from 'dexie';
-import type { AttemptTiming, BridgeError, Reward, ServiceClockReading, TillApi } from '../../../electron/contract';
+import type { AttemptTiming, BridgeError, Reward, ServiceClockReading, TillApi } from '../../../common/contract';
 import { attribute, closedAttempt, legacyAttempts, openAttempt, serviceNow } from './attribution';
 import { conflictNote, likelyOursWords } from './reconciliation-words';
 import { t } from '../../i18n';

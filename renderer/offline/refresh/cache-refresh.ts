@@ -17,7 +17,7 @@
  *   write; a page without a tag (or changed) writes only the customers that differ from
  *   what is stored.
  */
-import type { TillApi } from '../../../electron/contract';
+import type { TillApi } from '../../../common/contract';
 import { backoffDelay, boundedRetryAfter, type BackoffPolicy } from '../connection/backoff';
 import { isTransient } from '../connection/failure-kinds';
 import { clearMeta, readMeta, writeMeta, type OfflineDb, type PageTag, type RefreshCursor } from '../db/db';

@@ -8,7 +8,7 @@
  * window and add a jitter of up to a tenth of the interval (at most 30 minutes).
  */
 
-import type { CacheRefreshSchedule } from '../../../electron/contract';
+import type { CacheRefreshSchedule } from '../../../common/contract';
 
 export type RefreshSchedule = CacheRefreshSchedule;
 

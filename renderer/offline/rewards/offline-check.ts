@@ -3,7 +3,7 @@
  * rewards, and always saying that it was (`source: 'cache'`, `cachedAt`). A code the
  * cache does not hold is "cannot be verified offline", never accepted.
  */
-import type { Reward } from '../../../electron/contract';
+import type { Reward } from '../../../common/contract';
 import { readPhone } from '../../lib/phone';
 import { findCustomerById } from '../customers/customer-blocks';
 import { rewardKey, type OfflineDb, type OutboxState } from '../db/db';

@@ -23,7 +23,7 @@
  * same records to the memory of that database (`noteListingChunks`). So what memory holds
  * is what is stored, whoever wrote it in this page.
  */
-import type { Program } from '../../../electron/contract';
+import type { Program } from '../../../common/contract';
 import type { CachedCustomer } from '../db/db';
 import { ChangesByChunk, type ChunkWrites } from './chunk-changes';
 

@@ -8,7 +8,7 @@
  * and Arabic script (tashkeel, hamza forms, ta marbuta, alef maqsura), alone or mixed with
  * Latin names.
  */
-import type { Customer } from '../../../electron/contract';
+import type { Customer } from '../../../common/contract';
 import type { CachedCustomer } from '../../../renderer/offline/db/db';
 import { nameWordsOf } from '../../../renderer/offline/search/fold';
 

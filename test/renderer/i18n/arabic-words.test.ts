@@ -4,7 +4,7 @@
  * and keep phones and codes left to right inside Arabic sentences.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Reward } from '../../../electron/contract';
+import type { Reward } from '../../../common/contract';
 import { applyInterfaceLocale } from '../../../renderer/i18n/interface-locale';
 import { isolate, ltr } from '../../../renderer/i18n/isolate';
 import { rewardGrants } from '../../../renderer/lib/reward-words';

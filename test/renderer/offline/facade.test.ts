@@ -1,7 +1,7 @@
 // The offline facade hands out operations only: its database, cache, outbox, replayer,
 // refresh and connection monitor stay inside (views and stores cannot reach past it).
 import { expect, test } from 'vitest';
-import type { TillApi } from '../../../electron/contract';
+import type { TillApi } from '../../../common/contract';
 import { createOfflineServices } from '../../../renderer/offline';
 import { dropDb, freshDb } from './support/fixtures';
 

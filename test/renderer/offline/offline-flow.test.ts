@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
-import { createTillApi, type Settings, type TillApi } from '../../../electron/contract';
+import { createTillApi, type Settings, type TillApi } from '../../../common/contract';
 import { DEMO_FIXTURES, startSandbox, type Sandbox } from '../../../sandbox';
 import { createOfflineServices, type OfflineServices } from '../../../renderer/offline';
 import { openOfflineDb } from '../../../renderer/offline/db/db';

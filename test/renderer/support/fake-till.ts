@@ -9,7 +9,7 @@ import {
   type TillApi,
   type TillOperations,
   type TillState,
-} from '../../../electron/contract';
+} from '../../../common/contract';
 import { openOfflineDb, type OfflineDb } from '../../../renderer/offline/db/db';
 import { setOfflineServiceOverrides } from '../../../renderer/stores/offline';
 

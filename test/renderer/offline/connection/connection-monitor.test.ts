@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { ConnectionStatus, Result } from '../../../../electron/contract';
+import type { ConnectionStatus, Result } from '../../../../common/contract';
 import { ConnectionMonitor, observeApi, type Timers } from '../../../../renderer/offline/connection/connection-monitor';
 
 /** Timers a test fires by hand, recording each delay asked for. */

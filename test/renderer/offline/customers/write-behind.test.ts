@@ -1,7 +1,7 @@
 // Online answers never wait for the cache: the write-through runs behind them, in order,
 // and its failures are reported. Against the real sandbox through the main process's handlers.
 import { afterAll, afterEach, beforeAll, beforeEach, expect, test, vi } from 'vitest';
-import type { Settings } from '../../../../electron/contract';
+import type { Settings } from '../../../../common/contract';
 import { DEMO_FIXTURES } from '../../../../sandbox';
 import { createOfflineServices, type OfflineServices } from '../../../../renderer/offline';
 import { CustomerCache } from '../../../../renderer/offline/customers/customer-cache';

@@ -22,8 +22,8 @@ import type {
   Reward,
   ServiceClockReading,
   TillApi,
-} from '../../../../electron/contract';
-import { errorFromResponse } from '../../../../electron/api-errors';
+} from '../../../../common/contract';
+import { errorFromResponse } from '../../../../electron/service/api-errors';
 import { MAX_RETRY_AFTER_MS } from '../../../../common/backoff';
 import { closedAttempt } from '../../../../renderer/offline/outbox/attribution';
 import { CustomerCache } from '../../../../renderer/offline/customers/customer-cache';

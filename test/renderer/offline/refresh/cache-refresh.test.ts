@@ -1,7 +1,7 @@
 // Pages come from the real sandbox through the main process's handler table (real HTTP).
 import { Dexie, type DBCoreTable } from 'dexie';
 import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, test } from 'vitest';
-import type { CustomerPagePayload, CustomerPageResult, TillApi } from '../../../../electron/contract';
+import type { CustomerPagePayload, CustomerPageResult, TillApi } from '../../../../common/contract';
 import {
   adaptedCashierShare,
   CacheRefresh,

@@ -5,7 +5,7 @@ import {
   nextRefreshAt,
   windowHours,
 } from '../../../../renderer/offline/refresh/refresh-schedule';
-import type { TillApi } from '../../../../electron/contract';
+import type { TillApi } from '../../../../common/contract';
 import { createOfflineServices } from '../../../../renderer/offline';
 import { writeMeta } from '../../../../renderer/offline/db/db';
 import { dropDb, freshDb } from '../support/fixtures';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, test } from 'vitest';
-import type { Customer, Program } from '../../../../electron/contract';
+import type { Customer, Program } from '../../../../common/contract';
 import { CustomerCache, prepareCustomers } from '../../../../renderer/offline/customers/customer-cache';
 import {
   customerTables,

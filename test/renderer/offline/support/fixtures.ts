@@ -1,6 +1,6 @@
 /** Small builders and fakes for the offline-core tests. */
 import { Dexie, type DBCore, type DBCoreTable } from 'dexie';
-import type { Customer, Reward } from '../../../../electron/contract';
+import type { Customer, Reward } from '../../../../common/contract';
 import { openOfflineDb, type OfflineDb } from '../../../../renderer/offline/db/db';
 import type { LockManagerLike } from '../../../../renderer/offline/outbox/replayer';
 

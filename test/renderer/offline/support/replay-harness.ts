@@ -3,7 +3,7 @@
  * `TillApi` built on the main process's handler table. The sandbox and the till share a
  * clock that a test moves forward (back-off waits, "redeemed before our first attempt").
  */
-import { createTillApi, type TillApi } from '../../../../electron/contract';
+import { createTillApi, type TillApi } from '../../../../common/contract';
 import { startSandbox, type Sandbox } from '../../../../sandbox';
 import { CustomerCache } from '../../../../renderer/offline/customers/customer-cache';
 import type { OfflineDb } from '../../../../renderer/offline/db/db';

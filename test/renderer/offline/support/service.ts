@@ -4,7 +4,7 @@
  * preload wraps `ipcRenderer.invoke`.
  */
 import { startSandbox, type Sandbox } from '../../../../sandbox';
-import { createTillApi, type TillApi } from '../../../../electron/contract';
+import { createTillApi, type TillApi } from '../../../../common/contract';
 import { APP_SENDER, configureService, createCoreFixture, type CoreFixture } from '../../../support/app-core-fixture';
 
 export interface ServiceHarness {

@@ -1,0 +1,437 @@
+import axios, { type AxiosInstance, type Method } from 'axios';
+import type { z } from 'zod';
+import { backoffDelay } from '../../common/backoff';
+import { isRecord } from '../../common/is-record';
+import { nestsDeeperThan } from '../../common/json-depth';
+import type {
+  AttemptTiming,
+  BridgeError,
+  Customer,
+  CustomerPagePayload,
+  CustomerPageResult,
+  Failure,
+  Redemption,
+  RegisterOutcome,
+  Result,
+  Reward,
+  SearchResult,
+} from '../../common/contract';
+import { badResponse, errorFromResponse, errorFromTransport } from './api-errors';
+import type { Logger } from '../log/log';
+import {
+  cardSchema,
+  customerSchema,
+  customerWithRewardsSchema,
+  pageMetaSchema,
+  readEach,
+  redemptionPartsSchema,
+  RESPONSE_LIMITS,
+  rewardSchema,
+} from './response-schemas';
+import { MAX_RESULT_DEPTH, scrubSecrets } from '../log/scrub-secrets';
+import { plainServiceText } from './service-text';
+import { ServiceClock } from './service-clock';
+
+/** Where to send requests and with which key. */
+export interface ServiceTarget {
+  baseUrl: string;
+  apiKey: string;
+}
+
+export interface RetryPolicy {
+  /** Total tries of a GET, including the first. */
+  attempts: number;
+  /** First back-off; doubled each time, with jitter. */
+  baseDelayMs: number;
+  /** The longest `Retry-After` worth waiting for in the till; longer ones are handed back. */
+  maxWaitMs: number;
+}
+
+export interface LoyaltyApiOptions {
+  timeoutMs: number;
+  log: Logger;
+  retry?: RetryPolicy;
+  /** Learns the service's clock from every answer; shared across clients of one till. */
+  clock?: ServiceClock;
+}
+
+// A cashier is waiting: a couple of quick retries, then tell them.
+const DEFAULT_RETRY: RetryPolicy = { attempts: 3, baseDelayMs: 200, maxWaitMs: 2000 };
+const MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
+
+export interface SearchQuery {
+  phone?: string;
+  country_code?: string;
+  search?: string;
+  page?: number;
+  per_page?: number;
+}
+export interface RegisterBody {
+  name: string;
+  phone: string;
+  country_code?: string;
+  email?: string;
+  birthday?: string;
+}
+export interface UpdateBody {
+  name?: string;
+  email?: string | null;
+  birthday?: string | null;
+}
+export interface RewardBody {
+  reward_code: string;
+  phone: string;
+  country_code?: string;
+}
+export interface RedeemBody extends RewardBody {
+  branch_id?: string;
+  order_reference?: string;
+}
+
+export interface LoyaltyApi {
+  searchCustomers(query: SearchQuery): Promise<SearchResult>;
+  /** A page of the whole list, conditional on the page's entity tag when one is given. */
+  customerPage(query: CustomerPagePayload): Promise<CustomerPageResult>;
+  getCustomer(id: string): Promise<Result<Customer>>;
+  registerCustomer(body: RegisterBody): Promise<Result<RegisterOutcome>>;
+  updateCustomer(id: string, body: UpdateBody): Promise<Result<Customer>>;
+  checkReward(body: RewardBody): Promise<Result<Reward>>;
+  /** Never retried: a second attempt could redeem twice. */
+  redeemReward(body: RedeemBody): Promise<Result<Redemption>>;
+  /** A single cheap authenticated GET, to tell "reachable" from "offline". */
+  probe(): Promise<Result<null>>;
+}
+
+interface Envelope {
+  status: number;
+  /** The `ETag` header, where the service sent one. */
+  etag: string | undefined;
+  data: unknown;
+  meta: unknown;
+  message: string | undefined;
+  attempt?: AttemptTiming;
+}
+
+interface RequestSpec {
+  method: Method;
+  path: string;
+  params?: object;
+  body?: object;
+  retry: boolean;
+  /** Report when the request was made (`attempt`), for reconciling a lost answer. */
+  timed?: boolean;
+  /** Sent as `If-None-Match`; a 304 is then an answer, not an error. */
+  ifNoneMatch?: string;
+}
+
+/**
+ * The loyalty service client (`loyalty-api.md`): adds the key, speaks the `/v1` envelope,
+ * and turns every outcome into a `Result`. It never throws for anything the network or
+ * the service does.
+ */
+export function createLoyaltyApi(target: ServiceTarget, options: LoyaltyApiOptions): LoyaltyApi {
+  const { timeoutMs, log } = options;
+  const retry = options.retry ?? DEFAULT_RETRY;
+  const clock = options.clock ?? new ServiceClock();
+
+  /** The attempt's times on the service's clock, with the estimate as it stands after it. */
+  function timing(localStart: number, localEnd: number, requestSent: boolean): AttemptTiming {
+    const estimate = clock.estimate();
+    return {
+      localStart,
+      localEnd,
+      start: estimate ? localStart + estimate.offsetMs : null,
+      end: estimate ? localEnd + estimate.offsetMs : null,
+      uncertaintyMs: estimate ? estimate.uncertaintyMs : null,
+      requestSent,
+    };
+  }
+  /**
+   * A page of customers: each one read on its own, so one the till cannot read is left out
+   * and counted, and the page (and its `meta`) still used. The log names the skipped ids.
+   */
+  function customerList(answer: Envelope, what: string): SearchResult {
+    const customers = readEach(answer.data, customerSchema, RESPONSE_LIMITS.customersPerPage);
+    const meta = pageMetaSchema.safeParse(answer.meta);
+    if (!customers || !meta.success) return unreadable(answer.status);
+    if (customers.skipped > 0) {
+      const ids = customers.skippedIds.length > 0 ? `: ${customers.skippedIds.join(', ')}` : '';
+      log.warn(`${what}: ${customers.skipped} customers could not be read and were left out${ids}`);
+    }
+    const skipped = customers.skipped > 0 ? { skipped: customers.skipped } : {};
+    return { ok: true, data: customers.items satisfies Customer[], meta: meta.data, status: answer.status, ...skipped };
+  }
+
+  const http: AxiosInstance = axios.create({
+    // Node's http, always: under a DOM-like test environment axios would otherwise pick XHR.
+    adapter: 'http',
+    baseURL: target.baseUrl,
+    timeout: timeoutMs,
+    headers: { Accept: 'application/json', Authorization: `Bearer ${target.apiKey}` },
+    // Read the body as text and parse it here, so an HTML page or broken JSON is seen as such.
+    responseType: 'text',
+    transformResponse: [(data: unknown) => data],
+    // Every status is an answer to interpret, not an exception.
+    validateStatus: () => true,
+    // A redirect from an API is a misconfiguration; following it could carry the key elsewhere.
+    maxRedirects: 0,
+    maxContentLength: MAX_RESPONSE_BYTES,
+    transitional: { clarifyTimeoutError: true, silentJSONParsing: true, forcedJSONParsing: false },
+  });
+
+  async function once(spec: RequestSpec): Promise<Envelope | Failure> {
+    const started = Date.now();
+    const localStart = clock.monotonicNow();
+    // A hard deadline for the whole exchange: axios's own timeout is per socket inactivity.
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(), timeoutMs);
+    try {
+      const response = await http.request<string>({
+        method: spec.method,
+        url: spec.path,
+        params: spec.params,
+        data: spec.body,
+        headers: {
+          ...(spec.body ? { 'Content-Type': 'application/json' } : {}),
+          ...(spec.ifNoneMatch ? { 'If-None-Match': spec.ifNoneMatch } : {}),
+        },
+        signal: deadline.signal,
+      });
+      const localEnd = clock.monotonicNow();
+      log.info(`${spec.method} ${spec.path} -> ${response.status} (${Date.now() - started} ms)`);
+      const header = (name: string) => {
+        const value: unknown = response.headers[name];
+        return typeof value === 'string' ? value : undefined;
+      };
+      clock.observe(header('date'), localStart, localEnd);
+      // Only an asked-for 304 means "unchanged"; otherwise it is an answer we cannot read.
+      if (response.status === 304 && spec.ifNoneMatch) {
+        return {
+          status: 304,
+          etag: entityTag(header('etag'), target.apiKey),
+          data: null,
+          meta: undefined,
+          message: undefined,
+        };
+      }
+      const answer = readAnswer(
+        response.status,
+        response.data,
+        header('retry-after'),
+        target.apiKey,
+        entityTag(header('etag'), target.apiKey),
+      );
+      return spec.timed ? { ...answer, attempt: timing(localStart, localEnd, true) } : answer;
+    } catch (thrown) {
+      const localEnd = clock.monotonicNow();
+      // Only the error code and whether the request was written are read: axios errors
+      // carry the request config, key included.
+      const code = axios.isAxiosError(thrown) ? thrown.code : undefined;
+      const error = errorFromTransport(code, deadline.signal.aborted);
+      const sent = requestWasWritten(thrown);
+      log.warn(
+        `${spec.method} ${spec.path} -> ${error.kind}${code ? ` (${code})` : ''}${sent ? '' : ', request not sent'} (${Date.now() - started} ms)`,
+      );
+      return spec.timed ? { ok: false, error, attempt: timing(localStart, localEnd, sent) } : { ok: false, error };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async function send(spec: RequestSpec): Promise<Envelope | Failure> {
+    for (let attempt = 1; ; attempt++) {
+      const outcome = await once(spec);
+      if ('status' in outcome || !spec.retry || attempt >= retry.attempts) return outcome;
+      const wait = retryDelay(outcome.error, attempt, retry);
+      if (wait === null) return outcome;
+      await sleep(wait);
+    }
+  }
+
+  return {
+    async searchCustomers(query) {
+      const answer = await send({ method: 'GET', path: '/v1/customers', params: query, retry: true });
+      if (!isEnvelope(answer)) return answer;
+      return customerList(answer, 'GET /v1/customers');
+    },
+    async customerPage({ page, per_page, if_none_match }) {
+      const answer = await send({
+        method: 'GET',
+        path: '/v1/customers',
+        params: { page, per_page },
+        retry: true,
+        ...(if_none_match ? { ifNoneMatch: if_none_match } : {}),
+      });
+      if (!isEnvelope(answer)) return answer;
+      if (answer.status === 304)
+        return { ok: true, notModified: true, data: null, status: 304, ...(answer.etag ? { etag: answer.etag } : {}) };
+      const list = customerList(answer, `GET /v1/customers page ${page}`);
+      return list.ok && answer.etag ? { ...list, etag: answer.etag } : list;
+    },
+    async getCustomer(id) {
+      const answer = await send({ method: 'GET', path: `/v1/customers/${encodeURIComponent(id)}`, retry: true });
+      if (!isEnvelope(answer)) return answer;
+      const customer = customerWithRewardsSchema.safeParse(answer.data);
+      if (!customer.success) return unreadable(answer.status);
+      // One reward the till cannot read is left out; the customer and the other rewards stand.
+      const rewards = readEach(customer.data.rewards, rewardSchema, RESPONSE_LIMITS.rewardsPerCustomer)!;
+      if (rewards.skipped > 0) {
+        log.warn(`GET /v1/customers/{id}: ${rewards.skipped} of its rewards could not be read and were left out`);
+      }
+      return success(answer, { ...customer.data, rewards: rewards.items } satisfies Customer);
+    },
+    async registerCustomer(body) {
+      const answer = await send({ method: 'POST', path: '/v1/customers', body, retry: false });
+      if (!isEnvelope(answer)) return answer;
+      // The phone is the identity: 201 means new, 200 means the phone was already known.
+      return shaped(answer, customerSchema, (customer): RegisterOutcome => ({
+        customer,
+        created: answer.status === 201,
+      }));
+    },
+    async updateCustomer(id, body) {
+      const answer = await send({ method: 'PUT', path: `/v1/customers/${encodeURIComponent(id)}`, body, retry: false });
+      if (!isEnvelope(answer)) return answer;
+      return shaped(answer, customerSchema, (customer): Customer => customer);
+    },
+    async checkReward(body) {
+      // POST, but it changes nothing; still not retried, so the policy stays "GETs only".
+      const answer = await send({ method: 'POST', path: '/v1/rewards/check', body, retry: false });
+      if (!isEnvelope(answer)) return answer;
+      return shaped(answer, rewardSchema, (reward): Reward => reward);
+    },
+    async redeemReward(body) {
+      const answer = await send({ method: 'POST', path: '/v1/rewards/redeem', body, retry: false, timed: true });
+      // The attempt's timing goes with every outcome: a lost or unreadable answer is exactly
+      // when the outbox needs to know when the request was on the wire.
+      const attempt = answer.attempt ? { attempt: answer.attempt } : {};
+      if (!isEnvelope(answer)) {
+        // A 2xx is the truth that the service redeemed, even with a body nobody can read.
+        if (!isSuccessStatus(answer.error.status)) return answer;
+        log.warn(`POST /v1/rewards/redeem -> ${answer.error.status}: redeemed, but the answer could not be read`);
+        return { ok: true, data: { reward: null, card: null }, status: answer.error.status, ...attempt };
+      }
+      const parts = redemptionPartsSchema.safeParse(answer.data);
+      const reward = rewardSchema.safeParse(parts.success ? parts.data.reward : undefined);
+      const card = cardSchema.safeParse(parts.success ? parts.data.card : undefined);
+      if (!reward.success || !card.success) {
+        log.warn(`POST /v1/rewards/redeem -> ${answer.status}: redeemed, but part of the answer could not be read`);
+      }
+      const redemption: Redemption = {
+        reward: reward.success ? reward.data : null,
+        card: card.success ? card.data : null,
+      };
+      return { ...success(answer, redemption), ...attempt };
+    },
+    async probe() {
+      const answer = await once({ method: 'GET', path: '/v1/customers', params: { per_page: 1 }, retry: false });
+      if (!isEnvelope(answer)) return answer;
+      return { ok: true, data: null, status: answer.status };
+    },
+  };
+}
+
+/** The longest entity tag kept: it is stored per page and sent back with every refresh. */
+const MAX_ETAG_LENGTH = 256;
+
+/**
+ * An `ETag` as RFC 9110 writes it (`"…"` or `W/"…"`, visible ASCII inside), short, and never
+ * holding the key; anything else is dropped, which only costs an unconditional fetch next time.
+ */
+function entityTag(value: string | undefined, apiKey: string): string | undefined {
+  if (value === undefined || value.length > MAX_ETAG_LENGTH) return undefined;
+  if (!/^(W\/)?"[\x21\x23-\x7e]*"$/.test(value)) return undefined;
+  return apiKey && value.includes(apiKey) ? undefined : value;
+}
+
+/**
+ * Whether the failed request had been written to the connection in full. Node's request
+ * emits 'finish' (and sets `writableFinished`) once its last byte was handed to the socket;
+ * a connection refused, or reset before that, leaves it unset.
+ */
+function requestWasWritten(thrown: unknown): boolean {
+  const request = axios.isAxiosError(thrown)
+    ? (thrown.request as { writableFinished?: unknown } | undefined)
+    : undefined;
+  return request?.writableFinished === true;
+}
+
+/** Interprets one HTTP answer: the envelope on success, a `Failure` otherwise. */
+function readAnswer(
+  status: number,
+  text: string,
+  retryAfter: string | undefined,
+  apiKey: string,
+  etag?: string,
+): Envelope | Failure {
+  const parsed = parseJson(text);
+  // No answer of the spec nests more than a handful of levels; the bridge carries no deeper result.
+  if (parsed !== undefined && nestsDeeperThan(parsed, MAX_RESULT_DEPTH)) {
+    return { ok: false, error: badResponse('bridge.tooDeep', status) };
+  }
+  // The key goes before anything is read, shortened or copied from the answer: a message cut
+  // to length could otherwise keep part of an echoed key that no later scrub would match.
+  const body = scrubSecrets(parsed, [apiKey]);
+  if (status < 200 || status >= 300) {
+    return { ok: false, error: errorFromResponse(status, body === undefined ? text : body, retryAfter) };
+  }
+  if (!isRecord(body)) {
+    return { ok: false, error: badResponse('service.notJson', status) };
+  }
+  if (body.ok !== true || !('data' in body)) {
+    return { ok: false, error: badResponse('service.unexpectedFormat', status) };
+  }
+  return {
+    status,
+    etag,
+    data: body.data,
+    meta: body.meta,
+    message: plainServiceText(body.message),
+  };
+}
+
+/** How long to wait before retrying a GET, or null when it should not be retried. */
+export function retryDelay(error: BridgeError, attempt: number, policy: RetryPolicy): number | null {
+  if (error.kind === 'rate_limited' && error.retryAfterMs !== undefined) {
+    return error.retryAfterMs <= policy.maxWaitMs ? error.retryAfterMs : null;
+  }
+  if (error.kind !== 'offline' && error.kind !== 'server' && error.kind !== 'rate_limited') return null;
+  return backoffDelay(attempt, { baseMs: policy.baseDelayMs, maxMs: policy.maxWaitMs });
+}
+
+function isSuccessStatus(status: number | undefined): boolean {
+  return status !== undefined && status >= 200 && status < 300;
+}
+
+function success<T>(answer: Envelope, data: T): Result<T> {
+  const result: Result<T> = { ok: true, data, status: answer.status };
+  if (answer.message !== undefined) result.message = answer.message;
+  return result;
+}
+
+/** The answer's data checked against its schema, then turned into the result's data. */
+function shaped<S extends z.ZodType, T>(answer: Envelope, schema: S, toResult: (data: z.output<S>) => T): Result<T> {
+  const parsed = schema.safeParse(answer.data);
+  return parsed.success ? success(answer, toResult(parsed.data)) : unreadable(answer.status);
+}
+
+function unreadable(status: number): Failure {
+  return { ok: false, error: badResponse('service.unexpectedShape', status) };
+}
+
+function isEnvelope(answer: Envelope | Failure): answer is Envelope {
+  return 'status' in answer;
+}
+
+function parseJson(text: string): unknown {
+  if (typeof text !== 'string' || text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

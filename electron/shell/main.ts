@@ -1,0 +1,156 @@
+import { app, ipcMain, Menu, net, protocol, session, shell, type BrowserWindow } from 'electron';
+import { join } from 'node:path';
+import { CHANNELS, LINK_PUSH_CHANNEL } from '../../common/contract';
+import { createAppCore, type AppCore } from '../bridge/app-core';
+import { APP_ORIGIN, APP_SCHEME, createAppProtocolHandler } from '../app-page/app-protocol';
+import { buildAppMenu } from './app-menu';
+import { createFileLogger } from './electron-log-file';
+import { createRedactingLogger, describeError } from '../log/log';
+import { createSafeStorageCipher } from './safe-storage-cipher';
+import type { LinkSource } from '../links/link-inbox';
+import { protocolClientArgs } from '../links/protocol-client';
+import { linksInArgv } from '../links/till-link';
+import { installWebContentsGuards } from './web-contents-guards';
+import { createMainWindow } from './window';
+
+// The Electron shell around the app core: protocol, window, IPC registration, lifecycle.
+// Everything with logic in it lives in modules that are tested under Node.
+
+// Bundled to dist/main/main.cjs: the preload sits beside it, the renderer in dist/renderer.
+const PRELOAD = join(__dirname, 'preload.cjs');
+const RENDERER_ROOT = join(__dirname, '..', 'renderer');
+
+protocol.registerSchemesAsPrivileged([
+  // Standard and secure: a real origin for the page, so `'self'` in the CSP and same-origin module scripts work.
+  { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, corsEnabled: true } },
+]);
+app.enableSandbox();
+
+if (!app.requestSingleInstanceLock()) {
+  // Two tills in one profile would fight over the key, the settings and the demo's data.
+  app.quit();
+} else {
+  run();
+}
+
+function run(): void {
+  const fileLog = createFileLogger();
+  let core: AppCore | null = null;
+  let window: BrowserWindow | null = null;
+  let disposed = false;
+  const devTools = !app.isPackaged;
+  // Links that arrive before the core is ready (macOS sends open-url before `ready`).
+  const early: Array<{ url: string; via: LinkSource }> = [];
+
+  const receiveLink = (url: string, via: LinkSource) => {
+    if (core) core.links.receive(url, via);
+    else if (early.length < 10) early.push({ url, via });
+  };
+
+  const showWindow = () => {
+    if (window && !window.isDestroyed()) {
+      if (window.isMinimized()) window.restore();
+      window.focus();
+      return;
+    }
+    const created = createMainWindow({ preloadPath: PRELOAD, devTools });
+    window = created;
+    if (core) {
+      const links = core.links;
+      const push = (message: unknown) => created.webContents.send(LINK_PUSH_CHANNEL, message);
+      links.attach(push);
+      // A reload starts a new page that has not subscribed yet: hold links until it asks.
+      created.webContents.on('did-start-loading', () => links.attach(push));
+      created.on('closed', () => links.detach());
+    }
+    void created.loadURL(`${APP_ORIGIN}/index.html`);
+  };
+
+  // Windows (and Linux): a link opened while the app runs starts a second instance, whose
+  // command line carries the link. The second instance quits; the link is handled here.
+  app.on('second-instance', (_event, argv) => {
+    showWindow();
+    for (const url of linksInArgv(argv ?? [])) receiveLink(url, 'second-instance');
+  });
+  // macOS: links come as open-url, also the one that started the app.
+  app.on('open-url', (event, url) => {
+    event.preventDefault();
+    receiveLink(url, 'open-url');
+    if (core) showWindow();
+  });
+
+  app.on('will-quit', (event) => {
+    if (disposed || !core) return;
+    // Stop the demo sandbox (and let it save) before the process goes.
+    event.preventDefault();
+    disposed = true;
+    core
+      .dispose()
+      .catch((error) => core?.log.error(`Shutting down: ${describeError(error)}`))
+      .finally(() => app.quit());
+  });
+
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+
+  app
+    .whenReady()
+    .then(async () => {
+      core = await createAppCore({
+        userDataDir: app.getPath('userData'),
+        cipher: createSafeStorageCipher(),
+        appOrigin: APP_ORIGIN,
+        log: fileLog,
+        // Read on every getState, so a language added in the OS is followed without a restart.
+        systemLanguages: () => {
+          const preferred = app.getPreferredSystemLanguages();
+          return preferred.length > 0 ? preferred : [app.getLocale()];
+        },
+      });
+      const handlers = core.handlers;
+      const log = core.log;
+      process.on('uncaughtException', (error) => log.error(`Uncaught: ${describeError(error)}`));
+      process.on('unhandledRejection', (error) => log.error(`Unhandled rejection: ${describeError(error)}`));
+
+      installWebContentsGuards({ appOrigin: APP_ORIGIN, session: session.defaultSession, log });
+      protocol.handle(
+        APP_SCHEME,
+        createAppProtocolHandler({ rootDir: RENDERER_ROOT, fetchFile: (url) => net.fetch(url) }),
+      );
+      for (const channel of Object.values(CHANNELS)) {
+        ipcMain.handle(channel, (event, payload) => handlers[channel]({ url: event.senderFrame?.url ?? '' }, payload));
+      }
+      Menu.setApplicationMenu(
+        buildAppMenu({
+          isMac: process.platform === 'darwin',
+          devTools,
+          openLogsFolder: () => void shell.openPath(app.getPath('logs')),
+        }),
+      );
+      app.on('activate', showWindow);
+      registerAsLinkHandler(log);
+      // `"Loyalty Till.exe" "loyalty-till://…"`: a link on the command line of the first start.
+      for (const url of linksInArgv(process.argv.slice(1))) receiveLink(url, 'command-line');
+      for (const { url, via } of early.splice(0)) receiveLink(url, via);
+      showWindow();
+      log.info(`Loyalty Till ${app.getVersion()} started.`);
+    })
+    .catch((error) => {
+      // No core, so no known key: still strip anything shaped like a bearer token.
+      createRedactingLogger(fileLog, () => []).error(`Start-up failed: ${describeError(error)}`);
+      app.exit(1);
+    });
+}
+
+/** Where the installer did not register `loyalty-till://` (an unpacked build), the app does. */
+function registerAsLinkHandler(log: { info(message: string): void; warn(message: string): void }): void {
+  const args = protocolClientArgs({
+    defaultApp: process.defaultApp === true,
+    execPath: process.execPath,
+    argv: process.argv,
+  });
+  if (app.isDefaultProtocolClient(...args)) return;
+  if (app.setAsDefaultProtocolClient(...args)) log.info(`Registered as the handler of ${args[0]}:// links.`);
+  else log.warn(`Could not register as the handler of ${args[0]}:// links; the installer registers them.`);
+}

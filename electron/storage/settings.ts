@@ -1,0 +1,219 @@
+import { rename } from 'node:fs/promises';
+import { z } from 'zod';
+import { isSupportedCountry } from 'libphonenumber-js';
+import { ARABIC_DIGITS, INTERFACE_LANGUAGES, THEMES, type Settings, type SettingsPatch } from '../../common/contract';
+import { readFileIfExists, writeFileAtomic } from './atomic-file';
+import { describeError, type Logger } from '../log/log';
+import { fieldErrors, parseOptions } from '../validation/validation-errors';
+import { plainText } from '../validation/control-characters';
+import { ENGLISH, msg, type MainMessageKey, type Wording } from '../messages';
+
+export const DEFAULT_SETTINGS: Settings = Object.freeze({
+  baseUrl: null,
+  defaultCountry: 'SA',
+  branchId: null,
+  tillName: 'Till 1',
+  allowOfflineRedemption: true,
+  programId: null,
+  posCallbackUrl: null,
+  theme: 'system',
+  currency: null,
+  language: null,
+  arabicDigits: 'arab',
+  cacheRefresh: Object.freeze({ everyHours: 24, windowFromHour: 2, windowToHour: 5 }),
+});
+
+/** The currencies this runtime can format: the same Intl data the renderer formats with. */
+const KNOWN_CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/** The messages that differ between the URLs the till keeps. */
+interface UrlMessages {
+  tooLong: MainMessageKey;
+  notUrl: MainMessageKey;
+  notHttps: MainMessageKey;
+  credentials: MainMessageKey;
+}
+
+/**
+ * A URL the till sends to: https, or plain http only to this machine (127.0.0.1, localhost,
+ * [::1]), and never with a user name or password in it. `finish` checks the rest and gives
+ * the stored form.
+ */
+function sendableUrl(words: UrlMessages, finish: (url: URL, ctx: z.RefinementCtx) => string) {
+  return plainText()
+    .trim()
+    .max(2048, words.tooLong)
+    .transform((text, ctx) => {
+      let url: URL;
+      try {
+        url = new URL(text);
+      } catch {
+        ctx.addIssue({ code: 'custom', message: words.notUrl });
+        return z.NEVER;
+      }
+      const loopback = LOOPBACK_HOSTS.has(url.hostname);
+      if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
+        ctx.addIssue({ code: 'custom', message: words.notHttps });
+        return z.NEVER;
+      }
+      if (url.username || url.password) {
+        ctx.addIssue({ code: 'custom', message: words.credentials });
+        return z.NEVER;
+      }
+      return finish(url, ctx);
+    });
+}
+
+/**
+ * The service's base URL, normalised: no trailing slash, and no trailing `/v1` (the client
+ * adds the version to every path, and people paste URLs copied from the docs).
+ */
+export const baseUrlSchema = sendableUrl(
+  {
+    tooLong: msg('settings.serviceUrl.tooLong'),
+    notUrl: msg('settings.serviceUrl.notUrl'),
+    notHttps: msg('settings.serviceUrl.notHttps'),
+    credentials: msg('settings.serviceUrl.credentials'),
+  },
+  (url, ctx) => {
+    if (url.search || url.hash) {
+      ctx.addIssue({ code: 'custom', message: msg('settings.serviceUrl.queryOrFragment') });
+      return z.NEVER;
+    }
+    const path = url.pathname.replace(/\/+$/, '').replace(/\/v1$/i, '');
+    return `${url.protocol}//${url.host}${path}`;
+  },
+);
+
+/**
+ * The POS's callback for link outcomes. The same rule as the service URL (https, or http
+ * to this machine only) and no user name or password; a query string is allowed, since a
+ * POS may route on it. The outcome carries no secret, but it does name an order and a code.
+ */
+export const posCallbackUrlSchema = sendableUrl(
+  {
+    tooLong: msg('settings.callbackUrl.tooLong'),
+    notUrl: msg('settings.callbackUrl.notUrl'),
+    notHttps: msg('settings.callbackUrl.notHttps'),
+    credentials: msg('settings.callbackUrl.credentials'),
+  },
+  (url, ctx) => {
+    if (url.hash) {
+      ctx.addIssue({ code: 'custom', message: msg('settings.callbackUrl.fragment') });
+      return z.NEVER;
+    }
+    return url.href;
+  },
+);
+
+/** A country the phone library knows, as a two-letter code (SA, GB). */
+export const countrySchema = plainText()
+  .trim()
+  .transform((text) => text.toUpperCase())
+  .refine((code) => /^[A-Z]{2}$/.test(code) && isSupportedCountry(code), {
+    message: msg('settings.country'),
+  });
+
+const settingsPatchSchema = z.strictObject({
+  baseUrl: baseUrlSchema.nullable().optional(),
+  defaultCountry: countrySchema.optional(),
+  branchId: z.guid(msg('settings.branchId')).nullable().optional(),
+  tillName: plainText()
+    .trim()
+    .min(1, msg('settings.tillName.missing'))
+    .max(60, msg('settings.tillName.tooLong'))
+    .optional(),
+  allowOfflineRedemption: z.boolean(msg('settings.yesOrNo')).optional(),
+  programId: z.guid(msg('settings.programId')).nullable().optional(),
+  posCallbackUrl: posCallbackUrlSchema.nullable().optional(),
+  theme: z.enum(THEMES, msg('settings.theme')).optional(),
+  currency: z
+    .string()
+    .trim()
+    .transform((text) => text.toUpperCase())
+    .refine((code) => /^[A-Z]{3}$/.test(code) && KNOWN_CURRENCIES.has(code), {
+      message: msg('settings.currency'),
+    })
+    .nullable()
+    .optional(),
+  language: z.enum(INTERFACE_LANGUAGES, msg('settings.language')).nullable().optional(),
+  arabicDigits: z.enum(ARABIC_DIGITS, msg('settings.arabicDigits')).optional(),
+  cacheRefresh: z
+    .strictObject({
+      everyHours: z
+        .int(msg('settings.cacheRefresh.wholeHours'))
+        .min(1, msg('settings.cacheRefresh.atMostHourly'))
+        .max(168, msg('settings.cacheRefresh.atLeastWeekly')),
+      windowFromHour: z
+        .int(msg('settings.cacheRefresh.hour'))
+        .min(0, msg('settings.cacheRefresh.hour'))
+        .max(23, msg('settings.cacheRefresh.hour')),
+      windowToHour: z
+        .int(msg('settings.cacheRefresh.hour'))
+        .min(0, msg('settings.cacheRefresh.hour'))
+        .max(23, msg('settings.cacheRefresh.hour')),
+    })
+    .optional(),
+});
+
+const settingsFileSchema = settingsPatchSchema.strip();
+
+export type SettingsUpdate = { ok: true; settings: Settings } | { ok: false; fields: Record<string, string> };
+
+export interface SettingsStore {
+  get(): Settings;
+  /** Validates and saves; field errors are worded in `wording` (English by default). */
+  update(patch: unknown, wording?: Wording): Promise<SettingsUpdate>;
+}
+
+/** Settings (nothing secret) as JSON in the user-data folder, validated on every write. */
+export async function openSettings(options: { file: string; log: Logger }): Promise<SettingsStore> {
+  const { file, log } = options;
+  let current: Settings = { ...DEFAULT_SETTINGS };
+
+  const raw = await readFileIfExists(file);
+  if (raw) {
+    const parsed = (() => {
+      try {
+        return settingsFileSchema.safeParse(JSON.parse(raw.toString('utf8')));
+      } catch {
+        return null;
+      }
+    })();
+    if (parsed?.success) {
+      current = { ...DEFAULT_SETTINGS, ...stripUndefined(parsed.data) };
+    } else {
+      // Keep the unreadable file for inspection rather than overwriting it on the next save.
+      const aside = `${file}.unreadable-${Date.now()}`;
+      await rename(file, aside).catch((error) => log.warn(`Could not move ${file} aside: ${describeError(error)}`));
+      log.warn(`The settings file could not be read; defaults are in use and the old file was kept as ${aside}.`);
+    }
+  }
+
+  // Updates run one at a time: two overlapping saves must not lose either change, nor
+  // leave the file older than what the app believes.
+  let queue: Promise<unknown> = Promise.resolve();
+  async function apply(patch: SettingsPatch): Promise<Settings> {
+    const next: Settings = { ...current, ...patch };
+    await writeFileAtomic(file, `${JSON.stringify(next, null, 2)}\n`, 0o644);
+    current = next;
+    return { ...next };
+  }
+
+  return {
+    get: () => ({ ...current }),
+    async update(patch, wording = ENGLISH) {
+      const parsed = settingsPatchSchema.safeParse(patch ?? {}, parseOptions(wording));
+      if (!parsed.success) return { ok: false, fields: fieldErrors(parsed.error, wording) };
+      const saved = queue.then(() => apply(stripUndefined(parsed.data)));
+      queue = saved.catch(() => undefined);
+      return { ok: true, settings: await saved };
+    },
+  };
+}
+
+function stripUndefined(patch: z.infer<typeof settingsPatchSchema>): SettingsPatch {
+  return Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined)) as SettingsPatch;
+}

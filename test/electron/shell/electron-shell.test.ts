@@ -1,0 +1,270 @@
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { EventEmitter } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CHANNELS, LINK_PUSH_CHANNEL } from '../../../common/contract';
+
+// The Electron binary cannot run here, so the thin Electron shell (main.ts, window.ts,
+// web-contents-guards.ts) is exercised against a recording stand-in for the `electron`
+// module: what it registers, with which options, and how its guards answer. Everything
+// behind the handlers is the real app core.
+
+type Callback = (...args: unknown[]) => unknown;
+
+const electron = vi.hoisted(() => {
+  // Only node built-ins may be used inside vi.hoisted.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- vi.hoisted runs before imports
+  const { EventEmitter } = require('node:events') as typeof import('node:events');
+  const app = Object.assign(new EventEmitter(), {
+    paths: {} as Record<string, string>,
+    ready: null as null | (() => void),
+    isPackaged: false,
+    whenReady() {
+      return new Promise<void>((resolve) => (app.ready = resolve));
+    },
+    getPath: (name: string) => app.paths[name] ?? `/nonexistent/${name}`,
+    getVersion: () => '0.0.0-test',
+    getPreferredSystemLanguages: () => ['ar-SA', 'en-GB'],
+    getLocale: () => 'en-US',
+    requestSingleInstanceLock: vi.fn(() => true),
+    isDefaultProtocolClient: vi.fn(() => false),
+    setAsDefaultProtocolClient: vi.fn(() => true),
+    enableSandbox: vi.fn(),
+    quit: vi.fn(),
+    exit: vi.fn(),
+  });
+  const windows: Array<{ options: Record<string, any>; loaded: string[] }> = [];
+  class BrowserWindow extends EventEmitter {
+    loaded: string[] = [];
+    webContents = Object.assign(new EventEmitter(), { send: vi.fn() });
+    constructor(public options: Record<string, any>) {
+      super();
+      windows.push(this);
+    }
+    loadURL(url: string) {
+      this.loaded.push(url);
+      return Promise.resolve();
+    }
+    isDestroyed = () => false;
+    isMinimized = () => false;
+    restore = vi.fn();
+    focus = vi.fn();
+    show = vi.fn();
+  }
+  const session = {
+    setPermissionRequestHandler: vi.fn(),
+    setPermissionCheckHandler: vi.fn(),
+    setDevicePermissionHandler: vi.fn(),
+    setDisplayMediaRequestHandler: vi.fn(),
+    webRequest: { onBeforeRequest: vi.fn() },
+  };
+  return {
+    app,
+    windows,
+    BrowserWindow,
+    session: { defaultSession: session },
+    ipcMain: { handle: vi.fn() },
+    protocol: { registerSchemesAsPrivileged: vi.fn(), handle: vi.fn() },
+    Menu: { buildFromTemplate: vi.fn((template: unknown) => ({ template })), setApplicationMenu: vi.fn() },
+    net: { fetch: vi.fn() },
+    shell: { openPath: vi.fn(async () => '') },
+    safeStorage: {
+      isEncryptionAvailable: () => true,
+      getSelectedStorageBackend: () => 'gnome_libsecret',
+      encryptString: (text: string) => Buffer.from(text, 'utf8').reverse(),
+      decryptString: (data: Buffer) => Buffer.from(data).reverse().toString('utf8'),
+    },
+  };
+});
+
+vi.mock('electron', () => electron);
+vi.mock('electron-log/main', () => ({
+  default: {
+    transports: { file: {}, console: {} },
+    info: vi.fn(),
+    warn: vi.fn(),
+    error: vi.fn(),
+  },
+}));
+
+let userData: string;
+
+beforeAll(async () => {
+  userData = await mkdtemp(join(tmpdir(), 'till-shell-'));
+  electron.app.paths = { userData, logs: join(userData, 'logs') };
+  await import('../../../electron/shell/main');
+  electron.app.ready?.();
+  await vi.waitFor(() => expect(electron.windows).toHaveLength(1));
+});
+
+afterAll(async () => {
+  electron.app.emit('will-quit', { preventDefault: () => undefined });
+  await rm(userData, { recursive: true, force: true });
+});
+
+type Handler = (event: unknown, payload: unknown) => Promise<any>;
+function registered(channel: string): Handler {
+  const call = electron.ipcMain.handle.mock.calls.find(([name]) => name === channel);
+  if (!call) throw new Error(`${channel} is not registered`);
+  return call[1] as Handler;
+}
+
+describe('main.ts', () => {
+  test('registers the app:// scheme as privileged and forces the sandbox before the app is ready', () => {
+    expect(electron.protocol.registerSchemesAsPrivileged).toHaveBeenCalledWith([
+      expect.objectContaining({ scheme: 'app', privileges: expect.objectContaining({ standard: true, secure: true }) }),
+    ]);
+    expect(electron.app.enableSandbox).toHaveBeenCalled();
+    expect(electron.app.requestSingleInstanceLock).toHaveBeenCalled();
+    expect(electron.protocol.handle).toHaveBeenCalledWith('app', expect.any(Function));
+  });
+
+  test('registers exactly the contract channels, each reaching the app core with the sender frame URL', async () => {
+    const channels = electron.ipcMain.handle.mock.calls.map(([name]) => name);
+    expect(channels.sort()).toEqual(Object.values(CHANNELS).sort());
+
+    const fromApp = await registered(CHANNELS.getState)({ senderFrame: { url: 'app://till/index.html' } }, undefined);
+    expect(fromApp).toMatchObject({ ok: true, data: { mode: 'unconfigured', key: { set: false, protection: 'os' } } });
+    // The OS's preferred languages reach the renderer through the contract.
+    expect(fromApp).toMatchObject({ ok: true, data: { systemLanguages: ['ar-SA', 'en-GB'] } });
+    const fromElsewhere = await registered(CHANNELS.getState)(
+      { senderFrame: { url: 'https://evil.example/' } },
+      undefined,
+    );
+    expect(fromElsewhere).toMatchObject({ ok: false, error: { code: 'forbidden_sender' } });
+    const noFrame = await registered(CHANNELS.getState)({ senderFrame: null }, undefined);
+    expect(noFrame).toMatchObject({ ok: false, error: { code: 'forbidden_sender' } });
+  });
+
+  test('the key goes through safeStorage into the user-data folder', async () => {
+    const result = await registered(CHANNELS.setApiKey)(
+      { senderFrame: { url: 'app://till/' } },
+      { apiKey: 'shell-test-key-1234' },
+    );
+    expect(result).toMatchObject({ ok: true, data: { key: { set: true, lastFour: '1234', protection: 'os' } } });
+  });
+
+  test('opens one window on app://till with the bundled preload and the secure web preferences', () => {
+    const [window] = electron.windows;
+    expect(window!.loaded).toEqual(['app://till/index.html']);
+    expect(window!.options.webPreferences).toMatchObject({
+      preload: expect.stringMatching(/preload\.cjs$/),
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      experimentalFeatures: false,
+      webviewTag: false,
+    });
+    expect(window!.options.webPreferences).not.toHaveProperty('enableBlinkFeatures');
+  });
+
+  test('a second start focuses the existing window instead of opening another', () => {
+    electron.app.emit('second-instance');
+    expect(electron.windows).toHaveLength(1);
+    expect((electron.windows[0] as any).focus).toHaveBeenCalled();
+  });
+
+  test('registers as the loyalty-till:// handler where the installer did not, with -- before the link', () => {
+    expect(electron.app.isDefaultProtocolClient).toHaveBeenCalledWith(
+      'loyalty-till',
+      process.execPath,
+      expect.any(Array),
+    );
+    const [scheme, path, args] = electron.app.setAsDefaultProtocolClient.mock.calls[0] as unknown as [
+      string,
+      string,
+      string[],
+    ];
+    expect(scheme).toBe('loyalty-till');
+    expect(path).toBe(process.execPath);
+    expect(args.at(-1)).toBe('--');
+  });
+
+  test('a link in a second instance’s command line, and a macOS open-url, reach the page on the link channel', async () => {
+    const [window] = electron.windows as unknown as Array<{ webContents: { send: ReturnType<typeof vi.fn> } }>;
+    // The page asks for what arrived before it listened; from then on links are pushed.
+    const taken = await registered(CHANNELS.takeLinkMessages)(
+      { senderFrame: { url: 'app://till/index.html' } },
+      undefined,
+    );
+    expect(taken).toEqual({ ok: true, data: [] });
+
+    electron.app.emit(
+      'second-instance',
+      {},
+      ['Loyalty Till.exe', '--allow-file-access', '--', 'loyalty-till://find?q=Layla'],
+      '/',
+    );
+    expect(window!.webContents.send).toHaveBeenLastCalledWith(
+      LINK_PUSH_CHANNEL,
+      expect.objectContaining({ kind: 'request', request: { route: 'find', q: 'Layla' } }),
+    );
+
+    const openUrl = { preventDefault: vi.fn() };
+    electron.app.emit('open-url', openUrl, 'loyalty-till://customer?phone=%2B966501234567');
+    expect(openUrl.preventDefault).toHaveBeenCalled();
+    expect(window!.webContents.send).toHaveBeenLastCalledWith(
+      LINK_PUSH_CHANNEL,
+      expect.objectContaining({ kind: 'request', request: { route: 'customer', phone: '+966501234567' } }),
+    );
+    // Arguments that are not links are never read as one.
+    const sends = window!.webContents.send.mock.calls.length;
+    electron.app.emit('second-instance', {}, ['Loyalty Till.exe', '--inspect', 'https://evil.example/'], '/');
+    expect(window!.webContents.send.mock.calls.length).toBe(sends);
+  });
+
+  test('the menu offers Open Logs Folder, which opens the logs folder', () => {
+    const template = electron.Menu.buildFromTemplate.mock.calls.at(-1)![0] as Array<{
+      submenu?: Array<{ label?: string; click?: () => void }>;
+    }>;
+    const item = template.flatMap((menu) => menu.submenu ?? []).find((entry) => entry.label === 'Open Logs Folder');
+    item!.click!();
+    expect(electron.shell.openPath).toHaveBeenCalledWith(join(userData, 'logs'));
+  });
+});
+
+describe('web-contents guards', () => {
+  const contents = Object.assign(new EventEmitter(), { setWindowOpenHandler: vi.fn() });
+  beforeAll(() => {
+    electron.app.emit('web-contents-created', {}, contents);
+  });
+
+  const navigate = (name: string, url: string) => {
+    const event = { url, preventDefault: vi.fn() };
+    contents.emit(name, event);
+    return event.preventDefault.mock.calls.length > 0;
+  };
+
+  test('navigation and redirects leave the app only to be blocked', () => {
+    expect(navigate('will-navigate', 'https://evil.example/')).toBe(true);
+    expect(navigate('will-navigate', 'app://till.evil.example/')).toBe(true);
+    expect(navigate('will-navigate', 'file:///etc/passwd')).toBe(true);
+    expect(navigate('will-redirect', 'https://evil.example/')).toBe(true);
+    expect(navigate('will-navigate', 'app://till/index.html#/settings')).toBe(false);
+  });
+
+  test('webviews are never attached and new windows are always denied', () => {
+    expect(navigate('will-attach-webview', 'about:blank')).toBe(true);
+    const openHandler = contents.setWindowOpenHandler.mock.calls[0]![0] as (details: { url: string }) => unknown;
+    expect(openHandler({ url: 'https://example.com' })).toEqual({ action: 'deny' });
+    expect(openHandler({ url: 'app://till/index.html' })).toEqual({ action: 'deny' });
+  });
+
+  test('permissions are denied and renderer network requests cancelled', () => {
+    const session = electron.session.defaultSession;
+    const decide = vi.fn();
+    (session.setPermissionRequestHandler.mock.calls[0]![0] as Callback)({}, 'media', decide);
+    expect(decide).toHaveBeenCalledWith(false);
+    expect((session.setPermissionCheckHandler.mock.calls[0]![0] as Callback)()).toBe(false);
+    const cancel = vi.fn();
+    const [filter, listener] = session.webRequest.onBeforeRequest.mock.calls[0]! as [{ urls: string[] }, Callback];
+    expect(filter.urls).toEqual(expect.arrayContaining(['http://*/*', 'https://*/*']));
+    listener({ url: 'https://tracker.example/x?phone=1' }, cancel);
+    expect(cancel).toHaveBeenCalledWith({ cancel: true });
+  });
+});
