@@ -25,15 +25,15 @@ import type {
 } from '../../common/contract';
 import { readPhone } from '../lib/phone';
 import { isUnreachable, mayHaveBeenApplied } from './connection/failure-kinds';
+import { openOfflineDb } from './db/open';
 import {
   LOCAL_ID_PREFIX,
-  openOfflineDb,
   rewardKey,
   type JournalEntry,
   type OfflineDb,
   type OutboxItem,
   type RedemptionItem,
-} from './db/db';
+} from './db/schema';
 import { CacheRefresh, refreshDue, type RefreshProgress } from './refresh/cache-refresh';
 import { DEFAULT_REFRESH_SCHEDULE, nextRefreshAt, type RefreshSchedule } from './refresh/refresh-schedule';
 import {
@@ -51,7 +51,7 @@ import { Outbox, type OnlineAttempt, type OutboxCounts, type QueueRefusal } from
 import { parseQuery } from './search/search-index';
 import { Replayer, readServiceClock, type LockManagerLike, type ReplayPause, type ReplayRun } from './outbox/replayer';
 import { closedAttempt, serviceNow } from './outbox/attribution';
-import type { AttemptRecord } from './db/db';
+import type { AttemptRecord } from './db/schema';
 import { WriteBehind, type WriteFailureListener } from './customers/write-behind';
 import { t } from '../i18n';
 

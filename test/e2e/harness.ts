@@ -29,7 +29,7 @@ import {
   type TillOperations,
 } from '../../common/contract';
 import type { LinkReceipt } from '../../electron/links/link-inbox';
-import { DEFAULT_DB_NAME } from '../../renderer/offline/db/db';
+import { DEFAULT_DB_NAME } from '../../renderer/offline/db/schema';
 import { REPLAY_LOCK_NAME } from '../../renderer/offline/outbox/replayer';
 import { startSandbox, type Dialect, type RedemptionRecord, type Sandbox } from '../../sandbox';
 import { createCapturedLog } from '../support/captured-log';

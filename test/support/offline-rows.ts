@@ -1,6 +1,6 @@
 /** Reading the cache's customers in tests, through the same module the app stores them with. */
 import { firstCustomers, findCustomersByIds } from '../../renderer/offline/customers/customer-blocks';
-import type { CachedCustomer, OfflineDb } from '../../renderer/offline/db/db';
+import type { CachedCustomer, OfflineDb } from '../../renderer/offline/db/schema';
 import { listedPks, readListing, type CustomerListing } from '../../renderer/offline/search/listings';
 
 export { countCustomers, getCustomerRow } from '../../renderer/offline/customers/customer-blocks';

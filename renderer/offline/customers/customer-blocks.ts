@@ -27,9 +27,9 @@
  * new customers, which ask `StoredIds` instead; every write notes its ids there.
  */
 import { Dexie, type Table } from 'dexie';
-import type { CachedCustomer, OfflineDb } from '../db/db';
+import type { CachedCustomer, CustomerBlock, ListingChunk, OfflineDb, SearchChunk } from '../db/schema';
 import { noteStoredIds } from './stored-ids';
-import { chunkOf, SearchLineChanges, type SearchChunk, type SearchFields } from '../search/search-chunks';
+import { chunkOf, SearchLineChanges, type SearchFields } from '../search/search-chunks';
 import { phoneDigestOf } from '../search/phone-digests';
 import {
   listingChunkOf,
@@ -37,7 +37,6 @@ import {
   listingOf,
   sameListing,
   sameListingChunk,
-  type ListingChunk,
   type ListingChunkWrites,
 } from '../search/listings';
 import { noteListingChunks } from '../search/listing-memory';
@@ -46,16 +45,6 @@ import { pagesInKeyOrder } from '../db/pages-in-key-order';
 
 export const BLOCK_BITS = 4;
 export const BLOCK_SIZE = 1 << BLOCK_BITS;
-
-/** One record of `customerBlocks`: its customers in pk order, the arrays in step. */
-export interface CustomerBlock {
-  block: number;
-  pks: number[];
-  /** The service's ids (or `local-…`), for the multi-entry id index. */
-  ids: string[];
-  /** Each customer as JSON: a `CachedCustomer` without its `pk`. */
-  rows: string[];
-}
 
 export function blockOf(pk: number): number {
   return pk >> BLOCK_BITS;

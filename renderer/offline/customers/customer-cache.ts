@@ -34,7 +34,7 @@ import {
   type CustomerWritePlan,
   type WriteContext,
 } from './customer-blocks';
-import { LOCAL_ID_PREFIX, rewardKey, type CachedCustomer, type CachedReward, type OfflineDb } from '../db/db';
+import { LOCAL_ID_PREFIX, rewardKey, type CachedCustomer, type CachedReward, type OfflineDb } from '../db/schema';
 import { nameWordsOf } from '../search/fold';
 import type { StoredIds } from './stored-ids';
 import { loadSearchIndex, yieldToBrowser, type IndexLoadOptions, type IndexLoadProgress } from '../search/index-loader';

@@ -20,7 +20,7 @@
  */
 import { cyrb53 } from './cyrb53';
 import { DatabaseFollowers } from '../db/database-followers';
-import type { OfflineDb } from '../db/db';
+import type { OfflineDb } from '../db/schema';
 
 /** Open addressing over hashes; 0 marks an empty slot. Kept at most half full. */
 const MIN_SLOTS = 1024;

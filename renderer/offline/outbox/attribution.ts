@@ -9,7 +9,7 @@
  * the very window of an unanswered attempt of ours (two redemptions in the same seconds).
  */
 import type { AttemptTiming, ServiceClockReading } from '../../../common/contract';
-import type { AttemptRecord, Attribution } from '../db/db';
+import type { AttemptRecord, Attribution } from '../db/schema';
 
 /** The service's timestamps are to the second (truncated or rounded: either side). */
 export const TIMESTAMP_RESOLUTION_MS = 1000;

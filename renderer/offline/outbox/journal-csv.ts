@@ -5,7 +5,7 @@
  * (starting with = + - @, a tab or a carriage return) is prefixed with an apostrophe: names
  * and order references come from people and must never execute when the file is opened.
  */
-import type { JournalEntry, JournalOutcome } from '../db/db';
+import type { JournalEntry, JournalOutcome } from '../db/schema';
 import { t, type MessageKey } from '../../i18n';
 import { likelyOursWords } from './reconciliation-words';
 

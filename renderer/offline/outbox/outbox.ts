@@ -27,7 +27,7 @@ import {
   type OutboxState,
   type RedemptionItem,
   type RegistrationItem,
-} from '../db/db';
+} from '../db/schema';
 import { nameWordsOf } from '../search/fold';
 import { checkRewardOffline, type OfflineCheck } from '../rewards/offline-check';
 import type { CustomerCache } from '../customers/customer-cache';

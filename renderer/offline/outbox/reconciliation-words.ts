@@ -9,7 +9,7 @@
  */
 import { t, tPlural } from '../../i18n';
 import { formatDateTimeSeconds, formatTimeSeconds } from '../../i18n/format';
-import type { Attribution } from '../db/db';
+import type { Attribution } from '../db/schema';
 
 function clockTime(iso: string, withDay = false): string {
   const date = new Date(iso);

@@ -22,10 +22,8 @@ import { conflictNote, likelyOursWords } from './reconciliation-words';
 import { t } from '../../i18n';
 import { backoffDelay, boundedRetryAfter, type BackoffPolicy } from '../connection/backoff';
 import { customerTables, deleteCustomerRow, getCustomerRow } from '../customers/customer-blocks';
+import { clearMeta, readMeta, writeMeta } from '../db/meta';
 import {
-  clearMeta,
-  readMeta,
-  writeMeta,
   type Attribution,
   type AttemptRecord,
   type CachedCustomer,
@@ -33,7 +31,7 @@ import {
   type OutboxItem,
   type RedemptionItem,
   type RegistrationItem,
-} from '../db/db';
+} from '../db/schema';
 import type { CustomerCache } from '../customers/customer-cache';
 import type { Outbox } from './outbox';
 

@@ -20,7 +20,8 @@
 import type { TillApi } from '../../../common/contract';
 import { backoffDelay, boundedRetryAfter, type BackoffPolicy } from '../connection/backoff';
 import { isTransient } from '../connection/failure-kinds';
-import { clearMeta, readMeta, writeMeta, type OfflineDb, type PageTag, type RefreshCursor } from '../db/db';
+import { clearMeta, readMeta, writeMeta } from '../db/meta';
+import { type OfflineDb, type PageTag, type RefreshCursor } from '../db/schema';
 import { customersAtMost } from '../customers/customer-blocks';
 import { prepareCustomers, PreparedCustomers, WriteInterrupted, type CustomerCache } from '../customers/customer-cache';
 import { StoredIds } from '../customers/stored-ids';

@@ -6,7 +6,7 @@
 import type { Reward } from '../../../common/contract';
 import { readPhone } from '../../lib/phone';
 import { findCustomerById } from '../customers/customer-blocks';
-import { rewardKey, type OfflineDb, type OutboxState } from '../db/db';
+import { rewardKey, type OfflineDb, type OutboxState } from '../db/schema';
 import { t, type MessageKey } from '../../i18n';
 
 export type OfflineVerdict =

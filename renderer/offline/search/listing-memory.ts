@@ -6,15 +6,9 @@
  * what this holds once loaded is what is stored.
  */
 import { DatabaseFollowers } from '../db/database-followers';
-import type { OfflineDb } from '../db/db';
+import type { ListingChunk, OfflineDb } from '../db/schema';
 import { pagesInKeyOrder } from '../db/pages-in-key-order';
-import {
-  readListing,
-  listingChunkOf,
-  type CustomerListing,
-  type ListingChunk,
-  type ListingChunkWrites,
-} from './listings';
+import { readListing, listingChunkOf, type CustomerListing, type ListingChunkWrites } from './listings';
 
 /**
  * Chunks (of 128 customers, about 12 KB) read per request while loading. Measured in the

@@ -24,7 +24,7 @@
  * is what is stored, whoever wrote it in this page.
  */
 import type { Program } from '../../../common/contract';
-import type { CachedCustomer } from '../db/db';
+import type { CachedCustomer, ListingChunk } from '../db/schema';
 import { ChangesByChunk, type ChunkWrites } from './chunk-changes';
 
 export const LISTING_BITS = 7;
@@ -51,17 +51,6 @@ export interface CustomerListing extends ListedCustomer {
   /** ISO time the record was fetched (or created on this till, for `localOnly`). */
   fetchedAt: string;
   localOnly: boolean;
-}
-
-/** One record of `listingChunks`. */
-export interface ListingChunk {
-  chunk: number;
-  /** Slot i's listing is `lines[offsets[i], offsets[i + 1])`: empty when no customer has that pk. */
-  offsets: Uint32Array;
-  /** The listings' UTF-8 JSON, back to back in slot order. */
-  lines: Uint8Array;
-  /** The programmes the listings' cards name, by index. */
-  programmes: Program[];
 }
 
 export function listingChunkOf(pk: number): number {

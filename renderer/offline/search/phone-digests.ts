@@ -11,14 +11,8 @@
  * Kept with its chunk: every write of a search chunk writes its digest, computed from the
  * chunk as written, in the same transaction (customer-blocks.ts, search-chunks.ts).
  */
-import { linesOf, phoneDigitsOfLine, type SearchChunk } from './search-chunks';
-
-export interface PhoneDigest {
-  /** The search chunk's key. */
-  chunk: number;
-  /** Each line's `phoneHash` of its phone's digits (0 for none). */
-  hashes: Uint32Array;
-}
+import { linesOf, phoneDigitsOfLine } from './search-chunks';
+import type { PhoneDigest, SearchChunk } from '../db/schema';
 
 /** FNV-1a, 32 bits, of a phone's digits; never 0, which marks "no phone". */
 export function phoneHash(digits: string): number {

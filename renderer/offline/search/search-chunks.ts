@@ -11,14 +11,9 @@
 import type { EntityTable } from 'dexie';
 import { digitsOf } from '../../lib/phone';
 import { ChangesByChunk, type ChunkWrites } from './chunk-changes';
+import type { SearchChunk } from '../db/schema';
 
 const CHUNK_BITS = 10;
-
-export interface SearchChunk {
-  chunk: number;
-  /** Lines sorted by pk, separated by `\n`. */
-  lines: string;
-}
 
 export interface SearchFields {
   pk: number;

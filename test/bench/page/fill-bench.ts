@@ -8,7 +8,7 @@ import { CacheRefresh } from '../../../renderer/offline/refresh/cache-refresh';
 import { CustomerCache, MAX_RESULTS } from '../../../renderer/offline/customers/customer-cache';
 import { parseQuery } from '../../../renderer/offline/search/search-index';
 import { countCustomers } from '../../../renderer/offline/customers/customer-blocks';
-import { openOfflineDb } from '../../../renderer/offline/db/db';
+import { openOfflineDb } from '../../../renderer/offline/db/open';
 import { COUNTRY } from './search-bench';
 
 export interface FillRun {

@@ -9,7 +9,7 @@
  * Latin names.
  */
 import type { Customer } from '../../../common/contract';
-import type { CachedCustomer } from '../../../renderer/offline/db/db';
+import type { CachedCustomer } from '../../../renderer/offline/db/schema';
 import { nameWordsOf } from '../../../renderer/offline/search/fold';
 
 export const FIRST_NAMES = [

@@ -7,7 +7,8 @@
  * The diagnostic behind the notes on the million in docs/benchmark.md.
  */
 import { packCustomerBlocks, searchFieldsOf } from '../../../renderer/offline/customers/customer-blocks';
-import { SearchLineChanges, type SearchChunk } from '../../../renderer/offline/search/search-chunks';
+import { SearchLineChanges } from '../../../renderer/offline/search/search-chunks';
+import type { SearchChunk } from '../../../renderer/offline/db/schema';
 import { cyrb53 } from '../../../renderer/offline/customers/cyrb53';
 import { customerAt } from './generate';
 

@@ -3,7 +3,7 @@
  * `createOfflineServices().start()` does, and asks at once what a cashier would ask. Times
  * are `performance.now()`, which counts from the page's navigation start.
  */
-import { openOfflineDb } from '../../../renderer/offline/db/db';
+import { openOfflineDb } from '../../../renderer/offline/db/open';
 import { CustomerCache } from '../../../renderer/offline/customers/customer-cache';
 import { COUNTRY } from './search-bench';
 import { nameOf, phoneOf } from './generate';

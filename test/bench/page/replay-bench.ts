@@ -8,7 +8,8 @@
 import { Dexie } from 'dexie';
 import type { BackoffPolicy } from '../../../renderer/offline/connection/backoff';
 import { CustomerCache } from '../../../renderer/offline/customers/customer-cache';
-import { openOfflineDb, type JournalOutcome, type OfflineDb } from '../../../renderer/offline/db/db';
+import { openOfflineDb } from '../../../renderer/offline/db/open';
+import { type JournalOutcome, type OfflineDb } from '../../../renderer/offline/db/schema';
 import { Outbox } from '../../../renderer/offline/outbox/outbox';
 import { Replayer } from '../../../renderer/offline/outbox/replayer';
 import { COUNTRY } from './search-bench';

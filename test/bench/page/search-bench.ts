@@ -5,7 +5,8 @@
  */
 import { Dexie } from 'dexie';
 import { customerTables, getCustomerRows, putCustomerRows } from '../../../renderer/offline/customers/customer-blocks';
-import { openOfflineDb, type CachedCustomer, type OfflineDb } from '../../../renderer/offline/db/db';
+import { openOfflineDb } from '../../../renderer/offline/db/open';
+import { type CachedCustomer, type OfflineDb } from '../../../renderer/offline/db/schema';
 import { CustomerCache, MAX_RESULTS, PAGE_SIZE } from '../../../renderer/offline/customers/customer-cache';
 import { parseQuery, type ParsedQuery } from '../../../renderer/offline/search/search-index';
 import { customerAt } from './generate';

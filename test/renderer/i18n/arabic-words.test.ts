@@ -8,7 +8,7 @@ import type { Reward } from '../../../common/contract';
 import { applyInterfaceLocale } from '../../../renderer/i18n/interface-locale';
 import { isolate, ltr } from '../../../renderer/i18n/isolate';
 import { rewardGrants } from '../../../renderer/lib/reward-words';
-import type { JournalEntry } from '../../../renderer/offline/db/db';
+import type { JournalEntry } from '../../../renderer/offline/db/schema';
 import { journalToCsv } from '../../../renderer/offline/outbox/journal-csv';
 import { conflictWords, likelyOursWords } from '../../../renderer/offline/outbox/reconciliation-words';
 

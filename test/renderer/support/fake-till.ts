@@ -10,7 +10,8 @@ import {
   type TillOperations,
   type TillState,
 } from '../../../common/contract';
-import { openOfflineDb, type OfflineDb } from '../../../renderer/offline/db/db';
+import { openOfflineDb } from '../../../renderer/offline/db/open';
+import { type OfflineDb } from '../../../renderer/offline/db/schema';
 import { setOfflineServiceOverrides } from '../../../renderer/stores/offline';
 
 let databases = 0;

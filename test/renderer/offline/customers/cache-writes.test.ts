@@ -9,8 +9,8 @@ import {
 } from '../../../../renderer/offline/customers/customer-cache';
 import { StoredIds } from '../../../../renderer/offline/customers/stored-ids';
 import { PartedWritePace } from '../../../../renderer/offline/customers/write-cost';
-import { readMeta, writeMeta } from '../../../../renderer/offline/db/db';
-import type { OfflineDb } from '../../../../renderer/offline/db/db';
+import { readMeta, writeMeta } from '../../../../renderer/offline/db/meta';
+import type { OfflineDb } from '../../../../renderer/offline/db/schema';
 import { linesOf, parseSearchLine } from '../../../../renderer/offline/search/search-chunks';
 import { customer, dropDb, freshDb, recordStoreCalls, type StoreCall } from '../support/fixtures';
 import { allCustomers, countCustomers, getCustomerRow } from '../../../support/offline-rows';

@@ -13,7 +13,7 @@ import {
   getCustomerRows,
   putCustomerRows,
 } from '../../../../renderer/offline/customers/customer-blocks';
-import type { CachedCustomer, OfflineDb } from '../../../../renderer/offline/db/db';
+import type { CachedCustomer, OfflineDb } from '../../../../renderer/offline/db/schema';
 import { StoredIds } from '../../../../renderer/offline/customers/stored-ids';
 import { nameWordsOf } from '../../../../renderer/offline/search/fold';
 import { linesOf, parseSearchLine } from '../../../../renderer/offline/search/search-chunks';

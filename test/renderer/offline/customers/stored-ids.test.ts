@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { packCustomerBlocks } from '../../../../renderer/offline/customers/customer-blocks';
-import type { CachedCustomer, OfflineDb } from '../../../../renderer/offline/db/db';
+import type { CachedCustomer, OfflineDb } from '../../../../renderer/offline/db/schema';
 import { hashOf, StoredIds } from '../../../../renderer/offline/customers/stored-ids';
 import { customer, dropDb, freshDb } from '../support/fixtures';
 

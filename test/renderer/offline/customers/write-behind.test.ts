@@ -5,7 +5,7 @@ import type { Settings } from '../../../../common/contract';
 import { DEMO_FIXTURES } from '../../../../sandbox';
 import { createOfflineServices, type OfflineServices } from '../../../../renderer/offline';
 import { CustomerCache } from '../../../../renderer/offline/customers/customer-cache';
-import type { OfflineDb } from '../../../../renderer/offline/db/db';
+import type { OfflineDb } from '../../../../renderer/offline/db/schema';
 import { createFakeLocks, dropDb, freshDb } from '../support/fixtures';
 import { startService, type ServiceHarness } from '../support/service';
 import { customersWithId, getCustomerRow } from '../../../support/offline-rows';

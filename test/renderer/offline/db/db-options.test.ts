@@ -1,7 +1,7 @@
 import { Dexie } from 'dexie';
 import { afterEach, expect, test } from 'vitest';
 import { CustomerCache } from '../../../../renderer/offline/customers/customer-cache';
-import { type OfflineDb } from '../../../../renderer/offline/db/db';
+import { type OfflineDb } from '../../../../renderer/offline/db/schema';
 import { customer, dropDb, freshDb } from '../support/fixtures';
 
 const cleanup: OfflineDb[] = [];

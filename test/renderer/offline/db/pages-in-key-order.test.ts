@@ -1,5 +1,5 @@
 import { afterEach, expect, test } from 'vitest';
-import type { OfflineDb } from '../../../../renderer/offline/db/db';
+import type { OfflineDb } from '../../../../renderer/offline/db/schema';
 import { pagesInKeyOrder } from '../../../../renderer/offline/db/pages-in-key-order';
 import { dropDb, freshDb } from '../support/fixtures';
 

@@ -1,7 +1,8 @@
 import { Dexie } from 'dexie';
 import { afterEach, expect, test } from 'vitest';
 import { CustomerCache } from '../../../../renderer/offline/customers/customer-cache';
-import { openOfflineDb, type CachedCustomer, type OfflineDb } from '../../../../renderer/offline/db/db';
+import { openOfflineDb } from '../../../../renderer/offline/db/open';
+import { type CachedCustomer, type OfflineDb } from '../../../../renderer/offline/db/schema';
 import { linesOf, parseSearchLine, writeSearchLines } from '../../../../renderer/offline/search/search-chunks';
 import { packCustomerBlocks, searchFieldsOf } from '../../../../renderer/offline/customers/customer-blocks';
 import { nameWordsOf } from '../../../../renderer/offline/search/fold';

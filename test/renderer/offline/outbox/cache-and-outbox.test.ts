@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { CustomerCache } from '../../../../renderer/offline/customers/customer-cache';
-import type { OfflineDb } from '../../../../renderer/offline/db/db';
+import type { OfflineDb } from '../../../../renderer/offline/db/schema';
 import { checkRewardOffline } from '../../../../renderer/offline/rewards/offline-check';
 import { Outbox, type OutboxSettings } from '../../../../renderer/offline/outbox/outbox';
 import { customer, dropDb, freshDb, reward } from '../support/fixtures';

@@ -1,7 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import type { JournalEntry, JournalOutcome } from '../../../../renderer/offline/db/db';
+import type { JournalEntry, JournalOutcome } from '../../../../renderer/offline/db/schema';
 import { csvCell, journalCsvHeader, journalRow, journalToCsv } from '../../../../renderer/offline/outbox/journal-csv';
 import { anyText } from '../support/arbitraries';
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { csvCell, journalToCsv } from '../../../../renderer/offline/outbox/journal-csv';
-import type { JournalEntry } from '../../../../renderer/offline/db/db';
+import type { JournalEntry } from '../../../../renderer/offline/db/schema';
 
 const entry: JournalEntry = {
   seq: 1,

@@ -11,7 +11,8 @@ import {
 } from '../../../../renderer/offline/refresh/cache-refresh';
 import { CustomerCache } from '../../../../renderer/offline/customers/customer-cache';
 import { WriteCostModel } from '../../../../renderer/offline/customers/write-cost';
-import { readMeta, type OfflineDb } from '../../../../renderer/offline/db/db';
+import { readMeta } from '../../../../renderer/offline/db/meta';
+import { type OfflineDb } from '../../../../renderer/offline/db/schema';
 import { dropDb, freshDb } from '../support/fixtures';
 import { startService, type ServiceHarness } from '../support/service';
 import { allCustomers, countCustomers } from '../../../support/offline-rows';

@@ -7,7 +7,7 @@ import {
 } from '../../../../renderer/offline/refresh/refresh-schedule';
 import type { TillApi } from '../../../../common/contract';
 import { createOfflineServices } from '../../../../renderer/offline';
-import { writeMeta } from '../../../../renderer/offline/db/db';
+import { writeMeta } from '../../../../renderer/offline/db/meta';
 import { dropDb, freshDb } from '../support/fixtures';
 
 // Local times throughout: the window is in the till's own time zone, whatever the machine's.

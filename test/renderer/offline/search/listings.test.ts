@@ -7,7 +7,8 @@ import {
   deleteCustomerRow,
   putCustomerRows,
 } from '../../../../renderer/offline/customers/customer-blocks';
-import { openOfflineDb, type OfflineDb } from '../../../../renderer/offline/db/db';
+import { openOfflineDb } from '../../../../renderer/offline/db/open';
+import type { ListingChunk, OfflineDb } from '../../../../renderer/offline/db/schema';
 import { ListingMemory } from '../../../../renderer/offline/search/listing-memory';
 import {
   LISTING_SLOTS,
@@ -17,7 +18,6 @@ import {
   listingOf,
   readListing,
   type CustomerListing,
-  type ListingChunk,
 } from '../../../../renderer/offline/search/listings';
 import { Outbox } from '../../../../renderer/offline/outbox/outbox';
 import { phoneDigestOf } from '../../../../renderer/offline/search/phone-digests';

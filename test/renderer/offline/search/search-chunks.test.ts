@@ -7,7 +7,7 @@ import {
   searchLineOf,
   writeSearchLines,
 } from '../../../../renderer/offline/search/search-chunks';
-import type { OfflineDb } from '../../../../renderer/offline/db/db';
+import type { OfflineDb } from '../../../../renderer/offline/db/schema';
 import { dropDb, freshDb } from '../support/fixtures';
 
 const cleanup: OfflineDb[] = [];

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { CustomerCache, type CacheSearchResult } from '../../../../renderer/offline/customers/customer-cache';
-import type { OfflineDb } from '../../../../renderer/offline/db/db';
+import type { OfflineDb } from '../../../../renderer/offline/db/schema';
 import { writeSearchLines } from '../../../../renderer/offline/search/search-chunks';
 import { phoneDigestOf } from '../../../../renderer/offline/search/phone-digests';
 import { SlimSearchIndex, parseQuery } from '../../../../renderer/offline/search/search-index';

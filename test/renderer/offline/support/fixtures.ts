@@ -1,7 +1,8 @@
 /** Small builders and fakes for the offline-core tests. */
 import { Dexie, type DBCore, type DBCoreTable } from 'dexie';
 import type { Customer, Reward } from '../../../../common/contract';
-import { openOfflineDb, type OfflineDb } from '../../../../renderer/offline/db/db';
+import { openOfflineDb } from '../../../../renderer/offline/db/open';
+import { type OfflineDb } from '../../../../renderer/offline/db/schema';
 import type { LockManagerLike } from '../../../../renderer/offline/outbox/replayer';
 
 let serial = 0;

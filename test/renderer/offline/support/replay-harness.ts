@@ -6,7 +6,7 @@
 import { createTillApi, type TillApi } from '../../../../common/contract';
 import { startSandbox, type Sandbox } from '../../../../sandbox';
 import { CustomerCache } from '../../../../renderer/offline/customers/customer-cache';
-import type { OfflineDb } from '../../../../renderer/offline/db/db';
+import type { OfflineDb } from '../../../../renderer/offline/db/schema';
 import { Outbox, type OutboxSettings } from '../../../../renderer/offline/outbox/outbox';
 import { Replayer, type LockManagerLike } from '../../../../renderer/offline/outbox/replayer';
 import { APP_SENDER, configureService, createCoreFixture, type CoreFixture } from '../../../support/app-core-fixture';

@@ -1,6 +1,6 @@
 /**
- * The till's local database (Dexie over IndexedDB): the durable source of truth for the
- * offline mode. Everything the service returned is cached here, and the outbox of work
+ * The till's local database (Dexie over IndexedDB), its records and tables: the durable
+ * source of truth for the offline mode. Everything the service returned is cached here, and the outbox of work
  * done while offline survives reloads and restarts here.
  *
  * Schema choices, from measurements on 100,000 and 1,000,000 customers:
@@ -26,15 +26,13 @@
  * Every customer write goes through customer-blocks.ts, in a transaction over
  * `customerTables(db)`, so the blocks, the search chunks, their digests and the listings
  * never differ.
+ *
+ * This module is the bottom of the offline core: the records, the tables and two small
+ * pure helpers, with no runtime import. Opening the database is open.ts, each version's
+ * changes a file of migrations/, the meta rows' helpers meta.ts.
  */
-import { Dexie, type EntityTable } from 'dexie';
-import type { BridgeError, Customer, Reward } from '../../../common/contract';
-import { nameWordsOf } from '../search/fold';
-import { BLOCK_BITS, packCustomerBlocks, searchFieldsOf, type CustomerBlock } from '../customers/customer-blocks';
-import { linesOf, writeSearchLines, type SearchChunk } from '../search/search-chunks';
-import { LISTING_BITS, ListingChanges, listingOf, type ListingChunk } from '../search/listings';
-import { pagesInKeyOrder } from './pages-in-key-order';
-import { phoneDigestOf, type PhoneDigest } from '../search/phone-digests';
+import type { Dexie, EntityTable } from 'dexie';
+import type { BridgeError, Customer, Program, Reward } from '../../../common/contract';
 
 export const DEFAULT_DB_NAME = 'loyalty-till-offline';
 
@@ -222,6 +220,40 @@ export interface MetaRow<K extends MetaKey = MetaKey> {
   value: MetaValues[K];
 }
 
+/** One record of `customerBlocks`: its customers in pk order, the arrays in step. */
+export interface CustomerBlock {
+  block: number;
+  pks: number[];
+  /** The service's ids (or `local-…`), for the multi-entry id index. */
+  ids: string[];
+  /** Each customer as JSON: a `CachedCustomer` without its `pk`. */
+  rows: string[];
+}
+
+export interface SearchChunk {
+  chunk: number;
+  /** Lines sorted by pk, separated by `\n`. */
+  lines: string;
+}
+
+/** One record of `listingChunks`. */
+export interface ListingChunk {
+  chunk: number;
+  /** Slot i's listing is `lines[offsets[i], offsets[i + 1])`: empty when no customer has that pk. */
+  offsets: Uint32Array;
+  /** The listings' UTF-8 JSON, back to back in slot order. */
+  lines: Uint8Array;
+  /** The programmes the listings' cards name, by index. */
+  programmes: Program[];
+}
+
+export interface PhoneDigest {
+  /** The search chunk's key. */
+  chunk: number;
+  /** Each line's `phoneHash` of its phone's digits (0 for none). */
+  hashes: Uint32Array;
+}
+
 export type OfflineDb = Dexie & {
   customerBlocks: EntityTable<CustomerBlock, 'block'>;
   rewards: EntityTable<CachedReward, 'code'>;
@@ -233,173 +265,6 @@ export type OfflineDb = Dexie & {
   phoneDigests: EntityTable<PhoneDigest, 'chunk'>;
   pageTags: EntityTable<PageTag, 'page'>;
 };
-
-/**
- * The app reads its database when it needs to and never uses Dexie's live queries, so it
- * turns off the two middlewares that serve them on every write: the cache of query results,
- * which follows each read-write transaction to its end, and the observability middleware,
- * which records every key and index key a write touches and, at each commit, announces them
- * to the page and posts them on a BroadcastChannel for other tabs. A fill writes two index
- * keys a customer, hundreds a transaction: in the bench that bookkeeping was about a tenth
- * of the page's processor time during a fill (docs/benchmark.md).
- */
-function withoutLiveQueries(db: OfflineDb): OfflineDb {
-  db.unuse({ stack: 'dbcore', name: 'Observability' });
-  db.unuse({ stack: 'dbcore', name: 'Cache' });
-  return db;
-}
-
-/**
- * Opens (creating or upgrading) the till's database.
- *
- * Migrations: never edit a released version's `stores()`; add a version. Dexie keeps
- * unchanged tables, so a new version lists only what changes, and `upgrade` rewrites
- * existing rows inside the upgrade transaction.
- */
-export function openOfflineDb(name: string = DEFAULT_DB_NAME): OfflineDb {
-  const db = withoutLiveQueries(new Dexie(name, { cache: 'disabled' }) as OfflineDb);
-  db.version(1).stores({
-    customers: '++pk, &id, phoneE164, *nameWords',
-    rewards: '&code, customerId',
-    outbox: '++seq, state',
-    journal: '++seq, doneAt',
-    meta: '&key',
-  });
-  // Version 2: the packed search chunks the index loads from, filled from existing customers;
-  // the outbox gains [state+seq], so the replayer reads "the next pending item" by index.
-  db.version(2)
-    .stores({ searchChunks: 'chunk', outbox: '++seq, state, [state+seq]' })
-    .upgrade(async (tx) => {
-      const rows = await tx.table<CachedCustomer, number>('customers').toArray();
-      await writeSearchLines(tx.table('searchChunks') as EntityTable<SearchChunk, 'chunk'>, rows.map(searchFieldsOf));
-    });
-  // Version 3: folding learnt Arabic (alef wasla, alef maqsura, ta marbuta, tatweel), so the
-  // stored name words are folded again; only rows whose words change are rewritten.
-  db.version(3)
-    .stores({})
-    .upgrade(async (tx) => {
-      const changed: CachedCustomer[] = [];
-      await tx
-        .table<CachedCustomer, number>('customers')
-        .toCollection()
-        .modify((row) => {
-          const words = nameWordsOf(row.customer.name);
-          if (words.join(' ') === row.nameWords.join(' ')) return;
-          row.nameWords = words;
-          changed.push(row);
-        });
-      if (changed.length > 0) {
-        await writeSearchLines(
-          tx.table('searchChunks') as EntityTable<SearchChunk, 'chunk'>,
-          changed.map(searchFieldsOf),
-        );
-      }
-    });
-  // Version 4: the entity tags of the refresh's pages, so an unchanged page costs a 304
-  // and no write. Nothing to fill: a till without tags asks unconditionally once.
-  db.version(4).stores({ pageTags: 'page' });
-  // Version 5: no multi-entry name-word index (it cost most of a customer's write; the
-  // in-memory index and, while it loads, the search chunks serve names). The name search
-  // while the index loads now reads the search chunks, so the upgrade makes sure every
-  // customer has its line there, adding any that is missing.
-  db.version(5)
-    .stores({ customers: '++pk, &id, phoneE164' })
-    .upgrade(async (tx) => {
-      const chunks = tx.table('searchChunks') as EntityTable<SearchChunk, 'chunk'>;
-      const listed = new Set<number>();
-      await chunks.each((chunk) => {
-        for (const line of linesOf(chunk)) listed.add(Number(line.slice(0, line.indexOf(' '))));
-      });
-      const customers = tx.table<CachedCustomer, number>('customers');
-      const allPks = (await customers.toCollection().primaryKeys()) as number[];
-      const missing = allPks.filter((pk) => !listed.delete(pk));
-      // What is left in `listed` is a line of no customer.
-      const stale = [...listed];
-      if (missing.length === 0 && stale.length === 0) return;
-      const rows = (await customers.bulkGet(missing)).filter((row): row is CachedCustomer => row !== undefined);
-      await writeSearchLines(chunks, rows.map(searchFieldsOf), stale);
-    });
-  // Version 6: customers packed 16 to a record (customer-blocks.ts): a fill's writes cost a
-  // request per block, not per customer. The rows move in pk order, a few thousand at a
-  // time so that a large cache is never all in memory; the search chunks stay as they are.
-  db.version(6)
-    .stores({ customers: null, customerBlocks: 'block, &*ids, *phones' })
-    .upgrade(async (tx) => {
-      const customers = tx.table<CachedCustomer, number>('customers');
-      const blocks = tx.table<CustomerBlock, number>('customerBlocks');
-      // The old key generator's next value, so that no pk is ever given twice.
-      const nextPk = await customers.add({
-        id: '\u0000next-pk',
-        phoneE164: '',
-        nameWords: [],
-        customer: {} as Customer,
-        fetchedAt: '',
-      });
-      const step = 256 << BLOCK_BITS;
-      for (let from = 0; from < nextPk; from += step) {
-        const rows = await customers
-          .where(':id')
-          .between(from, Math.min(from + step, nextPk))
-          .toArray();
-        if (rows.length > 0) await blocks.bulkAdd(packCustomerBlocks(rows));
-      }
-      await tx.table<MetaRow, MetaKey>('meta').put({ key: 'nextCustomerPk', value: nextPk });
-    });
-  // Version 7: the id index is no longer unique. IndexedDB read the index before adding each
-  // entry to check it, which cost about 30% of a customer's write at a million; a fill now
-  // learns which of its customers are stored from memory (stored-ids.ts). The index is
-  // built again from the blocks as they are; nothing else changes.
-  db.version(7).stores({ customerBlocks: 'block, *ids, *phones' });
-  // Version 8: no phone index. The in-memory index answers an exact phone, and while it
-  // loads the search chunks do; the index cost IndexedDB about a fifth of a fill's writing
-  // (docs/benchmark.md). Blocks written before keep a `phones` field nothing reads, until
-  // they are next written.
-  db.version(8).stores({ customerBlocks: 'block, *ids' });
-  // Version 9: the listings the results list shows, kept in memory to answer the cashier's
-  // searches (listings.ts), built from every stored customer, and the digests of the
-  // search chunks' phones (phone-digests.ts), built from every chunk. Both are read a range
-  // at a time, so that a large cache is never all in memory.
-  db.version(9)
-    .stores({ listingChunks: 'chunk', phoneDigests: 'chunk' })
-    .upgrade(async (tx) => {
-      const chunks = tx.table<SearchChunk, number>('searchChunks');
-      const digests = tx.table<PhoneDigest, number>('phoneDigests');
-      for await (const page of pagesInKeyOrder(chunks, 64, (chunk) => chunk.chunk)) {
-        await digests.bulkAdd(page.map(phoneDigestOf));
-      }
-      const blocks = tx.table<CustomerBlock, number>('customerBlocks');
-      const listings = tx.table<ListingChunk, number>('listingChunks');
-      const last = await blocks.toCollection().last();
-      if (!last) return;
-      // Blocks (of 1 << BLOCK_BITS pks) covering 16 listing chunks: no chunk is split between two reads.
-      const step = 16 << (LISTING_BITS - BLOCK_BITS);
-      for (let from = 0; from <= last.block; from += step) {
-        const rows = (
-          await blocks
-            .where(':id')
-            .between(from, from + step)
-            .toArray()
-        ).flatMap((block) => block.pks.map((pk, i) => ({ ...(JSON.parse(block.rows[i]!) as CachedCustomer), pk })));
-        const changes = new ListingChanges(rows.map(listingOf));
-        const { toPut } = changes.apply([]);
-        if (toPut.length > 0) await listings.bulkAdd(toPut);
-      }
-    });
-  return db;
-}
-
-export async function readMeta<K extends MetaKey>(db: OfflineDb, key: K): Promise<MetaValues[K] | undefined> {
-  const row = (await db.meta.get(key)) as MetaRow<K> | undefined;
-  return row?.value;
-}
-
-export async function writeMeta<K extends MetaKey>(db: OfflineDb, key: K, value: MetaValues[K]): Promise<void> {
-  await db.meta.put({ key, value } as MetaRow);
-}
-
-export async function clearMeta(db: OfflineDb, key: MetaKey): Promise<void> {
-  await db.meta.delete(key);
-}
 
 /** Reward codes are matched case-insensitively by the service; the cache keys on upper case. */
 export function rewardKey(code: string): string {

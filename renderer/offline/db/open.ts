@@ -1,0 +1,32 @@
+/**
+ * Opening the till's database (schema.ts says what it holds): every version in turn, from
+ * migrations/, with Dexie's live-query middlewares off.
+ */
+import { Dexie } from 'dexie';
+import { MIGRATIONS } from './migrations';
+import { DEFAULT_DB_NAME, type OfflineDb } from './schema';
+
+/**
+ * The app reads its database when it needs to and never uses Dexie's live queries, so it
+ * turns off the two middlewares that serve them on every write: the cache of query results,
+ * which follows each read-write transaction to its end, and the observability middleware,
+ * which records every key and index key a write touches and, at each commit, announces them
+ * to the page and posts them on a BroadcastChannel for other tabs. A fill writes two index
+ * keys a customer, hundreds a transaction: that bookkeeping cost a measurable share of the
+ * page's processor time during a fill (docs/decisions/2026-11-24-no-live-query-middlewares.md).
+ */
+function withoutLiveQueries(db: OfflineDb): OfflineDb {
+  db.unuse({ stack: 'dbcore', name: 'Observability' });
+  db.unuse({ stack: 'dbcore', name: 'Cache' });
+  return db;
+}
+
+/** Opens (creating or upgrading) the till's database. */
+export function openOfflineDb(name: string = DEFAULT_DB_NAME): OfflineDb {
+  const db = withoutLiveQueries(new Dexie(name, { cache: 'disabled' }) as OfflineDb);
+  for (const { version, stores, upgrade } of MIGRATIONS) {
+    const declared = db.version(version).stores(stores);
+    if (upgrade) declared.upgrade(upgrade);
+  }
+  return db;
+}
