@@ -51,6 +51,42 @@ const RENDERER_DYNAMIC_IMPORTS = noDynamicImportOf(
 const OFFLINE_FACADE_ONLY =
   'Outside renderer/offline/, the renderer speaks to the offline core through its facade (renderer/offline/index.ts) only.';
 
+/**
+ * Inside the offline core (docs/offline.md), each subsystem imports only those below it:
+ * db/ at the bottom (schema.ts importing nothing), then connection/, search/, customers/,
+ * rewards/, outbox/ and refresh/; index.ts wires them. Opening the database and its
+ * migrations are for index.ts alone.
+ */
+const OFFLINE_LAYERS = {
+  'db/schema.ts': ['db', 'connection', 'search', 'customers', 'rewards', 'outbox', 'refresh'],
+  db: ['connection', 'search', 'customers', 'rewards', 'outbox', 'refresh'],
+  connection: ['db', 'search', 'customers', 'rewards', 'outbox', 'refresh'],
+  search: ['connection', 'customers', 'rewards', 'outbox', 'refresh'],
+  customers: ['connection', 'rewards', 'outbox', 'refresh'],
+  rewards: ['connection', 'outbox', 'refresh'],
+  outbox: ['refresh'],
+  refresh: ['rewards', 'outbox'],
+};
+/** Opening the database (and so its migrations) is the wiring's job, not a subsystem's. */
+const OPENS_THE_DATABASE = ['**/db/open', '**/db/open.ts', '**/db/migrations', '**/db/migrations/**'];
+
+/**
+ * The main process's folders (docs/main-process.md): shell/ touches Electron and wires the
+ * rest; bridge/ is the handler table over service/, storage/, links/ and demo/; those sit on
+ * validation/, log/ and messages/, which import no other folder.
+ */
+const ELECTRON_LAYERS = {
+  messages: ['shell', 'bridge', 'service', 'storage', 'links', 'demo', 'app-page', 'validation', 'log'],
+  log: ['shell', 'bridge', 'service', 'storage', 'links', 'demo', 'app-page', 'validation'],
+  validation: ['shell', 'bridge', 'service', 'storage', 'links', 'demo', 'app-page', 'log'],
+  'app-page': ['shell', 'bridge', 'service', 'storage', 'links', 'demo', 'validation'],
+  service: ['shell', 'bridge', 'storage', 'links', 'demo', 'app-page'],
+  storage: ['shell', 'bridge', 'service', 'links', 'demo', 'app-page'],
+  links: ['shell', 'bridge', 'service', 'demo', 'app-page'],
+  demo: ['shell', 'bridge', 'links', 'app-page'],
+  bridge: ['shell'],
+};
+
 const SANDBOX_ONLY_FROM_DEMO =
   'Only electron/demo/demo-mode.ts may import sandbox/ (the demo service is loaded only for the demo).';
 
@@ -153,6 +189,49 @@ export default tseslint.config(
       ],
     },
   },
+  // ── Inside the offline core and the main process: each folder imports only those below it ──
+  ...Object.entries(OFFLINE_LAYERS).map(([part, below]) => {
+    const own = part.endsWith('.ts') ? [`renderer/offline/${part}`] : [`renderer/offline/${part}/**/*.ts`];
+    const opener = part === 'db' ? [] : [{ group: OPENS_THE_DATABASE, message: 'Only index.ts opens the database.' }];
+    return {
+      files: own,
+      ignores: part === 'db' ? ['renderer/offline/db/schema.ts', 'renderer/offline/db/migrations/**'] : [],
+      rules: {
+        '@typescript-eslint/no-restricted-imports': [
+          'error',
+          {
+            patterns: [
+              ...RENDERER_IMPORT_PATTERNS,
+              ...opener,
+              {
+                // schema.ts is the bottom: not even its neighbours in db/.
+                group: [...(part === 'db/schema.ts' ? ['./*'] : []), ...below.flatMap(folder)],
+                message: `renderer/offline/${part} does not import ${below.join(', ')} (docs/offline.md).`,
+              },
+            ],
+          },
+        ],
+      },
+    };
+  }),
+  ...Object.entries(ELECTRON_LAYERS).map(([part, below]) => ({
+    files: [`electron/${part}/**/*.ts`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...(part === 'demo' ? [] : [{ group: folder('sandbox'), message: SANDBOX_ONLY_FROM_DEMO }]),
+            { group: folder('renderer'), message: 'The main process never imports renderer/.' },
+            {
+              group: below.flatMap(folder),
+              message: `electron/${part} does not import ${below.join(', ')} (docs/main-process.md).`,
+            },
+          ],
+        },
+      ],
+    },
+  })),
   {
     // The sandbox stands for the real service: it shares no code with the app, not even common/.
     files: ['sandbox/**/*.ts'],

@@ -6,6 +6,7 @@ import { followInterfaceLocale } from './i18n/interface-locale';
 import { installScanListener } from './lib/scanner';
 import { useErrorLogStore } from './stores/error-log';
 import { useScansStore } from './stores/scans';
+import { useSettingsStore } from './stores/settings';
 import './styles.css';
 
 const app = createApp(App);
@@ -13,7 +14,11 @@ const pinia = createPinia();
 app.use(pinia);
 app.use(i18n);
 // The document's lang and dir, the catalogues and the number formats follow the settings.
-followInterfaceLocale(pinia, document.documentElement);
+const settings = useSettingsStore(pinia);
+followInterfaceLocale(
+  () => ({ language: settings.interfaceLanguage, arabicDigits: settings.arabicDigits }),
+  document.documentElement,
+);
 
 const errorLog = useErrorLogStore(pinia);
 app.config.errorHandler = (error, _instance, info) => errorLog.report(error, `vue: ${info}`);

@@ -3,8 +3,6 @@
  * catalogues, the formatting module and the document's `lang` and `dir` change together.
  */
 import { watchEffect } from 'vue';
-import type { Pinia } from 'pinia';
-import { useSettingsStore } from '../stores/settings';
 import { setFormattingLocale, type InterfaceLocale } from './format';
 import { i18n } from './index';
 import { directionOf } from './languages';
@@ -18,12 +16,11 @@ export function applyInterfaceLocale(next: InterfaceLocale, root: HTMLElement | 
   }
 }
 
-/** Follows the settings store from now on; returns the stopper. */
-export function followInterfaceLocale(pinia: Pinia, root: HTMLElement | null): () => void {
-  const settings = useSettingsStore(pinia);
+/**
+ * Follows `locale` (reactive: the settings store's language and digits, read by the caller)
+ * from now on; returns the stopper. i18n sits below the stores, so it is told, never asks.
+ */
+export function followInterfaceLocale(locale: () => InterfaceLocale, root: HTMLElement | null): () => void {
   // Synchronous: the language changes in the same tick as the settings, before anything renders with the old one.
-  return watchEffect(
-    () => applyInterfaceLocale({ language: settings.interfaceLanguage, arabicDigits: settings.arabicDigits }, root),
-    { flush: 'sync' },
-  );
+  return watchEffect(() => applyInterfaceLocale(locale(), root), { flush: 'sync' });
 }

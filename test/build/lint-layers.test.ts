@@ -31,10 +31,10 @@ const forbidden: Case[] = [
     '<script setup lang="ts">\nimport { handlers } from \'../../electron/bridge/app-core\';\nvoid handlers;\n</script>\n',
   ],
   // Views, components and stores reach the offline core through its facade only.
-  ['renderer/stores/x.ts', "import { openOfflineDb } from '../offline/db/db';\nexport { openOfflineDb };\n"],
+  ['renderer/stores/x.ts', "import { openOfflineDb } from '../offline/db/open';\nexport { openOfflineDb };\n"],
   [
     'renderer/stores/x.ts',
-    "import type { RedemptionItem } from '../offline/db/db';\nexport type { RedemptionItem };\n",
+    "import type { RedemptionItem } from '../offline/db/schema';\nexport type { RedemptionItem };\n",
   ],
   [
     'renderer/stores/x.ts',
@@ -57,7 +57,7 @@ const forbidden: Case[] = [
   ],
   ['electron/bridge/app-core.ts', "import { startSandbox } from '../../sandbox';\nexport { startSandbox };\n"],
   ['electron/bridge/app-core.ts', "export const s = () => import('../../sandbox');\n"],
-  ['electron/bridge/app-core.ts', "import { db } from '../../renderer/offline/db/db';\nexport { db };\n"],
+  ['electron/bridge/app-core.ts', "import { db } from '../../renderer/offline/db/schema';\nexport { db };\n"],
   ['sandbox/store.ts', "import type { Customer } from '../common/contract';\nexport type { Customer };\n"],
   ['sandbox/store.ts', "import { isRecord } from '../common/is-record';\nexport { isRecord };\n"],
   ['sandbox/store.ts', "import { fold } from '../renderer/offline/search/fold';\nexport { fold };\n"],
@@ -69,9 +69,52 @@ const forbidden: Case[] = [
   ['common/x.ts', 'export const home = () => process.env.HOME;\n'],
   ['common/x.ts', 'export const title = () => document.title;\n'],
   ['common/x.ts', 'export const bytes = (s: string) => Buffer.from(s);\n'],
+  // Inside the offline core, a subsystem imports only those below it; only index.ts opens the database.
+  ['renderer/offline/search/x.ts', "import { Outbox } from '../outbox/outbox';\nexport { Outbox };\n"],
+  [
+    'renderer/offline/search/x.ts',
+    "import { CacheRefresh } from '../refresh/cache-refresh';\nexport { CacheRefresh };\n",
+  ],
+  ['renderer/offline/customers/x.ts', "import { openOfflineDb } from '../db/open';\nexport { openOfflineDb };\n"],
+  ['renderer/offline/connection/x.ts', "import type { OfflineDb } from '../db/schema';\nexport type { OfflineDb };\n"],
+  [
+    'renderer/offline/outbox/x.ts',
+    "import type { CacheRefresh } from '../refresh/cache-refresh';\nexport type { CacheRefresh };\n",
+  ],
+  ['renderer/offline/db/schema.ts', "import { readMeta } from './meta';\nexport { readMeta };\n"],
+  ['renderer/offline/db/schema.ts', "import type { Outbox } from '../outbox/outbox';\nexport type { Outbox };\n"],
+  [
+    'renderer/offline/db/meta.ts',
+    "import { CustomerCache } from '../customers/customer-cache';\nexport { CustomerCache };\n",
+  ],
+  // Inside the main process likewise: shell/ on top, messages/, log/ and validation/ at the bottom.
+  ['electron/service/x.ts', "import { createAppCore } from '../bridge/app-core';\nexport { createAppCore };\n"],
+  ['electron/log/x.ts', "import { createLoyaltyApi } from '../service/loyalty-api';\nexport { createLoyaltyApi };\n"],
+  ['electron/bridge/x.ts', "import { createWindow } from '../shell/window';\nexport { createWindow };\n"],
+  ['electron/storage/x.ts', "import { LinkInbox } from '../links/link-inbox';\nexport { LinkInbox };\n"],
+  ['electron/service/x.ts', "import { startSandbox } from '../../sandbox';\nexport { startSandbox };\n"],
 ];
 
 const allowed: Case[] = [
+  [
+    'renderer/offline/outbox/x.ts',
+    "import { CustomerCache } from '../customers/customer-cache';\nimport type { OfflineDb } from '../db/schema';\nexport { CustomerCache, type OfflineDb };\n",
+  ],
+  ['renderer/offline/index.ts', "import { openOfflineDb } from './db/open';\nexport { openOfflineDb };\n"],
+  ['renderer/offline/db/open.ts', "import { MIGRATIONS } from './migrations';\nexport { MIGRATIONS };\n"],
+  [
+    'renderer/offline/db/migrations/v10.ts',
+    "import { listingOf } from '../../search/listings';\nexport { listingOf };\n",
+  ],
+  [
+    'renderer/offline/db/schema.ts',
+    "import type { Customer } from '../../../common/contract';\nexport type { Customer };\n",
+  ],
+  [
+    'electron/bridge/x.ts',
+    "import { createLoyaltyApi } from '../service/loyalty-api';\nexport { createLoyaltyApi };\n",
+  ],
+  ['electron/links/x.ts', "import { loadSettings } from '../storage/settings';\nexport { loadSettings };\n"],
   ['renderer/stores/x.ts', "import type { Customer } from '../../common/contract';\nexport type { Customer };\n"],
   ['renderer/stores/x.ts', "import { type Customer } from '../../common/contract';\nexport type { Customer };\n"],
   ['renderer/stores/x.ts', "import { backoffDelay } from '../../common/backoff';\nexport { backoffDelay };\n"],

@@ -35,7 +35,10 @@ describe('the interface language', () => {
       return { ok: true, data: saved };
     });
     const settings = useSettingsStore();
-    const stop = followInterfaceLocale(pinia, root());
+    const stop = followInterfaceLocale(
+      () => ({ language: settings.interfaceLanguage, arabicDigits: settings.arabicDigits }),
+      root(),
+    );
     try {
       await settings.load();
       expect(currentLanguage()).toBe('ar');
