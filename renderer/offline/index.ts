@@ -71,6 +71,9 @@ export type {
 export { isUnreachable } from './connection/failure-kinds';
 export type { ListedCard, ListedCustomer } from './search/listings';
 export { conflictWords, likelyOursWords, type ConflictWords } from './outbox/reconciliation-words';
+// A stopped refresh and a paused queue keep a reason; these word it in the interface language.
+export { refreshStopWords } from './refresh/refresh-words';
+export { replayPauseWords } from './outbox/replayer';
 
 /** After a refresh stopped (offline, rejected key), wait this long before trying again. */
 const REFRESH_RETRY_AFTER_STOP_MS = 60_000;

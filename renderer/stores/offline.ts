@@ -12,6 +12,7 @@ import {
   type RefreshProgress,
   type ReplayPause,
   type ReplayRun,
+  replayPauseWords,
 } from '../offline';
 import { useErrorLogStore } from './error-log';
 import { useSettingsStore } from './settings';
@@ -80,7 +81,11 @@ export const useOfflineStore = defineStore('offline', () => {
 
   const connection = ref<ConnectionSnapshot | null>(null);
   const counts = ref<OutboxCounts>({ ...NO_COUNTS });
-  const pause = ref<ReplayPause | null>(null);
+  const pausedAs = ref<ReplayPause | null>(null);
+  /** The queue's pause, its words in the interface language (a language switch re-words them). */
+  const pause = computed<ReplayPause | null>(() =>
+    pausedAs.value ? { ...pausedAs.value, message: replayPauseWords(pausedAs.value) } : null,
+  );
   const refresh = ref<RefreshProgress | null>(null);
   const items = shallowRef<OutboxItem[]>([]);
   const journal = shallowRef<JournalEntry[]>([]);
@@ -96,7 +101,7 @@ export const useOfflineStore = defineStore('offline', () => {
     const core = services();
     const [nextCounts, nextPause, clock] = await Promise.all([core.counts(), core.replayPause(), core.serviceClock()]);
     counts.value = nextCounts;
-    pause.value = nextPause;
+    pausedAs.value = nextPause;
     // Only an offset larger than the estimate's own uncertainty is worth telling.
     tillClockOffMs.value =
       clock &&

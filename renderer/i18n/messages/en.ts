@@ -482,6 +482,8 @@ export const en = {
       fillingOf: 'Filling the offline cache: {fetched} of {total} customers.',
       paused: 'The cache refresh paused ({why}); it resumes by itself when the service answers.',
       stopped: 'stopped',
+      notStored: 'the cache could not store the customers: {detail}',
+      notModifiedUnasked: 'the loyalty service answered “not modified” to a request that did not ask for it',
       totalThen: '{total} customers in the service then.',
       unreadable:
         '{count} customer from the service could not be read: the cache keeps any earlier copy, and the log names it. | {count} customers from the service could not be read: the cache keeps any earlier copies, and the log names them.',
@@ -530,6 +532,7 @@ export const en = {
     orderAtMost: 'At most {max} characters.',
     phoneIncomplete: 'Enter a complete phone number.',
     confirmedUnread: 'Confirmed by the loyalty service; its answer could not be read in full.',
+    keyRejected: 'The service rejected the API key. Queued work waits until the key is fixed in the settings.',
   },
   links: {
     notSetUp: 'A link from the POS was ignored: the till is not set up yet.',

@@ -209,8 +209,11 @@ export interface MetaValues {
   refreshCursor: RefreshCursor;
   /** `unreadable`: customers listed that the till could not read (absent in records written before it was counted). */
   lastCompleteRefresh: { at: string; total: number; unreadable?: number };
-  /** The replay is stopped until a person acts (a rejected key). */
-  replayPause: { reason: 'unauthorized'; since: string; message: string };
+  /**
+   * The replay is stopped until a person acts (a rejected key). Worded from `reason` when
+   * read (replayer.ts `replayPauseWords`); `message`: the English words older versions stored.
+   */
+  replayPause: { reason: 'unauthorized'; since: string; message?: string };
 }
 
 export type MetaKey = keyof MetaValues;

@@ -55,7 +55,19 @@ export interface ReplayRun {
 export interface ReplayPause {
   reason: 'unauthorized';
   since: string;
+  /** In the interface language of the moment it was read: `replayPauseWords` re-words it. */
   message: string;
+}
+
+/**
+ * Why the queue is paused, in the interface language: worded from the stored reason, so a
+ * language switch re-words it. Rows written by older versions also carry their English
+ * words (`message`); they say the same as the reason, and are shown only for a reason this
+ * version does not know.
+ */
+export function replayPauseWords(pause: { reason: string; message?: string }): string {
+  if (pause.reason === 'unauthorized' || pause.message === undefined) return t('outboxQueue.keyRejected');
+  return pause.message;
 }
 
 export interface ReplayerOptions {
@@ -124,7 +136,8 @@ export class Replayer {
   }
 
   async pause(): Promise<ReplayPause | null> {
-    return (await readMeta(this.options.db, 'replayPause')) ?? null;
+    const stored = await readMeta(this.options.db, 'replayPause');
+    return stored ? { reason: stored.reason, since: stored.since, message: replayPauseWords(stored) } : null;
   }
 
   /** After the key was fixed: lets the queue go again. */
@@ -385,11 +398,8 @@ export class Replayer {
     const { db } = this.options;
     if (error.kind === 'unauthorized') {
       await db.outbox.update(item.seq!, { lastError: error });
-      await writeMeta(db, 'replayPause', {
-        reason: 'unauthorized',
-        since: this.now().toISOString(),
-        message: 'The service rejected the API key. Queued work waits until the key is fixed in the settings.',
-      });
+      // The reason, not words: they are made when read (`replayPauseWords`), in the language of then.
+      await writeMeta(db, 'replayPause', { reason: 'unauthorized', since: this.now().toISOString() });
       this.emit();
       return 'paused';
     }

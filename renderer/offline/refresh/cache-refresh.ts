@@ -46,8 +46,8 @@ export interface RefreshProgress {
    * left out of the cache (an older copy stays) and counted, never lost silently.
    */
   unreadable: number;
-  /** Why the last run stopped, in plain words. */
-  stoppedBecause: string | null;
+  /** Why the last run stopped: a reason, worded when shown (refresh-words.ts), so a language switch re-words it. */
+  stoppedBecause: RefreshStop | null;
   /** When the last run stopped early (it resumes from its cursor). */
   stoppedAt: string | null;
   /** A refresh was left part-way (a cursor is stored): the next run continues it. */
@@ -97,7 +97,22 @@ export interface CacheRefreshOptions {
   cashierTransactionCustomers?: number;
 }
 
-class StopRun extends Error {}
+/** Why a run stopped early. The screens word it (refresh-words.ts `refreshStopWords`). */
+export type RefreshStop =
+  /** `stop()` was called. */
+  | { reason: 'stopped' }
+  /** The cache could not store what came; `detail` is the storage's own message, as it gave it. */
+  | { reason: 'not_stored'; detail: string }
+  /** The service answered "not modified" to a request that was not conditional. */
+  | { reason: 'not_modified_unasked' }
+  /** A page could not be had; `message` is the bridge's (the till's words in the interface language, or the service's). */
+  | { reason: 'call_failed'; message: string };
+
+class StopRun extends Error {
+  constructor(readonly stop: RefreshStop) {
+    super(stop.reason);
+  }
+}
 
 /** Pages stored in one transaction at most (and customers, whatever the page size). */
 const WRITE_BATCH_PAGES = 10;
@@ -347,7 +362,7 @@ export class CacheRefresh {
       });
     } catch (error) {
       if (!(error instanceof StopRun)) throw error;
-      this.update({ state: 'stopped', stoppedBecause: error.message, stoppedAt: this.now().toISOString() });
+      this.update({ state: 'stopped', stoppedBecause: error.stop, stoppedAt: this.now().toISOString() });
     }
     return this.progress();
   }
@@ -402,7 +417,7 @@ export class CacheRefresh {
       let waitedForSearch = false;
       while (failure === null && next <= lastPage) {
         if (this.stopRequested) {
-          failure = new StopRun('The refresh was stopped.');
+          failure = new StopRun({ reason: 'stopped' });
           break;
         }
         // Fetch only so far ahead of the writer: pages waiting in memory stay bounded.
@@ -456,14 +471,15 @@ export class CacheRefresh {
           // While the cashier searches, storeBatch cuts the batch into short transactions.
           else await this.storeBatch(cursor, batch, tags);
         } catch (error) {
-          failure ??= new StopRun(
-            `The cache could not store the customers: ${error instanceof Error ? error.message : String(error)}`,
-          );
+          failure ??= new StopRun({
+            reason: 'not_stored',
+            detail: error instanceof Error ? error.message : String(error),
+          });
           changed.notify();
           return;
         }
         if (this.stopRequested) {
-          failure ??= new StopRun('The refresh was stopped.');
+          failure ??= new StopRun({ reason: 'stopped' });
           changed.notify();
           return;
         }
@@ -785,8 +801,7 @@ export class CacheRefresh {
       });
       this.observeRoundTrip(performance.now() - asked);
       if (result.ok && result.notModified) {
-        if (!known)
-          throw new StopRun('The loyalty service answered "not modified" to a request that was not conditional.');
+        if (!known) throw new StopRun({ reason: 'not_modified_unasked' });
         return {
           page,
           customers: new PreparedCustomers([]),
@@ -815,7 +830,7 @@ export class CacheRefresh {
       }
       const { error } = result;
       if (!isTransient(error) || tries >= this.maxTries || this.stopRequested) {
-        throw new StopRun(error.message);
+        throw new StopRun({ reason: 'call_failed', message: error.message });
       }
       let delay = backoffDelay(tries, this.backoff, this.random);
       delay = Math.max(delay, boundedRetryAfter(error.retryAfterMs));

@@ -157,7 +157,8 @@ async function refreshRun(
     cashierShare: options.cashier ? refresh.cashierShare : null,
     writesSentWithoutReading: cache.writesSentWithoutReading - sentBefore,
     state: progress.state,
-    stoppedBecause: progress.stoppedBecause,
+    // The reason as data (it crosses to Node for the report's log, which stays English).
+    stoppedBecause: progress.stoppedBecause ? JSON.stringify(progress.stoppedBecause) : null,
     ...spent.spent,
   };
 }

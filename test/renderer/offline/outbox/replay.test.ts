@@ -117,6 +117,11 @@ describe('replaying the outbox', () => {
     const pause = await harness.till.replayer.pause();
     expect(pause).toMatchObject({ reason: 'unauthorized' });
     expect(pause!.message).not.toContain('rejected-key-0000');
+    // Stored as a reason, without words: they are made when read, in the interface language.
+    expect((await harness.till.db.meta.get('replayPause'))?.value).toEqual({
+      reason: 'unauthorized',
+      since: pause!.since,
+    });
     expect((await harness.till.db.outbox.get(item.seq!))?.lastError?.kind).toBe('unauthorized');
 
     // Paused: nothing is sent, even once the key is right again, until a person resumes.

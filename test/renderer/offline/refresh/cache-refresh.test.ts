@@ -181,7 +181,10 @@ describe('the background refresh', () => {
     const sleeps: number[] = [];
     const stopped = await refreshWith(source.api, sleeps).run();
     expect(stopped).toMatchObject({ state: 'stopped', resumable: true });
-    expect(stopped.stoppedBecause).toMatch(/cannot be reached/);
+    expect(stopped.stoppedBecause).toEqual({
+      reason: 'call_failed',
+      message: 'The loyalty service cannot be reached.',
+    });
     expect(stopped.lastCompleteRefreshAt).toBeNull();
     expect((await readMeta(db, 'refreshCursor'))?.pagesDone).toBe(2);
     // Back-off between tries grows.
@@ -202,8 +205,18 @@ describe('the background refresh', () => {
     }));
     const sleeps: number[] = [];
     const stopped = await refreshWith(source.api, sleeps).run();
-    expect(stopped).toMatchObject({ state: 'stopped', stoppedBecause: 'The service rejected the API key.' });
+    expect(stopped).toMatchObject({
+      state: 'stopped',
+      stoppedBecause: { reason: 'call_failed', message: 'The service rejected the API key.' },
+    });
     expect(sleeps).toEqual([]);
+    expect(source.pages).toEqual([1]);
+  });
+
+  test('a "not modified" to a request that did not ask for it stops the run, keeping the reason, not words', async () => {
+    const source = instrumented(() => ({ ok: true, data: null, notModified: true, status: 304 }));
+    const stopped = await refreshWith(source.api).run();
+    expect(stopped).toMatchObject({ state: 'stopped', stoppedBecause: { reason: 'not_modified_unasked' } });
     expect(source.pages).toEqual([1]);
   });
 });
@@ -565,7 +578,7 @@ describe('the refresh writer', () => {
     const stopped = await refreshWith(instrumented().api, [], perPage).run();
 
     expect(stopped).toMatchObject({ state: 'stopped', resumable: true });
-    expect(stopped.stoppedBecause).toMatch(/could not store.*disk full/);
+    expect(stopped.stoppedBecause).toEqual({ reason: 'not_stored', detail: 'disk full' });
     expect(commits).toHaveLength(1);
     expect((await readMeta(db, 'refreshCursor'))?.pagesDone).toBe(1);
     expect(await countCustomers(db)).toBe(perPage);
@@ -594,7 +607,7 @@ describe('the refresh writer', () => {
     const stopped = await first.run();
     stopAfterSecondCommit();
 
-    expect(stopped).toMatchObject({ state: 'stopped', stoppedBecause: 'The refresh was stopped.', resumable: true });
+    expect(stopped).toMatchObject({ state: 'stopped', stoppedBecause: { reason: 'stopped' }, resumable: true });
     const cursor = (await readMeta(db, 'refreshCursor'))!;
     expect(cursor.pagesDone).toBeLessThan(cursor.lastPage);
     expect(await countCustomers(db)).toBe(cursor.pagesDone * perPage);
