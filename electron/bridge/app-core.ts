@@ -57,6 +57,8 @@ export interface AppCoreOptions {
   log?: Logger;
   /** Deadline for one request to the loyalty service. */
   requestTimeoutMs?: number;
+  /** Waits before a GET to the loyalty service is retried; a real timer by default (tests record them). */
+  retrySleep?: (ms: number) => Promise<void>;
   /** How many links are taken how fast (tests set a generous one). */
   linkRateLimit?: LinkRateLimit;
   /** Waits before each retry of the POS callback (tests shorten them). */
@@ -145,7 +147,15 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       if (clockFor !== null && clockFor !== target.baseUrl)
         clock = new ServiceClock({ monotonicNow: clock.monotonicNow, wallNow: clock.wallNow });
       clockFor = target.baseUrl;
-      cached = { id, api: createLoyaltyApi(target, { timeoutMs, log, clock }) };
+      cached = {
+        id,
+        api: createLoyaltyApi(target, {
+          timeoutMs,
+          log,
+          clock,
+          ...(options.retrySleep ? { sleep: options.retrySleep } : {}),
+        }),
+      };
     }
     return { api: cached.api, target };
   }

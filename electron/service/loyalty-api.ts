@@ -53,6 +53,8 @@ export interface LoyaltyApiOptions {
   retry?: RetryPolicy;
   /** Learns the service's clock from every answer; shared across clients of one till. */
   clock?: ServiceClock;
+  /** Waits before a GET's retry; a real timer by default (tests record the waits instead). */
+  sleep?: (ms: number) => Promise<void>;
 }
 
 // A cashier is waiting: a couple of quick retries, then tell them.
@@ -133,6 +135,7 @@ export function createLoyaltyApi(target: ServiceTarget, options: LoyaltyApiOptio
   const { timeoutMs, log } = options;
   const retry = options.retry ?? DEFAULT_RETRY;
   const clock = options.clock ?? new ServiceClock();
+  const waitBeforeRetry = options.sleep ?? sleep;
 
   /** The attempt's times on the service's clock, with the estimate as it stands after it. */
   function timing(localStart: number, localEnd: number, requestSent: boolean): AttemptTiming {
@@ -244,7 +247,7 @@ export function createLoyaltyApi(target: ServiceTarget, options: LoyaltyApiOptio
       if ('status' in outcome || !spec.retry || attempt >= retry.attempts) return outcome;
       const wait = retryDelay(outcome.error, attempt, retry);
       if (wait === null) return outcome;
-      await sleep(wait);
+      await waitBeforeRetry(wait);
     }
   }
 

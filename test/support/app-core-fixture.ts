@@ -27,6 +27,8 @@ export async function createCoreFixture(
   options: {
     protection?: KeyProtection;
     requestTimeoutMs?: number;
+    /** Stands in for the wait before a GET's retry (a real timer when absent). */
+    retrySleep?: (ms: number) => Promise<void>;
     userDataDir?: string;
     systemLanguages?: string[];
   } = {},
@@ -40,6 +42,7 @@ export async function createCoreFixture(
       appOrigin: TEST_ORIGIN,
       log,
       requestTimeoutMs: options.requestTimeoutMs ?? 3000,
+      ...(options.retrySleep ? { retrySleep: options.retrySleep } : {}),
       ...(options.systemLanguages ? { systemLanguages: () => options.systemLanguages! } : {}),
     });
   let core = await build();

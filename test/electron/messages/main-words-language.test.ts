@@ -10,7 +10,8 @@ import type { LinkMessage } from '../../../common/contract';
  */
 const fixtures: CoreFixture[] = [];
 async function till(systemLanguages: string[] = []): Promise<CoreFixture> {
-  const fixture = await createCoreFixture({ systemLanguages });
+  // A GET to an unreachable service is still retried; the waits between tries are skipped.
+  const fixture = await createCoreFixture({ systemLanguages, retrySleep: async () => undefined });
   fixtures.push(fixture);
   return fixture;
 }
