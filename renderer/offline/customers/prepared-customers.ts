@@ -1,0 +1,81 @@
+/**
+ * Customers with everything a write derives from them computed beforehand (phone in E.164,
+ * folded name words, the stored JSON), so that a writer does that work outside its
+ * transaction: a cashier's read waits for a write transaction to end, so it should hold
+ * only the IndexedDB work.
+ */
+import type { Customer } from '../../../common/contract';
+import { toE164 } from '../../lib/phone';
+import type { CachedCustomer } from '../db/schema';
+import { nameWordsOf } from '../search/fold';
+
+export interface PreparedCustomer {
+  id: string;
+  phoneE164: string;
+  nameWords: string[];
+  /** The service's record without `rewards`, as stored. */
+  record: Customer;
+  /** `record` as JSON, compared with the stored record's. */
+  json: string;
+}
+
+/**
+ * Customers with everything the write derives from them computed, so a writer can do that
+ * work outside its transaction (and split the list into short transactions).
+ */
+export class PreparedCustomers {
+  constructor(readonly items: readonly PreparedCustomer[]) {}
+
+  get length(): number {
+    return this.items.length;
+  }
+
+  slice(from: number, to: number): PreparedCustomers {
+    return new PreparedCustomers(this.items.slice(from, to));
+  }
+
+  /** The stored form of these customers as one string, for a page's content hash. */
+  json(): string {
+    return this.items.map((item) => item.json).join('\n');
+  }
+
+  /** Several lists as one, one entry per id (the last one wins). */
+  static concat(lists: readonly PreparedCustomers[]): PreparedCustomers {
+    if (lists.length === 1) return lists[0]!;
+    const byId = new Map<string, PreparedCustomer>();
+    for (const list of lists) {
+      for (const item of list.items) {
+        byId.delete(item.id);
+        byId.set(item.id, item);
+      }
+    }
+    return new PreparedCustomers([...byId.values()]);
+  }
+}
+
+/** One entry per id (the last one wins): a write stores each customer once. */
+export function prepareCustomers(customers: readonly Customer[]): PreparedCustomers {
+  const byId = new Map<string, PreparedCustomer>();
+  for (const customer of customers) {
+    const record = withoutRewards(customer);
+    byId.delete(customer.id);
+    byId.set(customer.id, {
+      id: customer.id,
+      phoneE164: toE164(customer.phone),
+      nameWords: nameWordsOf(customer.name),
+      record,
+      json: JSON.stringify(record),
+    });
+  }
+  return new PreparedCustomers([...byId.values()]);
+}
+
+/** The row a prepared customer is stored as (its pk given when stored). */
+export function newRow(item: PreparedCustomer, fetchedAt: string): CachedCustomer {
+  return { id: item.id, phoneE164: item.phoneE164, nameWords: item.nameWords, customer: item.record, fetchedAt };
+}
+
+function withoutRewards(customer: Customer): Customer {
+  const { rewards: _rewards, ...rest } = customer;
+  return rest;
+}
