@@ -88,7 +88,34 @@ describe('a stopped cache refresh, in Settings', () => {
     return view.get('[data-testid="cache-refresh"]').text();
   }
 
+  const KEPT = '؛ تبقى أي نسخة سابقة في النسخة المحفوظة، ويذكر السجل معرّفاتهم.';
   const pausedInArabic = /^توقف تحديث النسخة المحفوظة مؤقتًا \(/;
+
+  it('says how many customers from the service could not be read, in both languages, and nothing when none', async () => {
+    const done: RefreshProgress = {
+      state: 'idle',
+      pagesDone: 3,
+      lastPage: 3,
+      fetched: 297,
+      total: 300,
+      lastCompleteRefreshAt: '2026-11-26T03:00:00.000Z',
+      unreadable: 3,
+      stoppedBecause: null,
+      stoppedAt: null,
+      resumable: false,
+    };
+    await shown(done);
+    expect(view.get('[data-testid="cache-unreadable"]').text()).toMatch(
+      /^3 customers from the service could not be read/,
+    );
+    arabic();
+    await nextTick();
+    expect(view.get('[data-testid="cache-unreadable"]').text()).toBe(`تعذّرت قراءة ٣ عملاء من الخدمة${KEPT}`);
+    await shown({ ...done, unreadable: 1 });
+    expect(view.get('[data-testid="cache-unreadable"]').text()).toBe(`تعذّرت قراءة عميل واحد من الخدمة${KEPT}`);
+    await shown({ ...done, unreadable: 0 });
+    expect(view.find('[data-testid="cache-unreadable"]').exists()).toBe(false);
+  });
 
   it('says in Arabic that the service answered "not modified" unasked', async () => {
     arabic();
