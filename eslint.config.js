@@ -73,7 +73,7 @@ const OPENS_THE_DATABASE = ['**/db/open', '**/db/open.ts', '**/db/migrations', '
 /**
  * The main process's folders (docs/main-process.md): shell/ touches Electron and wires the
  * rest; bridge/ is the handler table over service/, storage/, links/ and demo/; those sit on
- * validation/, log/ and messages/, which import no other folder.
+ * validation/ and log/, which import only messages/, which imports no other folder.
  */
 const ELECTRON_LAYERS = {
   messages: ['shell', 'bridge', 'service', 'storage', 'links', 'demo', 'app-page', 'validation', 'log'],

@@ -1,10 +1,11 @@
 /**
  * The bridge contract between the renderer and the main process.
  *
- * This is the only module the renderer may import from `electron/`, and it imports it for
- * its types plus `createTillApi`, the factory the preload (and the end-to-end harness) use
- * to build `window.till` over an `invoke(channel, payload)` function. It must stay free of
- * Node and DOM dependencies.
+ * Both sides share it from common/: the main process for its channels and types, the
+ * preload (and the end-to-end harness) for `createTillApi`, the factory that builds
+ * `window.till` over an `invoke(channel, payload)` function. The renderer imports it for its
+ * types only (`import type`) and calls `window.till`. It must stay free of Node and DOM
+ * dependencies.
  *
  * Resource shapes mirror `loyalty-api.md` field for field (snake_case), so nothing is
  * renamed between the wire, the bridge and the renderer's cache.

@@ -6,10 +6,11 @@
  * one record per customer made a fill of 100,000 cost 100,000 requests, and kept the
  * cashier's reads queued behind long write transactions. A block of 16 costs one request;
  * its multi-entry id index (`*ids`) still finds a customer by the service's id in one
- * request. Phones have no index here (db.ts, version 8): the in-memory index and, while it
- * loads, the search chunks answer them (customer-cache.ts). A page of search results is
- * shown from the listings in memory (listings.ts), not read from here, once they have
- * loaded; until then it costs a block read each (20 blocks, about 200 KB, for a page).
+ * request. Phones have no index here (version 8, db/migrations/v8-no-phone-index.ts): the
+ * in-memory index and, while it loads, the search chunks answer them (customer-cache.ts). A
+ * page of search results is shown from the listings in memory (listings.ts), not read from
+ * here, once they have loaded; until then it costs a block read each (20 blocks, about
+ * 200 KB, for a page).
  *
  * Keys: `pk` is allocated here from `meta.nextCustomerPk` and never reused, so a pk an
  * outbox item or the in-memory index holds never comes to mean another customer. A fill's

@@ -1,13 +1,13 @@
 /**
  * Which of the service's customer ids the cache may hold, in memory: what lets a fill
  * insert pages of new customers without looking each one up, now that the blocks' id index
- * is no longer unique (db.ts, version 7).
+ * is no longer unique (version 7, db/migrations/v7-id-index-not-unique.ts).
  *
  * Why: a unique index makes IndexedDB read its index before every entry it adds. With the
  * service's ids (random uuids) that read misses the index's cache ever more often as the
- * base grows: about 30% of a customer's write at 1,000,000 (docs/benchmark.md). A fill's
- * customers are nearly always new, so asking memory is the cheap way to learn the few that
- * are not.
+ * base grows: about 30% of a customer's write at 1,000,000
+ * (docs/decisions/2026-11-24-id-index-not-unique.md). A fill's customers are nearly always
+ * new, so asking memory is the cheap way to learn the few that are not.
  *
  * What it holds: a 53-bit hash of every id stored when it was loaded, and of every id any
  * write has sent since (`noteStoredIds`, called by customer-blocks.ts for every block it

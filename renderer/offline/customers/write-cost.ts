@@ -3,7 +3,8 @@
  * a fixed part (opening, the round trips, the commit) plus a part per customer.
  *
  * Why two parts: under load the fixed part is most of a short transaction (about 8 ms
- * against 0.08 ms a customer on a busy two-core till), so an average cost per customer
+ * against 0.07 ms a customer on a busy two-core till,
+ * docs/decisions/2026-11-23-writes-fitted-to-pauses.md), so an average cost per customer
  * overrates big transactions and underrates small ones. Sized by such an average, the
  * refresh cut its writes ever smaller as the cashier's pauses shrank, paid the fixed part
  * hundreds of times more, and overran the pauses it meant to fit.

@@ -5,8 +5,9 @@
  * "فاطمه" finds "فاطمة", "مصطفي" finds "مصطفى", and a stretched "محـــمد" is "محمد".
  *
  * The same function folds what is stored and what the cashier types: any change here
- * changes the stored `nameWords` index too, so it needs a schema version bump that
- * re-folds existing rows (see db.ts).
+ * changes the stored name words too (the search chunks' lines, search-chunks.ts), so it
+ * needs a new schema version that re-folds existing rows, as
+ * db/migrations/v3-arabic-name-words.ts did.
  */
 
 // Letters that Unicode decomposition leaves alone because they are letters of their own,

@@ -1,7 +1,9 @@
 /**
  * Fills the in-memory search index from IndexedDB in the background, a few packed chunks
- * of search lines (search-chunks.ts) at a time in `pk` order, yielding to the page between reads so the cashier's screen never
- * freezes (measured: about 1.4 s for 100,000 customers, 14 s for 1,000,000).
+ * of search lines (search-chunks.ts) at a time in `pk` order, yielding to the page between
+ * reads so the cashier's screen never freezes. It loads before the listings; how long each
+ * takes: docs/decisions/2026-11-26-index-before-listings.md (the latest figures: figure 2 of
+ * docs/benchmark.md).
  */
 import type { OfflineDb } from '../db/schema';
 import { pagesInKeyOrder } from '../db/pages-in-key-order';

@@ -6,17 +6,18 @@
  * Why: the full records live 16 to a block (customer-blocks.ts), so a page of 20 results
  * reads 20 blocks, about 200 KB. On a quiet two-core till that read alone took 5-7 ms, 9-13
  * ms at the 95th percentile, and a search during a cache fill waited for the fill's write
- * transactions and processor besides (docs/benchmark.md). Served from memory, a search
- * takes a tenth of a millisecond and never waits for a write.
+ * transactions and processor besides (docs/decisions/2026-11-26-listings-in-memory.md).
+ * Served from memory, a search takes a tenth of a millisecond and never waits for a write.
  *
  * Stored: `listingChunks`, LISTING_SLOTS customers to a record keyed by `pk >> LISTING_BITS`;
  * each customer's listing is UTF-8 JSON in the slot of its pk, and the record lists the
  * programmes its cards name, so a card costs a few bytes, not its programme's id and name.
  * 128 to a record, about 12 KB: in the bench browser, reading 390 records of 25 KB took
- * 530 ms and twice as many of 12.5 KB about 350 ms (IndexedDB's cost a byte grows with the
- * value), and a record stays far under Chromium's 64 KB blob threshold (values past it are
- * written as files of their own) even with long Arabic names. In memory the records are
- * kept as they are stored: about 100 bytes a customer, outside the JS heap (typed arrays).
+ * 0.53 s and as many of 12.5 KB 0.17 s (IndexedDB's cost a byte grows with the value:
+ * docs/decisions/2026-11-26-index-before-listings.md), and a record stays far under
+ * Chromium's 64 KB blob threshold (values past it are written as files of their own) even
+ * with long Arabic names. In memory the records are kept as they are stored: about 100
+ * bytes a customer, outside the JS heap (typed arrays).
  *
  * Kept true: every customer write (customer-blocks.ts) puts the records its customers'
  * listings change in the same transaction, and once that transaction commits hands the

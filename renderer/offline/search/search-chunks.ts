@@ -5,7 +5,7 @@
  * customers instead of a million: in Chromium, reading one IndexedDB record costs about as
  * much as indexing it, so per-customer records made the load several times slower.
  *
- * Every customer write updates its chunk in the same transaction (db.ts helpers); a fill's
+ * Every customer write updates its chunk in the same transaction (customer-blocks.ts); a fill's
  * new customers (ever higher pks) are appended to it without re-sorting what is there.
  */
 import type { EntityTable } from 'dexie';

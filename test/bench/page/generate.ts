@@ -1,5 +1,5 @@
 /**
- * Deterministic customers in the app's cache schema (`CachedCustomer`, db.ts), for seeding
+ * Deterministic customers in the app's cache schema (`CachedCustomer`, db/schema.ts), for seeding
  * the benchmark's cache fast. Customer `i` is always the same record, so the runner and the
  * page can both name a customer (its phone, its name) without passing the data around.
  *

@@ -4,7 +4,8 @@
  * by the app's own `packCustomerBlocks` and `SearchLineChanges`, a transaction of
  * `perTransaction` customers (a multiple of 16, so that no block is split) that also puts
  * their search chunk, into an object store with the indexes `schema` names.
- * The diagnostic behind the notes on the million in docs/benchmark.md.
+ * The diagnostic behind docs/decisions/2026-11-24-id-index-not-unique.md (a million written)
+ * and 2026-11-24-no-phone-index.md.
  */
 import { packCustomerBlocks, searchFieldsOf } from '../../../renderer/offline/customers/customer-blocks';
 import { SearchLineChanges } from '../../../renderer/offline/search/search-chunks';
