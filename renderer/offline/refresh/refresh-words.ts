@@ -1,6 +1,6 @@
 /**
  * Why the cache refresh stopped, in words for the Settings screen. The refresh keeps a
- * reason (cache-refresh.ts `RefreshStop`), never words, and the words come from the
+ * reason (refresh-stop.ts `RefreshStop`), never words, and the words come from the
  * catalogues (`settingsView.refresh.*`) in the interface language of the moment: call it
  * from a computed or a render, and a language switch re-words it.
  *
@@ -10,7 +10,7 @@
  */
 import { t } from '../../i18n';
 import { isolate } from '../../i18n/isolate';
-import type { RefreshStop } from './cache-refresh';
+import type { RefreshStop } from './refresh-stop';
 
 export function refreshStopWords(stop: RefreshStop): string {
   switch (stop.reason) {
