@@ -27,9 +27,8 @@
  * writer looks a customer up by id before it stores them as new, except a fill's writes of
  * new customers, which ask `StoredIds` instead; every write notes its ids there.
  */
-import { Dexie, type Table } from 'dexie';
+import type { Table } from 'dexie';
 import type { CachedCustomer, CustomerBlock, ListingChunk, OfflineDb, SearchChunk } from '../db/schema';
-import { noteStoredIds } from './stored-ids';
 import { chunkOf, SearchLineChanges, type SearchFields } from '../search/search-chunks';
 import { phoneDigestOf } from '../search/phone-digests';
 import {
@@ -40,7 +39,7 @@ import {
   sameListingChunk,
   type ListingChunkWrites,
 } from '../search/listings';
-import { noteListingChunks } from '../search/listing-memory';
+import { feedOf, type CustomerChange } from '../db/customer-feed';
 import { PendingChunkWrites } from '../search/chunk-changes';
 import { pagesInKeyOrder } from '../db/pages-in-key-order';
 
@@ -259,6 +258,8 @@ export interface CustomerWritePlan {
   records: CustomerBlock[];
   chunks: { toPut: SearchChunk[]; toDelete: number[] };
   listings: ListingChunkWrites;
+  /** What the write changes, as the feed tells it once committed (db/customer-feed.ts). */
+  changes: CustomerChange[];
 }
 
 /**
@@ -310,39 +311,40 @@ export function planCustomerWrite(
     records,
     chunks,
     listings,
+    changes: stored.map((row, i) => ({ row, previous: previous[i] ?? null })),
   };
 }
 
-/** Sends a planned write's requests, all in flight together: one round trip. */
+/**
+ * Sends a planned write's requests, all in flight together: one round trip. The feed tells
+ * the copies in memory what it changed once its transaction commits (db/customer-feed.ts).
+ */
 export async function sendCustomerWrite(db: OfflineDb, plan: CustomerWritePlan): Promise<void> {
-  await Promise.all([
+  const sent = Promise.all([
     sendBlocks(db, plan.records),
     sendChunksAndCounter(db, plan.chunks, plan.nextPk),
     sendListings(db, plan.listings),
   ]);
+  await feedOf(db).record({ written: plan.changes, listings: listingsIn(plan.listings) }, sent);
 }
 
-/**
- * Puts and deletes listing chunks; the listings in memory take them once the transaction
- * has committed (never before: a write rolled back must not show). Outside a transaction
- * each request commits by itself, so they take them once the requests have succeeded.
- */
+/** Puts and deletes listing chunks. */
 function sendListings(db: OfflineDb, writes: ListingChunkWrites): Promise<unknown> {
-  if (writes.toPut.length === 0 && writes.toDelete.length === 0) return Promise.resolve();
-  const sent = Promise.all([
+  return Promise.all([
     writes.toPut.length > 0 ? db.listingChunks.bulkPut(writes.toPut) : undefined,
     writes.toDelete.length > 0 ? db.listingChunks.bulkDelete(writes.toDelete) : undefined,
   ]);
-  const committed = () => noteListingChunks(db.name, writes);
-  let transaction = Dexie.currentTransaction;
-  if (!transaction) return sent.then(committed);
-  while (transaction.parent) transaction = transaction.parent;
-  transaction.on('complete', committed);
-  return sent;
 }
 
+/** The listing writes worth telling: none when nothing is put or deleted. */
+function listingsIn(writes: ListingChunkWrites): ListingChunkWrites[] {
+  return writes.toPut.length > 0 || writes.toDelete.length > 0 ? [writes] : [];
+}
+
+/** The stored ids hear of every id before it is sent (db/customer-feed.ts `sending`). */
 function sendBlocks(db: OfflineDb, records: readonly CustomerBlock[]): Promise<unknown> {
-  for (const record of records) noteStoredIds(db.name, record.ids);
+  const feed = feedOf(db);
+  for (const record of records) feed.sending(record.ids);
   return db.customerBlocks.bulkPut(records);
 }
 
@@ -392,17 +394,18 @@ export class PartedWrite {
     this.listings.add(plan.listings);
     if (plan.nextPk !== null) this.nextPk = plan.nextPk;
     this.context = contextAfter(this.context, plan);
-    const written = sendBlocks(this.db, plan.records);
+    const written = feedOf(this.db).record({ written: plan.changes }, sendBlocks(this.db, plan.records));
     this.sent.push(written);
     return { plan, written };
   }
 
   /** Sends the search chunks, the listings and the counter as the parts sent leave them; resolves when all is written. */
   finish(): Promise<unknown> {
+    const listings = this.listings.writes;
     return Promise.all([
       ...this.sent,
       sendChunksAndCounter(this.db, this.chunks.writes, this.nextPk),
-      sendListings(this.db, this.listings.writes),
+      feedOf(this.db).record({ listings: listingsIn(listings) }, sendListings(this.db, listings)),
     ]);
   }
 }
@@ -524,9 +527,11 @@ export async function addCustomerRow(db: OfflineDb, row: CachedCustomer): Promis
 export async function deleteCustomerRow(db: OfflineDb, pk: number): Promise<void> {
   const id = blockOf(pk);
   const block = await db.customerBlocks.get(id);
+  const removed: CachedCustomer[] = [];
   if (block) {
     const index = block.pks.indexOf(pk);
     if (index >= 0) {
+      removed.push({ ...(JSON.parse(block.rows[index]!) as CachedCustomer), pk });
       for (const list of [block.pks, block.ids, block.rows] as unknown[][]) list.splice(index, 1);
       if (block.pks.length === 0) await db.customerBlocks.delete(id);
       // Today's fields only: a block written before version 8 also held its phones.
@@ -539,10 +544,9 @@ export async function deleteCustomerRow(db: OfflineDb, pk: number): Promise<void
     db.searchChunks.bulkGet(lines.chunkIds),
     db.listingChunks.bulkGet(listings.chunkIds),
   ]);
-  await Promise.all([
-    sendChunksAndCounter(db, lines.apply(chunks), null),
-    sendListings(db, listings.apply(listingChunks)),
-  ]);
+  const listingWrites = listings.apply(listingChunks);
+  const sent = Promise.all([sendChunksAndCounter(db, lines.apply(chunks), null), sendListings(db, listingWrites)]);
+  await feedOf(db).record({ removed, listings: listingsIn(listingWrites) }, sent);
 }
 
 export function searchFieldsOf(row: CachedCustomer): SearchFields {

@@ -27,6 +27,7 @@ import { PreparedCustomers, prepareCustomers } from './prepared-customers';
 
 import { RewardCache } from './reward-cache';
 import { SearchRhythm, type InterruptibleWrite } from './search-rhythm';
+import { feedOf, type CommittedCustomerWrites } from '../db/customer-feed';
 import type { CachedCustomer, CachedReward, OfflineDb } from '../db/schema';
 import { loadSearchIndex, yieldToBrowser, type IndexLoadOptions, type IndexLoadProgress } from '../search/index-loader';
 import { ListingMemory } from '../search/listing-memory';
@@ -92,6 +93,7 @@ export class CustomerCache {
     this.now = options.now ?? (() => new Date());
     this.listings = ListingMemory.open(db);
     this.rewards = new RewardCache(db);
+    feedOf(db).onCommitted((writes) => this.followCommitted(writes));
     this.newCustomers = new NewCustomerWrites(db, (alongside, options, scope) =>
       this.inWriteTransaction(alongside, options, scope),
     );
@@ -240,8 +242,6 @@ export class CustomerCache {
       if (write) this.rhythm.writeEnds(write);
     }
     this.newCustomers.keep(outcome.kept);
-    // The index follows only what committed.
-    for (const { row, previous } of outcome.changes) this.indexWrite(row, previous);
     return outcome.changes.map((change) => change.row);
   }
 
@@ -261,7 +261,7 @@ export class CustomerCache {
 
   /**
    * The writes of `putCustomers`, for use inside a caller's transaction over `customerTables`;
-   * the caller calls `indexWrite` for each change once its transaction has committed.
+   * the index follows them once that transaction has committed (db/customer-feed.ts).
    */
   async writeCustomers(
     customers: readonly Customer[],
@@ -281,18 +281,12 @@ export class CustomerCache {
     customer: Customer,
     fetchedAt = this.now().toISOString(),
   ): Promise<CachedCustomerWithRewards> {
-    const { changes, result } = await this.db.transaction(
-      'rw',
-      [...customerTables(this.db), this.db.rewards],
-      async () => {
-        const changes = await this.writeCustomers([customer], fetchedAt);
-        const record = changes[0]!.row;
-        await this.rewards.putListed(customer.id, customer.rewards ?? [], record.phoneE164, fetchedAt);
-        return { changes, result: { record, rewards: await this.rewards.rewardsOf(customer.id) } };
-      },
-    );
-    for (const { row, previous } of changes) this.indexWrite(row, previous);
-    return result;
+    return this.db.transaction('rw', [...customerTables(this.db), this.db.rewards], async () => {
+      const changes = await this.writeCustomers([customer], fetchedAt);
+      const record = changes[0]!.row;
+      await this.rewards.putListed(customer.id, customer.rewards ?? [], record.phoneE164, fetchedAt);
+      return { record, rewards: await this.rewards.rewardsOf(customer.id) };
+    });
   }
 
   /** Stores a reward the service described (check, redeem). Keeps a pending mark. */
@@ -310,16 +304,18 @@ export class CustomerCache {
     return this.rewards.applyRedemption(redemption, phoneE164, fetchedAt, code);
   }
 
-  /**
-   * Index upkeep after a write committed. Callers that wrote inside their own transaction
-   * call this once it has committed.
-   */
-  indexWrite(row: CachedCustomer, previous: CachedCustomer | null): void {
+  /** The index follows every committed customer write, whoever made it (db/customer-feed.ts). */
+  private followCommitted({ written, removed }: CommittedCustomerWrites): void {
+    for (const { row, previous } of written) this.indexWrite(row, previous);
+    for (const row of removed) this.indexRemove(row);
+  }
+
+  private indexWrite(row: CachedCustomer, previous: CachedCustomer | null): void {
     if (this.indexState === 'loading') this.writtenDuringLoad.add(row.pk!);
     this.index.upsert(entryOf(row), previous && previous.pk === row.pk ? entryOf(previous) : null);
   }
 
-  indexRemove(row: CachedCustomer): void {
+  private indexRemove(row: CachedCustomer): void {
     if (this.indexState === 'loading') this.writtenDuringLoad.add(row.pk!);
     this.index.remove(entryOf(row));
   }

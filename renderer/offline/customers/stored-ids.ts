@@ -10,16 +10,16 @@
  * new, so asking memory is the cheap way to learn the few that are not.
  *
  * What it holds: a 53-bit hash of every id stored when it was loaded, and of every id any
- * write has sent since (`noteStoredIds`, called by customer-blocks.ts for every block it
- * writes, rolled back or not). So it never says "not stored" of a stored id; it may say
- * "maybe" of one that is not (a rolled-back write, a deleted customer, a hash shared by
- * two ids: about one in 9,000 million per id at a million), which costs that write its
- * lookups, nothing more. It sees the writes made in this page, through any connection to
- * the database: the app has one page that writes customers (electron/shell/main.ts takes the
- * single-instance lock and opens one window).
+ * write has sent since (the database's feed tells it the ids of every block before it is
+ * sent, rolled back or not: db/customer-feed.ts `sending`). So it never says "not stored"
+ * of a stored id; it may say "maybe" of one that is not (a rolled-back write, a deleted
+ * customer, a hash shared by two ids: about one in 9,000 million per id at a million),
+ * which costs that write its lookups, nothing more. It sees the writes made through the
+ * same database object: the app has one page, with one, that writes customers
+ * (electron/shell/main.ts takes the single-instance lock and opens one window).
  */
 import { cyrb53 } from './cyrb53';
-import { DatabaseFollowers } from '../db/database-followers';
+import { feedOf } from '../db/customer-feed';
 import type { OfflineDb } from '../db/schema';
 
 /** Open addressing over hashes; 0 marks an empty slot. Kept at most half full. */
@@ -31,8 +31,9 @@ export class StoredIds {
   private slots = new Float64Array(MIN_SLOTS);
   private held = 0;
   private closed = false;
+  private unfollow: () => void = () => undefined;
 
-  private constructor(private readonly dbName: string) {}
+  private constructor() {}
 
   /**
    * The ids stored in `db` now, and from then on those any write sends. Registered before
@@ -40,8 +41,10 @@ export class StoredIds {
    * by the reads (IndexedDB runs them in order), any later one notes its ids here itself.
    */
   static async load(db: OfflineDb, pageSize = LOAD_PAGE): Promise<StoredIds> {
-    const ids = new StoredIds(db.name);
-    live.add(db.name, ids);
+    const ids = new StoredIds();
+    ids.unfollow = feedOf(db).onSending((sent) => {
+      for (const id of sent) ids.add(id);
+    });
     try {
       let after: string | null = null;
       for (;;) {
@@ -79,7 +82,7 @@ export class StoredIds {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    live.remove(this.dbName, this);
+    this.unfollow();
     this.slots = new Float64Array(0);
   }
 
@@ -103,14 +106,6 @@ export class StoredIds {
     this.slots = new Float64Array(old.length * 2);
     for (const hash of old) if (hash !== 0) this.insert(hash);
   }
-}
-
-/** The loaded sets of each database (by name), which every write of customer blocks updates. */
-const live = new DatabaseFollowers<StoredIds>();
-
-/** Called with the ids of every customer block a write sends, before it is sent. */
-export function noteStoredIds(dbName: string, ids: Iterable<string>): void {
-  for (const set of live.of(dbName)) for (const id of ids) set.add(id);
 }
 
 /** The id's cyrb53 hash; never 0, which marks an empty slot. Its low bits pick the slot. */

@@ -315,7 +315,6 @@ export class Outbox {
       const seq = await this.db.outbox.add(item);
       return { stored: { ...row, pk }, item: { ...item, seq } };
     });
-    this.cache.indexWrite(stored, null);
     this.notify();
     return { ok: true, customer: stored, queued: true, item };
   }
@@ -354,15 +353,11 @@ export class Outbox {
         if (item.kind === 'register') {
           // The service never accepted this customer; the journal keeps the record of it.
           const local = await getCustomerRow(this.db, item.customerPk);
-          if (local?.localOnly) {
-            await deleteCustomerRow(this.db, item.customerPk);
-            return local;
-          }
+          if (local?.localOnly) await deleteCustomerRow(this.db, item.customerPk);
         }
         return true;
       },
     );
-    if (acknowledged && acknowledged !== true) this.cache.indexRemove(acknowledged);
     if (acknowledged) this.notify();
     return acknowledged !== null;
   }

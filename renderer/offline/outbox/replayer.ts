@@ -26,7 +26,6 @@ import { clearMeta, readMeta, writeMeta } from '../db/meta';
 import {
   type Attribution,
   type AttemptRecord,
-  type CachedCustomer,
   type OfflineDb,
   type OutboxItem,
   type RedemptionItem,
@@ -352,28 +351,21 @@ export class Replayer {
       return this.setBack(item, result.error);
     }
     const { db, cache } = this.options;
-    const written: { row: CachedCustomer; previous: CachedCustomer | null }[] = [];
-    let orphan: CachedCustomer | null = null;
+    // The index and listings follow what this transaction commits (db/customer-feed.ts).
     await this.complete(
       item,
       'registered',
       null,
       async () => {
-        written.push(...(await cache.writeCustomers([result.data.customer], this.now().toISOString())));
-        const stored = written[0]!.row;
-        if (stored.pk !== item.customerPk) {
+        const [written] = await cache.writeCustomers([result.data.customer], this.now().toISOString());
+        if (written!.row.pk !== item.customerPk) {
           // The service's customer was already cached (another till registered them): the local row goes.
           const local = await getCustomerRow(db, item.customerPk);
-          if (local?.localOnly) {
-            await deleteCustomerRow(db, item.customerPk);
-            orphan = local;
-          }
+          if (local?.localOnly) await deleteCustomerRow(db, item.customerPk);
         }
       },
       result.data.customer.id,
     );
-    for (const { row, previous } of written) cache.indexWrite(row, previous);
-    if (orphan) cache.indexRemove(orphan);
     return 'done';
   }
 

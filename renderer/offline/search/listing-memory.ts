@@ -1,11 +1,11 @@
 /**
  * One database's customer listings (listings.ts) in memory, as they are stored: loaded
  * once in the background, then kept current by every customer write this page commits
- * (customer-blocks.ts calls `noteListingChunks` when a transaction that wrote listings has
- * committed). The app has one page that writes customers (stored-ids.ts says why), so
- * what this holds once loaded is what is stored.
+ * (the database's feed, db/customer-feed.ts, tells the listing chunks a committed write
+ * stored). The app has one page that writes customers (stored-ids.ts says why), so what
+ * this holds once loaded is what is stored.
  */
-import { DatabaseFollowers } from '../db/database-followers';
+import { feedOf } from '../db/customer-feed';
 import type { ListingChunk, OfflineDb } from '../db/schema';
 import { pagesInKeyOrder } from '../db/pages-in-key-order';
 import { readListing, listingChunkOf, type CustomerListing, type ListingChunkWrites } from './listings';
@@ -29,13 +29,16 @@ export class ListingMemory {
   /** Chunks a commit set while the load ran: the load's read of them may be older. */
   private readonly setDuringLoad = new Set<number>();
   private closed = false;
+  private unfollow: () => void = () => undefined;
 
-  private constructor(private readonly dbName: string) {}
+  private constructor() {}
 
-  /** Memory for `db`, following the writes to its database from now on, until `db` closes. */
+  /** Memory for `db`, following the writes to it from now on, until `db` closes. */
   static open(db: OfflineDb): ListingMemory {
-    const memory = new ListingMemory(db.name);
-    live.add(db.name, memory);
+    const memory = new ListingMemory();
+    memory.unfollow = feedOf(db).onCommitted(({ listings }) => {
+      for (const writes of listings) memory.apply(writes);
+    });
     db.on('close', () => memory.close());
     return memory;
   }
@@ -115,16 +118,8 @@ export class ListingMemory {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    live.remove(this.dbName, this);
+    this.unfollow();
     this.chunks.clear();
     this.state = 'empty';
   }
-}
-
-/** The open memories of each database (by name), which every committed customer write updates. */
-const live = new DatabaseFollowers<ListingMemory>();
-
-/** Called with the listing chunks a customer write stored, once its transaction has committed. */
-export function noteListingChunks(dbName: string, writes: ListingChunkWrites): void {
-  for (const memory of live.of(dbName)) memory.apply(writes);
 }

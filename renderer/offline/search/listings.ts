@@ -20,9 +20,9 @@
  * bytes a customer, outside the JS heap (typed arrays).
  *
  * Kept true: every customer write (customer-blocks.ts) puts the records its customers'
- * listings change in the same transaction, and once that transaction commits hands the
- * same records to the memory of that database (`noteListingChunks`). So what memory holds
- * is what is stored, whoever wrote it in this page.
+ * listings change in the same transaction, and once that transaction commits the database's
+ * feed (db/customer-feed.ts) hands the same records to its memory. So what memory holds is
+ * what is stored, whoever wrote it.
  */
 import type { Program } from '../../../common/contract';
 import type { CachedCustomer, ListingChunk } from '../db/schema';

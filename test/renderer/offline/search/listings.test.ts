@@ -8,7 +8,7 @@ import {
   putCustomerRows,
 } from '../../../../renderer/offline/customers/customer-blocks';
 import { openOfflineDb } from '../../../../renderer/offline/db/open';
-import type { ListingChunk, OfflineDb } from '../../../../renderer/offline/db/schema';
+import type { CachedCustomer, ListingChunk, OfflineDb } from '../../../../renderer/offline/db/schema';
 import { ListingMemory } from '../../../../renderer/offline/search/listing-memory';
 import {
   LISTING_SLOTS,
@@ -292,7 +292,8 @@ const operation: fc.Arbitrary<Operation> = fc.oneof(
   fc.record({ kind: fc.constant('open' as const), who: fc.nat({ max: 60 }), name: personName }),
 );
 
-test('whatever the till writes and however, the listings in memory are those stored, those stored say what the records say, and the phone digests what the search chunks say', async () => {
+// One writer, one event (db/customer-feed.ts): every copy in memory follows what committed.
+test('whatever the till writes and however, the listings, the search index and the stored ids in memory agree with what is stored, and the phone digests with the search chunks', async () => {
   await fc.assert(
     fc.asyncProperty(fc.array(operation, { minLength: 1, maxLength: 10 }), async (operations) => {
       const db = freshDb();
@@ -302,6 +303,9 @@ test('whatever the till writes and however, the listings in memory are those sto
           now: () => new Date('2026-03-01T09:00:00Z'),
         });
         await cache.loadIndex({ yieldToPage: async () => undefined });
+        // Loaded before any write, it follows every one of them from then on.
+        const following = await StoredIds.load(db);
+        const removed: CachedCustomer[] = [];
         const outbox = new Outbox(db, cache, { now: () => new Date('2026-03-01T09:00:00Z') });
         let serial = 0;
         const phoneOf = (n: number) => `+966 55 ${2_000_000 + n}`;
@@ -377,7 +381,7 @@ test('whatever the till writes and however, the listings in memory are those sto
               const row = (await cache.getCustomer(`c-${op.who}`))?.record;
               if (!row) break;
               await db.transaction('rw', customerTables(db), async () => deleteCustomerRow(db, row.pk!));
-              cache.indexRemove(row);
+              removed.push(row);
               break;
             }
             case 'open':
@@ -399,6 +403,16 @@ test('whatever the till writes and however, the listings in memory are those sto
         for (const row of records.slice(0, 5)) {
           expect((await cache.search(row.phoneE164)).customers).toContainEqual(listingOf(row));
         }
+        // The search index holds exactly the stored customers, each under its phone.
+        expect(cache.index.size).toBe(records.length);
+        for (const row of records) expect(cache.index.findPhone(row.phoneE164)).toBe(row.pk);
+        for (const row of removed) {
+          if (!records.some((kept) => kept.phoneE164 === row.phoneE164))
+            expect(cache.index.findPhone(row.phoneE164)).toBeUndefined();
+        }
+        // The stored ids may hold more (an id noted before a write that rolled back), never fewer.
+        for (const row of records) expect(following.mightHoldAny([row.id])).toBe(true);
+        following.close();
       } finally {
         await dropDb(db);
       }
