@@ -1,0 +1,372 @@
+/**
+ * What the cashier does at the counter, service first: each operation asks the service and
+ * falls back to the cache (or the outbox) when it cannot be reached, saying which one
+ * answered (`source`). Everything the service returns is written through to the cache
+ * behind the answer (customers/write-behind.ts): the cashier never waits for IndexedDB,
+ * which may be busy with the background refresh. Reads that answer from the cache first let
+ * the queued writes finish, so they see them.
+ *
+ * A redeem whose outcome is unknown (no answer, a 5xx, an answer that cannot be read) is
+ * recorded in the outbox at once and settled by the replayer; a 2xx is always "redeemed"
+ * (docs/service-reading.md).
+ */
+import type {
+  AttemptTiming,
+  BridgeError,
+  Customer,
+  PageMeta,
+  RegisterCustomerPayload,
+  Redemption,
+  Reward,
+  Settings,
+  TillApi,
+  UpdateCustomerPayload,
+} from '../../common/contract';
+import { t } from '../i18n';
+import { readPhone } from '../lib/phone';
+import { isUnreachable, mayHaveBeenApplied } from './connection/failure-kinds';
+import { PAGE_SIZE, type CacheSearchResult, type CustomerCache } from './customers/customer-cache';
+import type { WriteBehind } from './customers/write-behind';
+import { LOCAL_ID_PREFIX, rewardKey, type AttemptRecord, type OfflineDb, type RedemptionItem } from './db/schema';
+import { closedAttempt } from './outbox/attribution';
+import type { OnlineAttempt, Outbox, QueueRefusal } from './outbox/outbox';
+import { checkRewardOffline, type OfflineCheck } from './rewards/offline-check';
+import type { ListedCustomer } from './search/listings';
+import { parseQuery } from './search/search-index';
+
+export interface CacheNote {
+  /** Oldest fetch time among the customers shown: "from the cache of <time>". */
+  of: string | null;
+  /** False while the search index is still loading and the answer may miss customers. */
+  complete: boolean;
+  /** More matched than can be listed: type more. */
+  capped: boolean;
+}
+
+/** The service's search gives whole customers; the cache's, what the results list shows of each. */
+export type CustomerSearch =
+  | { ok: true; source: 'service'; customers: Customer[]; meta: PageMeta }
+  | { ok: true; source: 'cache'; customers: ListedCustomer[]; meta: PageMeta; cache: CacheNote }
+  | { ok: false; error: BridgeError };
+
+export type CustomerLookup =
+  | {
+      ok: true;
+      source: 'service' | 'cache';
+      customer: Customer;
+      cachedAt: string | null;
+      pendingCodes: string[];
+      localOnly: boolean;
+    }
+  | { ok: false; error: BridgeError };
+
+export type RewardCheck =
+  | { ok: true; source: 'service'; reward: Reward; pendingHere: boolean }
+  | { ok: true; source: 'cache'; check: OfflineCheck }
+  | { ok: false; error: BridgeError };
+
+export type RedeemOutcome =
+  | { outcome: 'redeemed'; redemption: Redemption }
+  /**
+   * Stored in the outbox. `answerLost`: sent online with no answer the till could read, so the
+   * service may already have made it (then `check` is absent: the service, not the cache, checked).
+   */
+  | { outcome: 'queued'; item: RedemptionItem; check?: OfflineCheck; answerLost?: true }
+  | {
+      outcome: 'refused';
+      reason: QueueRefusal | 'already_queued';
+      message: string;
+      check?: OfflineCheck;
+      fields?: Record<string, string>;
+    }
+  | { outcome: 'failed'; error: BridgeError };
+
+export type RegisterOutcome =
+  | { outcome: 'registered'; customer: Customer; created: boolean }
+  | { outcome: 'queued'; customer: Customer }
+  | { outcome: 'known_here'; customer: Customer }
+  | { outcome: 'refused'; message: string; fields: Record<string, string> }
+  | { outcome: 'failed'; error: BridgeError };
+
+/** What the counter's operations work with, wired by index.ts. */
+export interface CounterDeps {
+  db: OfflineDb;
+  /** `window.till`, observed by the connection monitor. */
+  api: TillApi;
+  cache: CustomerCache;
+  outbox: Outbox;
+  writeBehind: WriteBehind;
+  settings: () => Pick<Settings, 'defaultCountry' | 'branchId' | 'allowOfflineRedemption'>;
+  now: () => Date;
+  /** The connection monitor says the service cannot be reached now. */
+  offlineNow: () => boolean;
+  /** Asks the replayer to run now, unless offline. */
+  replaySoon: () => void;
+}
+
+export class CounterOperations {
+  private readonly db: OfflineDb;
+  private readonly api: TillApi;
+  private readonly cache: CustomerCache;
+  private readonly outbox: Outbox;
+  private readonly writeBehind: WriteBehind;
+  private readonly settings: CounterDeps['settings'];
+  private readonly now: () => Date;
+  private readonly offlineNow: () => boolean;
+  private readonly replaySoon: () => void;
+
+  constructor(deps: CounterDeps) {
+    ({
+      db: this.db,
+      api: this.api,
+      cache: this.cache,
+      outbox: this.outbox,
+      writeBehind: this.writeBehind,
+      settings: this.settings,
+      now: this.now,
+      offlineNow: this.offlineNow,
+      replaySoon: this.replaySoon,
+    } = deps);
+  }
+
+  /** Cache reads that answer the cashier see every answer already shown. */
+  private async afterWrites<T>(read: () => Promise<T>): Promise<T> {
+    await this.writeBehind.settled();
+    return read();
+  }
+
+  private async searchOffline(text: string, page: number): Promise<CustomerSearch> {
+    const found: CacheSearchResult = await this.afterWrites(() => this.cache.search(text, page, PAGE_SIZE));
+    return {
+      ok: true,
+      source: 'cache',
+      customers: found.customers.map(({ id, name, phone, cards }) => ({ id, name, phone, cards })),
+      meta: { current_page: found.page, last_page: found.lastPage, per_page: found.perPage, total: found.total },
+      cache: { of: found.cacheOf, complete: found.complete, capped: found.capped },
+    };
+  }
+
+  private async pendingCodesOf(customerId: string): Promise<string[]> {
+    return (await this.cache.rewardsOf(customerId))
+      .filter((row) => row.pendingOutboxSeq !== undefined)
+      .map((row) => row.code);
+  }
+
+  private async lookupOffline(id: string, error: BridgeError): Promise<CustomerLookup> {
+    const cached = await this.afterWrites(() => this.cache.getCustomer(id));
+    if (!cached) return { ok: false, error };
+    return {
+      ok: true,
+      source: 'cache',
+      customer: { ...cached.record.customer, rewards: cached.rewards.map((row) => row.reward) },
+      cachedAt: cached.record.fetchedAt,
+      pendingCodes: cached.rewards.filter((row) => row.pendingOutboxSeq !== undefined).map((row) => row.code),
+      localOnly: cached.record.localOnly === true,
+    };
+  }
+
+  private async queueRedemption(
+    input: { code: string; phone: string; orderReference?: string | null },
+    firstAttemptAt: string | null,
+    unanswered: AttemptRecord | null = null,
+  ): Promise<RedeemOutcome> {
+    const queued = await this.afterWrites(() =>
+      this.outbox.queueRedemption({ ...input, firstAttemptAt, unanswered }, this.settings()),
+    );
+    if (queued.ok) return { outcome: 'queued', item: queued.item, check: queued.check };
+    return {
+      outcome: 'refused',
+      reason: queued.reason,
+      message: queued.message,
+      ...(queued.check ? { check: queued.check } : {}),
+      ...(queued.fields ? { fields: queued.fields } : {}),
+    };
+  }
+
+  /** A redemption of this code already waits (or failed, or conflicts) in this till's outbox. */
+  private async redemptionWaitsHere(code: string): Promise<boolean> {
+    const cached = await this.db.rewards.get(rewardKey(code));
+    return cached?.pendingOutboxSeq !== undefined || (await this.outbox.redemptionOf(code)) !== undefined;
+  }
+
+  /**
+   * A 2xx: the service redeemed it. Written through to the cache; where the answer could not be
+   * read in full, the journal keeps the record, since the screen cannot show all of it.
+   */
+  private redeemed(redemption: Redemption, sent: OnlineAttempt, attempt: AttemptTiming | undefined): RedeemOutcome {
+    const fetchedAt = this.now().toISOString();
+    this.writeBehind.queue('a redemption', () =>
+      this.cache.applyRedemption(redemption, sent.phoneE164, fetchedAt, sent.code),
+    );
+    if (redemption.reward === null || redemption.card === null) {
+      const serviceAt = typeof attempt?.end === 'number' ? new Date(attempt.end).toISOString() : null;
+      this.writeBehind.queue('a redemption read in part', () =>
+        this.outbox.journalConfirmedUnread({ ...sent, serviceAt }),
+      );
+    }
+    return { outcome: 'redeemed', redemption };
+  }
+
+  private async recordUnanswered(
+    sent: OnlineAttempt,
+    attempt: AttemptRecord | null,
+    error: BridgeError,
+  ): Promise<RedeemOutcome> {
+    try {
+      // Without the main process's timing the attempt still counts, its times unknown.
+      const window = attempt ?? { start: null, end: null, uncertaintyMs: null, localStart: 0, localEnd: null };
+      const item = await this.afterWrites(() => this.outbox.recordUnanswered({ ...sent, attempt: window, error }));
+      this.replaySoon();
+      return { outcome: 'queued', item, answerLost: true };
+    } catch (failure) {
+      console.error('An unanswered redemption could not be recorded', failure);
+      return { outcome: 'failed', error };
+    }
+  }
+
+  /** Find customers by phone, name words or part of a number; from the cache when offline. */
+  async searchCustomers(text: string, page = 1): Promise<CustomerSearch> {
+    if (this.offlineNow()) return this.searchOffline(text, page);
+    const query = parseQuery(text, this.settings().defaultCountry);
+    const base = { page, per_page: PAGE_SIZE };
+    const payload =
+      query.kind === 'phone'
+        ? { ...base, phone: query.e164 }
+        : query.kind === 'digits'
+          ? { ...base, search: query.digits }
+          : query.kind === 'name'
+            ? { ...base, search: text.trim() }
+            : base;
+    let result = await this.api.searchCustomers(payload);
+    // As offline: a complete number nobody has exactly is still worth a digit search.
+    if (result.ok && query.kind === 'phone' && result.data.length === 0) {
+      result = await this.api.searchCustomers({ ...base, search: query.digits });
+    }
+    if (result.ok) {
+      const customers = result.data;
+      const fetchedAt = this.now().toISOString();
+      this.writeBehind.queue('a page of search results', () => this.cache.putCustomers(customers, fetchedAt));
+      return { ok: true, source: 'service', customers, meta: result.meta };
+    }
+    if (isUnreachable(result.error)) return this.searchOffline(text, page);
+    return { ok: false, error: result.error };
+  }
+
+  /** One customer with the rewards awaiting redemption; from the cache when offline. */
+  async getCustomer(id: string): Promise<CustomerLookup> {
+    const notReachable: BridgeError = { kind: 'offline', message: t('connection.notCachedCustomer') };
+    if (id.startsWith(LOCAL_ID_PREFIX) || this.offlineNow()) return this.lookupOffline(id, notReachable);
+    const result = await this.api.getCustomer({ id });
+    if (result.ok) {
+      const customer = result.data;
+      const fetchedAt = this.now().toISOString();
+      this.writeBehind.queue('a customer and their rewards', () =>
+        this.cache.putCustomerWithRewards(customer, fetchedAt),
+      );
+      return {
+        ok: true,
+        source: 'service',
+        customer,
+        cachedAt: fetchedAt,
+        // Pending marks live on the rewards table, which the refresh never writes: a quick read.
+        pendingCodes: await this.pendingCodesOf(id),
+        localOnly: false,
+      };
+    }
+    if (isUnreachable(result.error)) return this.lookupOffline(id, result.error);
+    return { ok: false, error: result.error };
+  }
+
+  /** Check a code; offline, from the cached rewards, saying so. */
+  async checkReward(code: string, phone: string): Promise<RewardCheck> {
+    const country = this.settings().defaultCountry;
+    const offline = async () => ({
+      ok: true as const,
+      source: 'cache' as const,
+      check: await this.afterWrites(() =>
+        checkRewardOffline(this.db, { code, phone }, { defaultCountry: country, now: this.now() }),
+      ),
+    });
+    if (this.offlineNow()) return offline();
+    const reading = readPhone(phone, country);
+    const result = await this.api.checkReward({ reward_code: code.trim(), phone: reading?.e164 ?? phone.trim() });
+    if (result.ok) {
+      const reward = result.data;
+      const fetchedAt = this.now().toISOString();
+      this.writeBehind.queue('a checked reward', () => this.cache.putReward(reward, reading?.e164 ?? null, fetchedAt));
+      // The pending mark is set by the outbox, not by write-through: read it as it stands.
+      const pendingHere = (await this.db.rewards.get(rewardKey(reward.code)))?.pendingOutboxSeq !== undefined;
+      return { ok: true, source: 'service', reward, pendingHere };
+    }
+    if (isUnreachable(result.error)) return offline();
+    return { ok: false, error: result.error };
+  }
+
+  /**
+   * Redeem after the order is settled. Offline (or when the answer is lost) it is queued,
+   * if the settings allow it, and the caller hears "queued" only once it is stored.
+   */
+  async redeemReward(input: { code: string; phone: string; orderReference?: string | null }): Promise<RedeemOutcome> {
+    if (await this.redemptionWaitsHere(input.code)) {
+      return { outcome: 'refused', reason: 'already_queued', message: t('rewards.refusal.alreadyQueued') };
+    }
+    if (this.offlineNow()) return this.queueRedemption(input, null);
+    const { branchId, defaultCountry } = this.settings();
+    const phoneE164 = readPhone(input.phone, defaultCountry)?.e164 ?? input.phone.trim();
+    const sent = {
+      code: input.code.trim(),
+      phoneE164,
+      branchId,
+      orderReference: input.orderReference?.trim() || null,
+      attemptedAt: this.now().toISOString(),
+    };
+    const result = await this.api.redeemReward({
+      reward_code: sent.code,
+      phone: phoneE164,
+      ...(branchId ? { branch_id: branchId } : {}),
+      ...(sent.orderReference ? { order_reference: sent.orderReference } : {}),
+    });
+    if (result.ok) return this.redeemed(result.data, sent, result.attempt);
+    // The service may have made it with its answer lost (no answer, a 5xx, an unreadable one):
+    // recorded at once and settled by the replayer, whatever the settings say.
+    if (mayHaveBeenApplied(result.error) && result.attempt?.requestSent !== false) {
+      const attempt = result.attempt ? closedAttempt(result.attempt) : null;
+      return this.recordUnanswered(sent, attempt, result.error);
+    }
+    // Never sent, so never made: queued as offline, where the settings allow it.
+    if (isUnreachable(result.error) && this.settings().allowOfflineRedemption) return this.queueRedemption(input, null);
+    return { outcome: 'failed', error: result.error };
+  }
+
+  /** Register (idempotent by phone); offline it is queued and the customer usable at once. */
+  async registerCustomer(payload: RegisterCustomerPayload): Promise<RegisterOutcome> {
+    const queue = async (): Promise<RegisterOutcome> => {
+      const queued = await this.afterWrites(() => this.outbox.queueRegistration(payload, this.settings()));
+      if (!queued.ok) return { outcome: 'refused', message: queued.message, fields: queued.fields };
+      if (!queued.queued) return { outcome: 'known_here', customer: queued.customer.customer };
+      this.replaySoon();
+      return { outcome: 'queued', customer: queued.customer.customer };
+    };
+    if (this.offlineNow()) return queue();
+    const result = await this.api.registerCustomer(payload);
+    if (result.ok) {
+      const { customer, created } = result.data;
+      const fetchedAt = this.now().toISOString();
+      this.writeBehind.queue('a registered customer', () => this.cache.putCustomers([customer], fetchedAt));
+      return { outcome: 'registered', customer, created };
+    }
+    if (isUnreachable(result.error)) return queue();
+    return { outcome: 'failed', error: result.error };
+  }
+
+  /** Corrections need the service (they are not queued); the answer is written through. */
+  async updateCustomer(payload: UpdateCustomerPayload) {
+    const result = await this.api.updateCustomer(payload);
+    if (result.ok) {
+      const customer = result.data;
+      const fetchedAt = this.now().toISOString();
+      this.writeBehind.queue('a corrected customer', () => this.cache.putCustomers([customer], fetchedAt));
+    }
+    return result;
+  }
+}
