@@ -1,9 +1,9 @@
 /** Reading the cache's customers in tests, through the same module the app stores them with. */
-import { firstCustomers, findCustomersByIds } from '../../renderer/offline/customers/customer-blocks';
+import { firstCustomers, findCustomersByIds } from '../../renderer/offline/customers/customer-reads';
 import type { CachedCustomer, OfflineDb } from '../../renderer/offline/db/schema';
 import { listedPks, readListing, type CustomerListing } from '../../renderer/offline/search/listings';
 
-export { countCustomers, getCustomerRow } from '../../renderer/offline/customers/customer-blocks';
+export { countCustomers, getCustomerRow } from '../../renderer/offline/customers/customer-reads';
 
 /** Every stored customer, in pk order. */
 export function allCustomers(db: OfflineDb): Promise<CachedCustomer[]> {

@@ -9,7 +9,7 @@
  * memory (listings.ts) once those have loaded too: then a search reads nothing from
  * IndexedDB. Until then they are read from the blocks.
  */
-import { firstCustomerPks, getCustomerRows } from './customer-blocks';
+import { firstCustomerPks, getCustomerRows } from './customer-reads';
 import type { SearchRhythm } from './search-rhythm';
 import type { OfflineDb } from '../db/schema';
 import { pagesInKeyOrder } from '../db/pages-in-key-order';

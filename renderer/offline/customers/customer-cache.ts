@@ -6,14 +6,8 @@
  */
 import type { Table } from 'dexie';
 import type { Customer, Program, Redemption, Reward } from '../../../common/contract';
-import {
-  CustomerIdTaken,
-  customerTables,
-  findCustomerById,
-  firstCustomers,
-  getCustomerRow,
-  getCustomerRows,
-} from './customer-blocks';
+import { CustomerIdTaken, customerTables } from './customer-blocks';
+import { findCustomerById, firstCustomers, getCustomerRow, getCustomerRows } from './customer-reads';
 import { CacheSearch, PAGE_SIZE, type CacheSearchResult } from './cache-search';
 import {
   NewCustomerWrites,

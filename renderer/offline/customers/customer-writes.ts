@@ -7,13 +7,12 @@
  */
 import {
   contextAfter,
-  findCustomersByIdPrefix,
-  findCustomersByIds,
   planCustomerWrite,
   putCustomerRows,
   readWriteContext,
   sendCustomerWrite,
 } from './customer-blocks';
+import { findCustomersByIdPrefix, findCustomersByIds } from './customer-reads';
 import { newRowsWritten, type Change, type WriteOutcome } from './new-customer-writes';
 import { newRow, type PreparedCustomers } from './prepared-customers';
 import type { StoredIds } from './stored-ids';

@@ -4,7 +4,8 @@
  * every write here; only the outbox sets and clears it.
  */
 import type { Redemption, Reward } from '../../../common/contract';
-import { customerTables, findCustomerById, putCustomerRows } from './customer-blocks';
+import { customerTables, putCustomerRows } from './customer-blocks';
+import { findCustomerById } from './customer-reads';
 import { rewardKey, type CachedReward, type OfflineDb } from '../db/schema';
 
 export class RewardCache {

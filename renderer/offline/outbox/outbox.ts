@@ -8,13 +8,8 @@ import type { BridgeError, Customer, RegisterCustomerPayload, Settings } from '.
 import { t } from '../../i18n';
 import { formatCount } from '../../i18n/format';
 import { digitsOf, readPhone, type PhoneReading } from '../../lib/phone';
-import {
-  addCustomerRow,
-  customerTables,
-  deleteCustomerRow,
-  findCustomerById,
-  getCustomerRow,
-} from '../customers/customer-blocks';
+import { addCustomerRow, customerTables, deleteCustomerRow } from '../customers/customer-blocks';
+import { findCustomerById, getCustomerRow } from '../customers/customer-reads';
 import {
   LOCAL_ID_PREFIX,
   rewardKey,

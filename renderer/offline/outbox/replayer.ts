@@ -21,7 +21,8 @@ import { attribute, closedAttempt, legacyAttempts, openAttempt, serviceNow } fro
 import { conflictNote, likelyOursWords } from './reconciliation-words';
 import { t } from '../../i18n';
 import { backoffDelay, boundedRetryAfter, type BackoffPolicy } from '../connection/backoff';
-import { customerTables, deleteCustomerRow, getCustomerRow } from '../customers/customer-blocks';
+import { customerTables, deleteCustomerRow } from '../customers/customer-blocks';
+import { getCustomerRow } from '../customers/customer-reads';
 import { clearMeta, readMeta, writeMeta } from '../db/meta';
 import {
   type Attribution,

@@ -26,7 +26,7 @@ import type { TillApi } from '../../../common/contract';
 import type { BackoffPolicy } from '../connection/backoff';
 import { clearMeta, readMeta, writeMeta } from '../db/meta';
 import { type OfflineDb, type PageTag, type RefreshCursor } from '../db/schema';
-import { customersAtMost } from '../customers/customer-blocks';
+import { customersAtMost } from '../customers/customer-reads';
 import type { CustomerCache } from '../customers/customer-cache';
 import { StoredIds } from '../customers/stored-ids';
 import { yieldToBrowser } from '../search/index-loader';

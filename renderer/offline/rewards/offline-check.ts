@@ -5,7 +5,7 @@
  */
 import type { Reward } from '../../../common/contract';
 import { readPhone } from '../../lib/phone';
-import { findCustomerById } from '../customers/customer-blocks';
+import { findCustomerById } from '../customers/customer-reads';
 import { rewardKey, type OfflineDb, type OutboxState } from '../db/schema';
 import { t, type MessageKey } from '../../i18n';
 

@@ -4,7 +4,8 @@
  * till that keeps every customer without an index ends up doing).
  */
 import { Dexie } from 'dexie';
-import { customerTables, getCustomerRows, putCustomerRows } from '../../../renderer/offline/customers/customer-blocks';
+import { customerTables, putCustomerRows } from '../../../renderer/offline/customers/customer-blocks';
+import { getCustomerRows } from '../../../renderer/offline/customers/customer-reads';
 import { openOfflineDb } from '../../../renderer/offline/db/open';
 import { type CachedCustomer, type OfflineDb } from '../../../renderer/offline/db/schema';
 import { CustomerCache, MAX_RESULTS, PAGE_SIZE } from '../../../renderer/offline/customers/customer-cache';

@@ -3,16 +3,18 @@ import {
   BLOCK_BITS,
   CustomerIdTaken,
   addCustomerRow,
-  countCustomers,
-  customersAtMost,
   customerTables,
   deleteCustomerRow,
+  putCustomerRows,
+} from '../../../../renderer/offline/customers/customer-blocks';
+import {
+  countCustomers,
+  customersAtMost,
   findCustomerById,
   firstCustomerPks,
   firstCustomers,
   getCustomerRows,
-  putCustomerRows,
-} from '../../../../renderer/offline/customers/customer-blocks';
+} from '../../../../renderer/offline/customers/customer-reads';
 import type { CachedCustomer, OfflineDb } from '../../../../renderer/offline/db/schema';
 import { StoredIds } from '../../../../renderer/offline/customers/stored-ids';
 import { nameWordsOf } from '../../../../renderer/offline/search/fold';
