@@ -4,16 +4,14 @@
  * outbox only into the journal: when the service confirmed them, or when a person
  * acknowledged a failure or a conflict.
  */
-import type { BridgeError, Customer, RegisterCustomerPayload, Settings } from '../../../common/contract';
+import type { BridgeError, RegisterCustomerPayload, Settings } from '../../../common/contract';
 import { t } from '../../i18n';
 import { formatCount } from '../../i18n/format';
-import { digitsOf, readPhone, type PhoneReading } from '../../lib/phone';
-import { addCustomerRow, customerTables, deleteCustomerRow } from '../customers/customer-blocks';
+import { customerTables, deleteCustomerRow } from '../customers/customer-blocks';
 import { findCustomerById, getCustomerRow } from '../customers/customer-reads';
 import {
   LOCAL_ID_PREFIX,
   rewardKey,
-  type CachedCustomer,
   type AttemptRecord,
   type JournalEntry,
   type JournalOutcome,
@@ -21,9 +19,8 @@ import {
   type OutboxItem,
   type OutboxState,
   type RedemptionItem,
-  type RegistrationItem,
 } from '../db/schema';
-import { nameWordsOf } from '../search/fold';
+import { queueRegistration, type QueueRegistrationOutcome } from './registration-queue';
 import { checkRewardOffline, type OfflineCheck } from '../rewards/offline-check';
 import type { CustomerCache } from '../customers/customer-cache';
 
@@ -63,9 +60,7 @@ export type QueueRedemptionOutcome =
   | { ok: true; item: RedemptionItem; check: OfflineCheck }
   | { ok: false; reason: QueueRefusal; message: string; check?: OfflineCheck; fields?: Record<string, string> };
 
-export type QueueRegistrationOutcome =
-  | { ok: true; customer: CachedCustomer; queued: boolean; item?: RegistrationItem }
-  | { ok: false; reason: 'invalid_input'; message: string; fields: Record<string, string> };
+export type { QueueRegistrationOutcome } from './registration-queue';
 
 export interface OutboxCounts {
   pending: number;
@@ -246,72 +241,18 @@ export class Outbox {
 
   /**
    * Queues a registration (the service is idempotent by phone, so replaying it is safe)
-   * and makes the customer usable on this till at once. A phone already in the cache is
-   * that customer, as the service would answer.
+   * and makes the customer usable on this till at once (registration-queue.ts).
    */
   async queueRegistration(
     payload: RegisterCustomerPayload,
     settings: Pick<Settings, 'defaultCountry'>,
   ): Promise<QueueRegistrationOutcome> {
-    const name = payload.name.trim();
-    const fields: Record<string, string> = {};
-    if (name === '') fields.name = t('customers.fields.nameMissing');
-    const phone = readRegistrationPhone(payload, settings.defaultCountry);
-    if (!phone) fields.phone = t('outboxQueue.phoneIncomplete');
-    if (payload.birthday && !/^\d{4}-\d{2}-\d{2}$/.test(payload.birthday))
-      fields.birthday = t('customers.fields.birthdayFormat');
-    if (!phone || Object.keys(fields).length > 0) {
-      return { ok: false, reason: 'invalid_input', message: t('errors.validation.title'), fields };
-    }
-    const known = await this.cache.findByPhone(phone.e164);
-    if (known) return { ok: true, customer: known, queued: false };
-
-    const now = this.now().toISOString();
-    const id = this.newLocalId();
-    const customer: Customer = {
-      id,
-      name,
-      phone: phone.international,
-      email: payload.email?.trim() || null,
-      birthday: payload.birthday || null,
-      // Not a service status: the till's own word for "waiting to be registered".
-      status: 'pending',
-      cards: [],
-      created_at: now,
-      last_visit_at: null,
-    };
-    const row: CachedCustomer = {
-      id,
-      phoneE164: phone.e164,
-      nameWords: nameWordsOf(name),
-      customer,
-      fetchedAt: now,
-      localOnly: true,
-    };
-    const { stored, item } = await this.db.transaction('rw', [...customerTables(this.db), this.db.outbox], async () => {
-      const pk = await addCustomerRow(this.db, row);
-      const item: RegistrationItem = {
-        kind: 'register',
-        state: 'pending',
-        queuedAt: now,
-        firstAttemptAt: null,
-        lastAttemptAt: null,
-        attempts: 0,
-        nextAttemptAt: null,
-        lastError: null,
-        note: null,
-        name,
-        phoneE164: phone.e164,
-        email: customer.email,
-        birthday: customer.birthday,
-        customerPk: pk,
-        localCustomerId: id,
-      };
-      const seq = await this.db.outbox.add(item);
-      return { stored: { ...row, pk }, item: { ...item, seq } };
+    const outcome = await queueRegistration(this.db, this.cache, payload, settings.defaultCountry, {
+      now: this.now,
+      newLocalId: this.newLocalId,
     });
-    this.notify();
-    return { ok: true, customer: stored, queued: true, item };
+    if (outcome.ok && outcome.queued) this.notify();
+    return outcome;
   }
 
   /** Everything in the outbox, oldest first. */
@@ -446,14 +387,4 @@ export class Outbox {
       }
     }
   }
-}
-
-/** The phone of a registration: local with its dialling code when one was given, else with the till's country. */
-function readRegistrationPhone(payload: RegisterCustomerPayload, defaultCountry: string): PhoneReading | null {
-  if (payload.country_code && !payload.phone.trim().startsWith('+')) {
-    const national = digitsOf(payload.phone).replace(/^0+/, '');
-    const reading = readPhone(`+${digitsOf(payload.country_code)}${national}`, defaultCountry);
-    if (reading) return reading;
-  }
-  return readPhone(payload.phone, defaultCountry);
 }
