@@ -1,11 +1,11 @@
 import { createPinia, setActivePinia } from 'pinia';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Redemption, Result } from '../../common/contract';
-import { useCustomersStore } from '../../renderer/stores/customers';
-import { useOfflineStore } from '../../renderer/stores/offline';
-import { useRewardsStore } from '../../renderer/stores/rewards';
-import { useSettingsStore } from '../../renderer/stores/settings';
-import { card, customer, installFakeTill, reward, tillState, type FakeTill } from './support/fake-till';
+import type { Redemption, Result } from '../../../common/contract';
+import { useCustomersStore } from '../../../renderer/stores/customers';
+import { useOfflineStore } from '../../../renderer/stores/offline';
+import { useRewardsStore } from '../../../renderer/stores/rewards';
+import { useSettingsStore } from '../../../renderer/stores/settings';
+import { card, customer, installFakeTill, reward, tillState, type FakeTill } from '../support/fake-till';
 
 describe('rewards store', () => {
   let till: FakeTill;

@@ -1,12 +1,12 @@
 import { createPinia, setActivePinia } from 'pinia';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { LinkMessage, LinkRequest } from '../../common/contract';
-import { useLinksStore } from '../../renderer/stores/links';
-import { useCustomersStore } from '../../renderer/stores/customers';
-import { useNavigationStore } from '../../renderer/stores/navigation';
-import { useRewardsStore } from '../../renderer/stores/rewards';
-import { useSettingsStore } from '../../renderer/stores/settings';
-import { card, installFakeTill, reward, tillState, type FakeTill } from './support/fake-till';
+import type { LinkMessage, LinkRequest } from '../../../common/contract';
+import { useLinksStore } from '../../../renderer/stores/links';
+import { useCustomersStore } from '../../../renderer/stores/customers';
+import { useNavigationStore } from '../../../renderer/stores/navigation';
+import { useRewardsStore } from '../../../renderer/stores/rewards';
+import { useSettingsStore } from '../../../renderer/stores/settings';
+import { card, installFakeTill, reward, tillState, type FakeTill } from '../support/fake-till';
 
 const flush = () => new Promise((done) => setTimeout(done, 0));
 const LINK_ID = '1b4e28ba-2fa1-41d2-883f-0016d3cca427';

@@ -1,14 +1,22 @@
 import { mount } from '@vue/test-utils';
 import { createPinia, setActivePinia } from 'pinia';
 import { beforeEach, describe, expect, it } from 'vitest';
-import CardDetails from '../../renderer/components/CardDetails.vue';
-import CardPoints from '../../renderer/components/CardPoints.vue';
-import { i18n } from '../../renderer/i18n';
-import { cardsForTill, programmesOnCards } from '../../renderer/lib/till-programme';
-import { useCustomersStore } from '../../renderer/stores/customers';
-import { useOfflineStore } from '../../renderer/stores/offline';
-import { useSettingsStore } from '../../renderer/stores/settings';
-import { BAKERY_ID, COFFEE_CLUB_ID, bakeryCard, card, customer, installFakeTill, tillState } from './support/fake-till';
+import CardDetails from '../../../renderer/components/CardDetails.vue';
+import CardPoints from '../../../renderer/components/CardPoints.vue';
+import { i18n } from '../../../renderer/i18n';
+import { cardsForTill, programmesOnCards } from '../../../renderer/lib/till-programme';
+import { useCustomersStore } from '../../../renderer/stores/customers';
+import { useOfflineStore } from '../../../renderer/stores/offline';
+import { useSettingsStore } from '../../../renderer/stores/settings';
+import {
+  BAKERY_ID,
+  COFFEE_CLUB_ID,
+  bakeryCard,
+  card,
+  customer,
+  installFakeTill,
+  tillState,
+} from '../support/fake-till';
 
 // Layla holds a Bakery Points card (listed first here) and a Coffee Club card.
 const laylasCards = () => [bakeryCard(40), card(180)];

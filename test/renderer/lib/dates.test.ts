@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeExpiry, formatBirthday } from '../../renderer/lib/dates';
+import { describeExpiry, formatBirthday } from '../../../renderer/lib/dates';
 
 describe('expiry in plain words', () => {
   const now = new Date(2026, 10, 22, 9, 0); // 22 Nov 2026, 09:00 local

@@ -1,6 +1,6 @@
 import { createPinia, setActivePinia } from 'pinia';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { useNavigationStore } from '../../renderer/stores/navigation';
+import { useNavigationStore } from '../../../renderer/stores/navigation';
 
 describe('navigation store', () => {
   beforeEach(() => setActivePinia(createPinia()));

@@ -1,7 +1,7 @@
 import { createPinia, setActivePinia } from 'pinia';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { useSettingsStore } from '../../renderer/stores/settings';
-import { installFakeTill, tillState, type FakeTill } from './support/fake-till';
+import { useSettingsStore } from '../../../renderer/stores/settings';
+import { installFakeTill, tillState, type FakeTill } from '../support/fake-till';
 
 describe('settings store', () => {
   let till: FakeTill;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ERROR_KINDS } from '../../common/contract';
-import { describeError } from '../../renderer/lib/error-words';
+import { ERROR_KINDS } from '../../../common/contract';
+import { describeError } from '../../../renderer/lib/error-words';
 
 describe('error words', () => {
   it('has a title and advice for every kind of bridge error', () => {

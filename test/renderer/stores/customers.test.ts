@@ -1,10 +1,10 @@
 import { createPinia, setActivePinia } from 'pinia';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { useConnectionStore } from '../../renderer/stores/connection';
-import { useCustomersStore } from '../../renderer/stores/customers';
-import { useOfflineStore } from '../../renderer/stores/offline';
-import { useSettingsStore } from '../../renderer/stores/settings';
-import { customer, installFakeTill, reward, tillState, type FakeTill } from './support/fake-till';
+import { useConnectionStore } from '../../../renderer/stores/connection';
+import { useCustomersStore } from '../../../renderer/stores/customers';
+import { useOfflineStore } from '../../../renderer/stores/offline';
+import { useSettingsStore } from '../../../renderer/stores/settings';
+import { customer, installFakeTill, reward, tillState, type FakeTill } from '../support/fake-till';
 
 describe('customers store', () => {
   let till: FakeTill;

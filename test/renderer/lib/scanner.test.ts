@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { LAYOUTS, usStroke } from '../support/keyboard-layouts';
+import { LAYOUTS, usStroke } from '../../support/keyboard-layouts';
 import {
   createScanDetector,
   installScanListener,
   KEEP_SCAN_ATTRIBUTE,
   usCharacterOf,
   type ScanStep,
-} from '../../renderer/lib/scanner';
+} from '../../../renderer/lib/scanner';
 
 /** Feeds keys at the given gaps (ms) and returns the last step. */
 function feedAll(keys: string[], gapMs: number | number[], start = 1000): ScanStep[] {

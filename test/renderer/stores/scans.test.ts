@@ -1,12 +1,12 @@
 import { createPinia, setActivePinia } from 'pinia';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { readScan } from '../../renderer/lib/scan-route';
-import { useCustomersStore } from '../../renderer/stores/customers';
-import { useNavigationStore } from '../../renderer/stores/navigation';
-import { useRewardsStore } from '../../renderer/stores/rewards';
-import { useScansStore } from '../../renderer/stores/scans';
-import { useSettingsStore } from '../../renderer/stores/settings';
-import { customer, installFakeTill, reward, tillState, type FakeTill } from './support/fake-till';
+import { readScan } from '../../../renderer/lib/scan-route';
+import { useCustomersStore } from '../../../renderer/stores/customers';
+import { useNavigationStore } from '../../../renderer/stores/navigation';
+import { useRewardsStore } from '../../../renderer/stores/rewards';
+import { useScansStore } from '../../../renderer/stores/scans';
+import { useSettingsStore } from '../../../renderer/stores/settings';
+import { customer, installFakeTill, reward, tillState, type FakeTill } from '../support/fake-till';
 
 const flush = () => new Promise((done) => setTimeout(done, 0));
 
