@@ -61,6 +61,8 @@ export interface AppCoreOptions {
   retrySleep?: (ms: number) => Promise<void>;
   /** How many links are taken how fast (tests set a generous one). */
   linkRateLimit?: LinkRateLimit;
+  /** The clock the default link rate limit refills by (ms since the epoch); `Date.now` by default (the e2e harness moves it on). */
+  linkRateLimitNow?: () => number;
   /** Waits before each retry of the POS callback (tests shorten them). */
   callbackRetryDelaysMs?: readonly number[];
   /** The estimate of the service's clock; tests inject one with their own clocks. */
@@ -182,6 +184,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     log,
     wording,
     ...(options.linkRateLimit ? { rateLimit: options.linkRateLimit } : {}),
+    ...(options.linkRateLimitNow ? { rateLimitNow: options.linkRateLimitNow } : {}),
   });
   const posCallback = createPosCallback({
     url: () => settings.get().posCallbackUrl,

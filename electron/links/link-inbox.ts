@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { LinkMessage, LinkRequest } from '../../common/contract';
-import { createLinkRateLimit, type LinkRateLimit } from './link-rate-limit';
+import { DEFAULT_LINK_RATE, createLinkRateLimit, type LinkRateLimit } from './link-rate-limit';
 import type { Logger } from '../log/log';
 import { parseTillLink } from './till-link';
 import { ENGLISH, describe, type Wording } from '../messages';
@@ -26,6 +26,8 @@ export interface LinkInbox {
 export interface LinkInboxOptions {
   log: Logger;
   rateLimit?: LinkRateLimit;
+  /** The clock the default rate limit refills by (ms since the epoch); `Date.now` by default. Unused with `rateLimit`. */
+  rateLimitNow?: () => number;
   now?: () => Date;
   /** The interface's language at this moment: a refusal is shown to the cashier in it. */
   wording?: () => Wording;
@@ -42,7 +44,9 @@ const REMEMBERED_REWARD_LINKS = 50;
  */
 export function createLinkInbox(options: LinkInboxOptions): LinkInbox {
   const { log } = options;
-  const limit = options.rateLimit ?? createLinkRateLimit();
+  const limit =
+    options.rateLimit ??
+    createLinkRateLimit({ ...DEFAULT_LINK_RATE, ...(options.rateLimitNow ? { now: options.rateLimitNow } : {}) });
   const now = options.now ?? (() => new Date());
   const wording = options.wording ?? (() => ENGLISH);
 

@@ -29,6 +29,7 @@ import {
   type TillOperations,
 } from '../../common/contract';
 import type { LinkReceipt } from '../../electron/links/link-inbox';
+import { ServiceClock } from '../../electron/service/service-clock';
 import { DEFAULT_DB_NAME } from '../../renderer/offline/db/schema';
 import { REPLAY_LOCK_NAME } from '../../renderer/offline/outbox/replayer';
 import { startSandbox, type Dialect, type RedemptionRecord, type Sandbox } from '../../sandbox';
@@ -268,8 +269,16 @@ export interface Harness {
    * service "elsewhere": the judge of whose redemption each one was.
    */
   allRedemptions(): RedemptionRecord[];
-  /** Sets the service's clock to run `ms` ahead of the real one (negative: behind). */
+  /** Sets the service's clock to run `ms` ahead of the till's (negative: behind). */
   skewServiceClock(ms: number): void;
+  /**
+   * Lets `ms` pass, without waiting, on the clocks the main process and the service read:
+   * the service's (its times and `Date` header), the till's own under its estimate of the
+   * service's clock (monotonic and wall; moved together with the service's, so the estimate
+   * holds still, as it would over `ms` of waiting), and the link rate limit's. Real timers
+   * do not fire. The page's clock is Playwright's: a test that installed it moves it too.
+   */
+  passTime(ms: number): void;
   close(): Promise<void>;
 }
 
@@ -306,7 +315,10 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     const dialect = options.dialect ?? 'spec';
     const dataFile = join(work, 'sandbox.json');
     let serviceSkewMs = 0;
-    const serviceNow = () => new Date(Date.now() + serviceSkewMs);
+    // Time let pass by `passTime`: on every clock below, never on the real one.
+    let passedMs = 0;
+    const tillWallNow = () => Date.now() + passedMs;
+    const serviceNow = () => new Date(tillWallNow() + serviceSkewMs);
     let sandbox = await startSandbox({ port: 0, keys: sandboxKeys, dataFile, now: serviceNow, dialect });
     const sandboxPort = Number(new URL(sandbox.url).port);
     let sandboxOpen = true;
@@ -355,6 +367,12 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       // What would reach the till's log file (failed calls are warnings there): kept, not printed.
       log: createCapturedLog(),
       requestTimeoutMs: options.requestTimeoutMs ?? 3000,
+      // The core's defaults, read through `passedMs`.
+      serviceClock: new ServiceClock({
+        monotonicNow: () => performance.timeOrigin + performance.now() + passedMs,
+        wallNow: tillWallNow,
+      }),
+      linkRateLimitNow: tillWallNow,
       ...(options.callbackRetryDelaysMs ? { callbackRetryDelaysMs: options.callbackRetryDelaysMs } : {}),
     });
     cleanups.push(() => core.dispose());
@@ -443,6 +461,10 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       allRedemptions: () => [...pastRedemptions, ...(sandboxOpen ? sandbox.redemptions() : [])],
       skewServiceClock(ms: number) {
         serviceSkewMs = ms;
+      },
+      passTime(ms: number) {
+        if (!(ms >= 0)) throw new Error(`Time passes forward only, not by ${ms} ms.`);
+        passedMs += ms;
       },
       close: cleanup,
     };

@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_FIXTURES } from '../../sandbox';
 import { SERVICE_KEY, startHarness, type Harness } from './harness';
 import { CHANNELS } from '../../common/contract';
+import { DEFAULT_LINK_RATE } from '../../electron/links/link-rate-limit';
+import { ENGLISH, describe as words } from '../../electron/messages';
 
 const { layla, omar } = DEMO_FIXTURES;
 
@@ -44,6 +46,8 @@ describe('links from the POS: loyalty-till://', () => {
     await h.configureService();
     const callback = await h.call('updateSettings', { posCallbackUrl: pos.url });
     if (!callback.ok) throw new Error(callback.error.message);
+    // The page's clock, moved on with the till's by `passTime`; it runs at the real pace until then.
+    await h.page.clock.install();
     await h.openApp();
   });
   afterAll(async () => {
@@ -51,7 +55,15 @@ describe('links from the POS: loyalty-till://', () => {
     await pos?.close();
   });
 
-  const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+  /**
+   * Lets `ms` pass without waiting: for the link rate limit (and the main process's other
+   * clocks, and the service's), and for the page, whose "the cashier is typing" pause counts too.
+   */
+  const passTime = async (ms: number) => {
+    h.passTime(ms);
+    await h.page.clock.fastForward(ms);
+  };
+  const TOO_MANY = words(ENGLISH, 'link.tooMany');
   const redemptionsOf = (code: string) => h.sandbox.redemptions().filter((r) => r.code === code);
   const screen = () => h.page.locator('main').getAttribute('data-screen');
   const focused = () =>
@@ -109,14 +121,14 @@ describe('links from the POS: loyalty-till://', () => {
       accepted: false,
     });
     await expect.poll(() => h.page.getByTestId('link-refused').textContent()).toContain('Unknown route');
-    await sleep(2100); // the rate limit lets the next link through
+    await passTime(2100); // the rate limit lets the next link through
     expect(
       h.deliverLink(
         `loyalty-till://reward?code=${omar.reward}&phone=${encodeURIComponent(omar.phone)}&order=ORD-7&redeem=1&confirm=yes`,
       ),
     ).toMatchObject({ accepted: false });
     await expect.poll(() => h.page.getByTestId('link-refused').textContent()).toContain('Unknown parameter "redeem"');
-    await sleep(2100);
+    await passTime(2100);
     // A valid link: it opens and checks, and then waits for the cashier.
     expect(
       h.deliverLink(`loyalty-till://reward?code=${omar.reward}&phone=${encodeURIComponent(omar.phone)}&order=ORD-7`),
@@ -134,7 +146,7 @@ describe('links from the POS: loyalty-till://', () => {
     await h.page.keyboard.press('F2');
     await h.page.locator('#search').fill('');
     await h.page.locator('#search').pressSequentially('Lay', { delay: 60 });
-    await sleep(2100);
+    await passTime(2100);
     expect(h.deliverLink('loyalty-till://find?q=Haddad')).toMatchObject({ accepted: true });
     await expect.poll(() => h.page.getByTestId('link-held').textContent()).toContain('search for “Haddad”');
     // Nothing moved: the screen and what was typed are as they were.
@@ -149,12 +161,18 @@ describe('links from the POS: loyalty-till://', () => {
   });
 
   it('a flood of links is cut short by the rate limit, and the page stays usable', async () => {
-    await sleep(6100); // a full bucket
+    await passTime(6100); // a full bucket
     const receipts = Array.from({ length: 100 }, (_, i) => h.deliverLink(`loyalty-till://find?q=flood${i}`));
     const accepted = receipts.filter((r) => r.accepted).length;
     expect(accepted).toBeGreaterThanOrEqual(1);
     expect(accepted).toBeLessThanOrEqual(3);
+    // Every link past the burst is refused as too many; the cashier is told once.
+    expect(receipts.slice(accepted)).toEqual(Array(100 - accepted).fill({ accepted: false, reason: TOO_MANY }));
+    await expect.poll(() => h.page.getByTestId('link-refused').textContent()).toContain(TOO_MANY);
     await h.page.keyboard.press('F2');
     await expect.poll(screen).toBe('find');
+    // Once the bucket has refilled by one, a link is taken again.
+    await passTime(DEFAULT_LINK_RATE.refillMs + 100);
+    expect(h.deliverLink('loyalty-till://find?q=Haddad')).toMatchObject({ accepted: true });
   });
 });

@@ -3,7 +3,9 @@
  * record of which order reference each redemption carries as the judge. The sandbox's clock
  * is skewed to play a till whose clock is ten minutes off; "another till" redeems directly
  * on the service. The page's clock is Playwright's, so twenty minutes of a refused key take
- * seconds, while the main process and the service keep real time.
+ * seconds. The seconds between this till giving up and another till redeeming are let pass
+ * on every clock at once (`passTime`: the service's, the main process's, the page's), so
+ * the till's estimate of the service's clock holds still as it would over a real wait.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -14,7 +16,6 @@ import { SERVICE_KEY, startHarness, type Harness } from './harness';
 
 const { layla, omar } = DEMO_FIXTURES;
 const TEN_MINUTES = 10 * 60_000;
-const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 interface Target {
   code: string;
@@ -54,7 +55,7 @@ describe('reconciliation a manager can trust', () => {
     h.page.on('console', (message) => {
       if (message.type() === 'error') pageErrors.push(message.text());
     });
-    // The page's clock, to be moved on later; it runs at the real pace until then.
+    // The page's clock, to be moved on later (`passTime`); it runs at the real pace until then.
     await h.page.clock.install();
     await h.openApp();
   });
@@ -63,6 +64,12 @@ describe('reconciliation a manager can trust', () => {
   });
 
   // ---- what a cashier does -------------------------------------------------------------
+
+  /** Lets `ms` pass without waiting, for the service, the main process and the page alike. */
+  async function passTime(ms: number): Promise<void> {
+    h.passTime(ms);
+    await h.page.clock.fastForward(ms);
+  }
 
   const openCustomer = (page: Page, { phone, name }: Target) => cashier.openCustomer(page, phone, name);
   const checkCode = (page: Page, { code, phone }: Target) => cashier.checkCode(page, code, phone);
@@ -75,7 +82,7 @@ describe('reconciliation a manager can trust', () => {
     target: Target,
     orderReference: string,
     fault: Parameters<Sandbox['faults']['set']>[0],
-  ): Promise<number> {
+  ): Promise<void> {
     const { page } = h;
     await openCustomer(page, target);
     await checkCode(page, target);
@@ -86,9 +93,7 @@ describe('reconciliation a manager can trust', () => {
     h.sandbox.faults.set(fault);
     await page.getByTestId('redeem-confirm').click();
     await expect.poll(() => page.getByTestId('queued').textContent()).toContain(`Not confirmed yet: ${target.code}`);
-    const gaveUpAt = Date.now();
     h.sandbox.faults.reset();
-    return gaveUpAt;
   }
 
   /** Queued while the service is down, checked against the cache. */
@@ -152,9 +157,9 @@ describe('reconciliation a manager can trust', () => {
 
   it('our attempt reset before the request was read, another till redeems 5 s later: a conflict, not ours', async () => {
     const target = targets[0]!;
-    const gaveUpAt = await redeemWithLostAnswer(target, 'POS-RESET-1', { resetOnConnectRate: 1 });
+    await redeemWithLostAnswer(target, 'POS-RESET-1', { resetOnConnectRate: 1 });
     await h.stopSandbox();
-    await sleep(Math.max(0, gaveUpAt + 5000 - Date.now()));
+    await passTime(5000);
     await otherTillRedeems(target, 'OTHER-TILL-1');
     await h.restartSandbox();
     await replay(target.code);
@@ -166,9 +171,9 @@ describe('reconciliation a manager can trust', () => {
 
   it('our attempt dropped after it was sent, another till redeems 5 s after we gave up: a conflict, not ours', async () => {
     const target = targets[3]!;
-    const gaveUpAt = await redeemWithLostAnswer(target, 'POS-DROP-1', { dropRate: 1 });
+    await redeemWithLostAnswer(target, 'POS-DROP-1', { dropRate: 1 });
     await h.stopSandbox();
-    await sleep(Math.max(0, gaveUpAt + 5000 - Date.now()));
+    await passTime(5000);
     await otherTillRedeems(target, 'OTHER-TILL-2');
     await h.restartSandbox();
     await replay(target.code);
@@ -213,7 +218,7 @@ describe('reconciliation a manager can trust', () => {
     await openCustomer(h.page, target); // cached online
     await h.stopSandbox();
     await otherTillRedeems(target, 'OTHER-TILL-3');
-    await sleep(1100);
+    await passTime(1100);
     await queueOffline(target, 'POS-LATE-1');
     await h.restartSandbox();
     await replay(target.code);
