@@ -37,6 +37,23 @@ export async function checkCode(page: Page, code: string, phone: string): Promis
   await page.locator('[data-testid="reward-result"], .notice--error, [data-testid="offline-check"]').first().waitFor();
 }
 
+/**
+ * On a checked reward the service says is available: the order reference, then "Order paid —
+ * redeem". `beforeConfirm` runs just before the click (a fault switched on at the service, say).
+ */
+export async function confirmRedeem(
+  page: Page,
+  orderReference: string,
+  beforeConfirm: () => void = () => undefined,
+): Promise<void> {
+  await expect
+    .poll(() => page.locator('[data-testid="reward-result"] [data-testid="reward-state"]').textContent())
+    .toBe('Available');
+  await page.locator('#order-reference').fill(orderReference);
+  beforeConfirm();
+  await page.getByTestId('redeem-confirm').click();
+}
+
 export async function openOutbox(page: Page): Promise<void> {
   await page.keyboard.press('F8');
   await page.getByTestId('outbox-counts').waitFor();

@@ -86,12 +86,7 @@ describe('reconciliation a manager can trust', () => {
     const { page } = h;
     await openCustomer(page, target);
     await checkCode(page, target);
-    await expect
-      .poll(() => page.locator('[data-testid="reward-result"] [data-testid="reward-state"]').textContent())
-      .toBe('Available');
-    await page.locator('#order-reference').fill(orderReference);
-    h.sandbox.faults.set(fault);
-    await page.getByTestId('redeem-confirm').click();
+    await cashier.confirmRedeem(page, orderReference, () => h.sandbox.faults.set(fault));
     await expect.poll(() => page.getByTestId('queued').textContent()).toContain(`Not confirmed yet: ${target.code}`);
     h.sandbox.faults.reset();
   }

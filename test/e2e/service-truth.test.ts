@@ -33,14 +33,8 @@ describe('the truth about a redemption, against another service’s dialect', ()
     orderReference: string,
     fault: Parameters<Harness['sandbox']['faults']['set']>[0],
   ): Promise<void> {
-    const { page } = h;
-    await cashier.checkCode(page, target.code, target.phone);
-    await expect
-      .poll(() => page.locator('[data-testid="reward-result"] [data-testid="reward-state"]').textContent())
-      .toBe('Available');
-    await page.locator('#order-reference').fill(orderReference);
-    h.sandbox.faults.set(fault);
-    await page.getByTestId('redeem-confirm').click();
+    await cashier.checkCode(h.page, target.code, target.phone);
+    await cashier.confirmRedeem(h.page, orderReference, () => h.sandbox.faults.set(fault));
   }
 
   it('reads the dialect: a customer with a date-time birthday and numeric strings opens with her points', async () => {
