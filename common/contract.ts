@@ -328,6 +328,7 @@ export type SettingsPatch = Partial<Settings>;
 export type KeyProtection =
   | 'os' // safeStorage with a real OS keychain / DPAPI / libsecret / kwallet
   | 'basic_text' // Linux fallback: obfuscated with a hard-coded password, not protected
+  | 'key_file' // the browser shell: AES-256-GCM with a key file in the user-data folder, not the OS's store
   | 'unavailable'; // no encryption at all: the key is not stored
 
 export interface KeyStatus {

@@ -23,6 +23,8 @@ const PROTECTION_WORDS: Record<KeyProtection, string> = {
   os: 'protected by the operating system',
   basic_text:
     'NOT protected: this computer has no keyring, so it is only obfuscated and anyone with access to this user account can read it',
+  key_file:
+    'NOT protected by the operating system: encrypted with a key file in the user-data folder, so anyone who can read that folder can read it',
   unavailable: 'not stored: this computer offers no encryption for secrets',
 };
 
@@ -70,6 +72,8 @@ export async function openVault(options: { file: string; cipher: KeyCipher; log:
       log.info(`API key saved, ${PROTECTION_WORDS[protection]}.`);
       if (protection === 'basic_text')
         log.warn('The API key is stored without real encryption (Linux basic_text backend).');
+      if (protection === 'key_file')
+        log.warn("The API key is encrypted with a key file beside it, not with the operating system's key store.");
       return { ok: true };
     },
     async clear() {

@@ -443,6 +443,8 @@ export const en = {
     key: 'Key: {state}.',
     keyWeak: 'Key: {state} (this computer cannot encrypt it properly).',
     keyUnsafe: 'Key: {state} (this computer cannot store it safely).',
+    keyFile:
+      'Key: {state} (not protected by the operating system in the browser: it is encrypted with a key file in the till’s data folder, which anyone who can read that folder can use).',
     removeKey: 'Remove the key',
     tillHeading: 'This till',
     country: 'Default country for phone numbers',
