@@ -72,19 +72,29 @@ const OPENS_THE_DATABASE = ['**/db/open', '**/db/open.ts', '**/db/migrations', '
 
 /**
  * The main process's folders (docs/main-process.md): shell/ touches Electron and wires the
- * rest; bridge/ is the handler table over service/, storage/, links/ and demo/; those sit on
+ * rest; browser-shell/ wires the same rest in plain Node for the browser (neither imports the
+ * other); bridge/ is the handler table over service/, storage/, links/ and demo/; those sit on
  * validation/ and log/, which import only messages/, which imports no other folder.
  */
+const SHELLS = ['shell', 'browser-shell'];
 const ELECTRON_LAYERS = {
-  messages: ['shell', 'bridge', 'service', 'storage', 'links', 'demo', 'app-page', 'validation', 'log'],
-  log: ['shell', 'bridge', 'service', 'storage', 'links', 'demo', 'app-page', 'validation'],
-  validation: ['shell', 'bridge', 'service', 'storage', 'links', 'demo', 'app-page', 'log'],
-  'app-page': ['shell', 'bridge', 'service', 'storage', 'links', 'demo', 'validation'],
-  service: ['shell', 'bridge', 'storage', 'links', 'demo', 'app-page'],
-  storage: ['shell', 'bridge', 'service', 'links', 'demo', 'app-page'],
-  links: ['shell', 'bridge', 'service', 'demo', 'app-page'],
-  demo: ['shell', 'bridge', 'links', 'app-page'],
-  bridge: ['shell'],
+  shell: ['browser-shell'],
+  'browser-shell': ['shell'],
+  messages: [...SHELLS, 'bridge', 'service', 'storage', 'links', 'demo', 'app-page', 'validation', 'log'],
+  log: [...SHELLS, 'bridge', 'service', 'storage', 'links', 'demo', 'app-page', 'validation'],
+  validation: [...SHELLS, 'bridge', 'service', 'storage', 'links', 'demo', 'app-page', 'log'],
+  'app-page': [...SHELLS, 'bridge', 'service', 'storage', 'links', 'demo', 'validation'],
+  service: [...SHELLS, 'bridge', 'storage', 'links', 'demo', 'app-page'],
+  storage: [...SHELLS, 'bridge', 'service', 'links', 'demo', 'app-page'],
+  links: [...SHELLS, 'bridge', 'service', 'demo', 'app-page'],
+  demo: [...SHELLS, 'bridge', 'links', 'app-page'],
+  bridge: SHELLS,
+};
+
+/** The browser shell runs where Electron cannot: importing it there would fail on those very machines. */
+const NO_ELECTRON_IN_BROWSER_SHELL = {
+  group: ['electron'],
+  message: 'electron/browser-shell runs in plain Node, where Electron is missing: it never imports electron.',
 };
 
 const SANDBOX_ONLY_FROM_DEMO =
@@ -222,6 +232,7 @@ export default tseslint.config(
         {
           patterns: [
             ...(part === 'demo' ? [] : [{ group: folder('sandbox'), message: SANDBOX_ONLY_FROM_DEMO }]),
+            ...(part === 'browser-shell' ? [NO_ELECTRON_IN_BROWSER_SHELL] : []),
             { group: folder('renderer'), message: 'The main process never imports renderer/.' },
             {
               group: below.flatMap(folder),

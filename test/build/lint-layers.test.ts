@@ -93,6 +93,25 @@ const forbidden: Case[] = [
   ['electron/bridge/x.ts', "import { createWindow } from '../shell/window';\nexport { createWindow };\n"],
   ['electron/storage/x.ts', "import { LinkInbox } from '../links/link-inbox';\nexport { LinkInbox };\n"],
   ['electron/service/x.ts', "import { startSandbox } from '../../sandbox';\nexport { startSandbox };\n"],
+  // The two shells wire the same core and never each other; the browser one never loads Electron.
+  [
+    'electron/browser-shell/x.ts',
+    "import { createMainWindow } from '../shell/window';\nexport { createMainWindow };\n",
+  ],
+  [
+    'electron/shell/x.ts',
+    "import { startPageServer } from '../browser-shell/page-server';\nexport { startPageServer };\n",
+  ],
+  [
+    'electron/bridge/x.ts',
+    "import { openInBrowser } from '../browser-shell/open-browser';\nexport { openInBrowser };\n",
+  ],
+  [
+    'electron/storage/x.ts',
+    "import { takeInstanceLock } from '../browser-shell/instance-lock';\nexport { takeInstanceLock };\n",
+  ],
+  ['electron/browser-shell/x.ts', "import { app } from 'electron';\nexport { app };\n"],
+  ['electron/browser-shell/x.ts', "import { startSandbox } from '../../sandbox';\nexport { startSandbox };\n"],
 ];
 
 const allowed: Case[] = [
@@ -146,6 +165,10 @@ const allowed: Case[] = [
   [
     'electron/bridge/app-core.ts',
     "import { isRecord } from '../../common/is-record';\nimport { app } from 'electron';\nexport { isRecord, app };\n",
+  ],
+  [
+    'electron/browser-shell/x.ts',
+    "import { createAppCore } from '../bridge/app-core';\nimport { createAppProtocolHandler } from '../app-page/app-protocol';\nimport { createKeyFileCipher } from '../storage/key-file-cipher';\nexport { createAppCore, createAppProtocolHandler, createKeyFileCipher };\n",
   ],
   [
     'sandbox/store.ts',

@@ -66,20 +66,39 @@ describe('bundling the main process and the preload', () => {
 });
 
 describe('npm start on a machine without the Electron binary', () => {
-  test('fails with exactly one clear line and no stack trace', async () => {
+  test('says in one line why, and starts the browser shell instead (which checks its renderer)', async () => {
     const empty = await mkdtemp(join(tmpdir(), 'till-no-electron-'));
     try {
-      const run = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'build/launch.ts')], {
-        cwd: root,
-        encoding: 'utf8',
-        env: { ...process.env, ELECTRON_OVERRIDE_DIST_PATH: empty, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' },
-        timeout: 60_000,
-      });
+      const run = spawnSync(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          join(root, 'build/launch.ts'),
+          '--renderer-dir',
+          join(empty, 'renderer'),
+          '--user-data-dir',
+          join(empty, 'user-data'),
+          '--no-open',
+        ],
+        {
+          cwd: root,
+          encoding: 'utf8',
+          env: { ...process.env, ELECTRON_OVERRIDE_DIST_PATH: empty, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' },
+          timeout: 60_000,
+        },
+      );
       expect(run.status).toBe(1);
       const lines = `${run.stdout}${run.stderr}`.split('\n').filter((line) => line.trim());
-      expect(lines).toHaveLength(1);
-      expect(lines[0]).toMatch(/^Loyalty Till: cannot start: the Electron \d+\.\d+\.\d+ binary is not installed/);
-      expect(lines[0]).not.toMatch(/\bat \S+:\d+/);
+      expect(lines).toHaveLength(2);
+      expect(lines[0]).toMatch(
+        /^Loyalty Till: Electron cannot run here \(the Electron \d+\.\d+\.\d+ binary is not installed.*starting in the browser instead/,
+      );
+      // The browser shell ran, and stopped at its own check: no renderer built in that folder.
+      expect(lines[1]).toBe(
+        `Loyalty Till: ${join(empty, 'renderer', 'index.html')} is missing; run "npm start" (it builds first) or "vite build".`,
+      );
+      expect(`${run.stdout}${run.stderr}`).not.toMatch(/\bat \S+:\d+/);
     } finally {
       await rm(empty, { recursive: true, force: true });
     }

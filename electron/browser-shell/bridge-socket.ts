@@ -1,0 +1,105 @@
+import type { WebSocket } from 'ws';
+import { CHANNELS, LINK_PUSH_CHANNEL, type Channel, type LinkMessage } from '../../common/contract';
+import { isRecord } from '../../common/is-record';
+import type { AppCore } from '../bridge/app-core';
+import type { LinkInbox } from '../links/link-inbox';
+import { describeError } from '../log/log';
+
+/**
+ * The wire between the page (`page-bridge.ts`) and the handler table, one JSON message per
+ * WebSocket frame:
+ *
+ * - page to shell: `{ id, channel, payload }`, as `ipcRenderer.invoke(channel, payload)`;
+ * - shell to page: `{ id, result }`, the handler's answer (always data), or `{ id, refused }`
+ *   for a channel that does not exist (Electron rejects the invoke too);
+ * - shell to page, unasked: `{ push: LINK_PUSH_CHANNEL, payload }`, as `webContents.send`.
+ */
+export type PageToShell = { id: number; channel: string; payload?: unknown };
+export type ShellToPage =
+  | { id: number; result: unknown }
+  | { id: number; refused: string }
+  | { push: typeof LINK_PUSH_CHANNEL; payload: LinkMessage };
+
+/** Larger than any payload the bridge accepts (error reports with stacks included). */
+export const MAX_MESSAGE_BYTES = 1024 * 1024;
+
+const KNOWN_CHANNELS = new Set<string>(Object.values(CHANNELS));
+
+/**
+ * Serves the bridge on one page's socket. `senderUrl` is the page's origin, already checked by
+ * the access guard; the handlers check it again as they check Electron's sender frame, and
+ * validate every payload themselves. A message that is not a request at all closes the socket:
+ * only a page that is not the app's would send one.
+ */
+export function serveBridgeSocket(
+  socket: WebSocket,
+  options: { core: AppCore; pageLinks: PageLinks; senderUrl: string },
+): void {
+  const { core, pageLinks, senderUrl } = options;
+  const send = (message: ShellToPage) => {
+    if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
+  };
+
+  const release = pageLinks.attach((payload) => send({ push: LINK_PUSH_CHANNEL, payload }));
+  socket.on('close', release);
+
+  socket.on('message', (data, isBinary) => {
+    const request = isBinary ? null : readRequest(data.toString());
+    if (!request) {
+      core.log.warn('Closed a bridge socket that sent something other than a request.');
+      socket.close(1008, 'Not a bridge request');
+      return;
+    }
+    if (!KNOWN_CHANNELS.has(request.channel)) {
+      send({ id: request.id, refused: 'No such channel.' });
+      return;
+    }
+    core.handlers[request.channel as Channel]({ url: senderUrl }, request.payload).then(
+      (result) => send({ id: request.id, result }),
+      // The handlers answer data and never throw; should one, the page is not left waiting.
+      (error: unknown) => {
+        core.log.error(`A bridge handler threw: ${describeError(error)}`);
+        send({ id: request.id, refused: 'The till app failed to answer.' });
+      },
+    );
+  });
+}
+
+export interface PageLinks {
+  /** Pushes links to this page from now on; the function returned lets go, unless a newer page took over. */
+  attach(push: (message: LinkMessage) => void): () => void;
+}
+
+/**
+ * The link inbox pushes to one page. As the Electron window does on a reload, the newest page
+ * takes the links over (a reload here is a new socket, as is a second tab); a page going away
+ * lets go only if it still held them, so an old tab closing does not silence the new one.
+ */
+export function createPageLinks(links: LinkInbox): PageLinks {
+  let holder: object | null = null;
+  return {
+    attach(push) {
+      const me = {};
+      holder = me;
+      links.attach(push);
+      return () => {
+        if (holder !== me) return;
+        holder = null;
+        links.detach();
+      };
+    },
+  };
+}
+
+function readRequest(text: string): PageToShell | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (!isRecord(parsed) || typeof parsed.channel !== 'string') return null;
+  const { id } = parsed;
+  if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 0) return null;
+  return { id, channel: parsed.channel, payload: parsed.payload };
+}

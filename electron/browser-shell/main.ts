@@ -1,0 +1,104 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createAppProtocolHandler } from '../app-page/app-protocol';
+import { createAppCore } from '../bridge/app-core';
+import { describeError } from '../log/log';
+import { createKeyFileCipher } from '../storage/key-file-cipher';
+import { newAccessSecret } from './access-guard';
+import { takeInstanceLock, type InstanceLock } from './instance-lock';
+import { openInBrowser } from './open-browser';
+import { bundlePageBridge } from './page-bridge-bundle';
+import { startPageServer, type PageServer } from './page-server';
+import { defaultUserDataDir, readShellOptions } from './shell-options';
+
+// The browser shell's entry point (`npm start` where Electron cannot run, or with --browser):
+// the same app core as the Electron shell, in plain Node, its page served on 127.0.0.1 to the
+// machine's own browser. Run from source: `node --import tsx electron/browser-shell/main.ts`.
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const LOCK_FILE = 'browser-shell.lock.json';
+const KEY_FILE = 'api-key.key';
+
+function fail(line: string): never {
+  console.error(`Loyalty Till: ${line}`);
+  process.exit(1);
+}
+
+async function main(): Promise<void> {
+  const options = readShellOptions(process.argv.slice(2), {
+    rendererDir: join(ROOT, 'dist', 'renderer'),
+    userDataDir: defaultUserDataDir(),
+  });
+  if ('error' in options) fail(options.error);
+  if (!existsSync(join(options.rendererDir, 'index.html')))
+    fail(`${join(options.rendererDir, 'index.html')} is missing; run "npm start" (it builds first) or "vite build".`);
+  // Private to this user: it holds the key, its key file, and the lock with the secret.
+  mkdirSync(options.userDataDir, { recursive: true, mode: 0o700 });
+
+  const taken = takeInstanceLock(join(options.userDataDir, LOCK_FILE));
+  if (!taken.held) {
+    const { pid, address } = taken.holder;
+    fail(
+      address
+        ? `already running for ${options.userDataDir} (pid ${pid}) at ${address}`
+        : `another start is under way for ${options.userDataDir}; try again in a moment.`,
+    );
+  }
+  const lock: InstanceLock = taken.lock;
+  // Whatever ends the process, the folder is not left looking taken by a live shell.
+  process.on('exit', () => lock.release());
+
+  let server: PageServer;
+  try {
+    server = await startPageServer({
+      secret: newAccessSecret(),
+      bridgeScript: await bundlePageBridge(),
+      appProtocol: createAppProtocolHandler({
+        rootDir: options.rendererDir,
+        fetchFile: async (fileUrl) => new Response(await readFile(fileURLToPath(fileUrl))),
+      }),
+      createCore: (appOrigin) =>
+        createAppCore({
+          userDataDir: options.userDataDir,
+          cipher: createKeyFileCipher(join(options.userDataDir, KEY_FILE)),
+          appOrigin,
+          // Node's idea of the user's locale (LANG, LC_ALL; the OS's on Windows and macOS).
+          systemLanguages: () => [Intl.DateTimeFormat().resolvedOptions().locale],
+        }),
+    });
+  } catch (error) {
+    lock.release();
+    fail(`could not start: ${describeError(error)}`);
+  }
+  const { core, address } = server;
+  process.on('uncaughtException', (error) => core.log.error(`Uncaught: ${describeError(error)}`));
+  process.on('unhandledRejection', (error) => core.log.error(`Unhandled rejection: ${describeError(error)}`));
+
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    // A second Ctrl+C while the demo saves: stop at once.
+    if (stopping) process.exit(130);
+    stopping = true;
+    void server
+      .close()
+      .then(() => core.dispose())
+      .catch((error) => core.log.error(`Shutting down: ${describeError(error)}`))
+      .finally(() => {
+        lock.release();
+        console.log(`Loyalty Till stopped (${signal}).`);
+        process.exit(0);
+      });
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  process.on('SIGHUP', stop);
+
+  lock.publish(address);
+  for (const url of options.links) core.links.receive(url, 'command-line');
+  console.log(`Loyalty Till is running at ${address} (open it in a browser; Ctrl+C stops it).`);
+  if (options.openBrowser) openInBrowser(address);
+}
+
+main().catch((error: unknown) => fail(`could not start: ${describeError(error)}`));

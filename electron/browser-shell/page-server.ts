@@ -1,0 +1,171 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer } from 'ws';
+import { APP_ORIGIN } from '../app-page/app-protocol';
+import { CONTENT_SECURITY_POLICY } from '../app-page/content-security-policy';
+import type { AppCore } from '../bridge/app-core';
+import { describeError } from '../log/log';
+import { createAccessGuard, type AccessGuard } from './access-guard';
+import { createPageLinks, MAX_MESSAGE_BYTES, serveBridgeSocket } from './bridge-socket';
+
+/** Under the secret, beside the renderer's files: names the Vite build never produces. */
+export const BRIDGE_SCRIPT_PATH = '/__till/bridge.js';
+export const BRIDGE_SOCKET_PATH = '/__till/socket';
+
+/**
+ * Added to every answer, on top of what the `app://` handler sends: the secret is in the page's
+ * address, so no Referer may carry it anywhere, and nothing of the app is for other sites.
+ */
+const SHELL_HEADERS = {
+  'Referrer-Policy': 'no-referrer',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+  'X-Frame-Options': 'DENY',
+};
+
+export interface PageServer {
+  /** The address a person opens, with the secret. */
+  address: string;
+  guard: AccessGuard;
+  /** The core made for this server's origin. */
+  core: AppCore;
+  /** Stops listening and closes every page's socket. */
+  close(): Promise<void>;
+}
+
+export interface PageServerOptions {
+  /** Makes the core once the port, and so the page's origin (the bridge's only sender), is known. */
+  createCore: (appOrigin: string) => Promise<AppCore>;
+  /** The `app://` protocol handler (`createAppProtocolHandler`): the same files and headers as in Electron. */
+  appProtocol: (request: Request) => Promise<Response>;
+  /** The bundled `page-bridge.ts`. */
+  bridgeScript: string;
+  secret: string;
+  /** 0 for a free port. */
+  port?: number;
+}
+
+/**
+ * The browser shell's web server, on 127.0.0.1 only: every request and WebSocket upgrade
+ * passes the access guard first; pages and files come from the app's own protocol handler,
+ * with the bridge's script added to index.html; the bridge itself is a WebSocket.
+ */
+export async function startPageServer(options: PageServerOptions): Promise<PageServer> {
+  const { appProtocol, bridgeScript, secret } = options;
+  // No request is answered until the core exists; nobody knows the secret before then anyway.
+  const server: Server = createServer();
+  // Loopback only: nothing on the network can connect, whatever the guard says.
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const guard = createAccessGuard({ port: (server.address() as AddressInfo).port, secret });
+  let core: AppCore;
+  try {
+    core = await options.createCore(guard.appOrigin);
+  } catch (error) {
+    server.close();
+    throw error;
+  }
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  const pageLinks = createPageLinks(core.links);
+
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    void answer(request, response).catch((error: unknown) => {
+      core.log.error(`The browser shell failed to answer a request: ${describeError(error)}`);
+      if (!response.headersSent) plain(response, 500, 'The till app failed to answer.');
+      else response.destroy();
+    });
+  });
+
+  async function answer(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const verdict = guard.check(headOf(request), { websocket: false });
+    if (!verdict.allowed) return plain(response, verdict.status, verdict.reason);
+    if ('redirectTo' in verdict) {
+      response.writeHead(307, { ...SHELL_HEADERS, Location: verdict.redirectTo, 'Content-Length': '0' });
+      response.end();
+      return;
+    }
+    const method = request.method ?? 'GET';
+    if (verdict.path === BRIDGE_SCRIPT_PATH) {
+      if (method !== 'GET' && method !== 'HEAD') return plain(response, 405, 'Method not allowed');
+      return send(response, method, 200, scriptHeaders(), bridgeScript);
+    }
+    // The request Electron would make for the same file: `app://till/<path>`.
+    const served = await appProtocol(new Request(`${APP_ORIGIN}${verdict.path}`, { method }));
+    const headers: Record<string, string> = { ...Object.fromEntries(served.headers), ...SHELL_HEADERS };
+    delete headers['content-length']; // `send` sets it for the bytes actually sent
+    if (served.status === 200 && served.headers.get('content-type')?.startsWith('text/html')) {
+      // The page's one difference from Electron's: the bridge arrives as a script, not a preload.
+      const html = withBridgeScript(await served.text());
+      return send(response, method, 200, headers, html);
+    }
+    const body = method === 'HEAD' ? '' : Buffer.from(await served.arrayBuffer());
+    return send(response, method, served.status, headers, body);
+  }
+
+  server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const verdict = guard.check(headOf(request), { websocket: true });
+    if (!verdict.allowed || !('path' in verdict) || verdict.path !== BRIDGE_SOCKET_PATH) {
+      socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    sockets.handleUpgrade(request, socket, head, (webSocket) =>
+      serveBridgeSocket(webSocket, { core, pageLinks, senderUrl: `${guard.appOrigin}/` }),
+    );
+  });
+
+  return {
+    address: guard.address,
+    guard,
+    core,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const client of sockets.clients) client.terminate();
+        sockets.close();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** The bridge's classic script runs before the app's module script (modules are deferred). */
+export function withBridgeScript(html: string): string {
+  const end = html.indexOf('</head>');
+  if (end === -1) throw new Error('index.html has no </head> to put the bridge script in.');
+  return `${html.slice(0, end)}<script src=".${BRIDGE_SCRIPT_PATH}"></script>\n${html.slice(end)}`;
+}
+
+function headOf(request: IncomingMessage) {
+  return { host: request.headers.host, origin: request.headers.origin, url: request.url };
+}
+
+function scriptHeaders(): Record<string, string> {
+  return {
+    'Content-Type': 'text/javascript; charset=utf-8',
+    'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+    'X-Content-Type-Options': 'nosniff',
+    'Cache-Control': 'no-cache',
+    ...SHELL_HEADERS,
+  };
+}
+
+function send(
+  response: ServerResponse,
+  method: string,
+  status: number,
+  headers: Record<string, string>,
+  body: string | Buffer,
+): void {
+  const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+  response.writeHead(status, { ...headers, 'Content-Length': String(bytes.length) });
+  response.end(method === 'HEAD' ? undefined : bytes);
+}
+
+/** A refusal or error: a line of text, nothing of the app. */
+function plain(response: ServerResponse, status: number, text: string): void {
+  send(response, 'GET', status, { 'Content-Type': 'text/plain; charset=utf-8', ...SHELL_HEADERS }, `${text}\n`);
+}

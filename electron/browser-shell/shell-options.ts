@@ -1,0 +1,62 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { linksInArgv } from '../links/till-link';
+
+export interface ShellOptions {
+  /** Settings, the key, its key file, the demo's data and the lock. */
+  userDataDir: string;
+  /** The built renderer: `dist/renderer`, as Electron's `app://till` serves it. */
+  rendererDir: string;
+  /** Whether to open the default browser at the address. */
+  openBrowser: boolean;
+  /** `loyalty-till://` links on the command line, as the Electron shell takes them at start. */
+  links: string[];
+}
+
+export const USAGE =
+  'npm start -- --browser [--user-data-dir <folder>] [--renderer-dir <folder>] [--no-open] [loyalty-till://…]';
+
+/**
+ * The command line of `electron/browser-shell/main.ts` (what `npm start` passes on). Options
+ * take `--name value` or `--name=value`; `--browser` is `build/launch.ts`'s choice and is
+ * accepted here too. Anything else is an error, so a mistyped option is not silently ignored.
+ */
+export function readShellOptions(
+  argv: readonly string[],
+  defaults: { rendererDir: string; userDataDir: string },
+): ShellOptions | { error: string } {
+  const options: ShellOptions = { ...defaults, openBrowser: true, links: linksInArgv(argv) };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (options.links.includes(arg) || arg === '--browser') continue;
+    if (arg === '--no-open') {
+      options.openBrowser = false;
+      continue;
+    }
+    const [name, inline] = arg.split(/=(.*)/s, 2) as [string, string | undefined];
+    if (name === '--user-data-dir' || name === '--renderer-dir') {
+      const value = inline ?? argv[++i];
+      if (!value) return { error: `${name} needs a folder.` };
+      if (name === '--user-data-dir') options.userDataDir = value;
+      else options.rendererDir = value;
+      continue;
+    }
+    return { error: `unknown option "${arg}". Usage: ${USAGE}` };
+  }
+  return options;
+}
+
+/**
+ * Where the browser shell keeps its data by default: beside the Electron app's folder, not in
+ * it. The Electron app's key is sealed by the OS's store, which this shell cannot open, and a
+ * key this shell saved would be unreadable to the app; each keeps its own.
+ */
+export function defaultUserDataDir(
+  platform: NodeJS.Platform = process.platform,
+  env: NodeJS.ProcessEnv = process.env,
+): string {
+  const name = 'Loyalty Till (browser)';
+  if (platform === 'win32') return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), name);
+  if (platform === 'darwin') return join(homedir(), 'Library', 'Application Support', name);
+  return join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), name);
+}

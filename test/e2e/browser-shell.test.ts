@@ -1,0 +1,275 @@
+/**
+ * The browser shell as a person runs it: its entry started as a child process with a folder of
+ * its own, its printed address opened in Chromium, the demo used end to end; then everything
+ * it must refuse, the key kept in Node, a second start, and Ctrl+C.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { CHANNELS } from '../../common/contract';
+import { CONTENT_SECURITY_POLICY } from '../../electron/app-page/content-security-policy';
+import { DEMO_FIXTURES } from '../../sandbox';
+import { checkCode, confirmRedeem, openCustomer } from './cashier';
+import { buildRenderer, CHROMIUM_ARGS, CHROMIUM_PATH, requireChromium, VIEWPORT } from './harness';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const ENTRY = join(ROOT, 'electron/browser-shell/main.ts');
+const ADDRESS_LINE = /^Loyalty Till is running at (http:\/\/127\.0\.0\.1:(\d+)\/([A-Za-z0-9_-]+)\/) /m;
+/** A key set over the bridge: it must show up in no answer, no file in clear, no page. */
+const API_KEY = 'browser-shell-key-7391';
+const { layla } = DEMO_FIXTURES;
+
+interface Shell {
+  child: ChildProcess;
+  output(): string;
+  exited: Promise<number | null>;
+}
+
+function runShell(userDataDir: string, rendererDir: string): Shell {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', ENTRY, '--user-data-dir', userDataDir, '--renderer-dir', rendererDir, '--no-open'],
+    { cwd: ROOT, env: { ...process.env, LANG: 'en_GB.UTF-8', LC_ALL: 'en_GB.UTF-8' }, stdio: 'pipe' },
+  );
+  let output = '';
+  child.stdout?.on('data', (chunk) => (output += String(chunk)));
+  child.stderr?.on('data', (chunk) => (output += String(chunk)));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+async function addressOf(shell: Shell): Promise<string> {
+  for (let waited = 0; waited < 60_000; waited += 50) {
+    const found = ADDRESS_LINE.exec(shell.output());
+    if (found) return found[1]!;
+    if (shell.child.exitCode !== null) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`The browser shell printed no address:\n${shell.output()}`);
+}
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** A GET with exactly the headers given (Host included), as a hostile page or tool could send. */
+function get(url: string, headers: Record<string, string> = {}): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const sent = request(url, { headers }, (response) => {
+      let body = '';
+      response.on('data', (chunk) => (body += String(chunk)));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body }));
+    });
+    sent.on('error', reject);
+    sent.end();
+  });
+}
+
+/** Opens a bridge socket: `open` with it, or the status it was refused with. */
+function openSocket(url: string, origin?: string): Promise<{ open: WebSocket } | { status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(url, origin ? { origin } : {});
+    socket.on('open', () => resolve({ open: socket }));
+    socket.on('unexpected-response', (_request, response) => {
+      let body = '';
+      response.on('data', (chunk) => (body += String(chunk)));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+    });
+    socket.on('error', (error) => reject(error));
+  });
+}
+
+/** One bridge call over a socket, as the page makes it. */
+function call(socket: WebSocket, channel: string, payload?: unknown): Promise<unknown> {
+  const id = Math.floor(Math.random() * 1e9);
+  return new Promise((resolve) => {
+    const onMessage = (data: Buffer) => {
+      const message = JSON.parse(String(data)) as { id?: number };
+      if (message.id !== id) return;
+      socket.off('message', onMessage);
+      resolve(message);
+    };
+    socket.on('message', onMessage);
+    socket.send(JSON.stringify({ id, channel, payload }));
+  });
+}
+
+describe('the browser shell, started as npm start starts it', () => {
+  let work: string;
+  let userData: string;
+  let rendererDir: string;
+  let shell: Shell;
+  let address: string;
+  let origin: string;
+  let secret: string;
+  let browser: Browser;
+  let page: Page;
+  /** Every body the shell sent in this file, checked for the key at the end. */
+  const answers: string[] = [];
+
+  beforeAll(async () => {
+    requireChromium();
+    work = await mkdtemp(join(tmpdir(), 'till-browser-shell-'));
+    userData = join(work, 'user-data');
+    rendererDir = join(work, 'renderer');
+    await buildRenderer(rendererDir);
+    shell = runShell(userData, rendererDir);
+    address = await addressOf(shell);
+    origin = new URL(address).origin;
+    secret = new URL(address).pathname.split('/')[1]!;
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+    const context = await browser.newContext({ viewport: VIEWPORT, locale: 'en-GB' });
+    page = await context.newPage();
+    page.setDefaultTimeout(10_000);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    if (shell && shell.child.exitCode === null) {
+      shell.child.kill('SIGINT');
+      await shell.exited;
+    }
+    if (work) await rm(work, { recursive: true, force: true });
+  });
+
+  it('prints one line with its address, and serves the page with the app’s Content-Security-Policy', async () => {
+    expect(shell.output().trim().split('\n')).toHaveLength(1);
+    const response = await page.goto(address);
+    expect(response?.status()).toBe(200);
+    expect(response?.headers()['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
+    expect(response?.headers()['referrer-policy']).toBe('no-referrer');
+    await expect.poll(() => page.locator('h1').textContent()).toBe('Welcome to Loyalty Till');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent?.trim())).toBe('Try the demo');
+  });
+
+  it('runs the demo: finds Layla by phone, checks RW-LAYLA001 and redeems it', async () => {
+    const cspViolations: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+    });
+    await page.keyboard.press('Enter');
+    await page.locator('#search').waitFor();
+    await expect.poll(() => page.getByTestId('demo-badge').isVisible()).toBe(true);
+    await expect.poll(() => page.getByTestId('connection').textContent()).toContain('Connected');
+
+    await openCustomer(page, '0501234567', layla.name);
+    await checkCode(page, layla.rewards.availableProduct, '+966501234567');
+    await confirmRedeem(page, 'POS-BROWSER-1');
+    await page.getByTestId('redeemed').waitFor();
+    expect(await page.getByTestId('redeemed').textContent()).toContain('Redeemed');
+    expect(await page.getByTestId('redeemed').textContent()).toContain('for order POS-BROWSER-1');
+
+    // Checked again, the service says it is used: it was redeemed, on the demo service.
+    await checkCode(page, layla.rewards.availableProduct, '0501234567');
+    await expect
+      .poll(() => page.locator('[data-testid="reward-result"] [data-testid="reward-state"]').textContent())
+      .toMatch(/^Used on /);
+    expect(cspViolations).toEqual([]);
+  });
+
+  it('refuses requests without the secret, with a wrong one, a wrong Host or another Origin', async () => {
+    const host = new URL(origin).host;
+    const refusals = [
+      await get(`${origin}/`),
+      await get(`${origin}/index.html`),
+      await get(`${origin}/assets/`),
+      await get(`${origin}/${'x'.repeat(secret.length)}/`),
+      await get(`${origin}/${secret.slice(0, -1)}/index.html`),
+      await get(`${address}`, { host: `evil.example:${new URL(origin).port}` }),
+      await get(`${address}`, { host: 'evil.example' }),
+      await get(`${address}`, { host, origin: 'http://evil.example' }),
+      await get(`${address}__till/bridge.js`, { host, origin: 'null' }),
+    ];
+    for (const refused of refusals) {
+      answers.push(refused.body);
+      expect(refused.status).toBe(403);
+      expect(refused.body).not.toContain('<');
+      expect(refused.body).not.toContain(secret);
+      expect(refused.body).not.toMatch(/createTillApi|till:|Loyalty Till<\/title>/);
+    }
+    // The same requests with the secret and the app's own Host are served.
+    const served = await get(address);
+    answers.push(served.body);
+    expect(served.status).toBe(200);
+    expect(served.body).toContain('<title>Loyalty Till</title>');
+    expect(served.body).toContain('<script src="./__till/bridge.js">');
+  });
+
+  it('refuses a WebSocket from another origin, without an Origin or without the secret', async () => {
+    const socketUrl = `ws://${new URL(origin).host}/${secret}/__till/socket`;
+    const refused = [
+      await openSocket(socketUrl, 'http://evil.example'),
+      await openSocket(socketUrl, 'null'),
+      await openSocket(socketUrl),
+      await openSocket(`ws://${new URL(origin).host}/__till/socket`, origin),
+      await openSocket(`ws://${new URL(origin).host}/${'y'.repeat(secret.length)}/__till/socket`, origin),
+    ];
+    for (const attempt of refused) {
+      expect(attempt).toMatchObject({ status: 403 });
+      if ('body' in attempt) answers.push(attempt.body);
+    }
+  });
+
+  it('keeps the key in Node, encrypted with a key file, and Settings says it is not the OS’s store', async () => {
+    const opened = await openSocket(`ws://${new URL(origin).host}/${secret}/__till/socket`, origin);
+    if (!('open' in opened)) throw new Error(`The app's own socket was refused (${opened.status}).`);
+    const socket = opened.open;
+    try {
+      const stored = (await call(socket, CHANNELS.setApiKey, { apiKey: API_KEY })) as { result: { ok: boolean } };
+      answers.push(JSON.stringify(stored));
+      expect(stored.result.ok).toBe(true);
+      const state = (await call(socket, CHANNELS.getState)) as { result: { data: { key: unknown; mode: string } } };
+      answers.push(JSON.stringify(state));
+      expect(state.result.data.key).toEqual({ set: true, lastFour: '7391', protection: 'key_file' });
+      // The handlers still validate every payload and refuse channels that do not exist.
+      const invalid = await call(socket, CHANNELS.getCustomer, { id: 'x', extra: 1 });
+      expect(invalid).toMatchObject({ result: { ok: false, error: { kind: 'validation' } } });
+      expect(await call(socket, 'till:anything')).toMatchObject({ refused: expect.any(String) });
+    } finally {
+      socket.close();
+    }
+
+    const files = await readdir(userData);
+    expect(files).toEqual(expect.arrayContaining(['api-key.bin', 'api-key.key', 'browser-shell.lock.json']));
+    expect((await readFile(join(userData, 'api-key.bin'))).toString('latin1')).not.toContain(API_KEY);
+    expect((await stat(join(userData, 'api-key.key'))).mode & 0o777).toBe(0o600);
+
+    await page.reload();
+    await page.locator('main.screen > *').first().waitFor();
+    await page.keyboard.press('F9');
+    await expect
+      .poll(() => page.getByTestId('key-status').textContent())
+      .toContain('not protected by the operating system');
+    expect(await page.getByTestId('key-status').textContent()).toContain('ending in 7391');
+    answers.push(await page.content());
+    for (const body of answers) expect(body).not.toContain(API_KEY);
+  });
+
+  it('a second start for the same folder says where the first one is, and leaves it running', async () => {
+    const second = runShell(userData, rendererDir);
+    expect(await second.exited).toBe(1);
+    expect(second.output().trim()).toBe(
+      `Loyalty Till: already running for ${userData} (pid ${shell.child.pid}) at ${address}`,
+    );
+    expect((await get(address)).status).toBe(200);
+  });
+
+  it('stops cleanly on Ctrl+C, giving the folder up', async () => {
+    shell.child.kill('SIGINT');
+    expect(await shell.exited).toBe(0);
+    expect(shell.output()).toContain('Loyalty Till stopped (SIGINT).');
+    expect(existsSync(join(userData, 'browser-shell.lock.json'))).toBe(false);
+    await expect(get(address)).rejects.toThrow();
+    // The demo saved its data: Layla's reward stays redeemed for the next start.
+    const saved = await readFile(join(userData, 'demo', 'sandbox.json'), 'utf8');
+    expect(saved).toContain('POS-BROWSER-1');
+  });
+});

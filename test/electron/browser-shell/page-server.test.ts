@@ -1,0 +1,163 @@
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { WebSocket } from 'ws';
+import { CHANNELS, LINK_PUSH_CHANNEL } from '../../../common/contract';
+import { createAppProtocolHandler } from '../../../electron/app-page/app-protocol';
+import { CONTENT_SECURITY_POLICY } from '../../../electron/app-page/content-security-policy';
+import { newAccessSecret } from '../../../electron/browser-shell/access-guard';
+import { startPageServer, withBridgeScript, type PageServer } from '../../../electron/browser-shell/page-server';
+import { createAppCore } from '../../../electron/bridge/app-core';
+import { createCapturedLog } from '../../support/captured-log';
+import { createTestCipher } from '../../support/test-cipher';
+
+const INDEX = '<!doctype html><html><head><title>Till</title></head><body><div id="app"></div></body></html>';
+const BRIDGE_SCRIPT = '/* the page bridge */';
+
+function get(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const sent = request(url, { headers }, (response) => {
+      let body = '';
+      response.on('data', (chunk) => (body += String(chunk)));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body }));
+    });
+    sent.on('error', reject);
+    sent.end();
+  });
+}
+
+function connect(url: string, origin?: string): Promise<WebSocket | number> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(url, origin ? { origin } : {});
+    socket.on('open', () => resolve(socket));
+    socket.on('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0));
+    socket.on('error', reject);
+  });
+}
+
+/** The next message the socket receives. */
+const nextMessage = (socket: WebSocket) =>
+  new Promise<Record<string, unknown>>((resolve) =>
+    socket.once('message', (data) => resolve(JSON.parse(String(data)))),
+  );
+
+describe('the browser shell’s page server', () => {
+  let dir: string;
+  let server: PageServer;
+  let origin: string;
+  let socketUrl: string;
+  const log = createCapturedLog();
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'till-page-server-'));
+    await mkdir(join(dir, 'renderer', 'assets'), { recursive: true });
+    await writeFile(join(dir, 'renderer', 'index.html'), INDEX);
+    await writeFile(join(dir, 'renderer', 'assets', 'app.js'), 'export {};');
+    server = await startPageServer({
+      secret: newAccessSecret(),
+      bridgeScript: BRIDGE_SCRIPT,
+      appProtocol: createAppProtocolHandler({
+        rootDir: join(dir, 'renderer'),
+        fetchFile: async (fileUrl) => new Response(await readFile(fileURLToPath(fileUrl))),
+      }),
+      createCore: (appOrigin) =>
+        createAppCore({ userDataDir: join(dir, 'user-data'), cipher: createTestCipher(), appOrigin, log }),
+    });
+    origin = server.guard.appOrigin;
+    socketUrl = `${server.address.replace('http:', 'ws:')}__till/socket`;
+  });
+  afterAll(async () => {
+    await server?.close();
+    await server?.core.dispose();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  test('listens on 127.0.0.1 at the address it gives, with a secret in the path', () => {
+    expect(server.address).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/[A-Za-z0-9_-]{43}\/$/);
+  });
+
+  test('serves the renderer through the app:// handler, with its CSP, and the bridge script before the app', async () => {
+    const page = await get(server.address);
+    expect(page.status).toBe(200);
+    expect(page.headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
+    expect(page.headers['referrer-policy']).toBe('no-referrer');
+    expect(page.body).toBe(withBridgeScript(INDEX));
+    expect(page.body).toContain('<script src="./__till/bridge.js"></script>\n</head>');
+    const script = await get(`${server.address}__till/bridge.js`);
+    expect(script).toMatchObject({ status: 200, body: BRIDGE_SCRIPT });
+    expect(script.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    const asset = await get(`${server.address}assets/app.js`);
+    expect(asset).toMatchObject({ status: 200, body: 'export {};' });
+    expect((await get(`${server.address}assets/missing.js`)).status).toBe(404);
+    expect((await get(`${server.address}..%2f..%2fpackage.json`)).status).toBe(404);
+  });
+
+  test('refuses without the secret, with another Host or another Origin, in one line of text', async () => {
+    const port = new URL(origin).port;
+    for (const refused of [
+      await get(`${origin}/`),
+      await get(`${origin}/assets/app.js`),
+      await get(server.address, { host: `rebound.example:${port}` }),
+      await get(server.address, { origin: 'http://evil.example' }),
+    ]) {
+      expect(refused.status).toBe(403);
+      expect(refused.body).not.toMatch(/<|export/);
+    }
+    const local = await get(server.address, { host: `localhost:${port}` });
+    expect(local.status).toBe(307);
+    expect(local.headers.location).toBe(server.address);
+  });
+
+  test('refuses a WebSocket from another origin, without one, or without the secret', async () => {
+    expect(await connect(socketUrl, 'http://evil.example')).toBe(403);
+    expect(await connect(socketUrl)).toBe(403);
+    expect(await connect(`${origin.replace('http:', 'ws:')}/__till/socket`, origin)).toBe(403);
+    expect(await connect(`${server.address.replace('http:', 'ws:')}elsewhere`, origin)).toBe(403);
+  });
+
+  test('answers bridge calls with the handler table: payloads validated, unknown channels refused', async () => {
+    const socket = (await connect(socketUrl, origin)) as WebSocket;
+    try {
+      socket.send(JSON.stringify({ id: 1, channel: CHANNELS.getState }));
+      expect(await nextMessage(socket)).toMatchObject({ id: 1, result: { ok: true, data: { mode: 'unconfigured' } } });
+      socket.send(JSON.stringify({ id: 2, channel: CHANNELS.getCustomer, payload: { id: 'x', more: 1 } }));
+      expect(await nextMessage(socket)).toMatchObject({ id: 2, result: { ok: false, error: { kind: 'validation' } } });
+      socket.send(JSON.stringify({ id: 3, channel: 'till:shell:exec' }));
+      expect(await nextMessage(socket)).toEqual({ id: 3, refused: 'No such channel.' });
+    } finally {
+      socket.close();
+    }
+  });
+
+  test('closes a socket that sends something other than a request', async () => {
+    const socket = (await connect(socketUrl, origin)) as WebSocket;
+    const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
+    socket.send('{"channel": 5}');
+    expect(await closed).toBe(1008);
+  });
+
+  test('pushes links to the newest page; an older page closing does not silence it', async () => {
+    const older = (await connect(socketUrl, origin)) as WebSocket;
+    const newer = (await connect(socketUrl, origin)) as WebSocket;
+    try {
+      older.close();
+      await new Promise((resolve) => older.on('close', resolve));
+      // As the page does once it listens: from then on links are pushed, not kept.
+      newer.send(JSON.stringify({ id: 7, channel: CHANNELS.takeLinkMessages }));
+      expect(await nextMessage(newer)).toMatchObject({ id: 7, result: { ok: true, data: [] } });
+      const pushed = nextMessage(newer);
+      expect(server.core.links.receive('loyalty-till://find?q=Layla', 'command-line')).toMatchObject({
+        accepted: true,
+      });
+      expect(await pushed).toMatchObject({ push: LINK_PUSH_CHANNEL, payload: { kind: 'request' } });
+    } finally {
+      newer.close();
+    }
+  });
+});

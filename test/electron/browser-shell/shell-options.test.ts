@@ -1,0 +1,48 @@
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { browserCommand } from '../../../electron/browser-shell/open-browser';
+import { defaultUserDataDir, readShellOptions } from '../../../electron/browser-shell/shell-options';
+
+const defaults = { rendererDir: '/app/dist/renderer', userDataDir: '/home/u/.config/Loyalty Till (browser)' };
+
+describe('the browser shell’s command line', () => {
+  test('defaults: the built renderer, its own folder, the browser opened', () => {
+    expect(readShellOptions([], defaults)).toEqual({ ...defaults, openBrowser: true, links: [] });
+  });
+
+  test('reads both forms of each option, --browser and links', () => {
+    const link = 'loyalty-till://customer?phone=%2B966501234567';
+    expect(
+      readShellOptions(
+        ['--browser', '--user-data-dir', '/tmp/a', '--renderer-dir=/tmp/r', '--no-open', link],
+        defaults,
+      ),
+    ).toEqual({ userDataDir: '/tmp/a', rendererDir: '/tmp/r', openBrowser: false, links: [link] });
+  });
+
+  test('refuses an unknown option and an option without its folder', () => {
+    expect(readShellOptions(['--port', '80'], defaults)).toMatchObject({ error: expect.stringContaining('--port') });
+    expect(readShellOptions(['--user-data-dir'], defaults)).toEqual({ error: '--user-data-dir needs a folder.' });
+  });
+
+  test('keeps its data beside the Electron app’s folder, not in it', () => {
+    expect(defaultUserDataDir('linux', { XDG_CONFIG_HOME: '/x' })).toBe(join('/x', 'Loyalty Till (browser)'));
+    expect(defaultUserDataDir('win32', { APPDATA: 'C:\\Users\\u\\AppData\\Roaming' })).toBe(
+      join('C:\\Users\\u\\AppData\\Roaming', 'Loyalty Till (browser)'),
+    );
+    expect(defaultUserDataDir('darwin', {})).toMatch(/Library.Application Support.Loyalty Till \(browser\)$/);
+  });
+});
+
+describe('opening the default browser', () => {
+  const url = 'http://127.0.0.1:5000/secret/';
+  test('with the opener of each system; on Linux only where there is a display', () => {
+    expect(browserCommand(url, 'darwin', {})).toEqual({ file: 'open', args: [url] });
+    expect(browserCommand(url, 'win32', {})).toEqual({
+      file: 'cmd.exe',
+      args: ['/d', '/s', '/c', `"start "" "${url}""`],
+    });
+    expect(browserCommand(url, 'linux', { DISPLAY: ':0' })).toEqual({ file: 'xdg-open', args: [url] });
+    expect(browserCommand(url, 'linux', {})).toBeNull();
+  });
+});
