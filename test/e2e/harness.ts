@@ -1,8 +1,10 @@
 /**
- * The end-to-end harness: the built renderer in Debian's headless Chromium, its
- * `window.till` wired to the real main-process handler table, talking to a real sandbox
- * over HTTP on 127.0.0.1. Nothing of the app is replaced: the page gets the same
- * `createTillApi` factory the preload uses, with a Playwright binding as its `invoke`.
+ * The end-to-end harness: the built renderer in Debian's headless Chromium, served by the
+ * browser shell's page server (electron/browser-shell/) with the real main-process handler
+ * table behind it, talking to a real sandbox over HTTP on 127.0.0.1. Nothing of the app is
+ * replaced: the page's `window.till` is the shell's page bridge, `createTillApi` over the
+ * shell's WebSocket, behind its access guard. The core is made here, in the test's process,
+ * so that the tests can move its clocks and read its log.
  */
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -10,24 +12,17 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize, resolve, sep } from 'node:path';
-import { Readable } from 'node:stream';
-import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { fileURLToPath } from 'node:url';
 import { build as esbuild } from 'esbuild';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { build as viteBuild } from 'vite';
 import { vi } from 'vitest';
-import { createAppCore, type AppCore } from '../../electron/bridge/app-core';
-import { APP_ORIGIN, createAppProtocolHandler } from '../../electron/app-page/app-protocol';
-import {
-  CHANNELS,
-  LINK_PUSH_CHANNEL,
-  type Channel,
-  type ErrorKind,
-  type LinkMessage,
-  type Operation,
-  type TillOperations,
-} from '../../common/contract';
+import { createAppCore, type AppCore, type BridgeHandlers } from '../../electron/bridge/app-core';
+import { createAppProtocolHandler } from '../../electron/app-page/app-protocol';
+import { newAccessSecret } from '../../electron/browser-shell/access-guard';
+import { bundlePageBridge } from '../../electron/browser-shell/page-bridge-bundle';
+import { startPageServer } from '../../electron/browser-shell/page-server';
+import { CHANNELS, type Channel, type ErrorKind, type Operation, type TillOperations } from '../../common/contract';
 import type { LinkReceipt } from '../../electron/links/link-inbox';
 import { ServiceClock } from '../../electron/service/service-clock';
 import { DEFAULT_DB_NAME } from '../../renderer/offline/db/schema';
@@ -118,33 +113,14 @@ export async function serveFolder(
   return { server, origin: `http://127.0.0.1:${port}` };
 }
 
-/**
- * Serves the built renderer through the app's own `app://` protocol handler (the code
- * main.ts registers), so the page gets exactly the headers the app sends, its
- * Content-Security-Policy above all. Chromium cannot load a custom scheme here, so each
- * request to the local server is handed to the handler as the `app://till/...` request
- * Electron would make; files are read as Electron's `net.fetch` reads them.
- */
-export async function serveThroughAppProtocol(folder: string): Promise<{ server: Server; origin: string }> {
-  const handle = createAppProtocolHandler({
-    rootDir: folder,
-    fetchFile: async (fileUrl) => new Response(await readFile(fileURLToPath(fileUrl))),
-  });
-  const server = createServer((request, response) => {
-    void (async () => {
-      const path = new URL(request.url ?? '/', 'http://localhost').pathname;
-      const answer = await handle(new Request(`${APP_ORIGIN}${path}`, { method: request.method ?? 'GET' }));
-      response.writeHead(answer.status, Object.fromEntries(answer.headers));
-      if (answer.body) Readable.fromWeb(answer.body as NodeReadableStream).pipe(response);
-      else response.end();
-    })().catch(() => response.writeHead(500).end());
-  });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as AddressInfo;
-  return { server, origin: `http://127.0.0.1:${port}` };
-}
+/** Every Content-Security-Policy violation is recorded, so tests can prove the built page runs under its policy. */
+const CSP_VIOLATION_RECORDER = `
+window.__cspViolations = [];
+document.addEventListener('securitypolicyviolation', (event) => {
+  window.__cspViolations.push(event.violatedDirective + ' ' + (event.blockedURI || ''));
+});`;
 
-/** The same factory the preload runs, bundled for the page, with the binding as `invoke`. */
+/** The same factory the preload runs, bundled for the page, with a binding as `invoke` (the benchmark's page). */
 export async function bridgeInitScript(): Promise<string> {
   const bundle = await esbuild({
     entryPoints: [join(ROOT, 'common/contract.ts')],
@@ -159,11 +135,7 @@ export async function bridgeInitScript(): Promise<string> {
   const code = bundle.outputFiles[0]?.text;
   if (!code) throw new Error('Bundling common/contract.ts produced nothing.');
   return `${code}
-// Every Content-Security-Policy violation is recorded, so tests can prove the built page runs under its policy.
-window.__cspViolations = [];
-document.addEventListener('securitypolicyviolation', (event) => {
-  window.__cspViolations.push(event.violatedDirective + ' ' + (event.blockedURI || ''));
-});
+${CSP_VIOLATION_RECORDER}
 // The push channel, as the preload's ipcRenderer.on: the harness calls __tillPush from Node.
 const tillPushListeners = new Set();
 Object.defineProperty(window, '__tillPush', {
@@ -305,9 +277,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
 
   try {
     const rendererDir = join(work, 'renderer');
-    const [, initScript] = await Promise.all([buildRenderer(rendererDir), bridgeInitScript()]);
-    const { server, origin } = await serveThroughAppProtocol(rendererDir);
-    cleanups.push(() => new Promise((done) => server.close(done)));
+    const [, pageBridge] = await Promise.all([buildRenderer(rendererDir), bundlePageBridge()]);
 
     // The service keeps its state in a file, so that it can be stopped ("the network is
     // down") and started again on the same port with the same data ("it is back").
@@ -360,66 +330,56 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       });
     cleanups.push(stopSandbox);
 
-    const core = await createAppCore({
-      userDataDir: join(work, 'user-data'),
-      cipher: createTestCipher(),
-      appOrigin: origin,
-      // What would reach the till's log file (failed calls are warnings there): kept, not printed.
-      log: createCapturedLog(),
-      requestTimeoutMs: options.requestTimeoutMs ?? 3000,
-      // The core's defaults, read through `passedMs`.
-      serviceClock: new ServiceClock({
-        monotonicNow: () => performance.timeOrigin + performance.now() + passedMs,
-        wallNow: tillWallNow,
+    const bridgeCalls: BridgeCall[] = [];
+    /** Bridge calls not answered yet. */
+    const inFlight = new Set<Promise<unknown>>();
+    // The core itself, for `call` and the tests; the page server gets it with a recording table.
+    const made: { core?: AppCore } = {};
+    const shell = await startPageServer({
+      secret: newAccessSecret(),
+      bridgeScript: pageBridge,
+      // What the Electron shell registers for app://, reading files as its net.fetch does.
+      appProtocol: createAppProtocolHandler({
+        rootDir: rendererDir,
+        fetchFile: async (fileUrl) => new Response(await readFile(fileURLToPath(fileUrl))),
       }),
-      linkRateLimitNow: tillWallNow,
-      ...(options.callbackRetryDelaysMs ? { callbackRetryDelaysMs: options.callbackRetryDelaysMs } : {}),
+      createCore: async (appOrigin) => {
+        const core = await createAppCore({
+          userDataDir: join(work, 'user-data'),
+          cipher: createTestCipher(),
+          appOrigin,
+          // What would reach the till's log file (failed calls are warnings there): kept, not printed.
+          log: createCapturedLog(),
+          requestTimeoutMs: options.requestTimeoutMs ?? 3000,
+          // The core's defaults, read through `passedMs`.
+          serviceClock: new ServiceClock({
+            monotonicNow: () => performance.timeOrigin + performance.now() + passedMs,
+            wallNow: tillWallNow,
+          }),
+          linkRateLimitNow: tillWallNow,
+          ...(options.callbackRetryDelaysMs ? { callbackRetryDelaysMs: options.callbackRetryDelaysMs } : {}),
+        });
+        made.core = core;
+        // The pages' calls, and only theirs, are recorded.
+        return { ...core, handlers: recordingHandlers(core.handlers, bridgeCalls, inFlight) };
+      },
     });
-    cleanups.push(() => core.dispose());
+    const appCore = made.core;
+    if (!appCore) throw new Error('The page server made no core.');
+    cleanups.push(() => appCore.dispose());
+    cleanups.push(() => shell.close());
 
     const browser: Browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
     cleanups.push(() => browser.close());
     const context = await browser.newContext({ viewport: VIEWPORT, locale: 'en-GB' });
-    const bridgeCalls: BridgeCall[] = [];
-    /** Bridge calls not answered yet. */
-    const inFlight = new Set<Promise<unknown>>();
-    await context.exposeBinding('tillInvoke', async (source, channel: unknown, payload: unknown) => {
-      // The key's own channel is not recorded: the key stays out of test output too.
-      const call: BridgeCall = {
-        channel: channel as Channel,
-        payload: channel === CHANNELS.setApiKey ? null : payload,
-        at: Date.now(),
-      };
-      bridgeCalls.push(call);
-      const handler = core.handlers[channel as Channel];
-      if (!handler) throw new Error(`No such bridge channel: ${String(channel)}`);
-      const answered = Promise.resolve(handler({ url: source.frame.url() }, payload));
-      inFlight.add(answered);
-      try {
-        const result = (await answered) as { ok: boolean; error?: { kind: ErrorKind } };
-        call.outcome = result.ok ? 'ok' : (result.error?.kind ?? 'bad_response');
-        return result;
-      } finally {
-        inFlight.delete(answered);
-      }
-    });
-    await context.addInitScript({ content: initScript });
+    await context.addInitScript({ content: CSP_VIOLATION_RECORDER });
     const page = await context.newPage();
     page.setDefaultTimeout(10_000);
-    const appUrl = `${origin}/index.html`;
+    const appUrl = `${shell.address}index.html`;
     const sender = { url: appUrl };
-    // What main.ts does with the window's webContents.send.
-    const pushLink = (message: LinkMessage) =>
-      void page
-        .evaluate(
-          ([channel, payload]) =>
-            (window as unknown as { __tillPush(c: string, p: unknown): void }).__tillPush(channel, payload),
-          [LINK_PUSH_CHANNEL, message] as const,
-        )
-        .catch(() => undefined);
 
     const call = (<K extends Operation>(operation: K, payload?: TillOperations[K]['payload']) =>
-      core.handlers[CHANNELS[operation]](sender, payload)) as Harness['call'];
+      appCore.handlers[CHANNELS[operation]](sender, payload)) as Harness['call'];
 
     return {
       page,
@@ -427,7 +387,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       get sandbox() {
         return sandbox;
       },
-      core,
+      core: appCore,
       appUrl,
       call,
       async configureService() {
@@ -441,11 +401,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
         if (!key.ok) throw new Error(`Key refused: ${key.error.message}`);
       },
       async openApp() {
-        core.links.attach(pushLink);
+        // The page's socket takes the link pushes, as the Electron window's webContents does.
         await page.goto(appUrl);
         await page.locator('main.screen > *').first().waitFor();
       },
-      deliverLink: (url: string) => core.links.receive(url, 'second-instance'),
+      deliverLink: (url: string) => appCore.links.receive(url, 'second-instance'),
       async screenshot(name: string) {
         const file = join(SCREENSHOT_DIR, `${name}.png`);
         await page.screenshot({ path: file, fullPage: false });
@@ -472,6 +432,32 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     await cleanup();
     throw error;
   }
+}
+
+/** The handler table, each call recorded with its outcome and tracked until answered. */
+function recordingHandlers(
+  handlers: BridgeHandlers,
+  bridgeCalls: BridgeCall[],
+  inFlight: Set<Promise<unknown>>,
+): BridgeHandlers {
+  const recording = {} as BridgeHandlers;
+  for (const channel of Object.keys(handlers) as Channel[]) {
+    recording[channel] = async (sender, payload) => {
+      // The key's own channel is not recorded: the key stays out of test output too.
+      const call: BridgeCall = { channel, payload: channel === CHANNELS.setApiKey ? null : payload, at: Date.now() };
+      bridgeCalls.push(call);
+      const answered = handlers[channel](sender, payload);
+      inFlight.add(answered);
+      try {
+        const result = (await answered) as { ok: boolean; error?: { kind: ErrorKind } };
+        call.outcome = result.ok ? 'ok' : (result.error?.kind ?? 'bad_response');
+        return result;
+      } finally {
+        inFlight.delete(answered);
+      }
+    };
+  }
+  return recording;
 }
 
 /**
