@@ -1,9 +1,10 @@
-import { createTillApi, LINK_PUSH_CHANNEL, type Channel } from '../../common/contract';
+import { LINK_PUSH_CHANNEL, type Channel } from '../../common/contract';
 import { isRecord } from '../../common/is-record';
+import { createWindowTill } from '../../common/window-till';
 
 // The browser shell's preload: runs in the page (bundled by `page-bridge-bundle.ts`, loaded by
 // a classic script before the app's module), and gives it the same `window.till` the Electron
-// preload gives, built by the same `createTillApi`, over the shell's WebSocket instead of IPC.
+// preload gives, built by the same `createWindowTill`, over the shell's WebSocket instead of IPC.
 // As in the preload, nothing else is exposed: no socket, no generic send or listen.
 //
 // This file is type-checked with the main process's Node settings; the few page APIs it uses
@@ -77,10 +78,12 @@ async function invoke(channel: Channel, payload?: unknown): Promise<unknown> {
 }
 
 Object.defineProperty(globalThis, 'till', {
-  value: createTillApi(invoke, (_channel, listener) => {
-    // Fixed to the link channel whatever is asked, as in the preload.
-    linkListeners.add(listener);
-    return () => void linkListeners.delete(listener);
+  value: createWindowTill({
+    invoke,
+    onLinkPush: (listener) => {
+      linkListeners.add(listener);
+      return () => void linkListeners.delete(listener);
+    },
   }),
   enumerable: true,
   writable: false,
