@@ -6,7 +6,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +15,7 @@ import { WebSocket } from 'ws';
 import { CHANNELS } from '../../common/contract';
 import { CONTENT_SECURITY_POLICY } from '../../electron/app-page/content-security-policy';
 import { DEMO_FIXTURES } from '../../sandbox';
+import { rawGet } from '../support/raw-get';
 import { checkCode, confirmRedeem, openCustomer } from './cashier';
 import { buildRenderer, CHROMIUM_ARGS, CHROMIUM_PATH, requireChromium, VIEWPORT } from './harness';
 
@@ -55,24 +55,7 @@ async function addressOf(shell: Shell): Promise<string> {
   throw new Error(`The browser shell printed no address:\n${shell.output()}`);
 }
 
-interface Answer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
-
-/** A GET with exactly the headers given (Host included), as a hostile page or tool could send. */
-function get(url: string, headers: Record<string, string> = {}): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const sent = request(url, { headers }, (response) => {
-      let body = '';
-      response.on('data', (chunk) => (body += String(chunk)));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body }));
-    });
-    sent.on('error', reject);
-    sent.end();
-  });
-}
+const get = rawGet;
 
 /** Opens a bridge socket: `open` with it, or the status it was refused with. */
 function openSocket(url: string, origin?: string): Promise<{ open: WebSocket } | { status: number; body: string }> {

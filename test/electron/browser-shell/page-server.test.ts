@@ -1,5 +1,4 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,25 +11,13 @@ import { newAccessSecret } from '../../../electron/browser-shell/access-guard';
 import { startPageServer, withBridgeScript, type PageServer } from '../../../electron/browser-shell/page-server';
 import { createAppCore } from '../../../electron/bridge/app-core';
 import { createCapturedLog } from '../../support/captured-log';
+import { rawGet } from '../../support/raw-get';
 import { createTestCipher } from '../../support/test-cipher';
 
 const INDEX = '<!doctype html><html><head><title>Till</title></head><body><div id="app"></div></body></html>';
 const BRIDGE_SCRIPT = '/* the page bridge */';
 
-function get(
-  url: string,
-  headers: Record<string, string> = {},
-): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
-  return new Promise((resolve, reject) => {
-    const sent = request(url, { headers }, (response) => {
-      let body = '';
-      response.on('data', (chunk) => (body += String(chunk)));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body }));
-    });
-    sent.on('error', reject);
-    sent.end();
-  });
-}
+const get = rawGet;
 
 function connect(url: string, origin?: string): Promise<WebSocket | number> {
   return new Promise((resolve, reject) => {
