@@ -270,6 +270,4 @@ export type OfflineDb = Dexie & {
 };
 
 /** Reward codes are matched case-insensitively by the service; the cache keys on upper case. */
-export function rewardKey(code: string): string {
-  return code.trim().toUpperCase();
-}
+export { rewardKey } from '../../../common/reward-key';
