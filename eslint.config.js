@@ -73,21 +73,35 @@ const OPENS_THE_DATABASE = ['**/db/open', '**/db/open.ts', '**/db/migrations', '
 /**
  * The main process's folders (docs/main-process.md): shell/ touches Electron and wires the
  * rest; browser-shell/ wires the same rest in plain Node for the browser (neither imports the
- * other); bridge/ is the handler table over service/, storage/, links/ and demo/; those sit on
- * validation/ and log/, which import only messages/, which imports no other folder.
+ * other); bridge/ is the handler table over service/, storage/, links/, demo/ and shop-ledger/;
+ * those sit on validation/ and log/, which import only messages/, which imports no other folder.
+ * shop-ledger/ (the tills of a shop, docs/shop-ledger.md) is read by the shells and the bridge
+ * only, and reads nothing beside storage/ and what lies below it.
  */
 const SHELLS = ['shell', 'browser-shell'];
 const ELECTRON_LAYERS = {
   shell: ['browser-shell'],
   'browser-shell': ['shell'],
-  messages: [...SHELLS, 'bridge', 'service', 'storage', 'links', 'demo', 'app-page', 'validation', 'log'],
-  log: [...SHELLS, 'bridge', 'service', 'storage', 'links', 'demo', 'app-page', 'validation'],
-  validation: [...SHELLS, 'bridge', 'service', 'storage', 'links', 'demo', 'app-page', 'log'],
-  'app-page': [...SHELLS, 'bridge', 'service', 'storage', 'links', 'demo', 'validation'],
-  service: [...SHELLS, 'bridge', 'storage', 'links', 'demo', 'app-page'],
-  storage: [...SHELLS, 'bridge', 'service', 'links', 'demo', 'app-page'],
-  links: [...SHELLS, 'bridge', 'service', 'demo', 'app-page'],
-  demo: [...SHELLS, 'bridge', 'links', 'app-page'],
+  messages: [
+    ...SHELLS,
+    'bridge',
+    'service',
+    'storage',
+    'links',
+    'demo',
+    'app-page',
+    'shop-ledger',
+    'validation',
+    'log',
+  ],
+  log: [...SHELLS, 'bridge', 'service', 'storage', 'links', 'demo', 'app-page', 'shop-ledger', 'validation'],
+  validation: [...SHELLS, 'bridge', 'service', 'storage', 'links', 'demo', 'app-page', 'shop-ledger', 'log'],
+  'app-page': [...SHELLS, 'bridge', 'service', 'storage', 'links', 'demo', 'shop-ledger', 'validation'],
+  service: [...SHELLS, 'bridge', 'storage', 'links', 'demo', 'app-page', 'shop-ledger'],
+  storage: [...SHELLS, 'bridge', 'service', 'links', 'demo', 'app-page', 'shop-ledger'],
+  links: [...SHELLS, 'bridge', 'service', 'demo', 'app-page', 'shop-ledger'],
+  demo: [...SHELLS, 'bridge', 'links', 'app-page', 'shop-ledger'],
+  'shop-ledger': [...SHELLS, 'bridge', 'service', 'links', 'demo', 'app-page'],
   bridge: SHELLS,
 };
 

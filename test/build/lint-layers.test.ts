@@ -110,6 +110,20 @@ const forbidden: Case[] = [
     'electron/storage/x.ts',
     "import { takeInstanceLock } from '../browser-shell/instance-lock';\nexport { takeInstanceLock };\n",
   ],
+  // shop-ledger/ sits on storage/ and below; nothing below it reads it, and it reads nothing above.
+  ['electron/shop-ledger/x.ts', "import { createAppCore } from '../bridge/app-core';\nexport { createAppCore };\n"],
+  [
+    'electron/shop-ledger/x.ts',
+    "import { createLoyaltyApi } from '../service/loyalty-api';\nexport { createLoyaltyApi };\n",
+  ],
+  ['electron/shop-ledger/x.ts', "import { LinkInbox } from '../links/link-inbox';\nexport { LinkInbox };\n"],
+  ['electron/shop-ledger/x.ts', "import { openDemoMode } from '../demo/demo-mode';\nexport { openDemoMode };\n"],
+  ['electron/shop-ledger/x.ts', "import { createMainWindow } from '../shell/window';\nexport { createMainWindow };\n"],
+  ['electron/shop-ledger/x.ts', "import { startSandbox } from '../../sandbox';\nexport { startSandbox };\n"],
+  ['electron/storage/x.ts', "import { ClaimLedger } from '../shop-ledger/claim-ledger';\nexport { ClaimLedger };\n"],
+  ['electron/service/x.ts', "import { openMessage } from '../shop-ledger/wire';\nexport { openMessage };\n"],
+  ['electron/log/x.ts', "import { deriveShopKeys } from '../shop-ledger/shop-secret';\nexport { deriveShopKeys };\n"],
+  ['electron/links/x.ts', "import { claimToken } from '../shop-ledger/claims';\nexport { claimToken };\n"],
   ['electron/browser-shell/x.ts', "import { app } from 'electron';\nexport { app };\n"],
   ['electron/browser-shell/x.ts', "import { startSandbox } from '../../sandbox';\nexport { startSandbox };\n"],
 ];
@@ -170,6 +184,12 @@ const allowed: Case[] = [
     'electron/browser-shell/x.ts',
     "import { createAppCore } from '../bridge/app-core';\nimport { createAppProtocolHandler } from '../app-page/app-protocol';\nimport { createKeyFileCipher } from '../storage/key-file-cipher';\nexport { createAppCore, createAppProtocolHandler, createKeyFileCipher };\n",
   ],
+  [
+    'electron/shop-ledger/x.ts',
+    "import { loadSettings } from '../storage/settings';\nimport { describeError } from '../log/log';\nimport { msg } from '../messages';\nimport { plainText } from '../validation/control-characters';\nimport { isRecord } from '../../common/is-record';\nexport { loadSettings, describeError, msg, plainText, isRecord };\n",
+  ],
+  ['electron/bridge/x.ts', "import { ClaimLedger } from '../shop-ledger/claim-ledger';\nexport { ClaimLedger };\n"],
+  ['electron/browser-shell/x.ts', "import { openMessage } from '../shop-ledger/wire';\nexport { openMessage };\n"],
   [
     'sandbox/store.ts',
     "import { randomUUID } from 'node:crypto';\nimport { z } from 'zod';\nexport { randomUUID, z };\n",
