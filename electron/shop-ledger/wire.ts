@@ -1,0 +1,146 @@
+import { isRecord } from '../../common/is-record';
+import { nestsDeeperThan } from '../../common/json-depth';
+import { canonicalJson } from './canonical-json';
+import { isClaim, type Claim } from './claims';
+import { isIsoTime, isMacText, isNonce, isTillName, newNonce } from './fields';
+import { MESSAGE_WINDOW_MS, type ReplayCache } from './replay-cache';
+import type { ShopKeys } from './shop-secret';
+
+/**
+ * What the tills of a shop say to each other, whatever carries it (docs/shop-ledger.md):
+ * - `claim`: "I have just claimed this reward" (the till's own claim);
+ * - `ask`: "send me the claims made since this time" (a till back on the LAN);
+ * - `answer`: some of those claims, in reply to one `ask`.
+ * Each is one JSON object with the sender's till name, its time, a random nonce and an
+ * HMAC-SHA256 under the shop's message key over the canonical encoding of the rest.
+ */
+export type ShopMessage =
+  | { kind: 'claim'; claim: Claim }
+  | { kind: 'ask'; since: string }
+  | { kind: 'answer'; inReplyTo: string; claims: Claim[] };
+
+/** A message as it was opened: what was said, by which till, when. */
+export type OpenedMessage = ShopMessage & { from: string; sentAt: string; nonce: string };
+
+const VERSION = 1;
+/** Far above any message the till sends, far below what could strain a till to read. */
+export const MAX_MESSAGE_BYTES = 64 * 1024;
+/** Claims in one answer; a longer list goes in several. ~330 bytes a claim at worst. */
+export const MAX_CLAIMS_PER_MESSAGE = 128;
+/** The envelope (0), an answer's list (1), a claim in it (2): nothing nests deeper. */
+const MAX_DEPTH = 3;
+
+const ENVELOPE_FIELDS = ['from', 'kind', 'mac', 'nonce', 'sentAt', 'v'];
+const BODY_FIELDS: Record<ShopMessage['kind'], string[]> = {
+  claim: ['claim'],
+  ask: ['since'],
+  answer: ['claims', 'inReplyTo'],
+};
+
+export type RefusalReason =
+  | 'too-large'
+  | 'not-json'
+  | 'too-deep'
+  | 'malformed'
+  | 'unknown-kind'
+  | 'bad-till'
+  | 'too-many-claims'
+  | 'forged'
+  | 'outside-window'
+  | 'replayed'
+  | 'replay-cache-full';
+
+export type OpenResult = { ok: true; message: OpenedMessage } | { ok: false; reason: RefusalReason };
+
+/**
+ * The bytes to send for `message`, from the till `from`, sent at `now`. The till's own
+ * messages are checked as a peer would check them, so a bug here shows at the sender.
+ */
+export function sealMessage(message: ShopMessage, keys: ShopKeys, sender: { from: string; now: Date }): Buffer {
+  const unsigned = { ...message, v: VERSION, from: sender.from, sentAt: sender.now.toISOString(), nonce: newNonce() };
+  const sealed = { ...unsigned, mac: keys.messageMac(canonicalJson(unsigned)).toString('base64url') };
+  const shape = readShape(sealed);
+  if (!shape.ok) throw new RangeError(`sealMessage: ${shape.reason}`);
+  const bytes = Buffer.from(JSON.stringify(sealed), 'utf8');
+  if (bytes.length > MAX_MESSAGE_BYTES) throw new RangeError('sealMessage: too-large');
+  return bytes;
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** `bytes` as JSON, or undefined when they are not UTF-8 JSON. */
+function parseJson(bytes: Uint8Array): unknown {
+  try {
+    return JSON.parse(UTF8.decode(bytes));
+  } catch {
+    return undefined;
+  }
+}
+
+function hasExactly(record: Record<string, unknown>, fields: readonly string[]): boolean {
+  const keys = Object.keys(record);
+  return keys.length === fields.length && fields.every((field) => Object.hasOwn(record, field));
+}
+
+function isKind(value: unknown): value is ShopMessage['kind'] {
+  return typeof value === 'string' && Object.hasOwn(BODY_FIELDS, value);
+}
+
+/** The shape of a parsed message, field by field; the MAC and the clock are checked after. */
+function readShape(
+  value: unknown,
+): { ok: true; message: OpenedMessage; mac: string } | { ok: false; reason: RefusalReason } {
+  if (!isRecord(value) || typeof value.kind !== 'string') return { ok: false, reason: 'malformed' };
+  if (!isKind(value.kind)) return { ok: false, reason: 'unknown-kind' };
+  if (!hasExactly(value, [...ENVELOPE_FIELDS, ...BODY_FIELDS[value.kind]]) || value.v !== VERSION) {
+    return { ok: false, reason: 'malformed' };
+  }
+  const { from, sentAt, nonce, mac } = value;
+  if (!isTillName(from)) return { ok: false, reason: 'bad-till' };
+  if (!isIsoTime(sentAt) || !isNonce(nonce) || !isMacText(mac)) return { ok: false, reason: 'malformed' };
+  const envelope = { from, sentAt, nonce };
+  switch (value.kind) {
+    case 'claim':
+      // An announcement is the sender's own claim; others' travel in answers.
+      if (!isClaim(value.claim) || value.claim.till !== from) return { ok: false, reason: 'malformed' };
+      return { ok: true, mac, message: { kind: 'claim', claim: value.claim, ...envelope } };
+    case 'ask':
+      if (!isIsoTime(value.since)) return { ok: false, reason: 'malformed' };
+      return { ok: true, mac, message: { kind: 'ask', since: value.since, ...envelope } };
+    case 'answer': {
+      const { claims, inReplyTo } = value;
+      if (!Array.isArray(claims) || !isNonce(inReplyTo)) return { ok: false, reason: 'malformed' };
+      if (claims.length > MAX_CLAIMS_PER_MESSAGE) return { ok: false, reason: 'too-many-claims' };
+      if (!claims.every(isClaim)) return { ok: false, reason: 'malformed' };
+      return { ok: true, mac, message: { kind: 'answer', inReplyTo, claims, ...envelope } };
+    }
+  }
+}
+
+/**
+ * Reads a message from a peer, refusing with a reason (never throwing) anything that is not
+ * a well-formed message of this shop, sent within the window and not seen before. The checks
+ * run cheapest first; the nonce is remembered only once the MAC has proved the sender.
+ */
+export function openMessage(
+  bytes: Uint8Array,
+  keys: ShopKeys,
+  context: { now: number; seenNonces: ReplayCache },
+): OpenResult {
+  if (bytes.byteLength > MAX_MESSAGE_BYTES) return { ok: false, reason: 'too-large' };
+  const value = parseJson(bytes);
+  if (value === undefined) return { ok: false, reason: 'not-json' };
+  if (nestsDeeperThan(value, MAX_DEPTH)) return { ok: false, reason: 'too-deep' };
+  const shape = readShape(value);
+  if (!shape.ok) return shape;
+  const { mac: _mac, ...unsigned } = value as Record<string, unknown>;
+  if (!keys.verifyMessageMac(canonicalJson(unsigned), Buffer.from(shape.mac, 'base64url'))) {
+    return { ok: false, reason: 'forged' };
+  }
+  const sentAt = Date.parse(shape.message.sentAt);
+  if (Math.abs(context.now - sentAt) > MESSAGE_WINDOW_MS) return { ok: false, reason: 'outside-window' };
+  const verdict = context.seenNonces.check(shape.message.nonce, sentAt, context.now);
+  if (verdict === 'replayed') return { ok: false, reason: 'replayed' };
+  if (verdict === 'full') return { ok: false, reason: 'replay-cache-full' };
+  return { ok: true, message: shape.message };
+}
