@@ -28,8 +28,9 @@
  * never differ.
  *
  * This module is the bottom of the offline core: the records, the tables and two small
- * pure helpers, with no runtime import. Opening the database is open.ts, each version's
- * changes a file of migrations/, the meta rows' helpers meta.ts.
+ * pure helpers. It imports nothing of the offline core; its one runtime import is the
+ * reward code's spelling from common/, which the main process shares. Opening the database
+ * is open.ts, each version's changes a file of migrations/, the meta rows' helpers meta.ts.
  */
 import type { Dexie, EntityTable } from 'dexie';
 import type { BridgeError, Customer, Program, Reward } from '../../../common/contract';
