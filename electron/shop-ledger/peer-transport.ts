@@ -1,0 +1,215 @@
+import { createConnection, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { createAddressRateLimit, type AddressRateLimit } from './address-rate-limit';
+import { encodeFrame, readFrame, type FrameRefusal } from './frames';
+import type { ReplayCache } from './replay-cache';
+import type { ShopKeys } from './shop-secret';
+import {
+  MAX_MESSAGE_BYTES,
+  openMessage,
+  sealMessage,
+  type OpenedMessage,
+  type RefusalReason,
+  type ShopMessage,
+} from './wire';
+
+/**
+ * The tills of a shop talk over plain TCP (docs/shop-ledger.md): a till listens on one port,
+ * and each message is one connection — the sender connects, writes one frame, and reads at
+ * most one frame back (the answer to an `ask`). One message per connection keeps the state a
+ * hostile host can make a till hold to a single, short-lived, capped buffer.
+ *
+ * Everything that arrives goes through `openMessage`: the MAC, the window, the replay cache.
+ * A refusal closes the connection and is counted by reason; no byte of what was refused is
+ * kept or logged.
+ */
+
+export interface PeerAddress {
+  host: string;
+  port: number;
+}
+
+export interface TransportLimits {
+  /** The largest frame read; a bigger one is refused from its length, before it is buffered. */
+  maxFrameBytes: number;
+  /** How long a connection may take to deliver its whole frame. */
+  readTimeoutMs: number;
+  /** Connections served at once; more are dropped by the server. */
+  maxConnections: number;
+  /** Connections one remote address may open per `rateWindowMs`. */
+  connectionsPerAddress: number;
+  rateWindowMs: number;
+}
+
+export const DEFAULT_LIMITS: Readonly<TransportLimits> = Object.freeze({
+  maxFrameBytes: MAX_MESSAGE_BYTES,
+  readTimeoutMs: 2000,
+  // A shop has a handful of tills; each holds a connection for milliseconds.
+  maxConnections: 32,
+  connectionsPerAddress: 120,
+  rateWindowMs: 10_000,
+});
+
+/** Why something that arrived was not taken. */
+export type TransportRefusal =
+  | RefusalReason
+  | Exclude<FrameRefusal, 'closed'>
+  | 'rate-limited'
+  | 'too-many-connections'
+  /** An `answer` sent to the port, or a reply that is not the answer to our `ask`. */
+  | 'unexpected-kind';
+
+/** What a request to a peer came to. */
+export type Exchange =
+  | { ok: true; reply: Extract<OpenedMessage, { kind: 'answer' }> | null }
+  | { ok: false; why: 'unreachable' | 'timeout' };
+
+export interface PeerTransportOptions {
+  keys: ShopKeys;
+  tillName: string;
+  /** The shop's clock (ms): stamps and checks message times, and counts rate windows. */
+  now: () => number;
+  seenNonces: ReplayCache;
+  /** What the till makes of a message; the message to send back, if any. */
+  onMessage: (message: OpenedMessage) => ShopMessage | undefined;
+  limits?: Partial<TransportLimits>;
+}
+
+export interface PeerTransport {
+  /** Starts listening; where (the port chosen by the OS when 0 was asked). */
+  listen(at: PeerAddress): Promise<PeerAddress>;
+  /** Stops listening and closes every connection, ours and theirs. */
+  close(): Promise<void>;
+  /**
+   * Sends `message` to `peer`; for an `ask`, waits for the answer to it, for a `claim`, for
+   * the peer to have read it. The whole exchange ends after `timeoutMs`. Never throws: a
+   * peer's failing is an outcome.
+   */
+  send(peer: PeerAddress, message: ShopMessage, timeoutMs: number): Promise<Exchange>;
+  /** How many times each refusal happened since start. */
+  refusals(): Partial<Record<TransportRefusal, number>>;
+}
+
+/** Connects `limits` to their defaults, refusing values that would switch a limit off. */
+function checkedLimits(given: Partial<TransportLimits> = {}): TransportLimits {
+  const limits = { ...DEFAULT_LIMITS, ...given };
+  for (const [name, value] of Object.entries(limits)) {
+    if (!Number.isSafeInteger(value) || value < 1)
+      throw new RangeError(`peer transport: ${name} must be a positive integer`);
+  }
+  if (limits.maxFrameBytes > MAX_MESSAGE_BYTES)
+    throw new RangeError('peer transport: maxFrameBytes above the wire limit');
+  return limits;
+}
+
+export function createPeerTransport(options: PeerTransportOptions): PeerTransport {
+  const { keys, tillName, now, seenNonces, onMessage } = options;
+  const limits = checkedLimits(options.limits);
+  const rate: AddressRateLimit = createAddressRateLimit({
+    max: limits.connectionsPerAddress,
+    windowMs: limits.rateWindowMs,
+  });
+  const counts: Partial<Record<TransportRefusal, number>> = {};
+  const sockets = new Set<Socket>();
+  let server: Server | undefined;
+
+  const refuse = (reason: TransportRefusal, socket?: Socket): void => {
+    counts[reason] = (counts[reason] ?? 0) + 1;
+    socket?.destroy();
+  };
+  const track = (socket: Socket): Socket => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    // A reset by the peer is an ordinary end of a connection here, never a crash.
+    socket.on('error', () => socket.destroy());
+    return socket;
+  };
+  const seal = (message: ShopMessage): Buffer => sealMessage(message, keys, { from: tillName, now: new Date(now()) });
+
+  /** One frame in, through `openMessage`; a refusal is counted and closes the connection. */
+  async function receive(socket: Socket): Promise<OpenedMessage | undefined> {
+    const frame = await readFrame(socket, { maxBytes: limits.maxFrameBytes, timeoutMs: limits.readTimeoutMs });
+    if (!frame.ok) {
+      if (frame.reason !== 'closed') refuse(frame.reason, socket);
+      return undefined;
+    }
+    const opened = openMessage(frame.payload, keys, { now: now(), seenNonces });
+    if (!opened.ok) {
+      refuse(opened.reason, socket);
+      return undefined;
+    }
+    return opened.message;
+  }
+
+  async function serve(socket: Socket): Promise<void> {
+    track(socket);
+    if (!rate.take(socket.remoteAddress ?? '', now())) return refuse('rate-limited', socket);
+    const message = await receive(socket);
+    if (message === undefined) return;
+    // Answers travel back on the asker's own connection, never to the port.
+    if (message.kind === 'answer') return refuse('unexpected-kind', socket);
+    const reply = onMessage(message);
+    if (reply === undefined) socket.end();
+    else socket.end(encodeFrame(seal(reply)));
+  }
+
+  return {
+    listen(at) {
+      return new Promise((resolve, reject) => {
+        const listening = createServer((socket) => void serve(socket));
+        listening.maxConnections = limits.maxConnections;
+        listening.on('drop', () => refuse('too-many-connections'));
+        listening.once('error', reject);
+        listening.listen(at.port, at.host, () => {
+          server = listening;
+          const { port } = listening.address() as AddressInfo;
+          resolve({ host: at.host, port });
+        });
+      });
+    },
+
+    close() {
+      for (const socket of sockets) socket.destroy();
+      const closing = server;
+      server = undefined;
+      return new Promise((resolve) => (closing ? closing.close(() => resolve()) : resolve()));
+    },
+
+    send(peer, message, timeoutMs) {
+      const sealed = seal(message);
+      // Our own bytes, just sealed: the nonce an answer must name as `inReplyTo`.
+      const askNonce = message.kind === 'ask' ? (JSON.parse(sealed.toString('utf8')) as { nonce: string }).nonce : null;
+      return new Promise((resolve) => {
+        const socket = track(createConnection({ host: peer.host, port: peer.port }));
+        let settled = false;
+        const settle = (result: Exchange): void => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          socket.destroy();
+          resolve(result);
+        };
+        const timer = setTimeout(() => settle({ ok: false, why: 'timeout' }), timeoutMs);
+        socket.once('error', () => settle({ ok: false, why: 'unreachable' }));
+        socket.once('connect', () => {
+          socket.write(encodeFrame(sealed));
+          if (askNonce === null) {
+            // The peer closes once it has read the frame: then it has the message.
+            socket.once('close', () => settle({ ok: true, reply: null }));
+            socket.resume();
+            return;
+          }
+          void receive(socket).then((reply) => {
+            if (reply === undefined) return settle({ ok: false, why: 'unreachable' });
+            if (reply.kind !== 'answer' || reply.inReplyTo !== askNonce) {
+              refuse('unexpected-kind');
+              return settle({ ok: false, why: 'unreachable' });
+            }
+            settle({ ok: true, reply });
+          });
+        });
+      });
+    },
+
+    refusals: () => ({ ...counts }),
+  };
+}

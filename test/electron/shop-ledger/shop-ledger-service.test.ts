@@ -1,0 +1,162 @@
+// Three tills of one shop on loopback (electron/shop-ledger/shop-ledger-service.ts,
+// peer-transport.ts): a claim at one is refused at the others, a late till learns earlier
+// claims, a stopped till is named within the bounded wait, two claims at one instant give
+// one winner everywhere, and another shop's till learns nothing.
+import { createServer, type AddressInfo } from 'node:net';
+import { afterEach, describe, expect, test } from 'vitest';
+import { claimToken } from '../../../electron/shop-ledger/claims';
+import { createShopLedger, peerName, type ShopLedger } from '../../../electron/shop-ledger/shop-ledger-service';
+import type { PeerAddress } from '../../../electron/shop-ledger/peer-transport';
+import type { ShopKeys } from '../../../electron/shop-ledger/shop-secret';
+import { OTHER_SHOP_KEYS, SHOP_KEYS } from '../../support/shop-keys';
+
+const HOST = '127.0.0.1';
+const CODE = 'RW-LAYLA001';
+/** The shop's clock: it moves only when a test moves it. */
+const clock = { ms: Date.parse('2026-11-26T10:00:00.000Z') };
+const now = () => clock.ms;
+
+/** A port free on loopback now: the tills must know each other's ports before any starts. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, HOST, resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+const running: ShopLedger[] = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((till) => till.stop()));
+});
+
+type Three<T> = [T, T, T];
+
+/** Tills "Till 1" to "Till 3", each with the two others as peers; none started. */
+async function shop(): Promise<{ tills: Three<ShopLedger>; addresses: Three<PeerAddress> }> {
+  const port = async () => ({ host: HOST, port: await freePort() });
+  const addresses: Three<PeerAddress> = [await port(), await port(), await port()];
+  const peersOf = (listen: PeerAddress) => addresses.filter((other) => other !== listen);
+  const [a, b, c] = addresses;
+  return {
+    tills: [till('Till 1', a, peersOf(a)), till('Till 2', b, peersOf(b)), till('Till 3', c, peersOf(c))],
+    addresses,
+  };
+}
+
+function till(
+  tillName: string,
+  listen: PeerAddress,
+  peers: PeerAddress[],
+  keys: ShopKeys = SHOP_KEYS,
+  askTimeoutMs = 1000,
+): ShopLedger {
+  return createShopLedger({ keys, tillName, peers, listen, now, askTimeoutMs });
+}
+
+async function start(...tills: ShopLedger[]): Promise<void> {
+  for (const one of tills) {
+    running.push(one);
+    await one.start();
+  }
+}
+
+describe('three tills of one shop', () => {
+  test('a claim at till 1 is seen by tills 2 and 3 through check', async () => {
+    const { tills } = await shop();
+    await start(...tills);
+    const claim = await tills[0].claim(CODE);
+    expect(claim).toMatchObject({ till: 'Till 1', token: claimToken(SHOP_KEYS, CODE) });
+    expect(await tills[1].check('rw-layla001')).toEqual({ claimedBy: claim, unreachable: [] });
+    expect(await tills[2].check(CODE)).toEqual({ claimedBy: claim, unreachable: [] });
+    // The claiming till itself is not told to refuse its own claim.
+    expect(await tills[0].check(CODE)).toEqual({ claimedBy: null, unreachable: [] });
+  });
+
+  test('a till started later learns the earlier claims at start', async () => {
+    const { tills, addresses } = await shop();
+    await start(tills[0], tills[1]);
+    const claim = await tills[0].claim(CODE);
+    await tills[1].stop(); // till 3 must learn it from till 1 alone, or from both
+    await start(tills[2]);
+    expect(tills[2].stats().claims).toBe(1);
+    expect(await tills[2].check(CODE, { waitMs: 500 })).toEqual({
+      claimedBy: claim,
+      unreachable: [peerName(addresses[1])],
+    });
+  });
+
+  test('a stopped till is named unreachable, within the bounded wait', async () => {
+    const { tills, addresses } = await shop();
+    await start(...tills);
+    await tills[2].stop();
+    const started = performance.now();
+    const result = await tills[0].check(CODE, { waitMs: 300 });
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(result).toEqual({ claimedBy: null, unreachable: [peerName(addresses[2])] });
+  });
+
+  test('a peer that never answers is cut off by the wait', async () => {
+    // A host that accepts connections and says nothing: the wait, not the peer, ends the check.
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, HOST, resolve));
+    const silentAt = { host: HOST, port: (silent.address() as AddressInfo).port };
+    const one = till('Till 1', { host: HOST, port: 0 }, [silentAt], SHOP_KEYS, 200);
+    await start(one);
+    const started = performance.now();
+    expect(await one.check(CODE, { waitMs: 200 })).toEqual({ claimedBy: null, unreachable: [peerName(silentAt)] });
+    expect(performance.now() - started).toBeLessThan(800);
+    silent.close();
+  });
+
+  test('two claims at one instant at tills 1 and 2: every till agrees on one winner', async () => {
+    const { tills } = await shop();
+    await start(...tills);
+    const [first, second] = await Promise.all([tills[0].claim(CODE), tills[1].claim(CODE)]);
+    // Same `at`: the smaller till name wins, whichever message arrived first.
+    expect(first.till).toBe('Till 1');
+    expect(second).toEqual(first);
+    expect((await tills[0].check(CODE)).claimedBy).toBeNull();
+    expect((await tills[1].check(CODE)).claimedBy).toEqual(first);
+    expect((await tills[2].check(CODE)).claimedBy).toEqual(first);
+  });
+
+  test('a settled reward is no longer refused at the till that settled it', async () => {
+    const { tills } = await shop();
+    await start(...tills);
+    await tills[0].claim(CODE);
+    tills[1].settle(CODE);
+    expect((await tills[1].check(CODE)).claimedBy).toBeNull();
+  });
+
+  test("another shop's till is refused and learns nothing", async () => {
+    const { tills, addresses } = await shop();
+    await start(...tills);
+    await tills[0].claim(CODE);
+    const stranger = till('Till 1', { host: HOST, port: 0 }, addresses, OTHER_SHOP_KEYS);
+    await start(stranger);
+    await stranger.claim('RW-OTHER001');
+    const result = await stranger.check(CODE, { waitMs: 500 });
+    expect(result).toEqual({ claimedBy: null, unreachable: addresses.map(peerName) });
+    expect(stranger.stats()).toMatchObject({ claims: 1 });
+    for (const one of tills) expect(one.stats().refusals.forged).toBeGreaterThanOrEqual(2);
+    expect(tills[1].stats().claims).toBe(1);
+  });
+});
+
+describe('inputs are checked', () => {
+  test.each([
+    ['a till name with a newline', { tillName: 'Till\n1' }],
+    ['a port out of range', { peers: [{ host: HOST, port: 70_000 }] }],
+    ['an empty host', { listen: { host: '', port: 0 } }],
+    ['an unbounded wait', { askTimeoutMs: 60_000 }],
+  ])('%s', (_what, change) => {
+    const options = { keys: SHOP_KEYS, tillName: 'Till 1', peers: [], listen: { host: HOST, port: 0 }, ...change };
+    expect(() => createShopLedger(options)).toThrow(RangeError);
+  });
+
+  test('a wait above the cap', async () => {
+    const one = till('Till 1', { host: HOST, port: 0 }, []);
+    await expect(one.check(CODE, { waitMs: 60_000 })).rejects.toThrow(RangeError);
+  });
+});
