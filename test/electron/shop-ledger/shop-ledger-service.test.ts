@@ -8,22 +8,14 @@ import { claimToken } from '../../../electron/shop-ledger/claims';
 import { createShopLedger, peerName, type ShopLedger } from '../../../electron/shop-ledger/shop-ledger-service';
 import type { PeerAddress } from '../../../electron/shop-ledger/peer-transport';
 import type { ShopKeys } from '../../../electron/shop-ledger/shop-secret';
+import { freePort, LOOPBACK } from '../../support/free-port';
 import { OTHER_SHOP_KEYS, SHOP_KEYS } from '../../support/shop-keys';
 
-const HOST = '127.0.0.1';
+const HOST = LOOPBACK;
 const CODE = 'RW-LAYLA001';
 /** The shop's clock: it moves only when a test moves it. */
 const clock = { ms: Date.parse('2026-11-26T10:00:00.000Z') };
 const now = () => clock.ms;
-
-/** A port free on loopback now: the tills must know each other's ports before any starts. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, HOST, resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 const running: ShopLedger[] = [];
 afterEach(async () => {
