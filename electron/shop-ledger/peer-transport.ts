@@ -154,11 +154,17 @@ export function createPeerTransport(options: PeerTransportOptions): PeerTranspor
 
   return {
     listen(at) {
+      if (server !== undefined) return Promise.reject(new Error('peer transport: already listening'));
       return new Promise((resolve, reject) => {
-        const listening = createServer((socket) => void serve(socket));
+        // A handler that fails (it should not) ends its connection, never the main process.
+        const listening = createServer((socket) => void serve(socket).catch(() => socket.destroy()));
         listening.maxConnections = limits.maxConnections;
         listening.on('drop', () => refuse('too-many-connections'));
-        listening.once('error', reject);
+        // Before listening, an error (the port taken) fails `listen`; after, one failed accept
+        // must not crash the till: the server goes on accepting.
+        listening.on('error', (error) => {
+          if (server !== listening) reject(error);
+        });
         listening.listen(at.port, at.host, () => {
           server = listening;
           const { port } = listening.address() as AddressInfo;

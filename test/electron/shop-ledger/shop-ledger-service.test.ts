@@ -147,6 +147,17 @@ describe('inputs are checked', () => {
     expect(() => createShopLedger(options)).toThrow(RangeError);
   });
 
+  test('starting twice, or on a port already taken, fails', async () => {
+    const first = till('Till 1', { host: HOST, port: 0 }, []);
+    await start(first);
+    const taken = await first.start().catch((error: unknown) => error);
+    expect(taken).toBeInstanceOf(Error);
+    const { tills, addresses } = await shop();
+    await start(tills[0]);
+    const twin = till('Till 9', addresses[0], []);
+    await expect(twin.start()).rejects.toThrow(/EADDRINUSE/);
+  });
+
   test('a wait above the cap', async () => {
     const one = till('Till 1', { host: HOST, port: 0 }, []);
     await expect(one.check(CODE, { waitMs: 60_000 })).rejects.toThrow(RangeError);
