@@ -89,7 +89,7 @@ export interface PeerTransport {
   refusals(): Partial<Record<TransportRefusal, number>>;
 }
 
-/** Connects `limits` to their defaults, refusing values that would switch a limit off. */
+/** The limits given over the defaults; a value that would switch a limit off is refused. */
 function checkedLimits(given: Partial<TransportLimits> = {}): TransportLimits {
   const limits = { ...DEFAULT_LIMITS, ...given };
   for (const [name, value] of Object.entries(limits)) {
