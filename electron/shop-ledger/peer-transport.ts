@@ -61,7 +61,7 @@ export type TransportRefusal =
 /** What a request to a peer came to. */
 export type Exchange =
   | { ok: true; reply: Extract<OpenedMessage, { kind: 'answer' }> | null }
-  | { ok: false; why: 'unreachable' | 'timeout' };
+  | { ok: false; failure: 'unreachable' | 'timeout' };
 
 export interface PeerTransportOptions {
   keys: ShopKeys;
@@ -194,8 +194,8 @@ export function createPeerTransport(options: PeerTransportOptions): PeerTranspor
           socket.destroy();
           resolve(result);
         };
-        const timer = setTimeout(() => settle({ ok: false, why: 'timeout' }), timeoutMs);
-        socket.once('error', () => settle({ ok: false, why: 'unreachable' }));
+        const timer = setTimeout(() => settle({ ok: false, failure: 'timeout' }), timeoutMs);
+        socket.once('error', () => settle({ ok: false, failure: 'unreachable' }));
         socket.once('connect', () => {
           socket.write(encodeFrame(sealed));
           if (askNonce === null) {
@@ -205,10 +205,10 @@ export function createPeerTransport(options: PeerTransportOptions): PeerTranspor
             return;
           }
           void receive(socket).then((reply) => {
-            if (reply === undefined) return settle({ ok: false, why: 'unreachable' });
+            if (reply === undefined) return settle({ ok: false, failure: 'unreachable' });
             if (reply.kind !== 'answer' || reply.inReplyTo !== askNonce) {
               refuse('unexpected-kind');
-              return settle({ ok: false, why: 'unreachable' });
+              return settle({ ok: false, failure: 'unreachable' });
             }
             settle({ ok: true, reply });
           });
