@@ -307,6 +307,18 @@ export interface Settings {
   arabicDigits: ArabicDigits;
   /** When the offline cache is refreshed from the service in full. */
   cacheRefresh: CacheRefreshSchedule;
+  /**
+   * Whether this till keeps the shop ledger with the other tills of its shop (same service,
+   * key, programme and branch; docs/shop-ledger.md). On by default; off, the till works alone.
+   */
+  shopLedger: boolean;
+  /**
+   * Tills of the shop to ask directly, as `host:port` (a name, an IPv4 address or `[IPv6]`),
+   * for networks that drop multicast; at most 16. Empty: none named.
+   */
+  shopPeers: string[];
+  /** The TCP port the shop ledger listens on, 1024-65535 (47231 by default). */
+  shopLedgerPort: number;
 }
 
 /**

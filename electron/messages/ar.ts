@@ -36,6 +36,9 @@ export const ar: Record<MainMessageKey, string> = {
   'settings.cacheRefresh.atMostHourly': 'مرة واحدة في الساعة على الأكثر.',
   'settings.cacheRefresh.atLeastWeekly': 'مرة واحدة في الأسبوع على الأقل.',
   'settings.cacheRefresh.hour': 'اختر ساعة من ٠ إلى ٢٣.',
+  'settings.shopPeers.address': `اكتب كل نقطة بيع بالصيغة host:port، مثل ${ltr('till-2.local:47231')} أو ${ltr('192.168.1.12:47231')}.`,
+  'settings.shopPeers.tooMany': 'اذكر ١٦ نقطة بيع على الأكثر.',
+  'settings.shopLedgerPort': 'اختر منفذًا من ١٠٢٤ إلى ٦٥٥٣٥.',
 
   'payload.customerId.uuid': 'يجب أن يكون معرّف العميل بصيغة UUID.',
   'payload.branchId.uuid': 'يجب أن يكون معرّف الفرع بصيغة UUID.',

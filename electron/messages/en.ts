@@ -40,6 +40,9 @@ export const en = {
   'settings.cacheRefresh.atMostHourly': 'At most once an hour.',
   'settings.cacheRefresh.atLeastWeekly': 'At least once a week.',
   'settings.cacheRefresh.hour': 'Choose an hour from 0 to 23.',
+  'settings.shopPeers.address': 'Name each till as host:port, such as till-2.local:47231 or 192.168.1.12:47231.',
+  'settings.shopPeers.tooMany': 'Name at most 16 tills.',
+  'settings.shopLedgerPort': 'Choose a port from 1024 to 65535.',
 
   // Bridge payloads.
   'payload.customerId.uuid': 'The customer id must be a UUID.',

@@ -1,4 +1,5 @@
 import { rename } from 'node:fs/promises';
+import { isIPv4, isIPv6 } from 'node:net';
 import { z } from 'zod';
 import { isSupportedCountry } from 'libphonenumber-js';
 import { ARABIC_DIGITS, INTERFACE_LANGUAGES, THEMES, type Settings, type SettingsPatch } from '../../common/contract';
@@ -7,6 +8,34 @@ import { describeError, type Logger } from '../log/log';
 import { fieldErrors, parseOptions } from '../validation/validation-errors';
 import { plainText } from '../validation/control-characters';
 import { ENGLISH, msg, type MainMessageKey, type Wording } from '../messages';
+
+/**
+ * The shop ledger's TCP port unless Settings say otherwise (docs/shop-ledger.md): below
+ * 49152, so Windows never hands it out as the local port of an outgoing connection, and
+ * not a port a common service is known to use.
+ */
+export const DEFAULT_SHOP_LEDGER_PORT = 47231;
+
+/** At most this many tills named in `shopPeers`. */
+export const MAX_SHOP_PEERS = 16;
+
+const HOST_NAME =
+  /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+
+/** `host:port`, `[v6]:port`: the host (brackets removed) and the port, or null. */
+export function parseShopPeer(text: string): { host: string; port: number } | null {
+  const match = /^(\[[^\]]+\]|[^:[\]]+):(\d{1,5})$/.exec(text);
+  if (!match) return null;
+  const [, rawHost = '', rawPort = ''] = match;
+  const port = Number(rawPort);
+  if (!Number.isInteger(port) || port < 1 || port > 65_535) return null;
+  if (rawHost.startsWith('[')) {
+    const host = rawHost.slice(1, -1);
+    return isIPv6(host) ? { host, port } : null;
+  }
+  if (/^[\d.]+$/.test(rawHost)) return isIPv4(rawHost) ? { host: rawHost, port } : null;
+  return HOST_NAME.test(rawHost) ? { host: rawHost, port } : null;
+}
 
 export const DEFAULT_SETTINGS: Settings = Object.freeze({
   baseUrl: null,
@@ -21,6 +50,9 @@ export const DEFAULT_SETTINGS: Settings = Object.freeze({
   language: null,
   arabicDigits: 'arab',
   cacheRefresh: Object.freeze({ everyHours: 24, windowFromHour: 2, windowToHour: 5 }),
+  shopLedger: true,
+  shopPeers: Object.freeze([]) as unknown as string[],
+  shopLedgerPort: DEFAULT_SHOP_LEDGER_PORT,
 });
 
 /** The currencies this runtime can format: the same Intl data the renderer formats with. */
@@ -155,6 +187,21 @@ const settingsPatchSchema = z.strictObject({
         .min(0, msg('settings.cacheRefresh.hour'))
         .max(23, msg('settings.cacheRefresh.hour')),
     })
+    .optional(),
+  shopLedger: z.boolean(msg('settings.yesOrNo')).optional(),
+  shopPeers: z
+    .array(
+      plainText(msg('settings.shopPeers.address'))
+        .max(300, msg('settings.shopPeers.address'))
+        .refine((text) => parseShopPeer(text) !== null, msg('settings.shopPeers.address')),
+      msg('settings.shopPeers.address'),
+    )
+    .max(MAX_SHOP_PEERS, msg('settings.shopPeers.tooMany'))
+    .optional(),
+  shopLedgerPort: z
+    .int(msg('settings.shopLedgerPort'))
+    .min(1024, msg('settings.shopLedgerPort'))
+    .max(65_535, msg('settings.shopLedgerPort'))
     .optional(),
 });
 

@@ -70,6 +70,10 @@ describe('settings', () => {
       arabicDigits: 'arab',
       // Not sent: the default, once a day inside a night window.
       cacheRefresh: { everyHours: 24, windowFromHour: 2, windowToHour: 5 },
+      // Not sent either: the shop ledger on, on its own port, no tills named.
+      shopLedger: true,
+      shopPeers: [],
+      shopLedgerPort: 47231,
     };
     expect(result.ok && result.data.settings).toEqual(expected);
     expect(JSON.parse(await readFile(join(till.userDataDir, 'settings.json'), 'utf8'))).toEqual(expected);
