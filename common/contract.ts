@@ -417,6 +417,32 @@ export interface LinkOutcomeReport {
   message?: string;
 }
 
+/** A reward's claim by a till of the shop: the till's name and when it claimed. */
+export interface ShopClaimHolder {
+  till: string;
+  /** `toISOString` form, the claiming till's clock. */
+  at: string;
+}
+
+export interface ShopRewardPayload {
+  reward_code: string;
+}
+
+/** What the other tills of the shop know of a reward; `enabled: false` when no ledger runs. */
+export interface ShopCheck {
+  enabled: boolean;
+  /** Another till's winning claim on the reward: this till must refuse it; null if none is known. */
+  claimedBy: ShopClaimHolder | null;
+  /** Tills (`host:port`) that did not answer in time: their claims are unknown. */
+  unreachable: string[];
+}
+
+/** The claim that wins on the reward once this till has claimed it; null when no ledger runs. */
+export interface ShopClaim {
+  enabled: boolean;
+  winner: ShopClaimHolder | null;
+}
+
 export interface LinkOutcomeReceipt {
   /** `not_set`: no callback URL in Settings, nothing is sent. */
   callback: 'sending' | 'not_set';
@@ -449,6 +475,10 @@ export interface TillOperations {
   takeLinkMessages: { payload: void; result: Result<LinkMessage[]> };
   /** After a redemption a link prepared: the main process POSTs the outcome to the POS callback. */
   reportLinkOutcome: { payload: LinkOutcomeReport; result: Result<LinkOutcomeReceipt> };
+  /** Asks the other tills of the shop, within a bounded wait, whether one holds the reward. */
+  shopCheck: { payload: ShopRewardPayload; result: Result<ShopCheck> };
+  /** Claims the reward for this till in the shop ledger and tells the other tills. */
+  shopClaim: { payload: ShopRewardPayload; result: Result<ShopClaim> };
 }
 
 export type Operation = keyof TillOperations;
@@ -472,6 +502,8 @@ export const CHANNELS = {
   reportError: 'till:log:error',
   takeLinkMessages: 'till:links:take',
   reportLinkOutcome: 'till:links:outcome',
+  shopCheck: 'till:shop:check',
+  shopClaim: 'till:shop:claim',
 } as const satisfies Record<Operation, string>;
 
 export type Channel = (typeof CHANNELS)[Operation];

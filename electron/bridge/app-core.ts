@@ -30,6 +30,7 @@ import { createPosCallback, type DeliveryResult } from '../links/pos-callback';
 import { systemLanguageTags } from './system-languages';
 import { resolveLanguage } from '../../common/interface-language';
 import { describe, type Wording } from '../messages';
+import { createShopLedgerSwitch, errorKind, type ShopLedgerConfig } from './shop-ledger-switch';
 
 export type BridgeSender = { url: string } | null | undefined;
 export type BridgeHandler = (sender: BridgeSender, payload: unknown) => Promise<unknown>;
@@ -45,6 +46,8 @@ export interface AppCore {
   links: LinkInbox;
   /** Deliveries to the POS callback still under way (tests wait on them). */
   callbackDeliveries(): Promise<DeliveryResult[]>;
+  /** Waits until the shop ledger has started, restarted or stopped as the settings last asked. */
+  shopLedgerSettled(): Promise<void>;
 }
 
 export interface AppCoreOptions {
@@ -69,9 +72,20 @@ export interface AppCoreOptions {
   serviceClock?: ServiceClock;
   /** The OS's preferred languages (Electron's `app.getPreferredSystemLanguages()`); none known by default. */
   systemLanguages?: () => readonly string[];
+  /**
+   * The address the shop ledger listens on; 127.0.0.1 by default, so nothing on the LAN can
+   * reach it until discovery brings the LAN address (docs/shop-ledger.md).
+   */
+  shopLedgerHost?: string;
+  /** How long `shopCheck` waits for the other tills in all (1.5 s by default, at most 10 s). */
+  shopCheckWaitMs?: number;
+  /** How long the ledger's announcements and catch-up wait for each till (1.5 s by default). */
+  shopLedgerAskTimeoutMs?: number;
 }
 
 const DEFAULT_TIMEOUT_MS = 8000;
+const DEFAULT_SHOP_LEDGER_HOST = '127.0.0.1';
+const DEFAULT_SHOP_CHECK_WAIT_MS = 1500;
 
 /**
  * The main process without Electron: settings, the key vault, demo mode and the loyalty
@@ -180,6 +194,33 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
 
   const reportRendererError = createRendererErrorLog(log);
 
+  // The shop ledger: only a till that talks to its service (not the demo) with a branch,
+  // and with the ledger on in Settings, is in a shop.
+  const shop = createShopLedgerSwitch({
+    host: options.shopLedgerHost ?? DEFAULT_SHOP_LEDGER_HOST,
+    log,
+    ...(options.shopLedgerAskTimeoutMs ? { askTimeoutMs: options.shopLedgerAskTimeoutMs } : {}),
+  });
+  const shopCheckWaitMs = options.shopCheckWaitMs ?? DEFAULT_SHOP_CHECK_WAIT_MS;
+  const shopConfig = (): ShopLedgerConfig | null => {
+    const current = settings.get();
+    const apiKey = vault.key();
+    if (mode() !== 'service' || !current.shopLedger || !apiKey || !current.baseUrl || !current.branchId) return null;
+    return {
+      apiKey,
+      baseUrl: current.baseUrl,
+      branchId: current.branchId,
+      programId: current.programId,
+      tillName: current.tillName,
+      peers: current.shopPeers,
+      port: current.shopLedgerPort,
+    };
+  };
+  /** After anything that may change the shop: the ledger follows, without holding up the answer. */
+  const followShop = (): void => void shop.update(shopConfig());
+  followShop();
+  const noShop = { enabled: false, claimedBy: null, unreachable: [] };
+
   const links = createLinkInbox({
     log,
     wording,
@@ -250,6 +291,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       const outcome = await settings.update(patch, words);
       if (!outcome.ok) return validationFailure(outcome.fields, words);
       if (isRecord(patch) && typeof patch.baseUrl === 'string') await leaveDemoIfConfigured();
+      followShop();
       return { ok: true, data: state() };
     }),
     setApiKey: op(payloads.setApiKeyPayload, async ({ apiKey }) => {
@@ -259,10 +301,12 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
         return validationFailure({ apiKey: describe(words, outcome.why) }, words);
       }
       await leaveDemoIfConfigured();
+      followShop();
       return { ok: true, data: state() };
     }),
     clearApiKey: op(payloads.noPayload, async () => {
       await vault.clear();
+      followShop();
       return { ok: true, data: state() };
     }),
     startDemo: op(payloads.noPayload, async () => {
@@ -282,6 +326,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
         if (!chosen.ok)
           log.warn(`The demo's programme could not be saved as this till's: ${describeFieldErrors(chosen.fields)}`);
       }
+      followShop();
       return { ok: true, data: state() };
     }),
     connectionStatus: op(payloads.noPayload, async () => {
@@ -345,6 +390,29 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       void sent.delivery.finally(() => deliveries.delete(sent.delivery));
       return { ok: true, data: { callback: sent.callback } };
     }),
+    shopCheck: op(payloads.shopRewardPayload, async ({ reward_code }) => {
+      const ledger = shop.running();
+      if (ledger === null) return { ok: true, data: noShop };
+      try {
+        const { claimedBy, unreachable } = await ledger.check(reward_code, { waitMs: shopCheckWaitMs });
+        const holder = claimedBy && { till: claimedBy.till, at: claimedBy.at };
+        return { ok: true, data: { enabled: true, claimedBy: holder, unreachable } };
+      } catch (error) {
+        log.warn(`The other tills of the shop could not be asked (${errorKind(error)}); this till decides alone.`);
+        return { ok: true, data: noShop };
+      }
+    }),
+    shopClaim: op(payloads.shopRewardPayload, async ({ reward_code }) => {
+      const ledger = shop.running();
+      if (ledger === null) return { ok: true, data: { enabled: false, winner: null } };
+      try {
+        const winner = await ledger.claim(reward_code);
+        return { ok: true, data: { enabled: true, winner: { till: winner.till, at: winner.at } } };
+      } catch (error) {
+        log.warn(`The claim could not be kept in the shop ledger (${errorKind(error)}); this till decides alone.`);
+        return { ok: true, data: { enabled: false, winner: null } };
+      }
+    }),
   };
 
   const handlers = {} as BridgeHandlers;
@@ -377,7 +445,9 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     log,
     links,
     callbackDeliveries: () => Promise.all([...deliveries]),
+    shopLedgerSettled: () => shop.settled(),
     async dispose() {
+      await shop.stop();
       await demo.shutdown();
     },
   };

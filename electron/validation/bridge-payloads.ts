@@ -154,6 +154,9 @@ export const setApiKeyPayload = z.strictObject({
     .regex(/^[\x21-\x7e]+$/, msg('payload.apiKey.characters')),
 });
 
+/** A reward the shop ledger is asked about or told of: the code only, never the customer. */
+export const shopRewardPayload = z.strictObject({ reward_code: rewardCode });
+
 /** The page's report of how a redemption a link prepared ended (see pos-callback.ts). */
 export const linkOutcomePayload = z.strictObject({
   link_id: z.uuid(msg('payload.linkId.uuid')),

@@ -31,6 +31,8 @@ export async function createCoreFixture(
     retrySleep?: (ms: number) => Promise<void>;
     userDataDir?: string;
     systemLanguages?: string[];
+    /** How long `shopCheck` waits for the other tills. */
+    shopCheckWaitMs?: number;
   } = {},
 ): Promise<CoreFixture> {
   const userDataDir = options.userDataDir ?? (await mkdtemp(join(tmpdir(), 'till-core-')));
@@ -44,6 +46,7 @@ export async function createCoreFixture(
       requestTimeoutMs: options.requestTimeoutMs ?? 3000,
       ...(options.retrySleep ? { retrySleep: options.retrySleep } : {}),
       ...(options.systemLanguages ? { systemLanguages: () => options.systemLanguages! } : {}),
+      ...(options.shopCheckWaitMs ? { shopCheckWaitMs: options.shopCheckWaitMs } : {}),
     });
   let core = await build();
   const fixture: CoreFixture = {

@@ -1,0 +1,165 @@
+import { afterEach, describe, expect, test } from 'vitest';
+import { createServer } from 'node:net';
+import { configureService, createCoreFixture, type CoreFixture } from '../../support/app-core-fixture';
+
+// Two tills of one shop on loopback (docs/shop-ledger.md): the same service, key and branch,
+// each naming the other's port. No service needs to answer: the ledger is the tills' own.
+const BASE_URL = 'http://127.0.0.1:4010';
+const API_KEY = 'shop-ledger-test-key-1234';
+const BRANCH = '7a1e9c40-2f3b-4d5e-8a6b-0c1d2e3f4a5b';
+const OTHER_BRANCH = '0b2c4d6e-8f01-4a23-8b45-6c7d8e9f0a1b';
+const CODE = 'RW-SHOP42';
+
+const fixtures: CoreFixture[] = [];
+afterEach(async () => {
+  for (const till of fixtures.splice(0)) await till.dispose();
+});
+
+/** A port nothing listens on right now, as the OS hands one out. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+async function shopTill(options: { tillName: string; port: number; peers: number[]; branchId?: string }) {
+  const till = await createCoreFixture({ shopCheckWaitMs: 1000 });
+  fixtures.push(till);
+  await configureService(till, BASE_URL, API_KEY);
+  const saved = await till.call('updateSettings', {
+    tillName: options.tillName,
+    branchId: options.branchId ?? BRANCH,
+    shopLedgerPort: options.port,
+    shopPeers: options.peers.map((port) => `127.0.0.1:${port}`),
+  });
+  expect(saved.ok).toBe(true);
+  await till.core.shopLedgerSettled();
+  return till;
+}
+
+function expectNoKey(...tills: CoreFixture[]): void {
+  for (const till of tills) expect(till.log.text()).not.toContain(API_KEY);
+}
+
+describe('the shop ledger behind the bridge', () => {
+  test('a claim at one till is named by a check at another till of the shop', async () => {
+    const [portA, portB] = [await freePort(), await freePort()];
+    const a = await shopTill({ tillName: 'Till A', port: portA, peers: [portB] });
+    const b = await shopTill({ tillName: 'Till B', port: portB, peers: [portA] });
+
+    const before = await b.call('shopCheck', { reward_code: CODE });
+    expect(before).toEqual({ ok: true, data: { enabled: true, claimedBy: null, unreachable: [] } });
+
+    const claimed = await a.call('shopClaim', { reward_code: CODE });
+    expect(claimed).toEqual({
+      ok: true,
+      data: { enabled: true, winner: { till: 'Till A', at: expect.any(String) } },
+    });
+    // Typed in lower case at the other till: the same reward.
+    const checked = await b.call('shopCheck', { reward_code: 'rw-shop42' });
+    expect(checked.ok && checked.data).toEqual({
+      enabled: true,
+      claimedBy: { till: 'Till A', at: claimed.ok ? claimed.data.winner?.at : '' },
+      unreachable: [],
+    });
+    // The claiming till itself is not told to refuse its own claim.
+    expect(await a.call('shopCheck', { reward_code: CODE })).toMatchObject({ ok: true, data: { claimedBy: null } });
+
+    const answers = JSON.stringify([before, claimed, checked]);
+    expect(answers).not.toContain(API_KEY);
+    expectNoKey(a, b);
+    expect(a.log.text() + b.log.text()).not.toMatch(/SHOP42/i);
+  });
+
+  test('a till of another branch learns nothing, and says whom it could not reach', async () => {
+    const [portA, portC, silent] = [await freePort(), await freePort(), await freePort()];
+    const a = await shopTill({ tillName: 'Till A', port: portA, peers: [portC] });
+    const c = await shopTill({ tillName: 'Till C', port: portC, peers: [portA, silent], branchId: OTHER_BRANCH });
+
+    await a.call('shopClaim', { reward_code: CODE });
+    const checked = await c.call('shopCheck', { reward_code: CODE });
+    expect(checked.ok && checked.data.enabled).toBe(true);
+    expect(checked.ok && checked.data.claimedBy).toBeNull();
+    // Till A refuses the other branch's messages, so it does not answer; nor does the silent port.
+    expect(checked.ok && [...checked.data.unreachable].sort()).toEqual(
+      [`127.0.0.1:${portA}`, `127.0.0.1:${silent}`].sort(),
+    );
+    expectNoKey(a, c);
+  });
+
+  test('turned off in Settings, or without a branch, there is no ledger and the answer is at once', async () => {
+    const [portA, portB] = [await freePort(), await freePort()];
+    const a = await shopTill({ tillName: 'Till A', port: portA, peers: [portB] });
+    const b = await shopTill({ tillName: 'Till B', port: portB, peers: [portA] });
+    await a.call('shopClaim', { reward_code: CODE });
+
+    expect((await b.call('updateSettings', { shopLedger: false })).ok).toBe(true);
+    await b.core.shopLedgerSettled();
+    const started = performance.now();
+    expect(await b.call('shopCheck', { reward_code: CODE })).toEqual({
+      ok: true,
+      data: { enabled: false, claimedBy: null, unreachable: [] },
+    });
+    expect(performance.now() - started).toBeLessThan(200);
+    expect(await b.call('shopClaim', { reward_code: CODE })).toEqual({
+      ok: true,
+      data: { enabled: false, winner: null },
+    });
+
+    // On again: the ledger restarts, catches up, and knows Till A's claim.
+    expect((await b.call('updateSettings', { shopLedger: true })).ok).toBe(true);
+    await b.core.shopLedgerSettled();
+    const back = await b.call('shopCheck', { reward_code: CODE });
+    expect(back.ok && back.data.claimedBy?.till).toBe('Till A');
+
+    // No branch, or no key: no shop.
+    await a.call('updateSettings', { branchId: null });
+    await a.core.shopLedgerSettled();
+    expect(await a.call('shopCheck', { reward_code: CODE })).toMatchObject({ ok: true, data: { enabled: false } });
+    await b.call('clearApiKey');
+    await b.core.shopLedgerSettled();
+    expect(await b.call('shopCheck', { reward_code: CODE })).toMatchObject({ ok: true, data: { enabled: false } });
+    expectNoKey(a, b);
+  });
+
+  test('a port already taken is logged in one line and the till works alone', async () => {
+    const port = await freePort();
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(port, '127.0.0.1', resolve));
+    try {
+      const a = await shopTill({ tillName: 'Till A', port, peers: [] });
+      expect(await a.call('shopCheck', { reward_code: CODE })).toMatchObject({ ok: true, data: { enabled: false } });
+      const lines = a.log.lines.filter((line) => line.includes('shop ledger'));
+      expect(lines).toEqual([
+        `warn The shop ledger could not start on 127.0.0.1:${port} (EADDRINUSE); this till works alone.`,
+      ]);
+      expect((await a.call('getState')).ok).toBe(true);
+    } finally {
+      await new Promise<void>((resolve) => taken.close(() => resolve()));
+    }
+  });
+
+  test('bad payloads are refused before the ledger is asked', async () => {
+    const till = await createCoreFixture();
+    fixtures.push(till);
+    for (const operation of ['shopCheck', 'shopClaim'] as const) {
+      for (const payload of [
+        undefined,
+        {},
+        { reward_code: 'not a code' },
+        { reward_code: 'RW-\u0000X' },
+        { reward_code: `RW-${'A'.repeat(64)}` },
+        { reward_code: CODE, phone: '+966500000000' },
+      ]) {
+        const result = await till.call(operation, payload);
+        expect(result, `${operation} ${JSON.stringify(payload)}`).toMatchObject({
+          ok: false,
+          error: { kind: 'validation' },
+        });
+      }
+    }
+  });
+});
