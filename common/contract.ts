@@ -309,7 +309,8 @@ export interface Settings {
   cacheRefresh: CacheRefreshSchedule;
   /**
    * Whether this till keeps the shop ledger with the other tills of its shop (same service,
-   * key, programme and branch; docs/shop-ledger.md). On by default; off, the till works alone.
+   * key, programme and branch; docs/shop-ledger.md). Off by default until the offline
+   * redemption asks the ledger (then on, as the shop's promise needs); off, the till works alone.
    */
   shopLedger: boolean;
   /**

@@ -50,7 +50,8 @@ export const DEFAULT_SETTINGS: Settings = Object.freeze({
   language: null,
   arabicDigits: 'arab',
   cacheRefresh: Object.freeze({ everyHours: 24, windowFromHour: 2, windowToHour: 5 }),
-  shopLedger: true,
+  // Off until the offline redemption asks the ledger (docs/shop-ledger.md): a port nothing uses yet stays closed.
+  shopLedger: false,
   shopPeers: Object.freeze([]) as unknown as string[],
   shopLedgerPort: DEFAULT_SHOP_LEDGER_PORT,
 });

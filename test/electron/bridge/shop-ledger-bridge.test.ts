@@ -31,6 +31,7 @@ async function shopTill(options: { tillName: string; port: number; peers: number
   await configureService(till, BASE_URL, API_KEY);
   const saved = await till.call('updateSettings', {
     tillName: options.tillName,
+    shopLedger: true,
     branchId: options.branchId ?? BRANCH,
     shopLedgerPort: options.port,
     shopPeers: options.peers.map((port) => `127.0.0.1:${port}`),

@@ -70,8 +70,8 @@ describe('settings', () => {
       arabicDigits: 'arab',
       // Not sent: the default, once a day inside a night window.
       cacheRefresh: { everyHours: 24, windowFromHour: 2, windowToHour: 5 },
-      // Not sent either: the shop ledger on, on its own port, no tills named.
-      shopLedger: true,
+      // Not sent either: the shop ledger off (until redemptions ask it), its port, no tills named.
+      shopLedger: false,
       shopPeers: [],
       shopLedgerPort: 47231,
     };

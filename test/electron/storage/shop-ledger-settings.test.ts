@@ -22,11 +22,11 @@ describe('the shop ledger settings', () => {
       const state = await till.call('getState');
       expect(state.ok && state.data.settings).toMatchObject({
         tillName: 'Old till',
-        shopLedger: true,
+        shopLedger: false,
         shopPeers: [],
         shopLedgerPort: 47231,
       });
-      expect(DEFAULT_SETTINGS).toMatchObject({ shopLedger: true, shopPeers: [], shopLedgerPort: 47231 });
+      expect(DEFAULT_SETTINGS).toMatchObject({ shopLedger: false, shopPeers: [], shopLedgerPort: 47231 });
     } finally {
       for (const till of fixtures.splice(0)) await till.dispose();
       await rm(dir, { recursive: true, force: true });
