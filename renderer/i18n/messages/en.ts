@@ -102,6 +102,10 @@ export const en = {
       offlineRedemptionOff:
         'This reward can’t be redeemed while the loyalty service is unreachable: redeeming offline is turned off in Settings. Try again once the till is connected.',
       alreadyQueued: 'A redemption of this reward is already queued on this till. Do not apply it again.',
+      claimedElsewhere: 'Already redeemed at {till} at {time} (waiting to be sent). Do not apply this reward.',
+    },
+    shop: {
+      unreachable: '{tills} can’t be reached: it may have redeemed this reward.',
     },
     unavailable: {
       usedMaybeOurs:
