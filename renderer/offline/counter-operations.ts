@@ -19,10 +19,14 @@ import type {
   Redemption,
   Reward,
   Settings,
+  ShopCheck,
+  ShopClaimHolder,
   TillApi,
   UpdateCustomerPayload,
 } from '../../common/contract';
 import { t } from '../i18n';
+import { isolate } from '../i18n/isolate';
+import { formatDayTime } from '../lib/dates';
 import { readPhone } from '../lib/phone';
 import { isUnreachable, mayHaveBeenApplied } from './connection/failure-kinds';
 import { PAGE_SIZE, type CacheSearchResult, type CustomerCache } from './customers/customer-cache';
@@ -70,8 +74,18 @@ export type RedeemOutcome =
   /**
    * Stored in the outbox. `answerLost`: sent online with no answer the till could read, so the
    * service may already have made it (then `check` is absent: the service, not the cache, checked).
+   * `unreachableTills`: tills of the shop that did not answer the ledger's check, which may
+   * have redeemed it meanwhile.
    */
-  | { outcome: 'queued'; item: RedemptionItem; check?: OfflineCheck; answerLost?: true }
+  | {
+      outcome: 'queued';
+      item: RedemptionItem;
+      check?: OfflineCheck;
+      answerLost?: true;
+      unreachableTills?: string[];
+    }
+  /** Another till of the shop claimed it offline first: nothing is queued or sent. */
+  | { outcome: 'refused'; reason: 'claimed_elsewhere'; message: string; claimedBy: ShopClaimHolder }
   | {
       outcome: 'refused';
       reason: QueueRefusal | 'already_queued';
@@ -181,6 +195,54 @@ export class CounterOperations {
       ...(queued.check ? { check: queued.check } : {}),
       ...(queued.fields ? { fields: queued.fields } : {}),
     };
+  }
+
+  /**
+   * What the other tills of the shop know of the code; null when the ledger is off or the ask
+   * failed, and the till then works alone, as before the ledger.
+   */
+  private async askShop(code: string): Promise<ShopCheck | null> {
+    try {
+      const answer = await this.api.shopCheck({ reward_code: code });
+      return answer.ok && answer.data.enabled ? answer.data : null;
+    } catch (failure) {
+      console.warn('The shop ledger could not be asked', failure);
+      return null;
+    }
+  }
+
+  /**
+   * An offline redemption (never sent to the service): the shop's other tills are asked first,
+   * and one that claimed it wins. Once queued, this till claims it, best effort: the claim is not
+   * awaited (the cashier is not held up) and a failed claim leaves the queued item as it is.
+   */
+  private async queueOffline(input: {
+    code: string;
+    phone: string;
+    orderReference?: string | null;
+  }): Promise<RedeemOutcome> {
+    // Refused by the settings anyway: asking the shop would only make the cashier wait.
+    if (!this.settings().allowOfflineRedemption) return this.queueRedemption(input, null);
+    const code = input.code.trim();
+    const shop = await this.askShop(code);
+    if (shop?.claimedBy) {
+      const { till, at } = shop.claimedBy;
+      return {
+        outcome: 'refused',
+        reason: 'claimed_elsewhere',
+        message: t('rewards.refusal.claimedElsewhere', { till: isolate(till), time: formatDayTime(at) }),
+        claimedBy: { till, at },
+      };
+    }
+    const outcome = await this.queueRedemption(input, null);
+    if (outcome.outcome !== 'queued' || !shop) return outcome;
+    void this.api.shopClaim({ reward_code: code }).then(
+      (claimed) => {
+        if (!claimed.ok) console.warn('The shop ledger did not take the claim', claimed.error.kind);
+      },
+      (failure: unknown) => console.warn('The shop ledger did not take the claim', failure),
+    );
+    return shop.unreachable.length > 0 ? { ...outcome, unreachableTills: [...shop.unreachable] } : outcome;
   }
 
   /** A redemption of this code already waits (or failed, or conflicts) in this till's outbox. */
@@ -310,7 +372,7 @@ export class CounterOperations {
     if (await this.redemptionWaitsHere(input.code)) {
       return { outcome: 'refused', reason: 'already_queued', message: t('rewards.refusal.alreadyQueued') };
     }
-    if (this.offlineNow()) return this.queueRedemption(input, null);
+    if (this.offlineNow()) return this.queueOffline(input);
     const { branchId, defaultCountry } = this.settings();
     const phoneE164 = readPhone(input.phone, defaultCountry)?.e164 ?? input.phone.trim();
     const sent = {
@@ -334,7 +396,7 @@ export class CounterOperations {
       return this.recordUnanswered(sent, attempt, result.error);
     }
     // Never sent, so never made: queued as offline, where the settings allow it.
-    if (isUnreachable(result.error) && this.settings().allowOfflineRedemption) return this.queueRedemption(input, null);
+    if (isUnreachable(result.error) && this.settings().allowOfflineRedemption) return this.queueOffline(input);
     return { outcome: 'failed', error: result.error };
   }
 

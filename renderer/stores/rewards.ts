@@ -3,6 +3,7 @@ import { computed, ref } from 'vue';
 import type { BridgeError, Customer, LinkOutcomeReport, Redemption, Reward } from '../../common/contract';
 import { t, tPlural } from '../i18n';
 import { formatPoints } from '../i18n/format';
+import { isolate, ltr } from '../i18n/isolate';
 import { formatDayTime } from '../lib/dates';
 import { readPhone, toE164 } from '../lib/phone';
 import { isRewardCode, normaliseRewardCode } from '../lib/scan-route';
@@ -60,6 +61,8 @@ export const useRewardsStore = defineStore('rewards', () => {
    * made it, and the replayer settles it. Not a second redeem the cashier should try.
    */
   const answerLost = ref(false);
+  /** Tills of the shop (`host:port`) that did not answer before the redemption was queued. */
+  const unreachableTills = ref<string[]>([]);
   /** Plain words when the till would not redeem or queue it (offline redemption turned off, say). */
   const refusedNote = ref<string | null>(null);
   /** Plain words after a refused redeem, e.g. "This reward was already used on 22 Nov 2026, 10:41." */
@@ -123,6 +126,7 @@ export const useRewardsStore = defineStore('rewards', () => {
     queued.value = null;
     redeemedAt.value = null;
     answerLost.value = false;
+    unreachableTills.value = [];
     refusedNote.value = null;
     unavailableNote.value = null;
     earlierAttemptUnanswered.value = false;
@@ -228,6 +232,7 @@ export const useRewardsStore = defineStore('rewards', () => {
           // Only now, with the outbox write committed, is the cashier told "queued".
           queued.value = outcome.item;
           answerLost.value = outcome.answerLost === true;
+          unreachableTills.value = outcome.unreachableTills ?? [];
           if (outcome.check) offlineCheck.value = outcome.check;
           customers.markPending(outcome.item.code);
           reportToLink(target, 'queued', {});
@@ -236,9 +241,12 @@ export const useRewardsStore = defineStore('rewards', () => {
           if (outcome.reason === 'invalid_input' && outcome.fields) {
             fieldErrors.value = { ...fieldErrors.value, ...outcome.fields };
           } else {
-            refusedNote.value = refusalWords(outcome.reason, outcome.message);
+            refusedNote.value =
+              outcome.reason === 'claimed_elsewhere'
+                ? claimedElsewhereWords(outcome.claimedBy)
+                : refusalWords(outcome.reason, outcome.message);
             if (outcome.reason === 'already_queued') pendingHere.value = true;
-            if (outcome.check) offlineCheck.value = outcome.check;
+            if ('check' in outcome && outcome.check) offlineCheck.value = outcome.check;
             reportToLink(target, 'refused', { message: refusedNote.value });
           }
           return false;
@@ -292,6 +300,20 @@ export const useRewardsStore = defineStore('rewards', () => {
     return message;
   }
 
+  /** Another till of the shop holds the reward: named, with when it claimed it. */
+  function claimedElsewhereWords(holder: { till: string; at: string }): string {
+    return t('rewards.refusal.claimedElsewhere', { till: isolate(holder.till), time: formatDayTime(holder.at) });
+  }
+
+  /** The warning under a queued redemption when some of the shop's tills did not answer. */
+  const unreachableNote = computed(() =>
+    unreachableTills.value.length > 0
+      ? t('rewards.shop.unreachable', {
+          tills: unreachableTills.value.map((till) => ltr(till)).join(t('reconciliation.listSeparator')),
+        })
+      : null,
+  );
+
   /** The service refused: ask it (without changing anything) what state the reward is in, to say why. */
   async function explainUnavailable(target: CheckedFor): Promise<void> {
     const result = await offline.services().checkReward(target.code, target.phone);
@@ -332,6 +354,8 @@ export const useRewardsStore = defineStore('rewards', () => {
     redeemedAt,
     queued,
     answerLost,
+    unreachableTills,
+    unreachableNote,
     refusedNote,
     offlineCheck,
     pendingHere,

@@ -246,6 +246,130 @@ describe('rewards store', () => {
       expect(await useOfflineStore().services().outboxItems()).toHaveLength(1);
     });
 
+    describe('asking the shop’s other tills first', () => {
+      const SHOP_OFF = { enabled: false, claimedBy: null, unreachable: [] };
+
+      async function checkedOffline() {
+        const customers = await cachedThenOffline(true);
+        const rewards = useRewardsStore();
+        rewards.start('RW-LAYLA001', customers.current);
+        expect(await rewards.check()).toBe(true);
+        // Every call from here on is the redeem's.
+        till.calls.length = 0;
+        return rewards;
+      }
+
+      const claimOk = () => ({
+        ok: true as const,
+        data: { enabled: true, winner: { till: 'Till 1', at: '2026-11-26T09:00:00.000Z' } },
+      });
+
+      it('refuses a reward another till claimed, naming the till and the time, and queues nothing', async () => {
+        const rewards = await checkedOffline();
+        till.respond('shopCheck', () => ({
+          ok: true,
+          data: { enabled: true, claimedBy: { till: 'Till 2', at: '2026-11-26T09:15:00.000Z' }, unreachable: [] },
+        }));
+        till.respond('shopClaim', claimOk);
+        expect(await rewards.redeem()).toBe(false);
+        expect(rewards.refusedNote).toMatch(
+          /^Already redeemed at Till 2 at 26 Nov 2026, .+ \(waiting to be sent\)\. Do not apply this reward\.$/,
+        );
+        expect(rewards.queued).toBeNull();
+        expect(rewards.canRedeem).toBe(false);
+        expect(till.callsTo('shopCheck')).toEqual([{ reward_code: 'RW-LAYLA001' }]);
+        expect(till.callsTo('shopClaim')).toHaveLength(0);
+        expect(till.callsTo('redeemReward')).toHaveLength(0);
+        expect(await useOfflineStore().services().outboxItems()).toHaveLength(0);
+      });
+
+      it('queues a reward no other till claimed, then claims it once in the shop', async () => {
+        const rewards = await checkedOffline();
+        till.respond('shopCheck', () => ({ ok: true, data: { enabled: true, claimedBy: null, unreachable: [] } }));
+        till.respond('shopClaim', claimOk);
+        expect(await rewards.redeem()).toBe(true);
+        expect(rewards.queued).toMatchObject({ code: 'RW-LAYLA001', state: 'pending' });
+        expect(rewards.unreachableNote).toBeNull();
+        await vi.waitFor(() => expect(till.callsTo('shopClaim')).toEqual([{ reward_code: 'RW-LAYLA001' }]));
+        expect(till.callsTo('redeemReward')).toHaveLength(0);
+        expect(await useOfflineStore().services().outboxItems()).toHaveLength(1);
+      });
+
+      it('keeps the queued redemption when the shop claim fails', async () => {
+        const rewards = await checkedOffline();
+        till.respond('shopCheck', () => ({ ok: true, data: { enabled: true, claimedBy: null, unreachable: [] } }));
+        till.respond('shopClaim', () => ({ ok: false, error: { kind: 'server', message: 'The ledger stopped.' } }));
+        expect(await rewards.redeem()).toBe(true);
+        await vi.waitFor(() => expect(till.callsTo('shopClaim')).toHaveLength(1));
+        expect(await useOfflineStore().services().outboxItems()).toHaveLength(1);
+      });
+
+      it('queues it, warning that tills which did not answer may have redeemed it', async () => {
+        const rewards = await checkedOffline();
+        till.respond('shopCheck', () => ({
+          ok: true,
+          data: { enabled: true, claimedBy: null, unreachable: ['10.0.0.12:47231', '10.0.0.13:47231'] },
+        }));
+        till.respond('shopClaim', claimOk);
+        expect(await rewards.redeem()).toBe(true);
+        expect(rewards.queued).toMatchObject({ code: 'RW-LAYLA001' });
+        expect(rewards.unreachableTills).toEqual(['10.0.0.12:47231', '10.0.0.13:47231']);
+        expect(rewards.unreachableNote).toBe(
+          '10.0.0.12:47231, 10.0.0.13:47231 can’t be reached: it may have redeemed this reward.',
+        );
+        // A fresh start forgets the warning.
+        rewards.start('RW-LAYLA001');
+        expect(rewards.unreachableNote).toBeNull();
+      });
+
+      for (const [name, answer] of [
+        ['the ledger is off', () => ({ ok: true as const, data: SHOP_OFF })],
+        [
+          'the ledger cannot be asked',
+          () => ({ ok: false as const, error: { kind: 'server' as const, message: 'No.' } }),
+        ],
+        [
+          'the ask throws',
+          () => {
+            throw new Error('bridge gone');
+          },
+        ],
+      ] as const) {
+        it(`queues exactly as before when ${name}`, async () => {
+          const rewards = await checkedOffline();
+          till.respond('shopCheck', answer);
+          till.respond('shopClaim', claimOk);
+          expect(await rewards.redeem()).toBe(true);
+          expect(rewards.queued).toMatchObject({ code: 'RW-LAYLA001', state: 'pending' });
+          expect(rewards.unreachableNote).toBeNull();
+          expect(rewards.refusedNote).toBeNull();
+          expect(till.callsTo('shopCheck')).toHaveLength(1);
+          await new Promise((resolve) => setTimeout(resolve, 0));
+          expect(till.callsTo('shopClaim')).toHaveLength(0);
+          expect(await useOfflineStore().services().outboxItems()).toHaveLength(1);
+        });
+      }
+
+      it('asks the shop before queueing a redeem the service never received', async () => {
+        const rewards = await checked();
+        till.respond('getState', () => ({ ok: true, data: tillState({ allowOfflineRedemption: true }) }));
+        await useSettingsStore().load();
+        till.respond('redeemReward', () => ({
+          ok: false,
+          error: { kind: 'offline', message: 'Connection refused.' },
+          attempt: { localStart: 0, localEnd: 1, start: null, end: null, uncertaintyMs: null, requestSent: false },
+        }));
+        till.respond('shopCheck', () => ({
+          ok: true,
+          data: { enabled: true, claimedBy: { till: 'Till 3', at: '2026-11-26T09:15:00.000Z' }, unreachable: [] },
+        }));
+        expect(await rewards.redeem()).toBe(false);
+        expect(rewards.refusedNote).toMatch(/^Already redeemed at Till 3 at /);
+        expect(till.callsTo('redeemReward')).toHaveLength(1);
+        expect(await useOfflineStore().services().outboxItems()).toHaveLength(0);
+      });
+    });
+
     it('tells the cashier plainly when offline redemption is turned off, and queues nothing', async () => {
       const customers = await cachedThenOffline(false);
       const rewards = useRewardsStore();

@@ -52,6 +52,9 @@ export function installFakeTill(): FakeTill {
   // Each test gets an empty offline cache and outbox of its own.
   const db = openOfflineDb(`store-test-${Date.now()}-${++databases}`);
   setOfflineServiceOverrides({ db, locks: null });
+  // No shop ledger runs unless a test says otherwise: the bridge's answer when it is off.
+  responders.set('shopCheck', () => ({ ok: true, data: { enabled: false, claimedBy: null, unreachable: [] } }));
+  responders.set('shopClaim', () => ({ ok: true, data: { enabled: false, winner: null } }));
   return {
     api,
     db,
