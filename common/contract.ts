@@ -309,8 +309,9 @@ export interface Settings {
   cacheRefresh: CacheRefreshSchedule;
   /**
    * Whether this till keeps the shop ledger with the other tills of its shop (same service,
-   * key, programme and branch; docs/shop-ledger.md). Off by default until the offline
-   * redemption asks the ledger (then on, as the shop's promise needs); off, the till works alone.
+   * key, programme and branch; docs/shop-ledger.md). Off by default until the tills of a shop
+   * find each other on the LAN (the ledger listens on loopback until then); off, the till works
+   * alone and an offline redemption asks no other till.
    */
   shopLedger: boolean;
   /**
