@@ -551,8 +551,9 @@ describe('the refresh writer', () => {
     const done = await runWhileCashierSearches(refreshWith(source.api, [], 10), 40);
 
     expect(source.cameDuringSearch.length).toBeGreaterThan(20);
-    // The first page comes before its time is known; a late timer may bring one more.
-    expect(source.cameDuringSearch.filter(Boolean).length).toBeLessThanOrEqual(source.cameDuringSearch.length / 10);
+    // Asked at any moment, over a third would. The first page comes before its time is known,
+    // and on a loaded two-core machine late timers bring a few more: a fifth is the bound.
+    expect(source.cameDuringSearch.filter(Boolean).length).toBeLessThanOrEqual(source.cameDuringSearch.length / 5);
     await expectEveryCustomerOnce(done);
   });
 
