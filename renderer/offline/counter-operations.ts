@@ -179,14 +179,13 @@ export class CounterOperations {
     };
   }
 
-  private async queueRedemption(
-    input: { code: string; phone: string; orderReference?: string | null },
-    firstAttemptAt: string | null,
-    unanswered: AttemptRecord | null = null,
-  ): Promise<RedeemOutcome> {
-    const queued = await this.afterWrites(() =>
-      this.outbox.queueRedemption({ ...input, firstAttemptAt, unanswered }, this.settings()),
-    );
+  /** Never sent to the service: an attempt it may have acted on is recorded instead (`recordUnanswered`). */
+  private async queueRedemption(input: {
+    code: string;
+    phone: string;
+    orderReference?: string | null;
+  }): Promise<RedeemOutcome> {
+    const queued = await this.afterWrites(() => this.outbox.queueRedemption(input, this.settings()));
     if (queued.ok) return { outcome: 'queued', item: queued.item, check: queued.check };
     return {
       outcome: 'refused',
@@ -222,7 +221,7 @@ export class CounterOperations {
     orderReference?: string | null;
   }): Promise<RedeemOutcome> {
     // Refused by the settings anyway: asking the shop would only make the cashier wait.
-    if (!this.settings().allowOfflineRedemption) return this.queueRedemption(input, null);
+    if (!this.settings().allowOfflineRedemption) return this.queueRedemption(input);
     const code = input.code.trim();
     const shop = await this.askShop(code);
     if (shop?.claimedBy) {
@@ -234,7 +233,7 @@ export class CounterOperations {
         claimedBy: { till, at },
       };
     }
-    const outcome = await this.queueRedemption(input, null);
+    const outcome = await this.queueRedemption(input);
     if (outcome.outcome !== 'queued' || !shop) return outcome;
     void this.api.shopClaim({ reward_code: code }).then(
       (claimed) => {

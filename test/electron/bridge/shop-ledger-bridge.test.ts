@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { createServer } from 'node:net';
 import { configureService, createCoreFixture, type CoreFixture } from '../../support/app-core-fixture';
+import { freePort } from '../../support/free-port';
 
 // Two tills of one shop on loopback (docs/shop-ledger.md): the same service, key and branch,
 // each naming the other's port. No service needs to answer: the ledger is the tills' own.
@@ -14,16 +15,6 @@ const fixtures: CoreFixture[] = [];
 afterEach(async () => {
   for (const till of fixtures.splice(0)) await till.dispose();
 });
-
-/** A port nothing listens on right now, as the OS hands one out. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
 
 async function shopTill(options: { tillName: string; port: number; peers: number[]; branchId?: string }) {
   const till = await createCoreFixture({ shopCheckWaitMs: 1000 });
