@@ -54,7 +54,7 @@ describe('the truth about a redemption, against another service’s dialect', ()
     expect(await page.getByTestId('answer-lost').textContent()).toContain('may already have redeemed this reward');
     h.sandbox.faults.reset();
     expect(redemptionsOf(code)).toHaveLength(1);
-    await h.screenshot('60-redeem-answer-lost');
+    await h.screenshot('63-redeem-answer-lost');
 
     // No second redeem is offered: the same code checked again waits in this till's outbox.
     await page.getByTestId('next-customer').click();
@@ -75,7 +75,7 @@ describe('the truth about a redemption, against another service’s dialect', ()
     await expect.poll(() => page.getByTestId('redeemed').textContent()).toContain('Redeemed');
     expect(await page.getByTestId('redeemed-unread').textContent()).toContain('could not be read');
     h.sandbox.faults.reset();
-    await h.screenshot('61-redeemed-answer-unread');
+    await h.screenshot('64-redeemed-answer-unread');
     expect(redemptionsOf(code)).toEqual([expect.objectContaining({ order_reference: 'POS-GARBLED-1' })]);
 
     // Checked again, the service says it is redeemed; nothing offers to redeem it twice.
