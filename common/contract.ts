@@ -309,11 +309,16 @@ export interface Settings {
   cacheRefresh: CacheRefreshSchedule;
   /**
    * Whether this till keeps the shop ledger with the other tills of its shop (same service,
-   * key, programme and branch; docs/shop-ledger.md). Off by default until the tills of a shop
-   * find each other on the LAN (the ledger listens on loopback until then); off, the till works
-   * alone and an offline redemption asks no other till.
+   * key, programme and branch; docs/shop-ledger.md): on by default, so that a reward redeemed
+   * offline at one till is refused at the others. Off, the till works alone and an offline
+   * redemption asks no other till.
    */
   shopLedger: boolean;
+  /**
+   * When a till of the shop cannot be reached (it may have redeemed the reward), whether an
+   * offline redemption still goes ahead, with a warning (true, the default), or is refused.
+   */
+  shopRedeemWhenSplit: boolean;
   /**
    * Tills of the shop to ask directly, as `host:port` (a name, an IPv4 address or `[IPv6]`),
    * for networks that drop multicast; at most 16. Empty: none named.
@@ -435,7 +440,10 @@ export interface ShopCheck {
   enabled: boolean;
   /** Another till's winning claim on the reward: this till must refuse it; null if none is known. */
   claimedBy: ShopClaimHolder | null;
-  /** Tills (`host:port`) that did not answer in time: their claims are unknown. */
+  /**
+   * Tills that did not answer in time, so their claims are unknown: by name when they answered
+   * in the last hours, by address (`host:port`) while they never have.
+   */
   unreachable: string[];
 }
 
@@ -443,6 +451,15 @@ export interface ShopCheck {
 export interface ShopClaim {
   enabled: boolean;
   winner: ShopClaimHolder | null;
+  /** Whether the winner is this till: when false, another till's claim stands and this one must refuse. */
+  won: boolean;
+  /** Tills that did not take the claim in time (named as in `ShopCheck`). */
+  unreachable: string[];
+}
+
+/** Another till's claim on a reward as this till's ledger holds it, asking no one. */
+export interface ShopHolder {
+  holder: ShopClaimHolder | null;
 }
 
 export interface LinkOutcomeReceipt {
@@ -481,6 +498,10 @@ export interface TillOperations {
   shopCheck: { payload: ShopRewardPayload; result: Result<ShopCheck> };
   /** Claims the reward for this till in the shop ledger and tells the other tills. */
   shopClaim: { payload: ShopRewardPayload; result: Result<ShopClaim> };
+  /** The service has answered this till's redemption of the reward: the shop's claims on it are done with. */
+  shopSettle: { payload: ShopRewardPayload; result: Result<null> };
+  /** Which other till claimed the reward, from this till's ledger (for a conflict's words). */
+  shopHolder: { payload: ShopRewardPayload; result: Result<ShopHolder> };
 }
 
 export type Operation = keyof TillOperations;
@@ -506,6 +527,8 @@ export const CHANNELS = {
   reportLinkOutcome: 'till:links:outcome',
   shopCheck: 'till:shop:check',
   shopClaim: 'till:shop:claim',
+  shopSettle: 'till:shop:settle',
+  shopHolder: 'till:shop:holder',
 } as const satisfies Record<Operation, string>;
 
 export type Channel = (typeof CHANNELS)[Operation];

@@ -30,7 +30,7 @@ import { createPosCallback, type DeliveryResult } from '../links/pos-callback';
 import { systemLanguageTags } from './system-languages';
 import { resolveLanguage } from '../../common/interface-language';
 import { describe, type Wording } from '../messages';
-import { createShopLedgerSwitch, errorKind, type ShopLedgerConfig } from './shop-ledger-switch';
+import { createShopLedgerSwitch, errorKind, type DiscoveryFactory, type ShopLedgerConfig } from './shop-ledger-switch';
 
 export type BridgeSender = { url: string } | null | undefined;
 export type BridgeHandler = (sender: BridgeSender, payload: unknown) => Promise<unknown>;
@@ -73,10 +73,12 @@ export interface AppCoreOptions {
   /** The OS's preferred languages (Electron's `app.getPreferredSystemLanguages()`); none known by default. */
   systemLanguages?: () => readonly string[];
   /**
-   * The address the shop ledger listens on; 127.0.0.1 by default, so nothing on the LAN can
-   * reach it until discovery brings the LAN address (docs/shop-ledger.md).
+   * Where the shop ledger listens, tried in order: 127.0.0.1 by default (tests, tools); the
+   * shells listen on every address (`LAN_HOSTS`), and the ledger answers the LAN only.
    */
-  shopLedgerHost?: string;
+  shopLedgerHosts?: readonly string[];
+  /** How the tills of a shop find each other (mDNS in the shells); none by default. */
+  shopDiscovery?: DiscoveryFactory;
   /** How long `shopCheck` waits for the other tills in all (1.5 s by default, at most 10 s). */
   shopCheckWaitMs?: number;
   /** How long the ledger's announcements and catch-up wait for each till (1.5 s by default). */
@@ -84,7 +86,9 @@ export interface AppCoreOptions {
 }
 
 const DEFAULT_TIMEOUT_MS = 8000;
-const DEFAULT_SHOP_LEDGER_HOST = '127.0.0.1';
+const DEFAULT_SHOP_LEDGER_HOSTS = ['127.0.0.1'];
+/** Every address, IPv6 and IPv4 (dual stack), or IPv4 alone on a machine without IPv6. */
+export const LAN_HOSTS: readonly string[] = ['::', '0.0.0.0'];
 const DEFAULT_SHOP_CHECK_WAIT_MS = 1500;
 
 /**
@@ -197,7 +201,8 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   // The shop ledger: only a till that talks to its service (not the demo) with a branch,
   // and with the ledger on in Settings, is in a shop.
   const shop = createShopLedgerSwitch({
-    host: options.shopLedgerHost ?? DEFAULT_SHOP_LEDGER_HOST,
+    hosts: options.shopLedgerHosts ?? DEFAULT_SHOP_LEDGER_HOSTS,
+    ...(options.shopDiscovery ? { discovery: options.shopDiscovery } : {}),
     log,
     ...(options.shopLedgerAskTimeoutMs ? { askTimeoutMs: options.shopLedgerAskTimeoutMs } : {}),
   });
@@ -404,14 +409,23 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     }),
     shopClaim: op(payloads.shopRewardPayload, async ({ reward_code }) => {
       const ledger = shop.running();
-      if (ledger === null) return { ok: true, data: { enabled: false, winner: null } };
+      const alone = { ok: true as const, data: { enabled: false, winner: null, won: true, unreachable: [] } };
+      if (ledger === null) return alone;
       try {
-        const winner = await ledger.claim(reward_code);
-        return { ok: true, data: { enabled: true, winner: { till: winner.till, at: winner.at } } };
+        const { winner, won, unreachable } = await ledger.claim(reward_code);
+        return { ok: true, data: { enabled: true, winner: { till: winner.till, at: winner.at }, won, unreachable } };
       } catch (error) {
         log.warn(`The claim could not be kept in the shop ledger (${errorKind(error)}); this till decides alone.`);
-        return { ok: true, data: { enabled: false, winner: null } };
+        return alone;
       }
+    }),
+    shopSettle: op(payloads.shopRewardPayload, async ({ reward_code }) => {
+      shop.running()?.settle(reward_code);
+      return { ok: true, data: null };
+    }),
+    shopHolder: op(payloads.shopRewardPayload, async ({ reward_code }) => {
+      const held = shop.running()?.holder(reward_code) ?? null;
+      return { ok: true, data: { holder: held && { till: held.till, at: held.at } } };
     }),
   };
 

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Logger } from '../log/log';
 import { deriveShopKeys } from '../shop-ledger/shop-secret';
 import { createShopLedger, peerName, type ShopLedger } from '../shop-ledger/shop-ledger-service';
+import type { Discovery, DiscoveryOptions } from '../shop-ledger/discovery';
 import type { PeerAddress } from '../shop-ledger/peer-transport';
 import { parseShopPeer } from '../storage/settings';
 
@@ -40,13 +41,19 @@ export function errorKind(error: unknown): string {
   return error instanceof Error ? error.name : 'unknown error';
 }
 
+/** Starts discovery for a running ledger (`startDiscovery` in the app; none in most tests). */
+export type DiscoveryFactory = (options: DiscoveryOptions) => Discovery;
+
 export function createShopLedgerSwitch(options: {
-  host: string;
+  /** Where to listen, tried in order: `::` (every address, IPv4 too) then `0.0.0.0` in the app. */
+  hosts: readonly string[];
   log: Logger;
   askTimeoutMs?: number;
+  discovery?: DiscoveryFactory;
 }): ShopLedgerSwitch {
-  const { host, log } = options;
+  const { hosts, log } = options;
   let current: ShopLedger | null = null;
+  let discovery: Discovery | null = null;
   let running: ShopLedger | null = null;
   // What was last applied, as a digest (the key is part of it): the same settings saved
   // again, or another setting changed, leave the ledger (or its failure) as it is.
@@ -56,8 +63,12 @@ export function createShopLedgerSwitch(options: {
 
   async function halt(): Promise<void> {
     const ledger = current;
+    const finding = discovery;
     current = null;
     running = null;
+    discovery = null;
+    if (finding)
+      await finding.stop().catch((error) => log.warn(`Discovery did not stop cleanly (${errorKind(error)}).`));
     if (ledger)
       await ledger.stop().catch((error) => log.warn(`The shop ledger did not stop cleanly (${errorKind(error)}).`));
   }
@@ -71,22 +82,53 @@ export function createShopLedgerSwitch(options: {
     const keys = deriveShopKeys(config);
     if (keys === null) return;
     const peers = config.peers.map(parseShopPeer).filter((peer): peer is PeerAddress => peer !== null);
-    const listen = { host, port: config.port };
+    const failures: string[] = [];
+    for (const host of hosts) {
+      const listen = { host, port: config.port };
+      try {
+        const ledger = createShopLedger({
+          keys,
+          tillName: config.tillName,
+          peers,
+          listen,
+          ...(options.askTimeoutMs ? { askTimeoutMs: options.askTimeoutMs } : {}),
+        });
+        current = ledger;
+        const address = await ledger.start();
+        running = ledger;
+        log.info(`The shop ledger listens on ${peerName(address)}, with ${peers.length} tills named in Settings.`);
+        discovery = startFinding(ledger, keys.discoveryTag, address.port);
+        return;
+      } catch (error) {
+        // An address family the machine lacks (no IPv6) tries the next host; a taken port fails them all alike.
+        failures.push(`${peerName(listen)} (${errorKind(error)})`);
+        await halt();
+      }
+    }
+    log.warn(`The shop ledger could not start on ${failures.join(', ')}; this till works alone.`);
+  }
+
+  /** Discovery for the running ledger; a failure to start it leaves the peers named in Settings. */
+  function startFinding(ledger: ShopLedger, tag: string, port: number): Discovery | null {
+    if (!options.discovery) return null;
+    let warned = false;
     try {
-      const ledger = createShopLedger({
-        keys,
-        tillName: config.tillName,
-        peers,
-        listen,
-        ...(options.askTimeoutMs ? { askTimeoutMs: options.askTimeoutMs } : {}),
+      return options.discovery({
+        tag,
+        port,
+        onPeers: (found) => {
+          ledger.setDiscovered(found);
+          log.info(`Discovery sees ${found.length} other tills of the shop on the LAN.`);
+        },
+        onError: (error) => {
+          if (warned) return;
+          warned = true;
+          log.warn(`Discovery on the LAN failed (${errorKind(error)}); the tills named in Settings are still asked.`);
+        },
       });
-      current = ledger;
-      const address = await ledger.start();
-      running = ledger;
-      log.info(`The shop ledger listens on ${peerName(address)}, with ${peers.length} tills named in Settings.`);
     } catch (error) {
-      log.warn(`The shop ledger could not start on ${peerName(listen)} (${errorKind(error)}); this till works alone.`);
-      await halt();
+      log.warn(`Discovery could not start (${errorKind(error)}); the tills named in Settings are still asked.`);
+      return null;
     }
   }
 

@@ -3,7 +3,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createAppProtocolHandler } from '../app-page/app-protocol';
-import { createAppCore } from '../bridge/app-core';
+import { createAppCore, LAN_HOSTS } from '../bridge/app-core';
+import { startDiscovery } from '../shop-ledger/discovery';
 import { describeError } from '../log/log';
 import { createKeyFileCipher } from '../storage/key-file-cipher';
 import { newAccessSecret } from './access-guard';
@@ -66,6 +67,9 @@ async function main(): Promise<void> {
           appOrigin,
           // Node's idea of the user's locale (LANG, LC_ALL; the OS's on Windows and macOS).
           systemLanguages: () => [Intl.DateTimeFormat().resolvedOptions().locale],
+          // The shop ledger on the LAN, found by mDNS (docs/shop-ledger.md).
+          shopLedgerHosts: LAN_HOSTS,
+          shopDiscovery: startDiscovery,
         }),
     });
   } catch (error) {

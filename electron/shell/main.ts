@@ -1,7 +1,8 @@
 import { app, ipcMain, Menu, net, protocol, session, shell, type BrowserWindow } from 'electron';
 import { join } from 'node:path';
 import { CHANNELS, LINK_PUSH_CHANNEL } from '../../common/contract';
-import { createAppCore, type AppCore } from '../bridge/app-core';
+import { createAppCore, LAN_HOSTS, type AppCore } from '../bridge/app-core';
+import { startDiscovery } from '../shop-ledger/discovery';
 import { APP_ORIGIN, APP_SCHEME, createAppProtocolHandler } from '../app-page/app-protocol';
 import { buildAppMenu } from './app-menu';
 import { createFileLogger } from './electron-log-file';
@@ -107,6 +108,9 @@ function run(): void {
           const preferred = app.getPreferredSystemLanguages();
           return preferred.length > 0 ? preferred : [app.getLocale()];
         },
+        // The shop ledger on the LAN, found by mDNS (docs/shop-ledger.md).
+        shopLedgerHosts: LAN_HOSTS,
+        shopDiscovery: startDiscovery,
       });
       const handlers = core.handlers;
       const log = core.log;

@@ -1,6 +1,7 @@
 import { createConnection, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { createAddressRateLimit, type AddressRateLimit } from './address-rate-limit';
 import { encodeFrame, readFrame, type FrameRefusal } from './frames';
+import { isLanAddress } from './lan-address';
 import type { ReplayCache } from './replay-cache';
 import type { ShopKeys } from './shop-secret';
 import {
@@ -14,8 +15,8 @@ import {
 
 /**
  * The tills of a shop talk over plain TCP (docs/shop-ledger.md): a till listens on one port,
- * and each message is one connection — the sender connects, writes one frame, and reads at
- * most one frame back (the answer to an `ask`). One message per connection keeps the state a
+ * and each message is one connection — the sender connects, writes one frame, and reads one
+ * frame back (the answer to its `ask` or `claim`). One message per connection keeps the state a
  * hostile host can make a till hold to a single, short-lived, capped buffer.
  *
  * Everything that arrives goes through `openMessage`: the MAC, the window, the replay cache.
@@ -55,13 +56,14 @@ export type TransportRefusal =
   | Exclude<FrameRefusal, 'closed'>
   | 'rate-limited'
   | 'too-many-connections'
+  /** A connection from outside the shop's LAN (a public address). */
+  | 'not-lan'
   /** An `answer` sent to the port, or a reply that is not the answer to our `ask`. */
   | 'unexpected-kind';
 
 /** What a request to a peer came to. */
 export type Exchange =
-  | { ok: true; reply: Extract<OpenedMessage, { kind: 'answer' }> | null }
-  | { ok: false; failure: 'unreachable' | 'timeout' };
+  { ok: true; reply: Extract<OpenedMessage, { kind: 'answer' }> } | { ok: false; failure: 'unreachable' | 'timeout' };
 
 export interface PeerTransportOptions {
   keys: ShopKeys;
@@ -71,6 +73,8 @@ export interface PeerTransportOptions {
   seenNonces: ReplayCache;
   /** What the till makes of a message; the message to send back, if any. */
   onMessage: (message: OpenedMessage) => ShopMessage | undefined;
+  /** Which remote addresses may connect: the shop's LAN (`isLanAddress`) by default. */
+  acceptRemote?: (address: string | undefined) => boolean;
   limits?: Partial<TransportLimits>;
 }
 
@@ -80,9 +84,8 @@ export interface PeerTransport {
   /** Stops listening and closes every connection, ours and theirs. */
   close(): Promise<void>;
   /**
-   * Sends `message` to `peer`; for an `ask`, waits for the answer to it, for a `claim`, for
-   * the peer to have read it. The whole exchange ends after `timeoutMs`. Never throws: a
-   * peer's failing is an outcome.
+   * Sends `message` (an `ask` or a `claim`) to `peer` and waits for the answer to it. The
+   * whole exchange ends after `timeoutMs`. Never throws: a peer's failing is an outcome.
    */
   send(peer: PeerAddress, message: ShopMessage, timeoutMs: number): Promise<Exchange>;
   /** How many times each refusal happened since start. */
@@ -103,6 +106,7 @@ function checkedLimits(given: Partial<TransportLimits> = {}): TransportLimits {
 
 export function createPeerTransport(options: PeerTransportOptions): PeerTransport {
   const { keys, tillName, now, seenNonces, onMessage } = options;
+  const acceptRemote = options.acceptRemote ?? isLanAddress;
   const limits = checkedLimits(options.limits);
   const rate: AddressRateLimit = createAddressRateLimit({
     max: limits.connectionsPerAddress,
@@ -142,6 +146,7 @@ export function createPeerTransport(options: PeerTransportOptions): PeerTranspor
 
   async function serve(socket: Socket): Promise<void> {
     track(socket);
+    if (!acceptRemote(socket.remoteAddress)) return refuse('not-lan', socket);
     if (!rate.take(socket.remoteAddress ?? '', now())) return refuse('rate-limited', socket);
     const message = await receive(socket);
     if (message === undefined) return;
@@ -181,9 +186,11 @@ export function createPeerTransport(options: PeerTransportOptions): PeerTranspor
     },
 
     send(peer, message, timeoutMs) {
+      if (message.kind === 'answer')
+        return Promise.reject(new TypeError('peer transport: an answer goes back on its connection'));
       const sealed = seal(message);
-      // Our own bytes, just sealed: the nonce an answer must name as `inReplyTo`.
-      const askNonce = message.kind === 'ask' ? (JSON.parse(sealed.toString('utf8')) as { nonce: string }).nonce : null;
+      // Our own bytes, just sealed: the nonce the answer must name as `inReplyTo`.
+      const sentNonce = (JSON.parse(sealed.toString('utf8')) as { nonce: string }).nonce;
       return new Promise((resolve) => {
         const socket = track(createConnection({ host: peer.host, port: peer.port }));
         let settled = false;
@@ -198,15 +205,9 @@ export function createPeerTransport(options: PeerTransportOptions): PeerTranspor
         socket.once('error', () => settle({ ok: false, failure: 'unreachable' }));
         socket.once('connect', () => {
           socket.write(encodeFrame(sealed));
-          if (askNonce === null) {
-            // The peer closes once it has read the frame: then it has the message.
-            socket.once('close', () => settle({ ok: true, reply: null }));
-            socket.resume();
-            return;
-          }
           void receive(socket).then((reply) => {
             if (reply === undefined) return settle({ ok: false, failure: 'unreachable' });
-            if (reply.kind !== 'answer' || reply.inReplyTo !== askNonce) {
+            if (reply.kind !== 'answer' || reply.inReplyTo !== sentNonce) {
               refuse('unexpected-kind');
               return settle({ ok: false, failure: 'unreachable' });
             }

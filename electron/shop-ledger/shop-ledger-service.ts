@@ -9,8 +9,10 @@ import { MAX_CLAIMS_PER_MESSAGE, type OpenedMessage, type ShopMessage } from './
 
 /**
  * One till's part in the shop ledger (docs/shop-ledger.md): its claims, the peers it tells
- * about them, and the questions it asks them before an offline redemption. Peers are a
- * static list in this step; discovery will feed the same list.
+ * about them, and the questions it asks them before an offline redemption. Peers are the
+ * addresses named in Settings, those discovery finds on the LAN now, and those that
+ * answered in the last hours (a till unplugged from the LAN drops out of discovery, yet may
+ * have redeemed: it must still be named when it cannot be reached).
  *
  * Two clocks: `now` (injectable) stamps claims and messages and is what peers compare;
  * waits on the network run on the process's monotonic clock, which a test's clock standing
@@ -20,20 +22,37 @@ import { MAX_CLAIMS_PER_MESSAGE, type OpenedMessage, type ShopMessage } from './
 export interface ShopLedgerOptions {
   keys: ShopKeys;
   tillName: string;
+  /** Peers named in Settings: always asked, named by address until they answer. */
   peers: readonly PeerAddress[];
-  /** Where this till listens: port 0 for one the OS chooses; the LAN address in the app. */
+  /** Where this till listens: port 0 for one the OS chooses; every address in the app. */
   listen: PeerAddress;
   /** The shop's clock, ms since the epoch. */
   now?: () => number;
   /** How long one announcement or catch-up may take per peer. */
   askTimeoutMs?: number;
+  /** How long a till that answered stays one to ask (and to warn about) after its last answer. */
+  seenForMs?: number;
   limits?: Partial<TransportLimits>;
+  /** Which remote addresses may connect: the LAN by default (tests stand in a public one). */
+  acceptRemote?: (address: string | undefined) => boolean;
 }
 
 export interface CheckResult {
   /** The winning claim on the reward, when it is another till's: this till must refuse. */
   claimedBy: Claim | null;
-  /** The peers (`host:port`) that did not answer in time: their claims are unknown. */
+  /**
+   * The peers that did not answer in time, which may hold a claim: a till's name when it
+   * answered in the last hours, its address (`host:port`) while it never has.
+   */
+  unreachable: string[];
+}
+
+export interface ClaimResult {
+  /** The claim that stands on the reward, as every till that heard of both will agree. */
+  winner: Claim;
+  /** Whether `winner` is this till's claim. */
+  won: boolean;
+  /** Peers that did not take the claim in time (named as in `CheckResult`). */
   unreachable: string[];
 }
 
@@ -41,17 +60,27 @@ export interface ShopLedger {
   /** Listens, then asks every peer for its claims, so a till started late knows them. */
   start(): Promise<PeerAddress>;
   stop(): Promise<void>;
-  /** Claims `code` for this till, announces it to every peer; the claim that wins. */
-  claim(code: string): Promise<Claim>;
+  /**
+   * Claims `code` for this till and tells every peer, each answering with the claims it holds
+   * on the reward: of two tills claiming at once, at least one hears of the other's claim
+   * before it decides, and both then name the same winner.
+   */
+  claim(code: string): Promise<ClaimResult>;
   /** Asks every peer, at most `waitMs` in all, whether another till holds `code`. */
   check(code: string, options?: { waitMs?: number }): Promise<CheckResult>;
+  /** Another till's claim on `code` as this till knows it now (no asking): the earliest. */
+  holder(code: string): Claim | null;
   /** The service has answered the redemption of `code`: its claims are done with. */
   settle(code: string): void;
+  /** The peers discovery sees on the LAN now (replacing the last list). */
+  setDiscovered(peers: readonly PeerAddress[]): void;
   /** How many claims this till holds, and what it has refused. */
-  stats(): { claims: number; refusals: Partial<Record<TransportRefusal, number>> };
+  stats(): { claims: number; peers: number; refusals: Partial<Record<TransportRefusal, number>> };
 }
 
 const DEFAULT_ASK_TIMEOUT_MS = 1500;
+/** A shift: a till that answered within it is still one of the shop's. */
+const DEFAULT_SEEN_FOR_MS = 8 * 60 * 60 * 1000;
 /** A check holds the cashier's screen: never longer than this, whatever is asked. */
 const MAX_WAIT_MS = 10_000;
 /** Pages of claims read from one peer in one catch-up (128 claims a page). */
@@ -82,14 +111,24 @@ export function peerName({ host, port }: PeerAddress): string {
   return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
 }
 
+/** A till the ledger has heard from: its name and when, on the shop's clock. */
+interface Seen {
+  till: string;
+  at: number;
+}
+
 export function createShopLedger(options: ShopLedgerOptions): ShopLedger {
   const { keys, tillName } = options;
   if (!isTillName(tillName)) throw new RangeError('shop ledger: not a till name');
-  const peers = options.peers.map((peer) => checkedAddress(peer, 1));
+  const configured = options.peers.map((peer) => checkedAddress(peer, 1));
   const listenAt = checkedAddress(options.listen, 0);
   const now = options.now ?? Date.now;
   const askTimeoutMs = checkedWait(options.askTimeoutMs ?? DEFAULT_ASK_TIMEOUT_MS, 'askTimeoutMs');
+  const seenForMs = options.seenForMs ?? DEFAULT_SEEN_FOR_MS;
   const ledger = new ClaimLedger();
+  let discovered: PeerAddress[] = [];
+  /** By `peerName(address)`: who answered there last, and when. */
+  const seen = new Map<string, Seen & { address: PeerAddress }>();
 
   const transport = createPeerTransport({
     keys,
@@ -97,18 +136,45 @@ export function createShopLedger(options: ShopLedgerOptions): ShopLedger {
     now,
     seenNonces: new ReplayCache(),
     limits: options.limits,
+    ...(options.acceptRemote ? { acceptRemote: options.acceptRemote } : {}),
     onMessage: answer,
   });
 
   function answer(message: OpenedMessage): ShopMessage | undefined {
     if (message.kind === 'claim') {
       ledger.add(message.claim);
-      return undefined;
+      // The claimer learns every claim on the reward this till holds, its own included.
+      const claims = ledger.claimsFor(message.claim.token).slice(0, MAX_CLAIMS_PER_MESSAGE);
+      return { kind: 'answer', inReplyTo: message.nonce, claims };
     }
     if (message.kind !== 'ask') return undefined;
     // Earliest first: a peer reading page after page asks again from the last `at` it got.
     const claims = ledger.since(message.since).slice(0, MAX_CLAIMS_PER_MESSAGE);
     return { kind: 'answer', inReplyTo: message.nonce, claims };
+  }
+
+  /** Named in Settings, seen by discovery now, or answered within `seenForMs`; each once. */
+  function peers(): PeerAddress[] {
+    const cutoff = now() - seenForMs;
+    const recent = [...seen.values()].filter((entry) => entry.at >= cutoff).map((entry) => entry.address);
+    const byName = new Map<string, PeerAddress>();
+    for (const peer of [...configured, ...discovered, ...recent]) byName.set(peerName(peer), peer);
+    return [...byName.values()];
+  }
+
+  function heardFrom(peer: PeerAddress, till: string): void {
+    seen.set(peerName(peer), { till, at: now(), address: peer });
+  }
+
+  /** How a peer that did not answer is named to the cashier. */
+  function nameOf(peer: PeerAddress): string {
+    const last = seen.get(peerName(peer));
+    return last !== undefined && last.at >= now() - seenForMs ? last.till : peerName(peer);
+  }
+
+  /** Names of the peers that failed, without repeats (one till may have two addresses). */
+  function namesOf(failed: PeerAddress[]): string[] {
+    return [...new Set(failed.map(nameOf))];
   }
 
   /**
@@ -121,7 +187,8 @@ export function createShopLedger(options: ShopLedgerOptions): ShopLedger {
       const left = deadline - performance.now();
       if (left <= 0) return false;
       const exchange = await transport.send(peer, { kind: 'ask', since }, left);
-      if (!exchange.ok || exchange.reply === null) return false;
+      if (!exchange.ok) return false;
+      heardFrom(peer, exchange.reply.from);
       const { claims } = exchange.reply;
       ledger.merge(claims);
       const last = claims.at(-1)?.at;
@@ -134,9 +201,26 @@ export function createShopLedger(options: ShopLedgerOptions): ShopLedger {
 
   /** Asks every peer at once; the names of those that did not answer in time. */
   async function catchUpAll(waitMs: number): Promise<string[]> {
+    const asked = peers();
     const deadline = performance.now() + waitMs;
-    const answered = await Promise.all(peers.map((peer) => catchUp(peer, deadline)));
-    return peers.filter((_peer, index) => !answered[index]).map(peerName);
+    const answered = await Promise.all(asked.map((peer) => catchUp(peer, deadline)));
+    return namesOf(asked.filter((_peer, index) => !answered[index]));
+  }
+
+  /** Tells every peer of `claim`; merges what each holds on the reward; those that failed. */
+  async function announce(claim: Claim): Promise<string[]> {
+    const asked = peers();
+    const exchanges = await Promise.all(
+      asked.map((peer) => transport.send(peer, { kind: 'claim', claim }, askTimeoutMs)),
+    );
+    const failed: PeerAddress[] = [];
+    exchanges.forEach((exchange, index) => {
+      const peer = asked[index]!;
+      if (!exchange.ok) return void failed.push(peer);
+      heardFrom(peer, exchange.reply.from);
+      ledger.merge(exchange.reply.claims.filter((held) => held.token === claim.token));
+    });
+    return namesOf(failed);
   }
 
   return {
@@ -154,12 +238,11 @@ export function createShopLedger(options: ShopLedgerOptions): ShopLedger {
       ledger.add(made);
       // Should this till have claimed the reward before (a retry), the earlier claim stands.
       const ours = ledger.claimsFor(token).find((claim) => claim.till === tillName);
-      if (ours !== undefined) {
-        await Promise.all(peers.map((peer) => transport.send(peer, { kind: 'claim', claim: ours }, askTimeoutMs)));
-      }
+      const unreachable = ours === undefined ? [] : await announce(ours);
       const winner = winningClaim(ledger.claimsFor(token));
       // Only a settled reward (the service answered) or a full ledger leaves no claim kept.
-      return winner ?? made;
+      const stands = winner ?? made;
+      return { winner: stands, won: stands.till === tillName, unreachable };
     },
 
     async check(code, { waitMs = askTimeoutMs } = {}) {
@@ -169,10 +252,19 @@ export function createShopLedger(options: ShopLedgerOptions): ShopLedger {
       return { claimedBy: winner !== undefined && winner.till !== tillName ? winner : null, unreachable };
     },
 
+    holder(code) {
+      const others = ledger.claimsFor(claimToken(keys, code)).filter((claim) => claim.till !== tillName);
+      return winningClaim(others) ?? null;
+    },
+
     settle(code) {
       ledger.settle(claimToken(keys, code), now());
     },
 
-    stats: () => ({ claims: ledger.size, refusals: transport.refusals() }),
+    setDiscovered(found) {
+      discovered = found.map((peer) => checkedAddress(peer, 1));
+    },
+
+    stats: () => ({ claims: ledger.size, peers: peers().length, refusals: transport.refusals() }),
   };
 }

@@ -20,6 +20,9 @@ const SALT = 'loyalty-till/shop-ledger/v1';
 const SHOP_SECRET_INFO = 'shop secret';
 const MESSAGE_KEY_INFO = 'message authentication';
 const CLAIM_KEY_INFO = 'claim tokens';
+const DISCOVERY_TAG_INFO = 'discovery tag';
+/** 64 bits: tells a shop's tills from another shop's on one LAN, and no more. */
+const DISCOVERY_TAG_BYTES = 8;
 const KEY_BYTES = 32;
 
 function hkdf(ikm: Buffer | string, info: string): Buffer {
@@ -34,12 +37,16 @@ function hkdf(ikm: Buffer | string, info: string): Buffer {
 export class ShopKeys {
   readonly #messageKey: Buffer;
   readonly #claimKey: Buffer;
+  readonly #discoveryTag: string;
 
   private constructor(shopSecret: Buffer) {
     // Domain separation: a MAC over a message can never be mistaken for a claim token over
     // the same bytes, nor the other way round.
     this.#messageKey = hkdf(shopSecret, MESSAGE_KEY_INFO);
     this.#claimKey = hkdf(shopSecret, CLAIM_KEY_INFO);
+    // One-way from the secret: the tag names the shop to its own tills, and tells anyone
+    // else nothing about the key, the service or the branch.
+    this.#discoveryTag = hkdf(shopSecret, DISCOVERY_TAG_INFO).subarray(0, DISCOVERY_TAG_BYTES).toString('hex');
     shopSecret.fill(0);
   }
 
@@ -59,6 +66,11 @@ export class ShopKeys {
     const context = JSON.stringify([baseUrl, branchId.toLowerCase(), programId?.toLowerCase() ?? null]);
     const digest = createHash('sha256').update(context, 'utf8').digest('hex');
     return new ShopKeys(hkdf(apiKey, `${SHOP_SECRET_INFO} ${digest}`));
+  }
+
+  /** Advertised on the LAN in clear (mDNS) to tell this shop's tills apart: not a secret, derived apart from both keys. */
+  get discoveryTag(): string {
+    return this.#discoveryTag;
   }
 
   /** HMAC-SHA256 under the message key: authenticates what peers send each other. */

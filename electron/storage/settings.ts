@@ -50,8 +50,9 @@ export const DEFAULT_SETTINGS: Settings = Object.freeze({
   language: null,
   arabicDigits: 'arab',
   cacheRefresh: Object.freeze({ everyHours: 24, windowFromHour: 2, windowToHour: 5 }),
-  // Off until the offline redemption asks the ledger (docs/shop-ledger.md): a port nothing uses yet stays closed.
-  shopLedger: false,
+  // On: offline redemption is on by default, and the ledger is what keeps it once per shop.
+  shopLedger: true,
+  shopRedeemWhenSplit: true,
   shopPeers: Object.freeze([]) as unknown as string[],
   shopLedgerPort: DEFAULT_SHOP_LEDGER_PORT,
 });
@@ -190,6 +191,7 @@ const settingsPatchSchema = z.strictObject({
     })
     .optional(),
   shopLedger: z.boolean(msg('settings.yesOrNo')).optional(),
+  shopRedeemWhenSplit: z.boolean(msg('settings.yesOrNo')).optional(),
   shopPeers: z
     .array(
       plainText(msg('settings.shopPeers.address'))

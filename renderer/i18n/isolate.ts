@@ -8,7 +8,7 @@
  * In a left-to-right interface, left-to-right text needs no isolate, and none is added: the
  * English strings stay exactly as written.
  */
-import { currentLanguage } from './index';
+import { currentLanguage, t } from './index';
 import { directionOf } from './languages';
 
 const LRI = '\u2066';
@@ -28,4 +28,9 @@ export function ltr(text: string): string {
 /** In its own direction, decided by its first strong character: people's names, search text. */
 export function isolate(text: string): string {
   return interfaceIsRtl() || RIGHT_TO_LEFT_CHARACTER.test(text) ? `${FSI}${text}${PDI}` : text;
+}
+
+/** Names (tills, people) in one phrase, each in its own direction, joined as the catalogue joins lists. */
+export function isolatedList(names: readonly string[]): string {
+  return names.map(isolate).join(t('reconciliation.listSeparator'));
 }

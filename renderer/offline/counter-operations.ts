@@ -20,12 +20,13 @@ import type {
   Reward,
   Settings,
   ShopCheck,
+  ShopClaim,
   ShopClaimHolder,
   TillApi,
   UpdateCustomerPayload,
 } from '../../common/contract';
 import { t } from '../i18n';
-import { isolate } from '../i18n/isolate';
+import { isolate, isolatedList } from '../i18n/isolate';
 import { formatDayTime } from '../lib/dates';
 import { readPhone } from '../lib/phone';
 import { isUnreachable, mayHaveBeenApplied } from './connection/failure-kinds';
@@ -86,6 +87,8 @@ export type RedeemOutcome =
     }
   /** Another till of the shop claimed it offline first: nothing is queued or sent. */
   | { outcome: 'refused'; reason: 'claimed_elsewhere'; message: string; claimedBy: ShopClaimHolder }
+  /** A till of the shop cannot be reached and Settings refuse offline redemption then. */
+  | { outcome: 'refused'; reason: 'shop_split'; message: string; unreachableTills: string[] }
   | {
       outcome: 'refused';
       reason: QueueRefusal | 'already_queued';
@@ -102,6 +105,10 @@ export type RegisterOutcome =
   | { outcome: 'refused'; message: string; fields: Record<string, string> }
   | { outcome: 'failed'; error: BridgeError };
 
+/** The settings the counter reads; `shopRedeemWhenSplit` is true unless said otherwise. */
+export type CounterSettings = Pick<Settings, 'defaultCountry' | 'branchId' | 'allowOfflineRedemption'> &
+  Partial<Pick<Settings, 'shopRedeemWhenSplit'>>;
+
 /** What the counter's operations work with, wired by index.ts. */
 export interface CounterDeps {
   db: OfflineDb;
@@ -110,12 +117,23 @@ export interface CounterDeps {
   cache: CustomerCache;
   outbox: Outbox;
   writeBehind: WriteBehind;
-  settings: () => Pick<Settings, 'defaultCountry' | 'branchId' | 'allowOfflineRedemption'>;
+  settings: () => CounterSettings;
   now: () => Date;
   /** The connection monitor says the service cannot be reached now. */
   offlineNow: () => boolean;
   /** Asks the replayer to run now, unless offline. */
   replaySoon: () => void;
+}
+
+/** Refused: another till of the shop claimed the reward first. */
+function claimedElsewhere(holder: ShopClaimHolder): RedeemOutcome {
+  const { till, at } = holder;
+  return {
+    outcome: 'refused',
+    reason: 'claimed_elsewhere',
+    message: t('rewards.refusal.claimedElsewhere', { till: isolate(till), time: formatDayTime(at) }),
+    claimedBy: { till, at },
+  };
 }
 
 export class CounterOperations {
@@ -211,9 +229,13 @@ export class CounterOperations {
   }
 
   /**
-   * An offline redemption (never sent to the service): the shop's other tills are asked first,
-   * and one that claimed it wins. Once queued, this till claims it, best effort: the claim is not
-   * awaited (the cashier is not held up) and a failed claim leaves the queued item as it is.
+   * An offline redemption (never sent to the service), kept once per shop (docs/shop-ledger.md):
+   * 1. the shop's other tills are asked; one that claimed it wins, and nothing is queued;
+   * 2. a till that cannot be reached may have redeemed it: Settings say whether to go on;
+   * 3. queued here (durable), then claimed, the claim awaited within the ledger's bounded wait:
+   *    of two tills claiming at once, both name the same winner, and the other withdraws its
+   *    queued item before the cashier hands anything over.
+   * A ledger that is off or fails leaves the till deciding alone, as before the ledger.
    */
   private async queueOffline(input: {
     code: string;
@@ -224,24 +246,37 @@ export class CounterOperations {
     if (!this.settings().allowOfflineRedemption) return this.queueRedemption(input);
     const code = input.code.trim();
     const shop = await this.askShop(code);
-    if (shop?.claimedBy) {
-      const { till, at } = shop.claimedBy;
+    if (shop?.claimedBy) return claimedElsewhere(shop.claimedBy);
+    if (shop && shop.unreachable.length > 0 && this.settings().shopRedeemWhenSplit === false) {
       return {
         outcome: 'refused',
-        reason: 'claimed_elsewhere',
-        message: t('rewards.refusal.claimedElsewhere', { till: isolate(till), time: formatDayTime(at) }),
-        claimedBy: { till, at },
+        reason: 'shop_split',
+        message: t('rewards.refusal.shopSplit', { tills: isolatedList(shop.unreachable) }),
+        unreachableTills: [...shop.unreachable],
       };
     }
     const outcome = await this.queueRedemption(input);
     if (outcome.outcome !== 'queued' || !shop) return outcome;
-    void this.api.shopClaim({ reward_code: code }).then(
-      (claimed) => {
-        if (!claimed.ok) console.warn('The shop ledger did not take the claim', claimed.error.kind);
-      },
-      (failure: unknown) => console.warn('The shop ledger did not take the claim', failure),
-    );
-    return shop.unreachable.length > 0 ? { ...outcome, unreachableTills: [...shop.unreachable] } : outcome;
+    const claim = await this.claimInShop(code);
+    if (claim && !claim.won && claim.winner) {
+      // Never sent, so withdrawn; should the replayer have sent it meanwhile, it stays, and a
+      // 422 on it will name the till that won.
+      if (await this.outbox.withdraw(outcome.item.seq!)) return claimedElsewhere(claim.winner);
+    }
+    const unreachable = [...new Set([...shop.unreachable, ...(claim?.unreachable ?? [])])];
+    return unreachable.length > 0 ? { ...outcome, unreachableTills: unreachable } : outcome;
+  }
+
+  /** This till's claim, told to the shop; null when the ledger is off or the claim failed. */
+  private async claimInShop(code: string): Promise<ShopClaim | null> {
+    try {
+      const claimed = await this.api.shopClaim({ reward_code: code });
+      if (claimed.ok) return claimed.data.enabled ? claimed.data : null;
+      console.warn('The shop ledger did not take the claim', claimed.error.kind);
+    } catch (failure) {
+      console.warn('The shop ledger did not take the claim', failure);
+    }
+    return null;
   }
 
   /** A redemption of this code already waits (or failed, or conflicts) in this till's outbox. */
@@ -277,6 +312,9 @@ export class CounterOperations {
       // Without the main process's timing the attempt still counts, its times unknown.
       const window = attempt ?? { start: null, end: null, uncertaintyMs: null, localStart: 0, localEnd: null };
       const item = await this.afterWrites(() => this.outbox.recordUnanswered({ ...sent, attempt: window, error }));
+      // The service may have made it: the shop's other tills must refuse it meanwhile. The item
+      // stays whoever wins, since only the service knows whether it was made.
+      void this.claimInShop(sent.code);
       this.replaySoon();
       return { outcome: 'queued', item, answerLost: true };
     } catch (failure) {

@@ -11,7 +11,7 @@
  *   offline.start();
  *   const found = await offline.searchCustomers('layla', 1);
  */
-import type { RegisterCustomerPayload, Settings, TillApi, UpdateCustomerPayload } from '../../common/contract';
+import type { RegisterCustomerPayload, TillApi, UpdateCustomerPayload } from '../../common/contract';
 import { t } from '../i18n';
 import { BackgroundWork } from './background-work';
 import {
@@ -21,7 +21,7 @@ import {
   type ConnectionSnapshot,
   type Timers,
 } from './connection/connection-monitor';
-import { CounterOperations } from './counter-operations';
+import { CounterOperations, type CounterSettings } from './counter-operations';
 import { CustomerCache } from './customers/customer-cache';
 import { WriteBehind, type WriteFailureListener } from './customers/write-behind';
 import { openOfflineDb } from './db/open';
@@ -66,9 +66,7 @@ export interface OfflineServicesOptions {
   /** `window.till`. */
   api: TillApi;
   /** The current settings (country, branch, whether offline redemption is allowed). */
-  settings: () => Pick<Settings, 'defaultCountry' | 'branchId' | 'allowOfflineRedemption'> & {
-    refreshSchedule?: RefreshSchedule;
-  };
+  settings: () => CounterSettings & { refreshSchedule?: RefreshSchedule };
   db?: OfflineDb;
   /** `navigator.locks` by default; null falls back to an in-page lock. */
   locks?: LockManagerLike | null;

@@ -60,6 +60,7 @@ export const useOfflineStore = defineStore('offline', () => {
             defaultCountry: settings.defaultCountry,
             branchId: settings.branchId,
             allowOfflineRedemption: settings.allowOfflineRedemption,
+            shopRedeemWhenSplit: settings.shopRedeemWhenSplit,
             ...(settings.cacheRefresh ? { refreshSchedule: settings.cacheRefresh } : {}),
           }),
           ...(typeof window !== 'undefined' ? { events: window } : {}),

@@ -3,7 +3,7 @@ import { computed, ref } from 'vue';
 import type { BridgeError, Customer, LinkOutcomeReport, Redemption, Reward } from '../../common/contract';
 import { t, tPlural } from '../i18n';
 import { formatPoints } from '../i18n/format';
-import { isolate, ltr } from '../i18n/isolate';
+import { isolate, isolatedList } from '../i18n/isolate';
 import { formatDayTime } from '../lib/dates';
 import { readPhone, toE164 } from '../lib/phone';
 import { isRewardCode, normaliseRewardCode } from '../lib/scan-route';
@@ -309,7 +309,7 @@ export const useRewardsStore = defineStore('rewards', () => {
   const unreachableNote = computed(() =>
     unreachableTills.value.length > 0
       ? t('rewards.shop.unreachable', {
-          tills: unreachableTills.value.map((till) => ltr(till)).join(t('reconciliation.listSeparator')),
+          tills: isolatedList(unreachableTills.value),
         })
       : null,
   );

@@ -33,9 +33,23 @@ export interface SettingsDraft {
   currency?: string;
   /** Hours between complete cache refreshes. Absent: leave the setting as it is. */
   refreshEveryHours?: number;
+  /** The shop ledger (docs/shop-ledger.md). Absent: leave each as it is. */
+  shopLedger?: boolean;
+  shopRedeemWhenSplit?: boolean;
+  /** Tills to ask directly, one `host:port` a line. */
+  shopPeers?: string;
+  shopLedgerPort?: number;
 }
 
 const FALLBACK_COUNTRY = 'SA';
+
+/** The peer addresses typed one a line (or separated by commas or spaces), blanks dropped. */
+export function peerLines(text: string): string[] {
+  return text
+    .split(/[\s,]+/)
+    .map((line) => line.trim())
+    .filter((line) => line.length > 0);
+}
 
 export const useSettingsStore = defineStore('settings', () => {
   const state = ref<TillState | null>(null);
@@ -56,6 +70,8 @@ export const useSettingsStore = defineStore('settings', () => {
   /** Whether a redemption made while the service cannot be reached may be queued. */
   const allowOfflineRedemption = computed(() => settings.value?.allowOfflineRedemption === true);
   const cacheRefresh = computed(() => settings.value?.cacheRefresh);
+  /** Whether an offline redemption goes ahead while a till of the shop cannot be reached (with a warning). */
+  const shopRedeemWhenSplit = computed(() => settings.value?.shopRedeemWhenSplit !== false);
   /** The programme whose card points this till shows first; null when not chosen. */
   const programId = computed(() => settings.value?.programId ?? null);
   const theme = computed<Theme>(() => settings.value?.theme ?? 'system');
@@ -123,6 +139,10 @@ export const useSettingsStore = defineStore('settings', () => {
       theme: current?.theme ?? 'system',
       currency: current?.currency ?? '',
       refreshEveryHours: current?.cacheRefresh?.everyHours ?? 24,
+      shopLedger: current?.shopLedger ?? true,
+      shopRedeemWhenSplit: current?.shopRedeemWhenSplit ?? true,
+      shopPeers: (current?.shopPeers ?? []).join('\n'),
+      shopLedgerPort: current?.shopLedgerPort ?? 47231,
     };
   }
 
@@ -150,6 +170,10 @@ export const useSettingsStore = defineStore('settings', () => {
           ...(draft.posCallbackUrl !== undefined ? { posCallbackUrl: draft.posCallbackUrl.trim() || null } : {}),
           ...(draft.theme !== undefined ? { theme: draft.theme } : {}),
           ...(draft.currency !== undefined ? { currency: draft.currency.trim() || null } : {}),
+          ...(draft.shopLedger !== undefined ? { shopLedger: draft.shopLedger } : {}),
+          ...(draft.shopRedeemWhenSplit !== undefined ? { shopRedeemWhenSplit: draft.shopRedeemWhenSplit } : {}),
+          ...(draft.shopPeers !== undefined ? { shopPeers: peerLines(draft.shopPeers) } : {}),
+          ...(draft.shopLedgerPort !== undefined ? { shopLedgerPort: draft.shopLedgerPort } : {}),
           ...(draft.refreshEveryHours !== undefined && settings.value?.cacheRefresh
             ? { cacheRefresh: { ...settings.value.cacheRefresh, everyHours: draft.refreshEveryHours } }
             : {}),
@@ -213,6 +237,7 @@ export const useSettingsStore = defineStore('settings', () => {
     branchId,
     tillName,
     allowOfflineRedemption,
+    shopRedeemWhenSplit,
     cacheRefresh,
     programId,
     theme,

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAppCore, type AppCore } from '../../electron/bridge/app-core';
+import type { DiscoveryFactory } from '../../electron/bridge/shop-ledger-switch';
 import { CHANNELS, type KeyProtection, type Operation, type TillOperations } from '../../common/contract';
 import { createTestCipher } from './test-cipher';
 import { createCapturedLog, type CapturedLog } from './captured-log';
@@ -33,6 +34,8 @@ export async function createCoreFixture(
     systemLanguages?: string[];
     /** How long `shopCheck` waits for the other tills. */
     shopCheckWaitMs?: number;
+    /** Stands in for mDNS: the test feeds the peers it "finds". */
+    shopDiscovery?: DiscoveryFactory;
   } = {},
 ): Promise<CoreFixture> {
   const userDataDir = options.userDataDir ?? (await mkdtemp(join(tmpdir(), 'till-core-')));
@@ -47,6 +50,7 @@ export async function createCoreFixture(
       ...(options.retrySleep ? { retrySleep: options.retrySleep } : {}),
       ...(options.systemLanguages ? { systemLanguages: () => options.systemLanguages! } : {}),
       ...(options.shopCheckWaitMs ? { shopCheckWaitMs: options.shopCheckWaitMs } : {}),
+      ...(options.shopDiscovery ? { shopDiscovery: options.shopDiscovery } : {}),
     });
   let core = await build();
   const fixture: CoreFixture = {

@@ -103,6 +103,8 @@ export const en = {
         'This reward can’t be redeemed while the loyalty service is unreachable: redeeming offline is turned off in Settings. Try again once the till is connected.',
       alreadyQueued: 'A redemption of this reward is already queued on this till. Do not apply it again.',
       claimedElsewhere: 'Already redeemed at {till} at {time} (waiting to be sent). Do not apply this reward.',
+      shopSplit:
+        '{tills} can’t be reached and may have redeemed this reward; Settings refuse offline redemption while a till of the shop is out of reach. Try again once it is back.',
     },
     shop: {
       unreachable: '{tills} can’t be reached: it may have redeemed this reward.',
@@ -503,6 +505,12 @@ export const en = {
     serviceSays: 'The loyalty service says it was redeemed.',
     ourAttempts: 'This till’s unanswered attempt was at {times}. | This till’s unanswered attempts were at {times}.',
     listSeparator: ', ',
+    claimedElsewhere: {
+      title: 'The reward was already redeemed at {till} at {time}.',
+      advice: 'That till of the shop redeemed it offline before this one did; this till’s redemption was not made.',
+      adviceLikely:
+        'That till of the shop redeemed it offline before this one did; this till’s redemption was most likely not made.',
+    },
     notOurs: {
       title: 'The reward was already used: not by this till.',
       advice:

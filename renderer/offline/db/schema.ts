@@ -102,6 +102,12 @@ export interface Attribution {
   redeemedAt: string | null;
   /** Service-clock ISO starts of this till's unanswered attempts. */
   attemptsAt: string[];
+  /**
+   * Another till of the shop that claimed this reward offline (its name, and when by its
+   * clock), from this till's shop ledger: most likely whose redemption the service holds.
+   * Absent on items reconciled before the ledger, or when no other till claimed it.
+   */
+  claimedBy?: { till: string; at: string };
 }
 
 interface OutboxItemBase {

@@ -312,6 +312,30 @@ export class Outbox {
       });
   }
 
+  /**
+   * Takes back a queued redemption that was never sent (another till of the shop won the
+   * reward): the row and the reward's pending mark go in one transaction, and nothing reaches
+   * the journal, since nothing happened. False when the item was sent meanwhile, or is gone.
+   */
+  async withdraw(seq: number): Promise<boolean> {
+    const withdrawn = await this.db.transaction('rw', [this.db.outbox, this.db.rewards], async () => {
+      const item = await this.db.outbox.get(seq);
+      if (item?.kind !== 'redeem' || item.state !== 'pending' || item.attempts > 0 || item.firstAttemptAt !== null) {
+        return false;
+      }
+      await this.db.outbox.delete(seq);
+      await this.db.rewards
+        .where('code')
+        .equals(item.code)
+        .modify((reward) => {
+          if (reward.pendingOutboxSeq === seq) delete reward.pendingOutboxSeq;
+        });
+      return true;
+    });
+    if (withdrawn) this.notify();
+    return withdrawn;
+  }
+
   /** Puts a failed item back in the queue (after the cause was fixed, e.g. the settings). */
   async retry(seq: number): Promise<boolean> {
     const changed = await this.db.outbox

@@ -9,6 +9,7 @@
  */
 import { t, tPlural } from '../../i18n';
 import { formatDateTimeSeconds, formatTimeSeconds } from '../../i18n/format';
+import { isolate } from '../../i18n/isolate';
 import type { Attribution } from '../db/schema';
 
 function clockTime(iso: string, withDay = false): string {
@@ -39,6 +40,21 @@ export function conflictWords(
     ? t('reconciliation.serviceSaysOn', { date: clockTime(redeemedAt, true) })
     : t('reconciliation.serviceSays');
   const attempts = attribution?.attemptsAt ?? [];
+  const claimedBy = attribution?.claimedBy;
+  if (claimedBy && (attribution.verdict === 'no_unanswered_attempt' || attribution.verdict === 'outside_attempts')) {
+    // The shop's ledger names the till that redeemed it offline first: the words say so.
+    return {
+      title: t('reconciliation.claimedElsewhere.title', {
+        till: isolate(claimedBy.till),
+        time: clockTime(claimedBy.at, true),
+      }),
+      advice: `${said} ${t(
+        attribution.verdict === 'no_unanswered_attempt'
+          ? 'reconciliation.claimedElsewhere.advice'
+          : 'reconciliation.claimedElsewhere.adviceLikely',
+      )}`,
+    };
+  }
   const ourAttempts =
     attempts.length === 0
       ? ''

@@ -272,6 +272,7 @@ export class Replayer {
         undefined,
         { serviceAt: isoOrNull(result.attempt?.end) },
       );
+      this.settleInShop(attempted.code);
       return 'done';
     }
     if (result.error.kind === 'reward_unavailable') return this.reconcile(attempted);
@@ -314,13 +315,17 @@ export class Replayer {
         undefined,
         { serviceAt: serviceNow(clock), attemptAt: verdict.attemptAt },
       );
+      this.settleInShop(item.code);
       return 'done';
     }
     return this.conflict(item, reward, verdict.attribution);
   }
 
-  private async conflict(item: RedemptionItem, reward: Reward | null, attribution: Attribution): Promise<Outcome> {
+  private async conflict(item: RedemptionItem, reward: Reward | null, found: Attribution): Promise<Outcome> {
     const { db, cache } = this.options;
+    const claimedBy =
+      found.verdict === 'not_found' || found.verdict === 'not_redeemed' ? null : await this.shopHolder(item.code);
+    const attribution = claimedBy ? { ...found, claimedBy } : found;
     const note = conflictNote(attribution, reward?.status);
     await db.transaction('rw', [db.outbox, db.rewards, ...customerTables(db)], async () => {
       await db.outbox.update(item.seq!, (row) => {
@@ -331,6 +336,24 @@ export class Replayer {
       if (reward) await cache.putReward(reward, item.phoneE164);
     });
     return 'conflict';
+  }
+
+  /** Another till of the shop that claimed the reward, from the ledger this till keeps; null if none or off. */
+  private async shopHolder(code: string): Promise<{ till: string; at: string } | null> {
+    try {
+      const answer = await this.options.api.shopHolder({ reward_code: code });
+      return answer.ok ? answer.data.holder : null;
+    } catch (failure) {
+      console.warn('The shop ledger could not be read', failure);
+      return null;
+    }
+  }
+
+  /** The service holds the redemption: the shop's claims on it have done their work. Best effort. */
+  private settleInShop(code: string): void {
+    void Promise.resolve()
+      .then(() => this.options.api.shopSettle({ reward_code: code }))
+      .catch((failure: unknown) => console.warn('The shop ledger could not settle a claim', failure));
   }
 
   private async replayRegistration(queued: RegistrationItem): Promise<Outcome> {

@@ -48,7 +48,7 @@ describe('the shop ledger behind the bridge', () => {
     const claimed = await a.call('shopClaim', { reward_code: CODE });
     expect(claimed).toEqual({
       ok: true,
-      data: { enabled: true, winner: { till: 'Till A', at: expect.any(String) } },
+      data: { enabled: true, winner: { till: 'Till A', at: expect.any(String) }, won: true, unreachable: [] },
     });
     // Typed in lower case at the other till: the same reward.
     const checked = await b.call('shopCheck', { reward_code: 'rw-shop42' });
@@ -98,7 +98,7 @@ describe('the shop ledger behind the bridge', () => {
     expect(performance.now() - started).toBeLessThan(200);
     expect(await b.call('shopClaim', { reward_code: CODE })).toEqual({
       ok: true,
-      data: { enabled: false, winner: null },
+      data: { enabled: false, winner: null, won: true, unreachable: [] },
     });
 
     // On again: the ledger restarts, catches up, and knows Till A's claim.
@@ -114,6 +114,60 @@ describe('the shop ledger behind the bridge', () => {
     await b.call('clearApiKey');
     await b.core.shopLedgerSettled();
     expect(await b.call('shopCheck', { reward_code: CODE })).toMatchObject({ ok: true, data: { enabled: false } });
+    expectNoKey(a, b);
+  });
+
+  test('settled at one till, the claim no longer counts there; the other till still names it', async () => {
+    const [portA, portB] = [await freePort(), await freePort()];
+    const a = await shopTill({ tillName: 'Till A', port: portA, peers: [portB] });
+    const b = await shopTill({ tillName: 'Till B', port: portB, peers: [portA] });
+    expect(await b.call('shopHolder', { reward_code: CODE })).toEqual({ ok: true, data: { holder: null } });
+    const claimed = await a.call('shopClaim', { reward_code: CODE });
+    const at = claimed.ok ? claimed.data.winner?.at : undefined;
+    // Asking no one: Till B's ledger took the claim when Till A announced it.
+    expect(await b.call('shopHolder', { reward_code: CODE })).toEqual({
+      ok: true,
+      data: { holder: { till: 'Till A', at } },
+    });
+    expect(await a.call('shopHolder', { reward_code: CODE })).toEqual({ ok: true, data: { holder: null } });
+    expect(await a.call('shopSettle', { reward_code: CODE })).toEqual({ ok: true, data: null });
+    expect(await b.call('shopHolder', { reward_code: CODE })).toMatchObject({
+      ok: true,
+      data: { holder: { till: 'Till A' } },
+    });
+    // Till B settles it too (its replay was answered): it no longer refuses it.
+    await b.call('shopSettle', { reward_code: CODE });
+    expect(await b.call('shopCheck', { reward_code: CODE })).toMatchObject({ ok: true, data: { claimedBy: null } });
+  });
+
+  test('tills found by discovery are asked, and the advertisement carries only the tag and port', async () => {
+    const [portA, portB] = [await freePort(), await freePort()];
+    const advertised: Array<{ tag: string; port: number }> = [];
+    const feeds: Array<(peers: Array<{ host: string; port: number }>) => void> = [];
+    const a = await createCoreFixture({
+      shopCheckWaitMs: 1000,
+      shopDiscovery: ({ tag, port, onPeers }) => {
+        advertised.push({ tag, port });
+        feeds.push(onPeers);
+        return { stop: async () => undefined };
+      },
+    });
+    fixtures.push(a);
+    await configureService(a, BASE_URL, API_KEY);
+    await a.call('updateSettings', { tillName: 'Till A', branchId: BRANCH, shopLedgerPort: portA });
+    await a.core.shopLedgerSettled();
+    // Till B names no peer, Till A none either: only discovery joins them.
+    const b = await shopTill({ tillName: 'Till B', port: portB, peers: [] });
+    await b.call('shopClaim', { reward_code: CODE });
+    expect(await a.call('shopCheck', { reward_code: CODE })).toMatchObject({ ok: true, data: { claimedBy: null } });
+
+    expect(advertised).toEqual([{ tag: expect.stringMatching(/^[0-9a-f]{16}$/), port: portA }]);
+    expect(advertised[0]!.tag).not.toContain(BRANCH.slice(0, 8));
+    feeds[0]!([{ host: '127.0.0.1', port: portB }]);
+    expect(await a.call('shopCheck', { reward_code: CODE })).toMatchObject({
+      ok: true,
+      data: { claimedBy: { till: 'Till B' }, unreachable: [] },
+    });
     expectNoKey(a, b);
   });
 

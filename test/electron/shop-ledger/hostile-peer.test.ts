@@ -70,6 +70,33 @@ async function stillServesTheShop(): Promise<void> {
 }
 
 describe('a hostile peer is refused, counted, and the shop still served', () => {
+  test('a connection from outside the LAN is closed before a byte is read', async () => {
+    // 127.0.0.2 stands in for a public address: the till answers only the addresses it is told are the LAN's.
+    const guarded = createShopLedger({
+      keys: SHOP_KEYS,
+      now,
+      tillName: 'Till 9',
+      listen: { host: LOOPBACK, port: 0 },
+      peers: [],
+      acceptRemote: (address) => address !== HOSTILE,
+    });
+    const at = await guarded.start();
+    try {
+      const reply = await new Promise<Buffer>((resolve) => {
+        const chunks: Buffer[] = [];
+        const socket = createConnection({ ...at, localAddress: HOSTILE });
+        socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+        socket.on('error', () => undefined);
+        socket.on('close', () => resolve(Buffer.concat(chunks)));
+        socket.once('connect', () => socket.write(encodeFrame(sealed(ASK))));
+      });
+      expect(reply.length).toBe(0);
+      expect(guarded.stats().refusals['not-lan']).toBe(1);
+    } finally {
+      await guarded.stop();
+    }
+  });
+
   test('a message sealed with another shop’s secret', async () => {
     const claim = newClaim(OTHER_SHOP_KEYS, 'RW-EVIL1', 'Till 2', new Date(clock.ms));
     const { reply } = await sendRaw(encodeFrame(sealed({ kind: 'claim', claim }, 'Till 2', OTHER_SHOP_KEYS)));

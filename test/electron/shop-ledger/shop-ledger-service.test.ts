@@ -57,8 +57,9 @@ describe('three tills of one shop', () => {
   test('a claim at till 1 is seen by tills 2 and 3 through check', async () => {
     const { tills } = await shop();
     await start(...tills);
-    const claim = await tills[0].claim(CODE);
+    const { winner: claim, won, unreachable } = await tills[0].claim(CODE);
     expect(claim).toMatchObject({ till: 'Till 1', token: claimToken(SHOP_KEYS, CODE) });
+    expect({ won, unreachable }).toEqual({ won: true, unreachable: [] });
     expect(await tills[1].check('rw-layla001')).toEqual({ claimedBy: claim, unreachable: [] });
     expect(await tills[2].check(CODE)).toEqual({ claimedBy: claim, unreachable: [] });
     // The claiming till itself is not told to refuse its own claim.
@@ -68,7 +69,7 @@ describe('three tills of one shop', () => {
   test('a till started later learns the earlier claims at start', async () => {
     const { tills, addresses } = await shop();
     await start(tills[0], tills[1]);
-    const claim = await tills[0].claim(CODE);
+    const { winner: claim } = await tills[0].claim(CODE);
     await tills[1].stop(); // till 3 must learn it from till 1 alone, or from both
     await start(tills[2]);
     expect(tills[2].stats().claims).toBe(1);
@@ -78,14 +79,49 @@ describe('three tills of one shop', () => {
     });
   });
 
-  test('a stopped till is named unreachable, within the bounded wait', async () => {
+  test('a stopped till is named unreachable by its name, within the bounded wait', async () => {
     const { tills, addresses } = await shop();
     await start(...tills);
+    // Till 3 started last: this check is the first time till 1 hears from it.
+    expect(await tills[0].check(CODE)).toEqual({ claimedBy: null, unreachable: [] });
     await tills[2].stop();
     const started = performance.now();
     const result = await tills[0].check(CODE, { waitMs: 300 });
     expect(performance.now() - started).toBeLessThan(1000);
-    expect(result).toEqual({ claimedBy: null, unreachable: [peerName(addresses[2])] });
+    // Till 3 answered before: it is named, not its address.
+    expect(result).toEqual({ claimedBy: null, unreachable: ['Till 3'] });
+    // A claim made meanwhile names it too.
+    expect((await tills[0].claim(CODE)).unreachable).toEqual(['Till 3']);
+    // Hours later it is no longer one of the shop's tills to wait for; a peer named in
+    // Settings is still asked, by its address.
+    clock.ms += 9 * 60 * 60 * 1000;
+    expect((await tills[0].check(CODE, { waitMs: 300 })).unreachable).toEqual([peerName(addresses[2])]);
+  });
+
+  test('a till found by discovery is asked, and still named after it drops out of discovery', async () => {
+    const { tills, addresses } = await shop();
+    const lone = till('Till 4', { host: HOST, port: 0 }, []);
+    await start(tills[0], lone);
+    await tills[0].claim(CODE);
+    expect((await lone.check(CODE)).claimedBy).toBeNull();
+    lone.setDiscovered([addresses[0]]);
+    expect((await lone.check(CODE)).claimedBy).toMatchObject({ till: 'Till 1' });
+    expect(lone.stats().peers).toBe(1);
+    // Unplugged: discovery no longer sees it, yet it answered minutes ago and may hold claims.
+    lone.setDiscovered([]);
+    await tills[0].stop();
+    expect((await lone.check(CODE, { waitMs: 300 })).unreachable).toEqual(['Till 1']);
+  });
+
+  test('holder names another till’s claim without asking anyone', async () => {
+    const { tills } = await shop();
+    await start(tills[0], tills[1]);
+    expect(tills[1].holder(CODE)).toBeNull();
+    const { winner } = await tills[0].claim(CODE);
+    await tills[0].stop();
+    expect(tills[1].holder(CODE)).toEqual(winner);
+    // A till's own claim is not "another till's".
+    expect(tills[0].holder(CODE)).toBeNull();
   });
 
   test('a peer that never answers is cut off by the wait', async () => {
@@ -105,12 +141,43 @@ describe('three tills of one shop', () => {
     const { tills } = await shop();
     await start(...tills);
     const [first, second] = await Promise.all([tills[0].claim(CODE), tills[1].claim(CODE)]);
-    // Same `at`: the smaller till name wins, whichever message arrived first.
-    expect(first.till).toBe('Till 1');
-    expect(second).toEqual(first);
+    // Same `at`: the smaller till name wins, whichever message arrived first; each claimer
+    // knows it from its own claim's answers, before it hands anything over.
+    expect(first.winner.till).toBe('Till 1');
+    expect(second.winner).toEqual(first.winner);
+    expect([first.won, second.won]).toEqual([true, false]);
     expect((await tills[0].check(CODE)).claimedBy).toBeNull();
-    expect((await tills[1].check(CODE)).claimedBy).toEqual(first);
-    expect((await tills[2].check(CODE)).claimedBy).toEqual(first);
+    expect((await tills[1].check(CODE)).claimedBy).toEqual(first.winner);
+    expect((await tills[2].check(CODE)).claimedBy).toEqual(first.winner);
+  });
+
+  test('racing claims on clocks a millisecond apart: exactly one till wins, every time', async () => {
+    // Till 2's clock runs behind, so its claim is the earlier one, whatever the network does.
+    const addresses = [
+      { host: HOST, port: await freePort() },
+      { host: HOST, port: await freePort() },
+    ];
+    const one = createShopLedger({
+      keys: SHOP_KEYS,
+      tillName: 'Till 1',
+      peers: [addresses[1]!],
+      listen: addresses[0]!,
+      now,
+    });
+    const two = createShopLedger({
+      keys: SHOP_KEYS,
+      tillName: 'Till 2',
+      peers: [addresses[0]!],
+      listen: addresses[1]!,
+      now: () => clock.ms - 1,
+    });
+    await start(one, two);
+    for (let round = 0; round < 20; round += 1) {
+      const code = `RW-RACE${String(round).padStart(3, '0')}`;
+      const [a, b] = await Promise.all([one.claim(code), two.claim(code)]);
+      expect([a.won, b.won]).toEqual([false, true]);
+      expect(a.winner).toEqual(b.winner);
+    }
   });
 
   test('a settled reward is no longer refused at the till that settled it', async () => {
@@ -127,7 +194,7 @@ describe('three tills of one shop', () => {
     await tills[0].claim(CODE);
     const stranger = till('Till 1', { host: HOST, port: 0 }, addresses, OTHER_SHOP_KEYS);
     await start(stranger);
-    await stranger.claim('RW-OTHER001');
+    expect((await stranger.claim('RW-OTHER001')).unreachable).toEqual(addresses.map(peerName));
     const result = await stranger.check(CODE, { waitMs: 500 });
     expect(result).toEqual({ claimedBy: null, unreachable: addresses.map(peerName) });
     expect(stranger.stats()).toMatchObject({ claims: 1 });

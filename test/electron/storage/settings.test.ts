@@ -70,8 +70,10 @@ describe('settings', () => {
       arabicDigits: 'arab',
       // Not sent: the default, once a day inside a night window.
       cacheRefresh: { everyHours: 24, windowFromHour: 2, windowToHour: 5 },
-      // Not sent either: the shop ledger off (until redemptions ask it), its port, no tills named.
-      shopLedger: false,
+      // Not sent either: the shop ledger on, redemptions going ahead (with a warning) while a
+      // till is out of reach, its port, no tills named.
+      shopLedger: true,
+      shopRedeemWhenSplit: true,
       shopPeers: [],
       shopLedgerPort: 47231,
     };

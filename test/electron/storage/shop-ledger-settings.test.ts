@@ -22,11 +22,17 @@ describe('the shop ledger settings', () => {
       const state = await till.call('getState');
       expect(state.ok && state.data.settings).toMatchObject({
         tillName: 'Old till',
-        shopLedger: false,
+        shopLedger: true,
+        shopRedeemWhenSplit: true,
         shopPeers: [],
         shopLedgerPort: 47231,
       });
-      expect(DEFAULT_SETTINGS).toMatchObject({ shopLedger: false, shopPeers: [], shopLedgerPort: 47231 });
+      expect(DEFAULT_SETTINGS).toMatchObject({
+        shopLedger: true,
+        shopRedeemWhenSplit: true,
+        shopPeers: [],
+        shopLedgerPort: 47231,
+      });
     } finally {
       for (const till of fixtures.splice(0)) await till.dispose();
       await rm(dir, { recursive: true, force: true });
@@ -62,6 +68,7 @@ describe('the shop ledger settings', () => {
       [{ shopLedgerPort: 47231.5 }, 'shopLedgerPort'],
       [{ shopLedgerPort: '47231' }, 'shopLedgerPort'],
       [{ shopLedger: 'yes' }, 'shopLedger'],
+      [{ shopRedeemWhenSplit: 1 }, 'shopRedeemWhenSplit'],
     ];
     for (const [patch, field] of cases) {
       const result = await till.call('updateSettings', patch);

@@ -261,7 +261,7 @@ describe('rewards store', () => {
 
       const claimOk = () => ({
         ok: true as const,
-        data: { enabled: true, winner: { till: 'Till 1', at: '2026-11-26T09:00:00.000Z' } },
+        data: { enabled: true, winner: { till: 'Till 1', at: '2026-11-26T09:00:00.000Z' }, won: true, unreachable: [] },
       });
 
       it('refuses a reward another till claimed, naming the till and the time, and queues nothing', async () => {
@@ -290,9 +290,67 @@ describe('rewards store', () => {
         expect(await rewards.redeem()).toBe(true);
         expect(rewards.queued).toMatchObject({ code: 'RW-LAYLA001', state: 'pending' });
         expect(rewards.unreachableNote).toBeNull();
-        await vi.waitFor(() => expect(till.callsTo('shopClaim')).toEqual([{ reward_code: 'RW-LAYLA001' }]));
+        // Claimed before the cashier is told "queued": the claim decides who hands it over.
+        expect(till.callsTo('shopClaim')).toEqual([{ reward_code: 'RW-LAYLA001' }]);
         expect(till.callsTo('redeemReward')).toHaveLength(0);
         expect(await useOfflineStore().services().outboxItems()).toHaveLength(1);
+      });
+
+      it('withdraws its queued item when another till’s claim at the same moment wins', async () => {
+        const rewards = await checkedOffline();
+        till.respond('shopCheck', () => ({ ok: true, data: { enabled: true, claimedBy: null, unreachable: [] } }));
+        till.respond('shopClaim', () => ({
+          ok: true,
+          data: {
+            enabled: true,
+            winner: { till: 'Till 2', at: '2026-11-26T09:00:00.000Z' },
+            won: false,
+            unreachable: [],
+          },
+        }));
+        expect(await rewards.redeem()).toBe(false);
+        expect(rewards.queued).toBeNull();
+        expect(rewards.refusedNote).toMatch(/^Already redeemed at Till 2 at 26 Nov 2026, /);
+        const services = useOfflineStore().services();
+        expect(await services.outboxItems()).toHaveLength(0);
+        expect(await services.journal()).toHaveLength(0);
+        // The reward is not left marked as waiting here: the cache offers no second redeem from it.
+        const reward = await till.db.rewards.get('RW-LAYLA001');
+        expect(reward).toBeDefined();
+        expect(reward?.pendingOutboxSeq).toBeUndefined();
+      });
+
+      it('refuses, naming the tills, when one is out of reach and Settings say so', async () => {
+        const rewards = await checkedOffline();
+        till.respond('getState', () => ({
+          ok: true,
+          data: tillState({ allowOfflineRedemption: true, shopRedeemWhenSplit: false }),
+        }));
+        await useSettingsStore().load();
+        till.calls.length = 0;
+        till.respond('shopCheck', () => ({
+          ok: true,
+          data: { enabled: true, claimedBy: null, unreachable: ['Till 3'] },
+        }));
+        till.respond('shopClaim', claimOk);
+        expect(await rewards.redeem()).toBe(false);
+        expect(rewards.refusedNote).toMatch(/^Till 3 can’t be reached and may have redeemed this reward; /);
+        expect(till.callsTo('shopClaim')).toHaveLength(0);
+        expect(await useOfflineStore().services().outboxItems()).toHaveLength(0);
+      });
+
+      it('adds to the warning the tills that did not take the claim', async () => {
+        const rewards = await checkedOffline();
+        till.respond('shopCheck', () => ({
+          ok: true,
+          data: { enabled: true, claimedBy: null, unreachable: ['Till 2'] },
+        }));
+        till.respond('shopClaim', () => ({
+          ok: true,
+          data: { ...claimOk().data, unreachable: ['Till 2', 'Till 3'] },
+        }));
+        expect(await rewards.redeem()).toBe(true);
+        expect(rewards.unreachableTills).toEqual(['Till 2', 'Till 3']);
       });
 
       it('keeps the queued redemption when the shop claim fails', async () => {
@@ -300,7 +358,7 @@ describe('rewards store', () => {
         till.respond('shopCheck', () => ({ ok: true, data: { enabled: true, claimedBy: null, unreachable: [] } }));
         till.respond('shopClaim', () => ({ ok: false, error: { kind: 'server', message: 'The ledger stopped.' } }));
         expect(await rewards.redeem()).toBe(true);
-        await vi.waitFor(() => expect(till.callsTo('shopClaim')).toHaveLength(1));
+        expect(till.callsTo('shopClaim')).toHaveLength(1);
         expect(await useOfflineStore().services().outboxItems()).toHaveLength(1);
       });
 

@@ -54,7 +54,9 @@ export function installFakeTill(): FakeTill {
   setOfflineServiceOverrides({ db, locks: null });
   // No shop ledger runs unless a test says otherwise: the bridge's answer when it is off.
   responders.set('shopCheck', () => ({ ok: true, data: { enabled: false, claimedBy: null, unreachable: [] } }));
-  responders.set('shopClaim', () => ({ ok: true, data: { enabled: false, winner: null } }));
+  responders.set('shopClaim', () => ({ ok: true, data: { enabled: false, winner: null, won: true, unreachable: [] } }));
+  responders.set('shopSettle', () => ({ ok: true, data: null }));
+  responders.set('shopHolder', () => ({ ok: true, data: { holder: null } }));
   return {
     api,
     db,
@@ -85,6 +87,7 @@ export function tillState(
       arabicDigits: 'arab',
       cacheRefresh: { everyHours: 24, windowFromHour: 2, windowToHour: 5 },
       shopLedger: true,
+      shopRedeemWhenSplit: true,
       shopPeers: [],
       shopLedgerPort: 47231,
       ...overrides,

@@ -2,8 +2,9 @@
 // runs in this test process, as it runs in Electron's main process); IndexedDB is
 // fake-indexeddb (the project's setup file).
 import { createServer } from 'node:net';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { DEMO_FIXTURES } from '../../../../sandbox';
+import type { TillApi } from '../../../../common/contract';
 import { journalToCsv } from '../../../../renderer/offline/outbox/journal-csv';
 import { createFakeLocks } from '../support/fixtures';
 import { BRANCH_ID, SETTINGS, cacheCustomer, startReplayHarness, type ReplayHarness } from '../support/replay-harness';
@@ -20,6 +21,13 @@ beforeEach(async () => {
   await cacheCustomer(harness, layla.id);
 });
 afterEach(() => harness.close());
+
+/** A fresh harness whose main process gives these answers (the shop ledger's). */
+async function withAnswers(answers: Partial<TillApi>): Promise<void> {
+  await harness.close();
+  harness = await startReplayHarness({ answers });
+  await cacheCustomer(harness, layla.id);
+}
 
 async function queue(code: string, orderReference: string) {
   const queued = await harness.till.outbox.queueRedemption({ code, phone: layla.phone, orderReference }, SETTINGS);
@@ -169,6 +177,44 @@ describe('reconciling a 422 reward_unavailable', () => {
       { outcome: 'redeemed_answer_lost', orderReference: 'ORD-LOST' },
     ]);
     expect((await harness.till.db.rewards.get(CODE_A))?.reward.status).toBe('redeemed');
+  });
+
+  test('a conflict on a reward another till of the shop claimed names that till, here and in the CSV', async () => {
+    const holder = { till: 'Till 2', at: '2026-11-26T08:35:00.000Z' };
+    const asked: string[] = [];
+    await withAnswers({
+      shopHolder: async ({ reward_code }) => {
+        asked.push(reward_code);
+        return { ok: true, data: { holder } };
+      },
+    });
+    const item = await queue(CODE_A, 'ORD-MINE');
+    // Till 2 redeemed it offline and replayed first.
+    expect((await harness.api.redeemReward({ reward_code: CODE_A, phone: layla.phone })).ok).toBe(true);
+    harness.clock.advance(5_000);
+
+    expect(await harness.till.replayer.runOnce()).toMatchObject({ conflicts: 1 });
+    expect(asked).toEqual([CODE_A]);
+    const conflict = await harness.till.db.outbox.get(item.seq!);
+    expect(conflict).toMatchObject({ attribution: { verdict: 'no_unanswered_attempt', claimedBy: holder } });
+    expect(conflict?.note).toMatch(/^The reward was already redeemed at Till 2 at 26 Nov 2026, /);
+    expect(conflict?.note).not.toMatch(/not by this till/);
+    await harness.till.outbox.acknowledge(item.seq!);
+    const csv = journalToCsv(await harness.till.outbox.journal());
+    expect(csv).toMatch(/already redeemed at Till 2 at/);
+  });
+
+  test('a replayed redemption the service holds settles its claims in the shop', async () => {
+    const settled: string[] = [];
+    await withAnswers({
+      shopSettle: async ({ reward_code }) => {
+        settled.push(reward_code);
+        return { ok: true, data: null };
+      },
+    });
+    await queue(CODE_A, 'ORD-1');
+    expect(await harness.till.replayer.runOnce()).toMatchObject({ done: 1 });
+    await vi.waitFor(() => expect(settled).toEqual([CODE_A]));
   });
 
   test('redeemed elsewhere while offline: a conflict kept with everything known', async () => {

@@ -48,12 +48,21 @@ export interface ReplayHarness {
   close(): Promise<void>;
 }
 
-export async function startReplayHarness(options: { locks?: LockManagerLike | null } = {}): Promise<ReplayHarness> {
+export async function startReplayHarness(
+  options: {
+    locks?: LockManagerLike | null;
+    /** Stands in for some of the main process's answers (the shop ledger's, say). */
+    answers?: Partial<TillApi>;
+  } = {},
+): Promise<ReplayHarness> {
   const clock = createClock();
   const sandbox = await startSandbox({ now: clock.now });
   const core = await createCoreFixture({ requestTimeoutMs: 2_000 });
   await configureService(core, sandbox.url, 'demo-key');
-  const api = createTillApi((channel, payload) => core.core.handlers[channel](APP_SENDER, payload));
+  const api: TillApi = {
+    ...createTillApi((channel, payload) => core.core.handlers[channel](APP_SENDER, payload)),
+    ...options.answers,
+  };
   const db = freshDb();
   const windows: Till[] = [];
   const openWindow = (locks: LockManagerLike | null): Till => {
