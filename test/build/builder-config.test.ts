@@ -6,6 +6,7 @@ import { DebugLogger } from 'builder-util';
 import type { Configuration } from 'electron-builder';
 import { describe, expect, it } from 'vitest';
 import { APP_ID, createBuilderConfig, NSIS_INCLUDE, PRODUCT_NAME } from '../../build/electron-builder.config';
+import { DEFAULT_SETTINGS } from '../../electron/storage/settings';
 import { LINK_SCHEME } from '../../electron/links/link-scheme';
 
 const PROJECT_DIR = fileURLToPath(new URL('../..', import.meta.url));
@@ -93,6 +94,28 @@ describe('electron-builder configuration', () => {
     expect(install).toContain(`WriteRegStr SHELL_CONTEXT "${key}\\shell\\open\\command" "" '"$appExe" -- "%1"'`);
     expect(uninstall).toContain(`DeleteRegKey SHELL_CONTEXT "${key}"`);
     expect(uninstall).toMatch(/\$\{ifNot\} \$\{isUpdated\}/);
+  });
+
+  it('opens the shop ledger’s ports for this program, on private networks and the local subnet only', () => {
+    const script = readFileSync(join(PROJECT_DIR, NSIS_INCLUDE), 'utf8');
+    const install = script.match(/!macro customInstall\n([\s\S]*?)!macroend/)?.[1] ?? '';
+    const uninstall = script.match(/!macro customUnInstall\n([\s\S]*?)!macroend/)?.[1] ?? '';
+    const remove = script.match(/!macro removeShopLedgerRules\n([\s\S]*?)!macroend/)?.[1] ?? '';
+    const rules = [...install.matchAll(/netsh advfirewall firewall add rule ([^']+)'/g)].map((match) => match[1]!);
+    expect(rules).toHaveLength(2);
+    for (const rule of rules) {
+      expect(rule).toContain('dir=in action=allow program="$appExe"');
+      expect(rule).toContain('profile=private remoteip=localsubnet');
+    }
+    // The port Settings start with, and mDNS.
+    expect(rules[0]).toContain(`protocol=TCP localport=${DEFAULT_SETTINGS.shopLedgerPort} `);
+    expect(rules[1]).toContain('protocol=UDP localport=5353 ');
+    // Removed before they are added (a reinstall adds no duplicates), and on a real uninstall;
+    // the macro is defined before NSIS reads its first use.
+    expect(install.indexOf('!insertmacro removeShopLedgerRules')).toBeLessThan(install.indexOf('add rule'));
+    expect(uninstall).toContain('!insertmacro removeShopLedgerRules');
+    expect(remove.match(/delete rule/g)).toHaveLength(2);
+    expect(script.indexOf('!macro removeShopLedgerRules')).toBeLessThan(script.indexOf('!macro customInstall'));
   });
 
   it('packs into asar, associates no file types and flips the hardening fuses', () => {

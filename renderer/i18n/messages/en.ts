@@ -477,6 +477,19 @@ export const en = {
     allowOffline: 'Allow redemptions while offline',
     allowOfflineHint:
       'When the service can’t be reached, a reward the cache shows as available is queued and sent on reconnect. Turn off to refuse redemptions until the till is connected.',
+    shop: {
+      title: 'Tills of this shop',
+      on: 'Share offline redemptions with the shop’s other tills',
+      onHint:
+        'Tills with the same service, key and branch find each other on the shop’s network, so a reward redeemed offline at one till is refused at the others.',
+      whenSplit: 'Redeem offline while a till of the shop can’t be reached',
+      whenSplitHint:
+        'That till may have redeemed the same reward. On: go ahead, with a warning. Off: refuse until it is back.',
+      peers: 'Other tills’ addresses',
+      peersHint: 'Only where the network blocks discovery: one address:port a line, such as 192.168.1.12:47231.',
+      port: 'Port for the other tills',
+      portHint: 'The same on every till of the shop; 47231 unless your network needs another.',
+    },
     refreshEvery: 'Refresh the offline cache',
     refreshDaily: 'Once a day, at night',
     refreshHours: 'Every {hours} hour | Every {hours} hours',

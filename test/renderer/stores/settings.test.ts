@@ -55,6 +55,38 @@ describe('settings store', () => {
     expect(draft.apiKey).toBe('');
   });
 
+  it('edits the shop ledger in the draft and sends the addresses as a list', async () => {
+    till.respond('getState', () => ({
+      ok: true,
+      data: tillState({
+        shopLedger: true,
+        shopRedeemWhenSplit: true,
+        shopPeers: ['10.0.0.2:47231'],
+        shopLedgerPort: 47231,
+      }),
+    }));
+    till.respond('updateSettings', () => ({ ok: true, data: tillState() }));
+    const settings = useSettingsStore();
+    await settings.load();
+    const draft = settings.draftFromState();
+    expect(draft).toMatchObject({
+      shopLedger: true,
+      shopRedeemWhenSplit: true,
+      shopPeers: '10.0.0.2:47231',
+      shopLedgerPort: 47231,
+    });
+    draft.shopRedeemWhenSplit = false;
+    draft.shopPeers = ' 10.0.0.2:47231\n\n till-3.local:47231 , [fd00::3]:47231 ';
+    draft.shopLedgerPort = 50000;
+    expect(await settings.save(draft)).toBe(true);
+    expect(till.callsTo('updateSettings').at(-1)).toMatchObject({
+      shopLedger: true,
+      shopRedeemWhenSplit: false,
+      shopPeers: ['10.0.0.2:47231', 'till-3.local:47231', '[fd00::3]:47231'],
+      shopLedgerPort: 50000,
+    });
+  });
+
   it('keeps everything typed when the main process refuses, with the reason beside the field', async () => {
     till.respond('getState', () => ({ ok: true, data: tillState() }));
     till.respond('updateSettings', () => ({
