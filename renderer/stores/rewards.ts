@@ -63,6 +63,8 @@ export const useRewardsStore = defineStore('rewards', () => {
   const answerLost = ref(false);
   /** Tills of the shop (`host:port`) that did not answer before the redemption was queued. */
   const unreachableTills = ref<string[]>([]);
+  /** Another till of the shop redeemed the checked reward offline: the screen says so on the reward. */
+  const claimedElsewhere = ref<{ till: string; at: string } | null>(null);
   /** Plain words when the till would not redeem or queue it (offline redemption turned off, say). */
   const refusedNote = ref<string | null>(null);
   /** Plain words after a refused redeem, e.g. "This reward was already used on 22 Nov 2026, 10:41." */
@@ -127,6 +129,7 @@ export const useRewardsStore = defineStore('rewards', () => {
     redeemedAt.value = null;
     answerLost.value = false;
     unreachableTills.value = [];
+    claimedElsewhere.value = null;
     refusedNote.value = null;
     unavailableNote.value = null;
     earlierAttemptUnanswered.value = false;
@@ -246,6 +249,7 @@ export const useRewardsStore = defineStore('rewards', () => {
                 ? claimedElsewhereWords(outcome.claimedBy)
                 : refusalWords(outcome.reason, outcome.message);
             if (outcome.reason === 'already_queued') pendingHere.value = true;
+            if (outcome.reason === 'claimed_elsewhere') claimedElsewhere.value = outcome.claimedBy;
             if ('check' in outcome && outcome.check) offlineCheck.value = outcome.check;
             reportToLink(target, 'refused', { message: refusedNote.value });
           }
@@ -356,6 +360,7 @@ export const useRewardsStore = defineStore('rewards', () => {
     answerLost,
     unreachableTills,
     unreachableNote,
+    claimedElsewhere,
     refusedNote,
     offlineCheck,
     pendingHere,

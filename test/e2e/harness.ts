@@ -251,7 +251,24 @@ export interface Harness {
    * do not fire. The page's clock is Playwright's: a test that installed it moves it too.
    */
   passTime(ms: number): void;
+  /** Another till on the same sandbox: its own core, user data, page and IndexedDB. */
+  openAnotherTill(): Promise<TillPage>;
   close(): Promise<void>;
+}
+
+/** One till of several on the harness's sandbox (a shop): what a test drives it by. */
+export interface TillPage {
+  page: Page;
+  context: BrowserContext;
+  core: AppCore;
+  appUrl: string;
+  call: Harness['call'];
+  /** Points this till at the sandbox with the key, and names it. */
+  configureService(tillName?: string): Promise<void>;
+  openApp(): Promise<void>;
+  screenshot(name: string): Promise<string>;
+  bridgeCalls: BridgeCall[];
+  settled(): Promise<void>;
 }
 
 export interface HarnessOptions {
@@ -330,56 +347,91 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       });
     cleanups.push(stopSandbox);
 
-    const bridgeCalls: BridgeCall[] = [];
-    /** Bridge calls not answered yet. */
-    const inFlight = new Set<Promise<unknown>>();
-    // The core itself, for `call` and the tests; the page server gets it with a recording table.
-    const made: { core?: AppCore } = {};
-    const shell = await startPageServer({
-      secret: newAccessSecret(),
-      bridgeScript: pageBridge,
-      // What the Electron shell registers for app://, reading files as its net.fetch does.
-      appProtocol: createAppProtocolHandler({
-        rootDir: rendererDir,
-        fetchFile: async (fileUrl) => new Response(await readFile(fileURLToPath(fileUrl))),
-      }),
-      createCore: async (appOrigin) => {
-        const core = await createAppCore({
-          userDataDir: join(work, 'user-data'),
-          cipher: createTestCipher(),
-          appOrigin,
-          // What would reach the till's log file (failed calls are warnings there): kept, not printed.
-          log: createCapturedLog(),
-          requestTimeoutMs: options.requestTimeoutMs ?? 3000,
-          // The core's defaults, read through `passedMs`.
-          serviceClock: new ServiceClock({
-            monotonicNow: () => performance.timeOrigin + performance.now() + passedMs,
-            wallNow: tillWallNow,
-          }),
-          linkRateLimitNow: tillWallNow,
-          ...(options.callbackRetryDelaysMs ? { callbackRetryDelaysMs: options.callbackRetryDelaysMs } : {}),
-        });
-        made.core = core;
-        // The pages' calls, and only theirs, are recorded.
-        return { ...core, handlers: recordingHandlers(core.handlers, bridgeCalls, inFlight) };
-      },
-    });
-    const appCore = made.core;
-    if (!appCore) throw new Error('The page server made no core.');
-    cleanups.push(() => appCore.dispose());
-    cleanups.push(() => shell.close());
-
     const browser: Browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
     cleanups.push(() => browser.close());
-    const context = await browser.newContext({ viewport: VIEWPORT, locale: 'en-GB' });
-    await context.addInitScript({ content: CSP_VIOLATION_RECORDER });
-    const page = await context.newPage();
-    page.setDefaultTimeout(10_000);
-    const appUrl = `${shell.address}index.html`;
-    const sender = { url: appUrl };
 
-    const call = (<K extends Operation>(operation: K, payload?: TillOperations[K]['payload']) =>
-      appCore.handlers[CHANNELS[operation]](sender, payload)) as Harness['call'];
+    /**
+     * One till: its own user data, app core and page server, and a browser context of its
+     * own (so its own IndexedDB), on the harness's one sandbox.
+     */
+    const startTill = async (userDataDir: string): Promise<TillPage> => {
+      const bridgeCalls: BridgeCall[] = [];
+      /** Bridge calls not answered yet. */
+      const inFlight = new Set<Promise<unknown>>();
+      // The core itself, for `call` and the tests; the page server gets it with a recording table.
+      const made: { core?: AppCore } = {};
+      const shell = await startPageServer({
+        secret: newAccessSecret(),
+        bridgeScript: pageBridge,
+        // What the Electron shell registers for app://, reading files as its net.fetch does.
+        appProtocol: createAppProtocolHandler({
+          rootDir: rendererDir,
+          fetchFile: async (fileUrl) => new Response(await readFile(fileURLToPath(fileUrl))),
+        }),
+        createCore: async (appOrigin) => {
+          const core = await createAppCore({
+            userDataDir,
+            cipher: createTestCipher(),
+            appOrigin,
+            // What would reach the till's log file (failed calls are warnings there): kept, not printed.
+            log: createCapturedLog(),
+            requestTimeoutMs: options.requestTimeoutMs ?? 3000,
+            // The core's defaults, read through `passedMs`.
+            serviceClock: new ServiceClock({
+              monotonicNow: () => performance.timeOrigin + performance.now() + passedMs,
+              wallNow: tillWallNow,
+            }),
+            linkRateLimitNow: tillWallNow,
+            ...(options.callbackRetryDelaysMs ? { callbackRetryDelaysMs: options.callbackRetryDelaysMs } : {}),
+          });
+          made.core = core;
+          // The pages' calls, and only theirs, are recorded.
+          return { ...core, handlers: recordingHandlers(core.handlers, bridgeCalls, inFlight) };
+        },
+      });
+      const appCore = made.core;
+      if (!appCore) throw new Error('The page server made no core.');
+      cleanups.push(() => appCore.dispose());
+      cleanups.push(() => shell.close());
+
+      const context = await browser.newContext({ viewport: VIEWPORT, locale: 'en-GB' });
+      await context.addInitScript({ content: CSP_VIOLATION_RECORDER });
+      const page = await context.newPage();
+      page.setDefaultTimeout(10_000);
+      const appUrl = `${shell.address}index.html`;
+      const sender = { url: appUrl };
+      const call = (<K extends Operation>(operation: K, payload?: TillOperations[K]['payload']) =>
+        appCore.handlers[CHANNELS[operation]](sender, payload)) as Harness['call'];
+      return {
+        page,
+        context,
+        core: appCore,
+        appUrl,
+        call,
+        async configureService(tillName = 'Till 2') {
+          const settings = await call('updateSettings', { baseUrl: sandbox.url, defaultCountry: 'SA', tillName });
+          if (!settings.ok) throw new Error(`Settings refused: ${settings.error.message}`);
+          const key = await call('setApiKey', { apiKey: SERVICE_KEY });
+          if (!key.ok) throw new Error(`Key refused: ${key.error.message}`);
+        },
+        async openApp() {
+          // The page's socket takes the link pushes, as the Electron window's webContents does.
+          await page.goto(appUrl);
+          await page.locator('main.screen > *').first().waitFor();
+        },
+        async screenshot(name: string) {
+          const file = join(SCREENSHOT_DIR, `${name}.png`);
+          await page.screenshot({ path: file, fullPage: false });
+          return file;
+        },
+        bridgeCalls,
+        settled: () => settlePages(context, bridgeCalls, inFlight),
+      };
+    };
+
+    const first = await startTill(join(work, 'user-data'));
+    const { page, context, core: appCore, appUrl, call } = first;
+    let tills = 1;
 
     return {
       page,
@@ -390,30 +442,14 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       core: appCore,
       appUrl,
       call,
-      async configureService() {
-        const settings = await call('updateSettings', {
-          baseUrl: sandbox.url,
-          defaultCountry: 'SA',
-          tillName: 'Till 2',
-        });
-        if (!settings.ok) throw new Error(`Settings refused: ${settings.error.message}`);
-        const key = await call('setApiKey', { apiKey: SERVICE_KEY });
-        if (!key.ok) throw new Error(`Key refused: ${key.error.message}`);
-      },
-      async openApp() {
-        // The page's socket takes the link pushes, as the Electron window's webContents does.
-        await page.goto(appUrl);
-        await page.locator('main.screen > *').first().waitFor();
-      },
+      configureService: () => first.configureService(),
+      openApp: () => first.openApp(),
       deliverLink: (url: string) => appCore.links.receive(url, 'second-instance'),
-      async screenshot(name: string) {
-        const file = join(SCREENSHOT_DIR, `${name}.png`);
-        await page.screenshot({ path: file, fullPage: false });
-        return file;
-      },
+      screenshot: (name) => first.screenshot(name),
       cspViolations: () => page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations),
-      bridgeCalls,
-      settled: () => settlePages(context, bridgeCalls, inFlight),
+      bridgeCalls: first.bridgeCalls,
+      settled: () => first.settled(),
+      openAnotherTill: async () => startTill(join(work, `user-data-${++tills}`)),
       stopSandbox,
       restartSandbox,
       elsewhere,

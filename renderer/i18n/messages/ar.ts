@@ -227,6 +227,7 @@ export const ar: MessageSchema = {
     queued: 'الاستبدال في قائمة الانتظار على هذا الجهاز',
     usedOn: 'استُخدمت في {date}',
     blockedOffline: 'متاحة — لا يمكن استبدالها دون اتصال',
+    claimedElsewhere: 'استُبدلت على {till}، بانتظار الإرسال',
     available: 'متاحة',
     code: 'الرمز',
     gives: 'تمنح',

@@ -232,6 +232,7 @@ export const en = {
     queued: 'Redemption queued on this till',
     usedOn: 'Used on {date}',
     blockedOffline: 'Available — can’t be redeemed while offline',
+    claimedElsewhere: 'Redeemed at {till}, waiting to be sent',
     available: 'Available',
     code: 'Code',
     gives: 'Gives',

@@ -277,6 +277,7 @@ describe('rewards store', () => {
         );
         expect(rewards.queued).toBeNull();
         expect(rewards.canRedeem).toBe(false);
+        expect(rewards.claimedElsewhere).toEqual({ till: 'Till 2', at: '2026-11-26T09:15:00.000Z' });
         expect(till.callsTo('shopCheck')).toEqual([{ reward_code: 'RW-LAYLA001' }]);
         expect(till.callsTo('shopClaim')).toHaveLength(0);
         expect(till.callsTo('redeemReward')).toHaveLength(0);

@@ -1,0 +1,182 @@
+/**
+ * Three tills of one shop through an outage of the service, with their LAN up (issue 32,
+ * docs/shop-ledger.md): three app cores and three pages, one sandbox stopped and started
+ * again. Each till names the other two in Settings (loopback stands in for the LAN; discovery
+ * by mDNS is tested on its own in test/electron/shop-ledger/discovery.test.ts).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { DEMO_FIXTURES } from '../../sandbox';
+import { checkCode, openCustomer, openOutbox, outboxCount } from './cashier';
+import { startHarness, type Harness, type TillPage } from './harness';
+import { freePort } from '../support/free-port';
+
+const { layla, omar } = DEMO_FIXTURES;
+const BRANCH_ID = '5c2d7e10-8a4b-4f6c-9d1e-2b3a4c5d6e7f';
+const A = layla.rewards.availableProduct;
+const B = omar.reward;
+const C = layla.rewards.availablePoints;
+const PHONE: Record<string, string> = { [A]: layla.phone, [B]: omar.phone, [C]: layla.phone };
+
+type Outcome = { queued: string } | { refused: string };
+
+/** Checks `code` against the cache and presses "Order paid — redeem"; what the cashier is told. */
+async function redeemOffline(page: Page, code: string, orderReference: string): Promise<Outcome> {
+  await checkCode(page, code, PHONE[code]!);
+  await expect.poll(() => page.getByTestId('offline-check').textContent()).toContain('checked against the cache of');
+  await page.locator('#order-reference').fill(orderReference);
+  await page.getByTestId('redeem-confirm').click();
+  const told = page.locator('[data-testid="queued"], [data-testid="redeem-refused"]').first();
+  await told.waitFor();
+  const text = (await told.textContent()) ?? '';
+  return (await told.getAttribute('data-testid')) === 'queued' ? { queued: text } : { refused: text };
+}
+
+describe('the tills of one shop keep the promise together while the service is down', () => {
+  let h: Harness;
+  let tills: [TillPage, TillPage, TillPage];
+  let ports: number[];
+
+  const ledger = async (index: number, on: boolean): Promise<void> => {
+    const till = tills[index]!;
+    expect((await till.call('updateSettings', { shopLedger: on })).ok).toBe(true);
+    await till.core.shopLedgerSettled();
+  };
+
+  beforeAll(async () => {
+    h = await startHarness({ requestTimeoutMs: 2000 });
+    const first: TillPage = {
+      page: h.page,
+      context: h.context,
+      core: h.core,
+      appUrl: h.appUrl,
+      call: h.call,
+      configureService: async () => h.configureService(),
+      openApp: () => h.openApp(),
+      screenshot: (name) => h.screenshot(name),
+      bridgeCalls: h.bridgeCalls,
+      settled: () => h.settled(),
+    };
+    tills = [first, await h.openAnotherTill(), await h.openAnotherTill()];
+    ports = [await freePort(), await freePort(), await freePort()];
+    for (const [index, till] of tills.entries()) {
+      await till.configureService();
+      const saved = await till.call('updateSettings', {
+        tillName: `Till ${index + 1}`,
+        branchId: BRANCH_ID,
+        allowOfflineRedemption: true,
+        shopLedger: true,
+        shopLedgerPort: ports[index],
+        shopPeers: ports.filter((_port, other) => other !== index).map((port) => `127.0.0.1:${port}`),
+      });
+      if (!saved.ok) throw new Error(saved.error.message);
+      await till.core.shopLedgerSettled();
+      await till.openApp();
+    }
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('each till caches the customers while online; then the service goes down', async () => {
+    for (const till of tills) {
+      await openCustomer(till.page, layla.phone, layla.name);
+      await openCustomer(till.page, omar.phone, omar.name);
+    }
+    await h.stopSandbox();
+  });
+
+  it('a reward redeemed offline at till 1 is refused at tills 2 and 3, naming till 1', async () => {
+    const [one, two, three] = tills;
+    expect(await redeemOffline(one.page, A, 'POS-1-A')).toEqual({ queued: expect.stringContaining(`Queued: ${A}`) });
+    for (const till of [two, three]) {
+      const outcome = await redeemOffline(till.page, A, 'POS-X-A');
+      expect(outcome).toEqual({
+        refused: expect.stringMatching(
+          /^Already redeemed at Till 1 at .+ \(waiting to be sent\)\. Do not apply this reward\.$/,
+        ),
+      });
+    }
+    // The reward itself no longer reads "Available".
+    expect(await two.page.locator('[data-testid="reward-result"] [data-testid="reward-state"]').textContent()).toBe(
+      'Redeemed at Till 1, waiting to be sent',
+    );
+    await two.screenshot('65-shop-claimed-elsewhere');
+    for (const till of [two, three]) {
+      await openOutbox(till.page);
+      await expect.poll(() => outboxCount(till.page, 'pending')).toBe(0);
+    }
+  });
+
+  it('a till whose ledger starts later learns the claims from the tills it reaches', async () => {
+    const [, , three] = tills;
+    // Till 3 restarts its ledger while till 1 is gone: only till 2 can tell it of till 1's claim.
+    await ledger(2, false);
+    await ledger(0, false);
+    await ledger(2, true);
+    const outcome = await redeemOffline(three.page, A, 'POS-3-A');
+    expect(outcome).toEqual({ refused: expect.stringMatching(/^Already redeemed at Till 1 at /) });
+    await ledger(0, true);
+  });
+
+  it('a till that cannot be reached is named: it may have redeemed the reward', async () => {
+    const [, two] = tills;
+    await ledger(2, false);
+    const outcome = await redeemOffline(two.page, B, 'POS-2-B');
+    expect(outcome).toEqual({ queued: expect.stringContaining(`Queued: ${B}`) });
+    await expect
+      .poll(() => two.page.getByTestId('shop-unreachable').textContent())
+      .toBe('Till 3 can’t be reached: it may have redeemed this reward.');
+    await two.screenshot('66-shop-till-unreachable');
+    await ledger(2, true);
+  });
+
+  it('two tills redeeming the same reward at the same moment: exactly one hands it over', async () => {
+    const [one, two] = tills;
+    for (const till of [one, two]) {
+      await checkCode(till.page, C, PHONE[C]!);
+      await expect.poll(() => till.page.getByTestId('offline-check').textContent()).toContain('checked against');
+      await till.page.locator('#order-reference').fill(`POS-C-${till === one ? 1 : 2}`);
+    }
+    await Promise.all([one, two].map((till) => till.page.getByTestId('redeem-confirm').click()));
+    const told = await Promise.all(
+      [one, two].map(async (till) => {
+        const shown = till.page.locator('[data-testid="queued"], [data-testid="redeem-refused"]').first();
+        await shown.waitFor();
+        return shown.getAttribute('data-testid');
+      }),
+    );
+    expect([...told].sort()).toEqual(['queued', 'redeem-refused']);
+    const loser = told[0] === 'queued' ? two : one;
+    const winner = loser === one ? 'Till 2' : 'Till 1';
+    expect(await loser.page.getByTestId('redeem-refused').textContent()).toMatch(
+      new RegExp(`^Already redeemed at ${winner} at `),
+    );
+    await openOutbox(loser.page);
+    // The loser withdrew what it had queued: nothing of C waits there.
+    await expect.poll(() => loser.page.locator(`[data-testid="outbox-pending"] [data-code="${C}"]`).count()).toBe(0);
+  });
+
+  it('the service back: one redemption of each reward, and every journal tells the same story', async () => {
+    await h.restartSandbox();
+    for (const till of tills) {
+      await openOutbox(till.page);
+      await till.page.getByTestId('retry-now').click();
+      await expect.poll(() => outboxCount(till.page, 'pending')).toBe(0);
+      expect(await outboxCount(till.page, 'conflict')).toBe(0);
+      expect(await outboxCount(till.page, 'failed')).toBe(0);
+    }
+    for (const till of tills) await till.settled();
+    const made = h.allRedemptions().map((redemption) => redemption.code);
+    expect([...made].sort()).toEqual([A, B, C].sort());
+
+    // Each till's journal: only its own redemptions, each once, and together exactly the service's.
+    const journaled: string[] = [];
+    for (const till of tills) {
+      const rows = till.page.locator('[data-testid="outbox-done"] [data-code]');
+      for (const row of await rows.all()) journaled.push((await row.getAttribute('data-code')) ?? '');
+    }
+    expect([...journaled].sort()).toEqual([A, B, C].sort());
+    await tills[0].screenshot('67-shop-replayed');
+  });
+});
