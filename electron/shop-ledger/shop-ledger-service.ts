@@ -81,6 +81,13 @@ export interface ShopLedger {
 const DEFAULT_ASK_TIMEOUT_MS = 1500;
 /** A shift: a till that answered within it is still one of the shop's. */
 const DEFAULT_SEEN_FOR_MS = 8 * 60 * 60 * 1000;
+/**
+ * A peer that just timed out (a till unplugged: its packets go nowhere) is not waited for
+ * again this soon: the claim that follows a check would otherwise wait for it a second time,
+ * and a redemption must cost the cashier at most one bounded wait. A refused connection is
+ * not remembered: it costs nothing to try again, and the till may just have started.
+ */
+const DOWN_FOR_MS = 10_000;
 /** A check holds the cashier's screen: never longer than this, whatever is asked. */
 const MAX_WAIT_MS = 10_000;
 /** Pages of claims read from one peer in one catch-up (128 claims a page). */
@@ -129,6 +136,12 @@ export function createShopLedger(options: ShopLedgerOptions): ShopLedger {
   let discovered: PeerAddress[] = [];
   /** By `peerName(address)`: who answered there last, and when. */
   const seen = new Map<string, Seen & { address: PeerAddress }>();
+  /** By `peerName(address)`: when (monotonic ms) a peer last timed out. */
+  const down = new Map<string, number>();
+  const isDown = (peer: PeerAddress): boolean => {
+    const at = down.get(peerName(peer));
+    return at !== undefined && performance.now() - at < DOWN_FOR_MS;
+  };
 
   const transport = createPeerTransport({
     keys,
@@ -164,6 +177,11 @@ export function createShopLedger(options: ShopLedgerOptions): ShopLedger {
 
   function heardFrom(peer: PeerAddress, till: string): void {
     seen.set(peerName(peer), { till, at: now(), address: peer });
+    down.delete(peerName(peer));
+  }
+
+  function failed(peer: PeerAddress, failure: 'unreachable' | 'timeout'): void {
+    if (failure === 'timeout') down.set(peerName(peer), performance.now());
   }
 
   /** How a peer that did not answer is named to the cashier. */
@@ -185,9 +203,15 @@ export function createShopLedger(options: ShopLedgerOptions): ShopLedger {
     let since = EVERY_CLAIM;
     for (let page = 0; page < MAX_PAGES; page += 1) {
       const left = deadline - performance.now();
-      if (left <= 0) return false;
+      if (left <= 0) {
+        failed(peer, 'timeout');
+        return false;
+      }
       const exchange = await transport.send(peer, { kind: 'ask', since }, left);
-      if (!exchange.ok) return false;
+      if (!exchange.ok) {
+        failed(peer, exchange.failure);
+        return false;
+      }
       heardFrom(peer, exchange.reply.from);
       const { claims } = exchange.reply;
       ledger.merge(claims);
@@ -209,18 +233,25 @@ export function createShopLedger(options: ShopLedgerOptions): ShopLedger {
 
   /** Tells every peer of `claim`; merges what each holds on the reward; those that failed. */
   async function announce(claim: Claim): Promise<string[]> {
-    const asked = peers();
+    const all = peers();
+    // Those that timed out a moment ago are not waited for twice; the next check tries them again.
+    const skipped = all.filter(isDown);
+    const asked = all.filter((peer) => !isDown(peer));
     const exchanges = await Promise.all(
       asked.map((peer) => transport.send(peer, { kind: 'claim', claim }, askTimeoutMs)),
     );
-    const failed: PeerAddress[] = [];
+    const unanswered: PeerAddress[] = [...skipped];
     exchanges.forEach((exchange, index) => {
       const peer = asked[index]!;
-      if (!exchange.ok) return void failed.push(peer);
+      if (!exchange.ok) {
+        failed(peer, exchange.failure);
+        unanswered.push(peer);
+        return;
+      }
       heardFrom(peer, exchange.reply.from);
       ledger.merge(exchange.reply.claims.filter((held) => held.token === claim.token));
     });
-    return namesOf(failed);
+    return namesOf(unanswered);
   }
 
   return {

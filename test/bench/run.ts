@@ -5,7 +5,7 @@
  *
  *   npm run bench                     the default run (10,000 and 100,000 cached customers)
  *   npm run bench -- --million        also 1,000,000 cached customers (several minutes more)
- *   npm run bench -- --only=search,fill,scan,replay,size   some sections only
+ *   npm run bench -- --only=search,fill,scan,replay,size,shop   some sections only
  */
 import { readFile } from 'node:fs/promises';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -19,13 +19,14 @@ import { replayFigures } from './replay-section';
 import { readFigures, Report, writeDocTable } from './report';
 import { scanFigures } from './scan-section';
 import { readinessFigures, searchFigures, seedSearchCache } from './search-section';
+import { shopFigures } from './shop-section';
 import { sizeFigures } from './size-section';
 import { waitForQuietBrowser } from './settle';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const RESULTS_FILE = join(ROOT, 'test/bench/results.json');
 const DOC_FILE = join(ROOT, 'docs/benchmark.md');
-const SECTIONS = ['search', 'fill', 'replay', 'scan', 'size'] as const;
+const SECTIONS = ['search', 'fill', 'replay', 'scan', 'size', 'shop'] as const;
 /** What the fill over a wire adds to every call: a service across the internet, seen from a shop. */
 const WIRE_LATENCY_MS = 25;
 type Section = (typeof SECTIONS)[number];
@@ -158,6 +159,7 @@ async function main(): Promise<void> {
     }
     if (only.has('scan')) await timed('scan to answer in the app page', () => scanFigures(report, 20));
     if (only.has('size')) await timed('renderer size', () => sizeFigures(report, join(work, 'renderer')));
+    if (only.has('shop')) await timed('shop ledger: 500 offline redemptions', () => shopFigures(report, 500));
   } finally {
     await rm(work, { recursive: true, force: true });
   }

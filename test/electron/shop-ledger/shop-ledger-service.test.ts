@@ -133,6 +133,8 @@ describe('three tills of one shop', () => {
     await start(one);
     const started = performance.now();
     expect(await one.check(CODE, { waitMs: 200 })).toEqual({ claimedBy: null, unreachable: [peerName(silentAt)] });
+    // The claim that follows does not wait for it a second time: one bounded wait in all.
+    expect((await one.claim(CODE)).unreachable).toEqual([peerName(silentAt)]);
     expect(performance.now() - started).toBeLessThan(800);
     silent.close();
   });
