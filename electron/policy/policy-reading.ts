@@ -99,3 +99,12 @@ function withFullPaths(error: z.ZodError): z.ZodError {
     ),
   );
 }
+
+/**
+ * The manager PIN's hash the policy sets, for the PIN's guard (issue 34 wires it): null
+ * without a policy, with one that sets none, and with one that was refused, since a refused
+ * policy applies nothing.
+ */
+export function policyManagerPinHash(reading: PolicyReading): string | null {
+  return reading.state === 'applied' ? (reading.policy.managerPinHash ?? null) : null;
+}

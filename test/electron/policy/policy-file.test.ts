@@ -3,7 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readPolicyFile } from '../../../electron/policy/policy-file';
-import { describePolicyProblem, type PolicyReading } from '../../../electron/policy/policy-reading';
+import {
+  describePolicyProblem,
+  policyManagerPinHash,
+  type PolicyReading,
+} from '../../../electron/policy/policy-reading';
 import { MAX_POLICY_BYTES } from '../../../electron/policy/policy-schema';
 import { ENGLISH } from '../../../electron/messages';
 
@@ -56,6 +60,13 @@ describe('the policy file', () => {
     });
     expect(reading.policy.updates?.pinVersion).toBe('1.4.2');
     expect(reading.policy.managerPinHash).toBe(GOOD_POLICY.managerPinHash);
+    expect(policyManagerPinHash(reading)).toBe(GOOD_POLICY.managerPinHash);
+  });
+
+  it('gives the manager PIN hash of an applied policy only', async () => {
+    expect(policyManagerPinHash({ state: 'none' })).toBeNull();
+    await writeFile(file, JSON.stringify({ ...GOOD_POLICY, settings: { branchId: 'x' } }));
+    expect(policyManagerPinHash(await readPolicyFile(file))).toBeNull();
   });
 
   it.each([
