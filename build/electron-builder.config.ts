@@ -122,7 +122,7 @@ export function createBuilderConfig(env: Env = process.env): Configuration {
       // electron-updater updates a Mac from the zip (Squirrel.Mac); the dmg is for the first install.
       target: [
         { target: 'dmg', arch: ['x64', 'arm64'] },
-        ...(updateFeed ? [{ target: 'zip', arch: ['x64', 'arm64'] }] : []),
+        ...(updateFeed ? [{ target: 'zip', arch: ['x64' as const, 'arm64' as const] }] : []),
       ],
       category: 'public.app-category.business',
       icon: 'build/icon.icns',
