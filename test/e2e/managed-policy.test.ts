@@ -84,6 +84,18 @@ describe('Settings under the organisation’s policy', () => {
     expect(state.ok && state.data.settings.baseUrl).toBe(h.sandbox.url);
   });
 
+  it('says the same in Arabic, right to left', async () => {
+    const { page } = h;
+    await h.call('updateSettings', { language: 'ar' });
+    await page.reload();
+    await page.keyboard.press('F9');
+    await expect.poll(() => page.getByTestId('managed-mark').first().textContent()).toBe('تضبطه مؤسستك');
+    expect(await page.getByTestId('policy-managed').textContent()).toMatch(/تضبط مؤسستك بعض إعدادات/);
+    expect(await page.evaluate(() => document.documentElement.dir)).toBe('rtl');
+    await h.screenshot('82-settings-managed-arabic');
+    await h.call('updateSettings', { language: null });
+  });
+
   it('applies nothing of a broken policy, says why in Settings, and the till works on its own settings', async () => {
     const { page } = h;
     await writePolicy({ schemaVersion: 1, settings: { baseUrl: h.sandbox.url, branchId: 'branch 7' } });

@@ -117,6 +117,8 @@ describe('the policy file', () => {
     expect(refused.words).toMatch(words);
     expect(refused.words).toContain(file);
     expect(refused.words).toMatch(/This till uses its own settings/);
+    // A value is never repeated back: an API key pasted into a policy stays out of the log.
+    expect(refused.words).not.toContain('sk_live_123456789');
   });
 
   it('refuses a valid policy with one bad value whole, not the good part', async () => {
