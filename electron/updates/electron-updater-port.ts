@@ -11,7 +11,7 @@ import type { UpdaterPort } from './update-scheduler';
  * - no automatic download, no downgrade, no pre-release, no web installer;
  * - the staging decision is ours (`accept`, the same judgement as the scheduler's, with
  *   this till's stable bucket), not electron-updater's per-account random id;
- * - installing at quit follows the policy (off when updates are off).
+ * - installing at quit follows the policy (off when updates are off, or another version is pinned).
  *
  * electron-updater checks the download's SHA-512 against the feed, and on Windows the
  * installer's Authenticode publisher against `publisherName` in app-update.yml
@@ -36,8 +36,8 @@ export function createElectronUpdaterPort(
   let feed: string | null = null;
 
   return {
-    configure(config: UpdateConfig) {
-      updater.autoInstallOnAppQuit = config.enabled;
+    configure(config: UpdateConfig, installAtQuit: boolean) {
+      updater.autoInstallOnAppQuit = installAtQuit;
       const wanted = config.feedUrl && `${config.feedUrl}\n${config.channel}`;
       if (wanted && wanted !== feed) {
         // The channel goes in the feed options: setting `updater.channel` would allow downgrades.

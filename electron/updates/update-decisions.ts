@@ -71,14 +71,29 @@ export function inInstallWindow(date: Date, window: InstallWindow): boolean {
 
 export type InstallVerdict =
   | { install: true }
-  | { install: false; reason: 'disabled' | 'nothing_downloaded' | 'downgrade' | 'outside_window' | 'busy' };
+  | {
+      install: false;
+      reason: 'disabled' | 'nothing_downloaded' | 'downgrade' | 'not_pinned' | 'outside_window' | 'busy';
+    };
+
+/**
+ * Whether a version already downloaded may still be installed, at the window or at quit:
+ * the policy may have turned updates off or pinned another version since it was taken.
+ */
+export function stillWanted(config: UpdateConfig, current: string, downloaded: string): InstallVerdict {
+  if (!config.enabled) return { install: false, reason: 'disabled' };
+  if ((compareVersions(downloaded, current) ?? 0) <= 0) return { install: false, reason: 'downgrade' };
+  if (config.pinVersion !== null && compareVersions(downloaded, config.pinVersion) !== 0)
+    return { install: false, reason: 'not_pinned' };
+  return { install: true };
+}
 
 /**
  * Whether to install a downloaded update now: only inside the night window and only while the
  * till is idle (no customer open, nothing being redeemed or registered, the outbox on disk).
  * Outside the window it waits for the next quit (electron-updater installs on quit) or the
  * next night; a till busy at night waits for the next check. Never a version that is not newer,
- * whatever was downloaded.
+ * nor one the policy no longer wants (`stillWanted`), whatever was downloaded.
  */
 export function judgeInstall(input: {
   config: UpdateConfig;
@@ -90,7 +105,8 @@ export function judgeInstall(input: {
   const { config, now, idle, current, downloaded } = input;
   if (!config.enabled) return { install: false, reason: 'disabled' };
   if (downloaded === null) return { install: false, reason: 'nothing_downloaded' };
-  if ((compareVersions(downloaded, current) ?? 0) <= 0) return { install: false, reason: 'downgrade' };
+  const wanted = stillWanted(config, current, downloaded);
+  if (!wanted.install) return wanted;
   if (!inInstallWindow(now, config.installWindow)) return { install: false, reason: 'outside_window' };
   if (!idle) return { install: false, reason: 'busy' };
   return { install: true };

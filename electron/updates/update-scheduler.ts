@@ -1,11 +1,14 @@
 import { describeError, type Logger } from '../log/log';
 import type { UpdateConfig } from './update-config';
-import { checkDue, judgeInstall, judgeOffer } from './update-decisions';
+import { checkDue, judgeInstall, judgeOffer, stillWanted } from './update-decisions';
 
 /** What the scheduler needs of an updater: electron-updater's in the app (shell/auto-update.ts), a fake in tests. */
 export interface UpdaterPort {
-  /** Points the updater at the feed and channel, and says whether to install at quit (each step: the policy may change). */
-  configure(config: UpdateConfig): void;
+  /**
+   * Points the updater at the feed and channel, and says whether what it downloaded may be
+   * installed when the till quits (each step: the policy may have changed).
+   */
+  configure(config: UpdateConfig, installAtQuit: boolean): void;
   /** Reads the feed: the version it offers and its staging percentage, or null when it offers nothing. */
   check(): Promise<{ version: string; stagingPercentage?: number } | null>;
   /** Downloads the offer of the last check, in the background; resolves once it is on disk and verified. */
@@ -52,14 +55,22 @@ export function createUpdateScheduler(options: {
   async function step(): Promise<UpdateState> {
     const config = options.config();
     const now = clock();
-    // Every step, so a policy that turns updates off also stops the install at the next quit.
-    port.configure(config);
+    // Every step, so a policy that turns updates off, or pins another version, also stops
+    // the install of what was downloaded at the next quit.
+    const wanted = downloaded === null || stillWanted(config, current, downloaded).install;
+    port.configure(config, config.enabled && wanted);
     if (!config.enabled) {
       state = { state: 'off' };
       return state;
     }
     if (state.state === 'installing' || state.state === 'downloading') return state;
 
+    if (downloaded !== null && !wanted) {
+      // Dropped: the next check may find the version the policy wants now.
+      log.info(`Loyalty Till ${downloaded} is no longer wanted by the policy; it will not be installed.`);
+      downloaded = null;
+      state = { state: 'idle', lastCheckAt, note: 'not_pinned' };
+    }
     if (downloaded !== null) {
       const verdict = judgeInstall({ config, now: new Date(now), idle: idle(now), current, downloaded });
       if (verdict.install) {

@@ -138,7 +138,7 @@ describe('electron-updater against a local feed', () => {
         judgeOffer({ config, current: '1.4.0', offered: version, stagingPercentage, tillId }).take,
       log,
     });
-    port.configure(config);
+    port.configure(config, true);
     return { updater, port, log, config, tillId };
   }
 

@@ -122,6 +122,14 @@ describe('whether to install now', () => {
     });
   });
 
+  it('not a download the policy has since pinned away from', () => {
+    expect(install(at(3), true, { config: config({ pinVersion: '1.4.5' }) })).toEqual({
+      install: false,
+      reason: 'not_pinned',
+    });
+    expect(install(at(3), true, { config: config({ pinVersion: '1.5.0' }) })).toEqual({ install: true });
+  });
+
   it('reads a window that runs past midnight', () => {
     const late = { fromHour: 22, toHour: 2 };
     expect(inInstallWindow(at(23), late)).toBe(true);

@@ -10,8 +10,8 @@ function fakePort(offer: { version: string; stagingPercentage?: number } | null 
   const port: UpdaterPort & { calls: string[]; installedAtQuit: boolean } = {
     calls,
     installedAtQuit: false,
-    configure(config) {
-      port.installedAtQuit = config.enabled;
+    configure(_config, installAtQuit) {
+      port.installedAtQuit = installAtQuit;
     },
     async check() {
       calls.push('check');
@@ -123,6 +123,18 @@ describe('the update scheduler', () => {
     expect(await turnedOff.scheduler.tick()).toEqual({ state: 'off' });
     expect(turnedOff.port.calls).not.toContain('install');
     expect(turnedOff.port.installedAtQuit).toBe(false);
+  });
+
+  it('drops a download the policy no longer wants: pinned elsewhere since, not installed at night or at quit', async () => {
+    const till = setUp({ offer: { version: '1.6.0' }, startHour: 3 });
+    expect(await till.scheduler.tick()).toEqual({ state: 'ready', version: '1.6.0' });
+    expect(till.port.installedAtQuit).toBe(true);
+    till.setConfig({ pinVersion: '1.5.0' });
+    till.board.report(IDLE, till.now());
+    await till.scheduler.tick();
+    expect(till.port.calls).not.toContain('install');
+    expect(till.port.installedAtQuit).toBe(false);
+    expect(till.log.text()).toMatch(/1\.6\.0 is no longer wanted/);
   });
 
   it('lives through a feed that cannot be read, and tries again at the next check', async () => {
