@@ -79,6 +79,11 @@ const OPENS_THE_DATABASE = ['**/db/open', '**/db/open.ts', '**/db/migrations', '
  * only, and reads nothing beside storage/ and what lies below it.
  */
 const SHELLS = ['shell', 'browser-shell'];
+/**
+ * policy/ (the organisation's policy over the settings) sits on storage/; updates/ (when the
+ * till updates itself) reads the policy's `updates`; only the shells and the bridge read them.
+ */
+const MANAGEMENT = ['policy', 'updates'];
 const ELECTRON_LAYERS = {
   shell: ['browser-shell'],
   'browser-shell': ['shell'],
@@ -93,15 +98,40 @@ const ELECTRON_LAYERS = {
     'shop-ledger',
     'validation',
     'log',
+    ...MANAGEMENT,
   ],
-  log: [...SHELLS, 'bridge', 'service', 'storage', 'links', 'demo', 'app-page', 'shop-ledger', 'validation'],
-  validation: [...SHELLS, 'bridge', 'service', 'storage', 'links', 'demo', 'app-page', 'shop-ledger', 'log'],
-  'app-page': [...SHELLS, 'bridge', 'service', 'storage', 'links', 'demo', 'shop-ledger', 'validation'],
-  service: [...SHELLS, 'bridge', 'storage', 'links', 'demo', 'app-page', 'shop-ledger'],
-  storage: [...SHELLS, 'bridge', 'service', 'links', 'demo', 'app-page', 'shop-ledger'],
-  links: [...SHELLS, 'bridge', 'service', 'demo', 'app-page', 'shop-ledger'],
-  demo: [...SHELLS, 'bridge', 'links', 'app-page', 'shop-ledger'],
-  'shop-ledger': [...SHELLS, 'bridge', 'service', 'links', 'demo', 'app-page'],
+  log: [
+    ...SHELLS,
+    'bridge',
+    'service',
+    'storage',
+    'links',
+    'demo',
+    'app-page',
+    'shop-ledger',
+    'validation',
+    ...MANAGEMENT,
+  ],
+  validation: [
+    ...SHELLS,
+    'bridge',
+    'service',
+    'storage',
+    'links',
+    'demo',
+    'app-page',
+    'shop-ledger',
+    'log',
+    ...MANAGEMENT,
+  ],
+  'app-page': [...SHELLS, 'bridge', 'service', 'storage', 'links', 'demo', 'shop-ledger', 'validation', ...MANAGEMENT],
+  service: [...SHELLS, 'bridge', 'storage', 'links', 'demo', 'app-page', 'shop-ledger', ...MANAGEMENT],
+  storage: [...SHELLS, 'bridge', 'service', 'links', 'demo', 'app-page', 'shop-ledger', ...MANAGEMENT],
+  links: [...SHELLS, 'bridge', 'service', 'demo', 'app-page', 'shop-ledger', ...MANAGEMENT],
+  demo: [...SHELLS, 'bridge', 'links', 'app-page', 'shop-ledger', ...MANAGEMENT],
+  'shop-ledger': [...SHELLS, 'bridge', 'service', 'links', 'demo', 'app-page', ...MANAGEMENT],
+  policy: [...SHELLS, 'bridge', 'service', 'links', 'demo', 'app-page', 'shop-ledger', 'updates'],
+  updates: [...SHELLS, 'bridge', 'service', 'storage', 'links', 'demo', 'app-page', 'shop-ledger'],
   bridge: SHELLS,
 };
 

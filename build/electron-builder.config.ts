@@ -37,8 +37,29 @@ export const LINK_PROTOCOL = Object.freeze({
 /** Adds the Windows registry keys of `loyalty-till://` to the NSIS installer and removes them on uninstall. */
 export const NSIS_INCLUDE = 'build/installer.nsh';
 
+/**
+ * The update feed built into the app (`LOYALTY_TILL_UPDATE_FEED`, an https folder holding
+ * latest.yml): electron-builder writes it into resources/app-update.yml, with the Windows
+ * publisher the updater checks installers against (docs/operations.md#updates). Without it
+ * the app updates only where a policy names a feed. Anything but https stops the build.
+ */
+export function readUpdateFeed(env: Env): string | null {
+  const feed = env.LOYALTY_TILL_UPDATE_FEED?.trim();
+  if (!feed) return null;
+  let url: URL | null = null;
+  try {
+    url = new URL(feed);
+  } catch {
+    // reported below
+  }
+  if (url?.protocol !== 'https:' || url.username || url.password)
+    throw new Error('LOYALTY_TILL_UPDATE_FEED must be an https:// address without a user name or password.');
+  return feed;
+}
+
 export function createBuilderConfig(env: Env = process.env): Configuration {
   const signing = readSigningPlan(env);
+  const updateFeed = readUpdateFeed(env);
   return {
     appId: APP_ID,
     productName: PRODUCT_NAME,
@@ -69,8 +90,9 @@ export function createBuilderConfig(env: Env = process.env): Configuration {
       onlyLoadAppFromAsar: true,
       grantFileProtocolExtraPrivileges: false,
     },
-    // No auto-update: tills are updated by whoever manages them (see docs/operations.md).
-    publish: null,
+    // The generic feed the till updates from, when the build names one; a policy may name
+    // another or turn updates off (electron/updates, docs/operations.md#updates).
+    publish: updateFeed ? [{ provider: 'generic', url: updateFeed }] : null,
 
     win: {
       target: [{ target: 'nsis', arch: ['x64', 'arm64'] }],
@@ -97,7 +119,11 @@ export function createBuilderConfig(env: Env = process.env): Configuration {
     },
 
     mac: {
-      target: [{ target: 'dmg', arch: ['x64', 'arm64'] }],
+      // electron-updater updates a Mac from the zip (Squirrel.Mac); the dmg is for the first install.
+      target: [
+        { target: 'dmg', arch: ['x64', 'arm64'] },
+        ...(updateFeed ? [{ target: 'zip', arch: ['x64' as const, 'arm64' as const] }] : []),
+      ],
       category: 'public.app-category.business',
       icon: 'build/icon.icns',
       hardenedRuntime: true,

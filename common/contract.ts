@@ -378,6 +378,31 @@ export interface TillState {
    * (`ar-SA`, `en-GB`); what the interface follows while `settings.language` is null.
    */
   systemLanguages: string[];
+  /** What the organisation's policy decides on this till (docs/operations.md#the-policy). */
+  managed: ManagedState;
+}
+
+/** The organisation's policy as Settings shows it. */
+export interface ManagedState {
+  /** The settings the policy sets and locks: shown as set by the organisation, refused by the bridge. */
+  locked: Array<keyof Settings>;
+  /** Why a policy that is there was not applied, in the interface language; null when none is wrong. */
+  problem: string | null;
+  /** Rises each time the policy changes, so the page knows to read the state again. */
+  revision: number;
+}
+
+/**
+ * What the page is doing, for the updater: an update installs only while the till is idle.
+ * The page sends it whenever it changes.
+ */
+export interface TillActivity {
+  /** A customer is open on screen (a cashier is serving someone). */
+  customerOpen: boolean;
+  /** Redemptions and registrations sent to the service and not yet answered. */
+  inFlight: number;
+  /** Everything the outbox holds is written to IndexedDB (nothing only in memory). */
+  outboxDurable: boolean;
 }
 
 export interface RendererErrorReport {
@@ -502,6 +527,8 @@ export interface TillOperations {
   shopSettle: { payload: ShopRewardPayload; result: Result<null> };
   /** Which other till claimed the reward, from this till's ledger (for a conflict's words). */
   shopHolder: { payload: ShopRewardPayload; result: Result<ShopHolder> };
+  /** The page says whether the till is idle; the answer carries the policy's revision. */
+  reportActivity: { payload: TillActivity; result: Result<{ policyRevision: number }> };
 }
 
 export type Operation = keyof TillOperations;
@@ -529,6 +556,7 @@ export const CHANNELS = {
   shopClaim: 'till:shop:claim',
   shopSettle: 'till:shop:settle',
   shopHolder: 'till:shop:holder',
+  reportActivity: 'till:activity:report',
 } as const satisfies Record<Operation, string>;
 
 export type Channel = (typeof CHANNELS)[Operation];

@@ -4,6 +4,7 @@ import App from './App.vue';
 import { i18n } from './i18n';
 import { followInterfaceLocale } from './i18n/interface-locale';
 import { installScanListener } from './lib/scanner';
+import { useActivityStore } from './stores/activity';
 import { useErrorLogStore } from './stores/error-log';
 import { useScansStore } from './stores/scans';
 import { useSettingsStore } from './stores/settings';
@@ -29,3 +30,6 @@ app.mount('#app');
 // Scans work from every screen, whatever has focus: the listener sits on the window.
 const scans = useScansStore(pinia);
 installScanListener(window, (text, context) => scans.handle(text, context));
+
+// The updater installs only while the till is idle: the page tells the main process when it is.
+useActivityStore(pinia).start();

@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { isRecord } from '../../common/is-record';
 import type { z } from 'zod';
@@ -31,6 +32,11 @@ import { systemLanguageTags } from './system-languages';
 import { resolveLanguage } from '../../common/interface-language';
 import { describe, type Wording } from '../messages';
 import { createShopLedgerSwitch, errorKind, type DiscoveryFactory, type ShopLedgerConfig } from './shop-ledger-switch';
+import { createManagedSettings } from '../policy/managed-settings';
+import { describePolicyProblem, NO_POLICY, type PolicyReading } from '../policy/policy-reading';
+import { watchPolicy, type PolicyWatch } from '../policy/policy-watch';
+import type { MachinePolicySource } from '../policy/machine-policy';
+import { createActivityBoard, type ActivityBoard } from '../updates/till-activity';
 
 export type BridgeSender = { url: string } | null | undefined;
 export type BridgeHandler = (sender: BridgeSender, payload: unknown) => Promise<unknown>;
@@ -48,6 +54,12 @@ export interface AppCore {
   callbackDeliveries(): Promise<DeliveryResult[]>;
   /** Waits until the shop ledger has started, restarted or stopped as the settings last asked. */
   shopLedgerSettled(): Promise<void>;
+  /** The organisation's policy as last read (the updater reads its `updates`). */
+  policy(): PolicyReading;
+  /** Reads the policy again now (tests; the watcher does it on its own). */
+  reloadPolicy(): Promise<PolicyReading>;
+  /** What the page last said about the till's work: the updater installs only when it is idle. */
+  activity: ActivityBoard;
 }
 
 export interface AppCoreOptions {
@@ -83,6 +95,14 @@ export interface AppCoreOptions {
   shopCheckWaitMs?: number;
   /** How long the ledger's announcements and catch-up wait for each till (1.5 s by default). */
   shopLedgerAskTimeoutMs?: number;
+  /** The organisation's policy (`machinePolicySource()` in the shells); none when absent. */
+  policySource?: MachinePolicySource;
+  /** How often the policy is read again besides its file's change events (60 s by default). */
+  policyPollMs?: number;
+  /** The computer's name, for a policy's `{computerName}` till name; the OS's host name by default. */
+  computerName?: () => string;
+  /** The clock activity reports are stamped with (ms); `Date.now` by default. */
+  now?: () => number;
 }
 
 const DEFAULT_TIMEOUT_MS = 8000;
@@ -106,7 +126,35 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   let secrets: () => string[] = () => [];
   const log = createRedactingLogger(options.log ?? quietConsoleLogger(), () => secrets());
 
-  const settings = await openSettings({ file: join(userDataDir, 'settings.json'), log });
+  const ownSettings = await openSettings({ file: join(userDataDir, 'settings.json'), log });
+  // The policy is read before anything uses the settings, so a locked service address is
+  // the one the first request goes to.
+  let policyRevision = 0;
+  let onPolicyChange = (): void => undefined;
+  const policyWatch: PolicyWatch | null = options.policySource
+    ? await watchPolicy({
+        read: options.policySource.read,
+        file: options.policySource.file,
+        ...(options.policyPollMs ? { pollMs: options.policyPollMs } : {}),
+        log,
+        onChange: () => {
+          policyRevision += 1;
+          onPolicyChange();
+        },
+      })
+    : null;
+  const policyReading = (): PolicyReading => policyWatch?.current() ?? NO_POLICY;
+  const appliedPolicy = () => {
+    const reading = policyReading();
+    return reading.state === 'applied' ? reading.policy : null;
+  };
+  const settings = createManagedSettings({
+    own: ownSettings,
+    policy: appliedPolicy,
+    computerName: options.computerName ?? hostname,
+  });
+  const activity = createActivityBoard();
+  const now = options.now ?? Date.now;
   const vault = await openVault({ file: join(userDataDir, 'api-key.bin'), cipher, log });
   const demo = await openDemoMode({ dir: join(userDataDir, 'demo'), log });
   secrets = () => [vault.key(), demo.running()?.apiKey].filter((s): s is string => !!s);
@@ -129,6 +177,14 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     key: vault.status(),
     mode: mode(),
     systemLanguages: systemLanguageTags(systemLanguages()),
+    managed: {
+      locked: [...settings.locked()] as TillState['managed']['locked'],
+      problem: (() => {
+        const reading = policyReading();
+        return reading.state === 'refused' ? describePolicyProblem(reading.problem, wording()) : null;
+      })(),
+      revision: policyRevision,
+    },
   });
 
   // One estimate for the till: every answer from the service it talks to refines it.
@@ -224,6 +280,8 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   /** After anything that may change the shop: the ledger follows, without holding up the answer. */
   const followShop = (): void => void shop.update(shopConfig());
   followShop();
+  // A policy that changes the service, the branch or the ledger applies without a restart.
+  onPolicyChange = followShop;
   const noShop = { enabled: false, claimedBy: null, unreachable: [] };
 
   const links = createLinkInbox({
@@ -427,6 +485,10 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       const held = shop.running()?.holder(reward_code) ?? null;
       return { ok: true, data: { holder: held && { till: held.till, at: held.at } } };
     }),
+    reportActivity: op(payloads.tillActivityPayload, async (report) => {
+      activity.report(report, now());
+      return { ok: true, data: { policyRevision } };
+    }),
   };
 
   const handlers = {} as BridgeHandlers;
@@ -460,7 +522,11 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     links,
     callbackDeliveries: () => Promise.all([...deliveries]),
     shopLedgerSettled: () => shop.settled(),
+    policy: policyReading,
+    reloadPolicy: () => policyWatch?.reload() ?? Promise.resolve(NO_POLICY),
+    activity,
     async dispose() {
+      policyWatch?.stop();
       await shop.stop();
       await demo.shutdown();
     },

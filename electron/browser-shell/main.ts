@@ -7,6 +7,8 @@ import { createAppCore, LAN_HOSTS } from '../bridge/app-core';
 import { startDiscovery } from '../shop-ledger/discovery';
 import { describeError } from '../log/log';
 import { createKeyFileCipher } from '../storage/key-file-cipher';
+import { importApiKey } from '../storage/key-import';
+import { machinePolicySource } from '../policy/machine-policy';
 import { newAccessSecret } from './access-guard';
 import { takeInstanceLock, type InstanceLock } from './instance-lock';
 import { openInBrowser } from './open-browser';
@@ -33,6 +35,19 @@ async function main(): Promise<void> {
     userDataDir: defaultUserDataDir(),
   });
   if ('error' in options) fail(options.error);
+  if (options.importApiKey) {
+    mkdirSync(options.userDataDir, { recursive: true, mode: 0o700 });
+    process.exit(
+      await importApiKey({
+        input: process.stdin,
+        output: process.stderr,
+        userDataDir: options.userDataDir,
+        cipher: createKeyFileCipher(join(options.userDataDir, KEY_FILE)),
+        // The outcome line is all a script sees; the vault's own notes stay out of its output.
+        log: { info: () => undefined, warn: () => undefined, error: () => undefined },
+      }),
+    );
+  }
   if (!existsSync(join(options.rendererDir, 'index.html')))
     fail(`${join(options.rendererDir, 'index.html')} is missing; run "npm start" (it builds first) or "vite build".`);
   // Private to this user: it holds the key, its key file, and the lock with the secret.
@@ -65,6 +80,7 @@ async function main(): Promise<void> {
           userDataDir: options.userDataDir,
           cipher: createKeyFileCipher(join(options.userDataDir, KEY_FILE)),
           appOrigin,
+          policySource: machinePolicySource(options.policyFile ? { file: options.policyFile } : {}),
           // Node's idea of the user's locale (LANG, LC_ALL; the OS's on Windows and macOS).
           systemLanguages: () => [Intl.DateTimeFormat().resolvedOptions().locale],
           // The shop ledger on the LAN, found by mDNS (docs/shop-ledger.md).

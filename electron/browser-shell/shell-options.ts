@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { linksInArgv } from '../links/till-link';
+import { IMPORT_API_KEY_FLAG } from '../storage/key-import';
 
 export interface ShellOptions {
   /** Settings, the key, its key file, the demo's data and the lock. */
@@ -11,10 +12,14 @@ export interface ShellOptions {
   openBrowser: boolean;
   /** `loyalty-till://` links on the command line, as the Electron shell takes them at start. */
   links: string[];
+  /** `--import-api-key`: store the key read from standard input, then exit (no page, no server). */
+  importApiKey: boolean;
+  /** `--policy-file`: the organisation's policy read from here instead of the machine's (development only). */
+  policyFile: string | null;
 }
 
 export const USAGE =
-  'npm start -- --browser [--user-data-dir <folder>] [--renderer-dir <folder>] [--no-open] [loyalty-till://…]';
+  'npm start -- --browser [--user-data-dir <folder>] [--renderer-dir <folder>] [--policy-file <file>] [--no-open] [--import-api-key] [loyalty-till://…]';
 
 /**
  * The command line of `electron/browser-shell/main.ts` (what `npm start` passes on). Options
@@ -25,7 +30,13 @@ export function readShellOptions(
   argv: readonly string[],
   defaults: { rendererDir: string; userDataDir: string },
 ): ShellOptions | { error: string } {
-  const options: ShellOptions = { ...defaults, openBrowser: true, links: linksInArgv(argv) };
+  const options: ShellOptions = {
+    ...defaults,
+    openBrowser: true,
+    links: linksInArgv(argv),
+    importApiKey: false,
+    policyFile: null,
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (options.links.includes(arg) || arg === '--browser') continue;
@@ -33,12 +44,17 @@ export function readShellOptions(
       options.openBrowser = false;
       continue;
     }
+    if (arg === IMPORT_API_KEY_FLAG) {
+      options.importApiKey = true;
+      continue;
+    }
     const [name, inline] = arg.split(/=(.*)/s, 2) as [string, string | undefined];
-    if (name === '--user-data-dir' || name === '--renderer-dir') {
+    if (name === '--user-data-dir' || name === '--renderer-dir' || name === '--policy-file') {
       const value = inline ?? argv[++i];
-      if (!value) return { error: `${name} needs a folder.` };
+      if (!value) return { error: `${name} needs a ${name === '--policy-file' ? 'file' : 'folder'}.` };
       if (name === '--user-data-dir') options.userDataDir = value;
-      else options.rendererDir = value;
+      else if (name === '--renderer-dir') options.rendererDir = value;
+      else options.policyFile = value;
       continue;
     }
     return { error: `unknown option "${arg}". Usage: ${USAGE}` };

@@ -83,6 +83,7 @@ export const en = {
   'payload.outcome': 'The outcome is redeemed, queued or refused.',
   'payload.balance.whole': 'The balance must be a whole number.',
   'payload.none': 'This operation takes no data.',
+  'payload.activity.inFlight': 'The number of requests under way is a whole number from 0 to 1000.',
   'payload.errorReport.message': 'The error report needs a message.',
 
   // The API key's safe keeping.
@@ -137,6 +138,33 @@ export const en = {
   'bridge.forbiddenSender': "Refused: the request did not come from the till's own page.",
   'bridge.tooDeep': 'The loyalty service answered with data nested too deeply to read.',
   'bridge.internal': 'Something went wrong inside the till app. See the log for details.',
+  // The organisation's policy (electron/policy).
+  'settings.managed': 'Your organisation sets this on every till; it cannot be changed here.',
+  'policy.version': 'The policy must say "schemaVersion": 1.',
+  'policy.updates.feedUrl':
+    'The update feed must be an https:// address (http only for 127.0.0.1 or localhost), without a user name or password.',
+  'policy.updates.channel': 'The update channel is a short lowercase word, such as latest or beta.',
+  'policy.updates.version': 'Give the version as three numbers, such as 1.4.2.',
+  'policy.managerPinHash': 'The manager PIN hash must be a PHC scrypt string ($scrypt$ln=…,r=…,p=…$salt$hash).',
+  'policy.notApplied':
+    "The organisation's policy ({origin}) was not applied: {why} This till uses its own settings until it is fixed.",
+  'policy.unreadable': 'it could not be read ({code}).',
+  'policy.tooLarge': 'it is larger than {max} KiB.',
+  'policy.notJson': 'it is not valid JSON.',
+  'policy.notObject': 'it is not a JSON object.',
+  'policy.unknownVersion': 'this till reads policies of schema version {version} only.',
+  'policy.invalid': 'some of its values are not accepted:',
+
+  // Importing the API key from a deployment script (--import-api-key).
+  'keyImport.stored': 'The API key was stored, encrypted, for this user account.',
+  'keyImport.storedWeakly':
+    'The API key was stored for this user account, but NOT protected by the operating system (see the log).',
+  'keyImport.empty': 'No API key came on standard input; nothing was stored.',
+  'keyImport.terminal':
+    'Standard input is a terminal. Pipe the key in from the deployment script, so it is never shown; nothing was stored.',
+  'keyImport.tooLong': 'Standard input holds more than {max} bytes, far more than an API key; nothing was stored.',
+  'keyImport.refused': 'The API key was refused: {why} Nothing was stored.',
+  'keyImport.failed': 'The API key could not be stored ({reason}).',
 } as const;
 
 export type MainMessageKey = keyof typeof en;

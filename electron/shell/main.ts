@@ -12,6 +12,9 @@ import type { LinkSource } from '../links/link-inbox';
 import { protocolClientArgs } from '../links/protocol-client';
 import { linksInArgv } from '../links/till-link';
 import { installWebContentsGuards } from './web-contents-guards';
+import { startAutoUpdate } from './auto-update';
+import { machinePolicySource } from '../policy/machine-policy';
+import { IMPORT_API_KEY_FLAG, importApiKey } from '../storage/key-import';
 import { createMainWindow } from './window';
 
 // The Electron shell around the app core: protocol, window, IPC registration, lifecycle.
@@ -27,7 +30,20 @@ protocol.registerSchemesAsPrivileged([
 ]);
 app.enableSandbox();
 
-if (!app.requestSingleInstanceLock()) {
+if (process.argv.includes(IMPORT_API_KEY_FLAG)) {
+  // A deployment script's run: store the key from standard input and exit, no window, no
+  // instance lock (the till may be running; it reads the new key at its next start).
+  void app.whenReady().then(async () => {
+    const status = await importApiKey({
+      input: process.stdin,
+      output: process.stderr,
+      userDataDir: app.getPath('userData'),
+      cipher: createSafeStorageCipher(),
+      log: createRedactingLogger(createFileLogger(), () => []),
+    });
+    app.exit(status);
+  });
+} else if (!app.requestSingleInstanceLock()) {
   // Two tills in one profile would fight over the key, the settings and the demo's data.
   app.quit();
 } else {
@@ -39,6 +55,7 @@ function run(): void {
   let core: AppCore | null = null;
   let window: BrowserWindow | null = null;
   let disposed = false;
+  let stopUpdates = (): void => undefined;
   const devTools = !app.isPackaged;
   // Links that arrive before the core is ready (macOS sends open-url before `ready`).
   const early: Array<{ url: string; via: LinkSource }> = [];
@@ -85,6 +102,7 @@ function run(): void {
     // Stop the demo sandbox (and let it save) before the process goes.
     event.preventDefault();
     disposed = true;
+    stopUpdates();
     core
       .dispose()
       .catch((error) => core?.log.error(`Shutting down: ${describeError(error)}`))
@@ -103,6 +121,7 @@ function run(): void {
         cipher: createSafeStorageCipher(),
         appOrigin: APP_ORIGIN,
         log: fileLog,
+        policySource: machinePolicySource(),
         // Read on every getState, so a language added in the OS is followed without a restart.
         systemLanguages: () => {
           const preferred = app.getPreferredSystemLanguages();
@@ -138,6 +157,7 @@ function run(): void {
       for (const url of linksInArgv(process.argv.slice(1))) receiveLink(url, 'command-line');
       for (const { url, via } of early.splice(0)) receiveLink(url, via);
       showWindow();
+      stopUpdates = startAutoUpdate(core);
       log.info(`Loyalty Till ${app.getVersion()} started.`);
     })
     .catch((error) => {

@@ -150,7 +150,8 @@ export const countrySchema = plainText()
     message: msg('settings.country'),
   });
 
-const settingsPatchSchema = z.strictObject({
+/** What a change to the settings may hold; the organisation's policy checks its values with it too. */
+export const settingsPatchSchema = z.strictObject({
   baseUrl: baseUrlSchema.nullable().optional(),
   defaultCountry: countrySchema.optional(),
   branchId: z.guid(msg('settings.branchId')).nullable().optional(),

@@ -157,6 +157,16 @@ export const setApiKeyPayload = z.strictObject({
 /** A reward the shop ledger is asked about or told of: the code only, never the customer. */
 export const shopRewardPayload = z.strictObject({ reward_code: rewardCode });
 
+/** The page's word on whether the till is idle, for the updater (electron/updates). */
+export const tillActivityPayload = z.strictObject({
+  customerOpen: z.boolean(msg('settings.yesOrNo')),
+  inFlight: z
+    .int(msg('payload.activity.inFlight'))
+    .min(0, msg('payload.activity.inFlight'))
+    .max(1000, msg('payload.activity.inFlight')),
+  outboxDurable: z.boolean(msg('settings.yesOrNo')),
+});
+
 /** The page's report of how a redemption a link prepared ended (see pos-callback.ts). */
 export const linkOutcomePayload = z.strictObject({
   link_id: z.uuid(msg('payload.linkId.uuid')),

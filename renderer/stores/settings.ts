@@ -94,6 +94,9 @@ export const useSettingsStore = defineStore('settings', () => {
   );
   const arabicDigits = computed<ArabicDigits>(() => settings.value?.arabicDigits ?? 'arab');
   const keyProtection = computed(() => state.value?.key.protection ?? null);
+  /** What the organisation's policy locks, and why a policy did not apply (docs/operations.md#the-policy). */
+  const managed = computed(() => state.value?.managed ?? { locked: [], problem: null, revision: 0 });
+  const isLocked = (key: keyof Settings): boolean => managed.value.locked.includes(key);
 
   function accept(result: Result<TillState>): boolean {
     if (result.ok) {
@@ -244,6 +247,8 @@ export const useSettingsStore = defineStore('settings', () => {
     currency,
     keyDescription,
     keyProtection,
+    managed,
+    isLocked,
     language,
     interfaceLanguage,
     arabicDigits,

@@ -53,6 +53,21 @@ describe('electron-builder configuration', () => {
     expect(config.win?.target).toEqual([{ target: 'nsis', arch: ['x64', 'arm64'] }]);
   });
 
+  it('names an update feed only when the build is given one, and only https', async () => {
+    expect(createBuilderConfig({}).publish).toBeNull();
+    const withFeed = createBuilderConfig({ LOYALTY_TILL_UPDATE_FEED: 'https://updates.example.com/till' });
+    expect(withFeed.publish).toEqual([{ provider: 'generic', url: 'https://updates.example.com/till' }]);
+    // Macs update from a zip, so a build with a feed makes one beside the dmg.
+    expect(withFeed.mac?.target).toEqual([
+      { target: 'dmg', arch: ['x64', 'arm64'] },
+      { target: 'zip', arch: ['x64', 'arm64'] },
+    ]);
+    await expect(validate(withFeed)).resolves.toBeUndefined();
+    expect(() => createBuilderConfig({ LOYALTY_TILL_UPDATE_FEED: 'http://updates.example.com/till' })).toThrow(
+      /must be an https:\/\/ address/,
+    );
+  });
+
   it('builds hardened-runtime dmgs for Intel and Apple silicon with the entitlements file', () => {
     const mac = createBuilderConfig({}).mac!;
     expect(mac.target).toEqual([{ target: 'dmg', arch: ['x64', 'arm64'] }]);

@@ -126,6 +126,13 @@ const forbidden: Case[] = [
   ['electron/links/x.ts', "import { claimToken } from '../shop-ledger/claims';\nexport { claimToken };\n"],
   ['electron/browser-shell/x.ts', "import { app } from 'electron';\nexport { app };\n"],
   ['electron/browser-shell/x.ts', "import { startSandbox } from '../../sandbox';\nexport { startSandbox };\n"],
+  // policy/ sits on storage/; updates/ reads policy/; nothing below reads either, and they read nothing above.
+  ['electron/policy/x.ts', "import { createAppCore } from '../bridge/app-core';\nexport { createAppCore };\n"],
+  ['electron/policy/x.ts', "import { judgeOffer } from '../updates/update-decisions';\nexport { judgeOffer };\n"],
+  ['electron/updates/x.ts', "import { openVault } from '../storage/vault';\nexport { openVault };\n"],
+  ['electron/updates/x.ts', "import { startAutoUpdate } from '../shell/auto-update';\nexport { startAutoUpdate };\n"],
+  ['electron/storage/x.ts', "import { applyPolicy } from '../policy/policy-merge';\nexport { applyPolicy };\n"],
+  ['electron/log/x.ts', "import { stagingBucket } from '../updates/update-decisions';\nexport { stagingBucket };\n"],
 ];
 
 const allowed: Case[] = [
@@ -190,6 +197,14 @@ const allowed: Case[] = [
   ],
   ['electron/bridge/x.ts', "import { ClaimLedger } from '../shop-ledger/claim-ledger';\nexport { ClaimLedger };\n"],
   ['electron/browser-shell/x.ts', "import { openMessage } from '../shop-ledger/wire';\nexport { openMessage };\n"],
+  [
+    'electron/updates/x.ts',
+    "import type { UpdatesPolicy } from '../policy/policy-schema';\nimport { describeError } from '../log/log';\nexport type { UpdatesPolicy };\nexport { describeError };\n",
+  ],
+  [
+    'electron/policy/x.ts',
+    "import { settingsPatchSchema } from '../storage/settings';\nimport { msg } from '../messages';\nexport { settingsPatchSchema, msg };\n",
+  ],
   [
     'sandbox/store.ts',
     "import { randomUUID } from 'node:crypto';\nimport { z } from 'zod';\nexport { randomUUID, z };\n",

@@ -18,6 +18,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { build as viteBuild } from 'vite';
 import { vi } from 'vitest';
 import { createAppCore, type AppCore, type BridgeHandlers } from '../../electron/bridge/app-core';
+import { machinePolicySource } from '../../electron/policy/machine-policy';
 import { createAppProtocolHandler } from '../../electron/app-page/app-protocol';
 import { newAccessSecret } from '../../electron/browser-shell/access-guard';
 import { bundlePageBridge } from '../../electron/browser-shell/page-bridge-bundle';
@@ -278,6 +279,10 @@ export interface HarnessOptions {
   callbackRetryDelaysMs?: readonly number[];
   /** Which service's legal choices the sandbox answers with (docs/sandbox.md); the spec's by default. */
   dialect?: Dialect;
+  /** The organisation's policy, read from this file as from the machine's (none by default). */
+  policyFile?: string;
+  /** The computer's name a policy's `{computerName}` becomes. */
+  computerName?: string;
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
@@ -383,6 +388,13 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
             }),
             linkRateLimitNow: tillWallNow,
             ...(options.callbackRetryDelaysMs ? { callbackRetryDelaysMs: options.callbackRetryDelaysMs } : {}),
+            ...(options.policyFile
+              ? {
+                  policySource: machinePolicySource({ platform: 'linux', file: options.policyFile }),
+                  policyPollMs: 500,
+                }
+              : {}),
+            ...(options.computerName ? { computerName: () => options.computerName! } : {}),
           });
           made.core = core;
           // The pages' calls, and only theirs, are recorded.

@@ -1,6 +1,17 @@
 // The built app in the real Electron shell, as a cashier meets it: run by
 // `npm run test:electron` on a machine with the Electron binary (a Windows or macOS till
 // before a release: docs/operations.md). Each launch gets its own user-data folder.
+//
+// What only a real till can show, and this test covers: the page on app://, its CSP, the
+// demo, a redemption, the navigation guard, a key kept by safeStorage across a restart, and
+// `--import-api-key` run as a deployment script runs it (standard input piped into the real
+// binary, the key sealed by DPAPI or the Keychain, read back by the app). What it does not
+// cover, and the release checklist in docs/operations.md has checked by hand: the policy from
+// the machine's folder, the registry or a profile (it needs an administrator; the same core
+// is tested under Node and in Chromium), and an update installed from a feed (it needs a
+// signed build and a feed: the decisions and electron-updater's reading of a feed are tested
+// under Node).
+import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -126,5 +137,38 @@ describe('Loyalty Till in Electron', () => {
     expect(state.ok && state.data.key).toEqual({ set: true, lastFour: '8472', protection });
     // The key itself never reaches the page.
     expect(JSON.stringify(state)).not.toContain(KEY);
+  });
+
+  it('imports a key piped into --import-api-key, sealed as Settings seals it, and the app reads it', async () => {
+    const importDir = await mkdtemp(join(tmpdir(), 'till-electron-import-'));
+    try {
+      const imported = await new Promise<{ code: number | null; output: string }>((resolve, reject) => {
+        const child = spawn(electronBinary(), [ROOT, '--import-api-key', `--user-data-dir=${importDir}`], {
+          cwd: ROOT,
+          stdio: ['pipe', 'pipe', 'pipe'],
+        });
+        let output = '';
+        child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+        child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+        child.on('error', reject);
+        child.on('close', (code) => resolve({ code, output }));
+        child.stdin.end(`${KEY}\n`);
+      });
+      expect(imported.code).toBe(0);
+      expect(imported.output).not.toContain(KEY);
+      const onDisk = await readFile(join(importDir, 'api-key.bin'));
+      expect(onDisk.includes(Buffer.from(KEY))).toBe(false);
+
+      await app?.close();
+      ({ app, page } = await launch(importDir));
+      const state = await till(page).state();
+      expect(state.ok && state.data.key).toMatchObject({ set: true, lastFour: '8472' });
+      if (process.platform === 'win32' || process.platform === 'darwin')
+        expect(state.ok && state.data.key.protection).toBe('os');
+    } finally {
+      await app?.close().catch(() => undefined);
+      app = undefined;
+      await rm(importDir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { machinePolicySource } from '../../electron/policy/machine-policy';
 import { createAppCore, type AppCore } from '../../electron/bridge/app-core';
 import type { DiscoveryFactory } from '../../electron/bridge/shop-ledger-switch';
 import { CHANNELS, type KeyProtection, type Operation, type TillOperations } from '../../common/contract';
@@ -36,6 +37,12 @@ export async function createCoreFixture(
     shopCheckWaitMs?: number;
     /** Stands in for mDNS: the test feeds the peers it "finds". */
     shopDiscovery?: DiscoveryFactory;
+    /** The organisation's policy, read from this file (none when absent). */
+    policyFile?: string;
+    /** The computer's name a policy's `{computerName}` becomes. */
+    computerName?: string;
+    /** The clock activity reports are stamped with. */
+    now?: () => number;
   } = {},
 ): Promise<CoreFixture> {
   const userDataDir = options.userDataDir ?? (await mkdtemp(join(tmpdir(), 'till-core-')));
@@ -51,6 +58,11 @@ export async function createCoreFixture(
       ...(options.systemLanguages ? { systemLanguages: () => options.systemLanguages! } : {}),
       ...(options.shopCheckWaitMs ? { shopCheckWaitMs: options.shopCheckWaitMs } : {}),
       ...(options.shopDiscovery ? { shopDiscovery: options.shopDiscovery } : {}),
+      ...(options.policyFile
+        ? { policySource: machinePolicySource({ platform: 'linux', file: options.policyFile }), policyPollMs: 200 }
+        : {}),
+      ...(options.computerName ? { computerName: () => options.computerName! } : {}),
+      ...(options.now ? { now: options.now } : {}),
     });
   let core = await build();
   const fixture: CoreFixture = {

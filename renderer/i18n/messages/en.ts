@@ -441,6 +441,9 @@ export const en = {
     fieldsRejected:
       'Some settings need correcting: see the messages beside the fields. Nothing you typed has been lost.',
     saved: 'Settings saved.',
+    managedMark: 'Set by your organisation',
+    managedSummary:
+      'Your organisation sets some of this till’s settings. They are marked “Set by your organisation” and cannot be changed here.',
     connectHeading: 'Or connect to your loyalty service',
     serviceHeading: 'Loyalty service',
     url: 'Service URL',

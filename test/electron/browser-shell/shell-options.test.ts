@@ -7,7 +7,13 @@ const defaults = { rendererDir: '/app/dist/renderer', userDataDir: '/home/u/.con
 
 describe('the browser shell’s command line', () => {
   test('defaults: the built renderer, its own folder, the browser opened', () => {
-    expect(readShellOptions([], defaults)).toEqual({ ...defaults, openBrowser: true, links: [] });
+    expect(readShellOptions([], defaults)).toEqual({
+      ...defaults,
+      openBrowser: true,
+      links: [],
+      importApiKey: false,
+      policyFile: null,
+    });
   });
 
   test('reads both forms of each option, --browser and links', () => {
@@ -17,7 +23,23 @@ describe('the browser shell’s command line', () => {
         ['--browser', '--user-data-dir', '/tmp/a', '--renderer-dir=/tmp/r', '--no-open', link],
         defaults,
       ),
-    ).toEqual({ userDataDir: '/tmp/a', rendererDir: '/tmp/r', openBrowser: false, links: [link] });
+    ).toEqual({
+      userDataDir: '/tmp/a',
+      rendererDir: '/tmp/r',
+      openBrowser: false,
+      links: [link],
+      importApiKey: false,
+      policyFile: null,
+    });
+  });
+
+  test('takes --import-api-key, as the Electron app does, and a policy file for development', () => {
+    expect(readShellOptions(['--import-api-key', '--user-data-dir=/tmp/a'], defaults)).toMatchObject({
+      importApiKey: true,
+      userDataDir: '/tmp/a',
+    });
+    expect(readShellOptions(['--policy-file', '/tmp/p.json'], defaults)).toMatchObject({ policyFile: '/tmp/p.json' });
+    expect(readShellOptions(['--policy-file'], defaults)).toEqual({ error: '--policy-file needs a file.' });
   });
 
   test('refuses an unknown option and an option without its folder', () => {

@@ -95,6 +95,7 @@ export function tillState(
     key: { set: true, lastFour: '4821', protection: 'os' },
     mode,
     systemLanguages: ['en-GB'],
+    managed: { locked: [], problem: null, revision: 0 },
   };
 }
 

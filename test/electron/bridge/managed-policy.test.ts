@@ -1,0 +1,152 @@
+import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createCoreFixture, type CoreFixture } from '../../support/app-core-fixture';
+
+/**
+ * The organisation's policy through the bridge: what it locks, Settings is told and the
+ * bridge refuses; what is wrong with it, nothing applies and Settings and the log say why;
+ * a change on disk applies while the till runs.
+ */
+const BRANCH = '7a1e9c40-2f3b-4d5e-8a6b-0c1d2e3f4a5b';
+const POLICY = {
+  schemaVersion: 1,
+  settings: {
+    baseUrl: 'https://loyalty.example.com',
+    branchId: BRANCH,
+    tillName: 'Till {computerName}',
+    allowOfflineRedemption: false,
+  },
+};
+
+async function writePolicy(file: string, value: unknown): Promise<void> {
+  // As deployment tools do: written beside, then moved into place.
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  await writeFile(`${file}.new`, text);
+  await rename(`${file}.new`, file);
+}
+
+describe('the policy at the bridge', () => {
+  let till: CoreFixture;
+  let policyFile: string;
+  let policyDir: string;
+
+  beforeEach(async () => {
+    policyDir = await mkdtemp(join(tmpdir(), 'till-machine-'));
+    policyFile = join(policyDir, 'policy.json');
+    await writePolicy(policyFile, POLICY);
+    till = await createCoreFixture({ policyFile, computerName: 'SHOP12-TILL3' });
+  });
+  afterEach(async () => {
+    await till.dispose();
+    await rm(policyDir, { recursive: true, force: true });
+  });
+
+  it('locks what it says: the state shows the values and names them as managed', async () => {
+    const state = await till.call('getState');
+    expect(state).toMatchObject({
+      ok: true,
+      data: {
+        settings: {
+          baseUrl: 'https://loyalty.example.com',
+          branchId: BRANCH,
+          tillName: 'Till SHOP12-TILL3',
+          allowOfflineRedemption: false,
+        },
+        managed: { locked: ['baseUrl', 'branchId', 'tillName', 'allowOfflineRedemption'], problem: null },
+      },
+    });
+  });
+
+  it('refuses a change to a locked setting, saving nothing of that change', async () => {
+    const refused = await till.call('updateSettings', { baseUrl: 'https://elsewhere.example.com', theme: 'dark' });
+    expect(refused).toMatchObject({
+      ok: false,
+      error: { kind: 'validation', fields: { baseUrl: expect.stringMatching(/organisation sets this/) } },
+    });
+    const state = await till.call('getState');
+    expect(state).toMatchObject({ data: { settings: { baseUrl: 'https://loyalty.example.com', theme: 'system' } } });
+    // Nor does the till's own file take it, for when the policy is withdrawn.
+    await rm(policyFile);
+    await till.core.reloadPolicy();
+    expect(await till.call('getState')).toMatchObject({ data: { settings: { baseUrl: null, theme: 'system' } } });
+  });
+
+  it('accepts the whole form when the locked fields carry the locked values', async () => {
+    const saved = await till.call('updateSettings', {
+      baseUrl: 'https://loyalty.example.com/v1',
+      branchId: BRANCH,
+      tillName: 'Till SHOP12-TILL3',
+      theme: 'dark',
+    });
+    expect(saved).toMatchObject({
+      ok: true,
+      data: { settings: { theme: 'dark', baseUrl: 'https://loyalty.example.com' } },
+    });
+  });
+
+  it('answers refusals in the interface language', async () => {
+    await till.call('updateSettings', { language: 'ar' });
+    const refused = await till.call('updateSettings', { tillName: 'Mine' });
+    expect(refused).toMatchObject({
+      ok: false,
+      error: { fields: { tillName: expect.stringMatching(/[\u0600-\u06ff]/) } },
+    });
+  });
+
+  it.each([
+    ['not JSON', '{"schemaVersion": 1,', /not valid JSON/],
+    ['of wrong types', { schemaVersion: 1, settings: { branchId: 42 } }, /settings\.branchId/],
+    ['with unknown keys', { schemaVersion: 1, settings: { ...POLICY.settings, colour: 'red' } }, /settings\.colour/],
+    ['too large', `{"schemaVersion":1,"x":"${'y'.repeat(70_000)}"}`, /larger than 64 KiB/],
+  ])('applies nothing of a policy %s, and Settings and the log say why', async (_what, policy, why) => {
+    await writePolicy(policyFile, policy);
+    await till.core.reloadPolicy();
+    const state = await till.call('getState');
+    expect(state).toMatchObject({
+      ok: true,
+      data: { settings: { baseUrl: null, branchId: null, tillName: 'Till 1' }, managed: { locked: [] } },
+    });
+    const problem = (state as { data: { managed: { problem: string } } }).data.managed.problem;
+    expect(problem).toMatch(why);
+    expect(problem).toMatch(/This till uses its own settings/);
+    expect(till.log.text()).toMatch(why);
+    // The till keeps working with its own settings.
+    expect(await till.call('updateSettings', { tillName: 'Counter 2' })).toMatchObject({ ok: true });
+  });
+
+  it('applies nothing of an unreadable policy (a folder in its place)', async () => {
+    await rm(policyFile);
+    await mkdir(policyFile);
+    await till.core.reloadPolicy();
+    const state = await till.call('getState');
+    expect(state).toMatchObject({
+      data: { managed: { locked: [], problem: expect.stringMatching(/could not be read/) } },
+    });
+    await rm(policyFile, { recursive: true });
+  });
+
+  it('takes a changed policy while running, without a restart, and raises the revision', async () => {
+    const before = await till.call('reportActivity', { customerOpen: false, inFlight: 0, outboxDurable: true });
+    expect(before).toEqual({ ok: true, data: { policyRevision: 0 } });
+    await writePolicy(policyFile, { schemaVersion: 1, settings: { theme: 'dark' } });
+    // No reload asked for: the watcher (file events, and the poll) finds it.
+    await expect
+      .poll(async () => (await till.call('getState')) as any, { timeout: 5000 })
+      .toMatchObject({ data: { settings: { theme: 'dark', baseUrl: null }, managed: { locked: ['theme'] } } });
+    const after = await till.call('reportActivity', { customerOpen: false, inFlight: 0, outboxDurable: true });
+    expect(after).toMatchObject({ ok: true, data: { policyRevision: 1 } });
+  });
+
+  it('checks the activity report like every payload', async () => {
+    for (const bad of [
+      { customerOpen: 'no', inFlight: 0, outboxDurable: true },
+      { customerOpen: false, inFlight: -1, outboxDurable: true },
+      { customerOpen: false, inFlight: 0, outboxDurable: true, extra: 1 },
+      null,
+    ]) {
+      expect(await till.call('reportActivity', bad)).toMatchObject({ ok: false, error: { kind: 'validation' } });
+    }
+  });
+});

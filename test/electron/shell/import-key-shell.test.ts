@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+
+// `Loyalty Till --import-api-key`, the Electron shell's path for deployment scripts, against a
+// recording stand-in for `electron` (the binary cannot run here): once the app is ready it
+// stores the key from standard input through safeStorage and exits with the import's status,
+// without the single-instance lock and without opening a window.
+
+const KEY = 'sk_live_Q7w3ZtY9mK2pL8xV';
+
+const electron = vi.hoisted(() => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- vi.hoisted runs before imports
+  const { EventEmitter } = require('node:events') as typeof import('node:events');
+  const app = Object.assign(new EventEmitter(), {
+    paths: {} as Record<string, string>,
+    ready: null as null | (() => void),
+    isPackaged: true,
+    whenReady() {
+      return new Promise<void>((resolve) => (app.ready = resolve));
+    },
+    getPath: (name: string) => app.paths[name] ?? `/nonexistent/${name}`,
+    requestSingleInstanceLock: vi.fn(() => true),
+    enableSandbox: vi.fn(),
+    quit: vi.fn(),
+    exit: vi.fn(),
+  });
+  return {
+    app,
+    BrowserWindow: class {},
+    ipcMain: { handle: vi.fn() },
+    protocol: { registerSchemesAsPrivileged: vi.fn(), handle: vi.fn() },
+    Menu: { buildFromTemplate: vi.fn(), setApplicationMenu: vi.fn() },
+    net: { fetch: vi.fn() },
+    session: { defaultSession: {} },
+    shell: { openPath: vi.fn() },
+    safeStorage: {
+      isEncryptionAvailable: () => true,
+      getSelectedStorageBackend: () => 'gnome_libsecret',
+      encryptString: (text: string) => Buffer.from(text, 'utf8').reverse(),
+      decryptString: (data: Buffer) => Buffer.from(data).reverse().toString('utf8'),
+    },
+  };
+});
+
+vi.mock('electron', () => electron);
+vi.mock('electron-log/main', () => ({
+  default: { transports: { file: {}, console: {} }, info: vi.fn(), warn: vi.fn(), error: vi.fn() },
+}));
+
+let userData: string;
+const said: string[] = [];
+
+beforeAll(async () => {
+  userData = await mkdtemp(join(tmpdir(), 'till-shell-import-'));
+  electron.app.paths = { userData, logs: join(userData, 'logs') };
+  process.argv.push('--import-api-key');
+  vi.spyOn(process, 'stdin', 'get').mockReturnValue(Readable.from([`${KEY}\n`]) as unknown as typeof process.stdin);
+  vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    said.push(String(chunk));
+    return true;
+  });
+  await import('../../../electron/shell/main');
+  electron.app.ready?.();
+  await vi.waitFor(() => expect(electron.app.exit).toHaveBeenCalled());
+});
+
+afterAll(async () => {
+  process.argv.splice(process.argv.indexOf('--import-api-key'), 1);
+  vi.restoreAllMocks();
+  await rm(userData, { recursive: true, force: true });
+});
+
+describe('main.ts --import-api-key', () => {
+  test('stores the piped key through safeStorage and exits 0, saying nothing of the key', async () => {
+    expect(electron.app.exit).toHaveBeenCalledWith(0);
+    const sealed = await readFile(join(userData, 'api-key.bin'));
+    expect(electron.safeStorage.decryptString(sealed)).toBe(KEY);
+    expect(sealed.includes(Buffer.from(KEY))).toBe(false);
+    expect(said.join('')).toMatch(/The API key was stored, encrypted/);
+    expect(said.join('')).not.toContain(KEY);
+  });
+
+  test('takes no instance lock, registers no channel and opens nothing', async () => {
+    expect(electron.app.requestSingleInstanceLock).not.toHaveBeenCalled();
+    expect(electron.ipcMain.handle).not.toHaveBeenCalled();
+    expect(electron.protocol.handle).not.toHaveBeenCalled();
+    expect((await readdir(userData)).sort()).toEqual(['api-key.bin']);
+  });
+});
