@@ -71,7 +71,7 @@ export const ar: MessageSchema = {
     fields: {
       nameMissing: 'أدخل اسم العميل.',
       phoneMissing: 'أدخل رقم هاتف العميل.',
-      phoneUnreadable: 'هذا لا يبدو رقم هاتف كاملًا (تُقرأ الأرقام المحلية على أنها من {country}).',
+      phoneUnreadable: 'هذا لا يبدو رقم هاتف كاملًا. تُقرأ الأرقام المحلية على أنها من {country}.',
       birthdayFormat: 'استخدم منتقي التاريخ (YYYY-MM-DD).',
       birthdayFuture: 'لا يمكن أن يكون تاريخ الميلاد في المستقبل.',
       emailFormat: "لا يبدو هذا عنوان بريد إلكتروني (name{'@'}example.com).",
@@ -89,7 +89,7 @@ export const ar: MessageSchema = {
     fields: {
       codeMissing: 'أدخل رمز المكافأة أو امسحه ضوئيًا.',
       codeShape: 'يبدأ رمز المكافأة بـ RW- ثم حروف وأرقام.',
-      phoneUnreadable: 'هذا لا يبدو رقم هاتف كاملًا (تُقرأ الأرقام المحلية على أنها من {country}).',
+      phoneUnreadable: 'هذا لا يبدو رقم هاتف كاملًا. تُقرأ الأرقام المحلية على أنها من {country}.',
       phoneMissing: 'أدخل رقم هاتف العميل الذي يقدّم الرمز.',
     },
     refusal: {

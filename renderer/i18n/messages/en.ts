@@ -74,7 +74,7 @@ export const en = {
     fields: {
       nameMissing: 'Enter the customer’s name.',
       phoneMissing: 'Enter the customer’s phone number.',
-      phoneUnreadable: 'This doesn’t read as a full phone number (local numbers are read as {country}).',
+      phoneUnreadable: 'This doesn’t read as a full phone number. Local numbers are read as numbers in {country}.',
       birthdayFormat: 'Use the date picker (YYYY-MM-DD).',
       birthdayFuture: 'A birthday can’t be in the future.',
       emailFormat: "This doesn’t read as an email address (name{'@'}example.com).",
@@ -95,7 +95,7 @@ export const en = {
     fields: {
       codeMissing: 'Enter or scan the reward code.',
       codeShape: 'A reward code starts with RW- followed by letters and digits.',
-      phoneUnreadable: 'This doesn’t read as a full phone number (local numbers are read as {country}).',
+      phoneUnreadable: 'This doesn’t read as a full phone number. Local numbers are read as numbers in {country}.',
       phoneMissing: 'Enter the phone number of the customer showing the code.',
     },
     refusal: {
