@@ -4,6 +4,7 @@ import type { BridgeError, Card, Customer, PageMeta, Redemption, UpdateCustomerP
 import { z } from 'zod';
 import { t } from '../i18n';
 import { isolate } from '../i18n/isolate';
+import { countryLabel } from '../lib/countries';
 import { readPhone, type PhoneReading } from '../lib/phone';
 import type { CacheNote, ListedCustomer } from '../offline';
 import { useConnectionStore } from './connection';
@@ -269,7 +270,7 @@ export const useCustomersStore = defineStore('customers', () => {
     if (needsPhone) {
       if (!form.phone.trim()) errors.phone = t('customers.fields.phoneMissing');
       else if (!readPhone(form.phone, settings.defaultCountry))
-        errors.phone = t('customers.fields.phoneUnreadable', { country: settings.defaultCountry });
+        errors.phone = t('customers.fields.phoneUnreadable', { country: countryLabel(settings.defaultCountry) });
     }
     const email = form.email.trim();
     if (email && !EMAIL.safeParse(email).success) errors.email = t('customers.fields.emailFormat');

@@ -5,6 +5,7 @@ import { t, tPlural } from '../i18n';
 import { formatPoints } from '../i18n/format';
 import { isolate, isolatedList } from '../i18n/isolate';
 import { formatDayTime } from '../lib/dates';
+import { countryLabel } from '../lib/countries';
 import { readPhone, toE164 } from '../lib/phone';
 import { isRewardCode, normaliseRewardCode } from '../lib/scan-route';
 import { isUnreachable, type OfflineCheck, type RedemptionItem } from '../offline';
@@ -163,7 +164,7 @@ export const useRewardsStore = defineStore('rewards', () => {
     const phone = resolvePhone();
     if (!phone) {
       errors.phone = draft.value.phone.trim()
-        ? t('rewards.fields.phoneUnreadable', { country: settings.defaultCountry })
+        ? t('rewards.fields.phoneUnreadable', { country: countryLabel(settings.defaultCountry) })
         : t('rewards.fields.phoneMissing');
     }
     fieldErrors.value = errors;

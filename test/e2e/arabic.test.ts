@@ -282,7 +282,7 @@ describe('the till in Arabic, right to left', () => {
     const baseUrl = page().locator('#base-url');
     const saved = await baseUrl.inputValue();
     await baseUrl.fill('ftp://loyalty.example.com');
-    await page().locator('form button[type="submit"]').click();
+    await page().locator('button[type="submit"][form="settings-form"]').click();
     await expect
       .poll(() => page().locator('#base-url-error').textContent())
       .toContain('يجب أن يبدأ عنوان URL للخدمة بـ');

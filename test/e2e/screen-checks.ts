@@ -128,3 +128,132 @@ export async function shoot(
   await mkdir(SCREENS_DIR, { recursive: true });
   await page.screenshot({ path: join(SCREENS_DIR, `${name}-${size.width}x${size.height}-${theme}.png`) });
 }
+
+/**
+ * The most of an 800x600 window that the header (with its alerts) and the shortcut bar may
+ * take together: what is left is the cashier's screen.
+ */
+export const CHROME_LIMIT_800x600 = 100;
+
+/**
+ * The window's height less the part the screen's content scrolls in and the screen's own
+ * action bar (Settings' Save, `[data-screen-actions]`): the header, its alerts and the
+ * shortcut bar.
+ */
+export function chromeHeight(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    const height = (selector: string) => document.querySelector(selector)?.getBoundingClientRect().height ?? 0;
+    return Math.round(window.innerHeight - height('.screen-scroll') - height('[data-screen-actions]'));
+  });
+}
+
+/**
+ * Elements that scroll inside something that scrolls too (or inside a page that scrolls):
+ * a wheel or a finger moves one or the other, and the cashier cannot tell which. Form
+ * controls, which scroll their own text, are left out.
+ */
+export function nestedScrolling(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const describe = (el: Element): string =>
+      `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.getAttribute('data-testid') ? `[${el.getAttribute('data-testid')}]` : ''}${typeof el.className === 'string' && el.className.trim() ? `.${el.className.trim().split(/\s+/).join('.')}` : ''} “${(el.textContent ?? '').trim().replace(/\s+/g, ' ').slice(0, 40)}”`;
+    const scrolls = (el: Element): boolean => {
+      if (el === document.scrollingElement) {
+        return el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1;
+      }
+      const style = getComputedStyle(el);
+      const y = /auto|scroll/.test(style.overflowY) && el.scrollHeight > el.clientHeight + 1;
+      const x = /auto|scroll/.test(style.overflowX) && el.scrollWidth > el.clientWidth + 1;
+      return y || x;
+    };
+    const found: string[] = [];
+    for (const el of document.body.querySelectorAll('*')) {
+      if (el.matches('input, textarea, select') || !scrolls(el)) continue;
+      for (let up = el.parentElement; up; up = up.parentElement) {
+        if (scrolls(up)) {
+          found.push(`${describe(el)} scrolls inside ${up === document.scrollingElement ? 'the page' : describe(up)}`);
+          break;
+        }
+      }
+    }
+    return found;
+  });
+}
+
+/**
+ * Every visible thing that opens (`<summary>`, or anything with `aria-expanded`) shows that it
+ * opens: a list marker (the disclosure triangle) or a drawn marker before or after its words.
+ */
+export function expandablesWithoutMarker(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const describe = (el: Element): string =>
+      `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.getAttribute('data-testid') ? `[${el.getAttribute('data-testid')}]` : ''}${typeof el.className === 'string' && el.className.trim() ? `.${el.className.trim().split(/\s+/).join('.')}` : ''} “${(el.textContent ?? '').trim().replace(/\s+/g, ' ').slice(0, 40)}”`;
+    const drawn = (el: Element, pseudo: string): boolean => {
+      const style = getComputedStyle(el, pseudo);
+      const content = style.content;
+      if (!content || content === 'none' || content === 'normal') return false;
+      return style.display !== 'none' && style.visibility !== 'hidden' && (content !== '""' || style.width !== 'auto');
+    };
+    const found: string[] = [];
+    for (const el of document.querySelectorAll('summary, [aria-expanded]')) {
+      const rect = el.getBoundingClientRect();
+      if (rect.width <= 1 || rect.height <= 1) continue;
+      const style = getComputedStyle(el);
+      const listMarker = style.display === 'list-item' && style.listStyleType !== 'none';
+      const child = el.querySelector('[data-marker]');
+      if (listMarker || drawn(el, '::before') || drawn(el, '::after') || child) continue;
+      found.push(`${describe(el)} opens but shows no marker`);
+    }
+    return found;
+  });
+}
+
+/**
+ * Text in the other script than the interface's (an Arabic name in English, a Latin name or
+ * description in Arabic) is data, not the catalogue's words: each such text must sit in an
+ * isolate (`<bdi>`, an element with `dir`, or Unicode isolate characters), so it keeps its own
+ * direction without reordering what is around it. And an isolate laid out as a block (a
+ * grid cell, a paragraph) keeps its text at the start of its row in the interface's
+ * direction, whatever the script inside it.
+ */
+export function unisolatedOrMisaligned(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const describe = (el: Element): string =>
+      `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.getAttribute('data-testid') ? `[${el.getAttribute('data-testid')}]` : ''}${typeof el.className === 'string' && el.className.trim() ? `.${el.className.trim().split(/\s+/).join('.')}` : ''} “${(el.textContent ?? '').trim().replace(/\s+/g, ' ').slice(0, 40)}”`;
+    const rtl = getComputedStyle(document.documentElement).direction === 'rtl';
+    const ARABIC = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/;
+    const LATIN = /[A-Za-z\u00c0-\u024f]/;
+    const [other, own] = rtl ? [LATIN, ARABIC] : [ARABIC, LATIN];
+    const ISOLATED_RUN = /[\u2066\u2067\u2068][^\u2069]*\u2069?/g;
+    const visible = (el: Element): boolean => {
+      const rect = el.getBoundingClientRect();
+      const style = getComputedStyle(el);
+      return rect.width > 1 && rect.height > 1 && style.visibility !== 'hidden' && style.display !== 'none';
+    };
+    const found: string[] = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const parent = node.parentElement;
+      const text = (node.textContent ?? '').replace(ISOLATED_RUN, '');
+      // A sentence of the catalogue may name a thing in the other script; a text of the other script alone is data.
+      if (!parent || !other.test(text) || own.test(text)) continue;
+      if (parent.closest('bdi, [dir]:not(html), script, style, option, .visually-hidden') || !visible(parent)) continue;
+      found.push(`${describe(parent)} is not isolated`);
+    }
+    for (const el of document.body.querySelectorAll('bdi, [dir]')) {
+      if (el.matches('input, textarea, select, option') || !visible(el)) continue;
+      const style = getComputedStyle(el);
+      if (style.display === 'inline' || style.display === 'contents' || style.textAlign === 'center') continue;
+      if (!(el.textContent ?? '').trim()) continue;
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      const text = range.getBoundingClientRect();
+      const box = el.getBoundingClientRect();
+      const left = box.left + Number.parseFloat(style.borderLeftWidth) + Number.parseFloat(style.paddingLeft);
+      const right = box.right - Number.parseFloat(style.borderRightWidth) - Number.parseFloat(style.paddingRight);
+      if (text.width >= right - left - 2) continue; // it fills its row
+      const gap = rtl ? right - text.right : text.left - left;
+      if (gap > 2) found.push(`${describe(el)} starts ${Math.round(gap)} px from the start of its row`);
+    }
+    return found;
+  });
+}

@@ -71,7 +71,7 @@ export const ar: MessageSchema = {
     fields: {
       nameMissing: 'أدخل اسم العميل.',
       phoneMissing: 'أدخل رقم هاتف العميل.',
-      phoneUnreadable: 'هذا لا يبدو رقم هاتف كاملًا (تُقرأ الأرقام المحلية على أنها من {country}).',
+      phoneUnreadable: 'هذا لا يبدو رقم هاتف كاملًا. تُقرأ الأرقام المحلية على أنها من {country}.',
       birthdayFormat: 'استخدم منتقي التاريخ (YYYY-MM-DD).',
       birthdayFuture: 'لا يمكن أن يكون تاريخ الميلاد في المستقبل.',
       emailFormat: "لا يبدو هذا عنوان بريد إلكتروني (name{'@'}example.com).",
@@ -89,7 +89,7 @@ export const ar: MessageSchema = {
     fields: {
       codeMissing: 'أدخل رمز المكافأة أو امسحه ضوئيًا.',
       codeShape: 'يبدأ رمز المكافأة بـ RW- ثم حروف وأرقام.',
-      phoneUnreadable: 'هذا لا يبدو رقم هاتف كاملًا (تُقرأ الأرقام المحلية على أنها من {country}).',
+      phoneUnreadable: 'هذا لا يبدو رقم هاتف كاملًا. تُقرأ الأرقام المحلية على أنها من {country}.',
       phoneMissing: 'أدخل رقم هاتف العميل الذي يقدّم الرمز.',
     },
     refusal: {
@@ -190,6 +190,7 @@ export const ar: MessageSchema = {
     searchOpen: 'بحث / فتح',
     pages: 'الصفحات',
     correctDetails: 'تصحيح البيانات',
+    nextCustomer: 'العميل التالي',
     back: 'رجوع',
     findCustomer: 'البحث عن عميل',
     checkReward: 'التحقق من رمز مكافأة',
@@ -210,6 +211,7 @@ export const ar: MessageSchema = {
     opened: 'فُتح من رابط أرسله نظام نقاط البيع: {what}. لا يُنفَّذ شيء دون ضغطك على المفتاح.',
   },
   card: {
+    programmeAndKind: '{name} ({kind})',
     pointsCard: 'بطاقة نقاط',
     tillProgramme: 'برنامج هذا الجهاز',
     points: 'النقاط',
@@ -228,10 +230,11 @@ export const ar: MessageSchema = {
     usedOn: 'استُخدمت في {date}',
     blockedOffline: 'متاحة — لا يمكن استبدالها دون اتصال',
     claimedElsewhere: 'استُبدلت على {till}، بانتظار الإرسال',
+    availableOffline: 'متاحة حسب النسخة المحفوظة على الجهاز',
     available: 'متاحة',
     code: 'الرمز',
     gives: 'تمنح',
-    productIds: 'معرّفات المنتجات',
+    productIds: 'عرض معرّفات المنتجات ({count})',
     costs: 'التكلفة',
     costsPoints:
       '{points} نقطة من البطاقة | نقطة واحدة من البطاقة | نقطتان من البطاقة | {points} نقاط من البطاقة | {points} نقطة من البطاقة | {points} نقطة من البطاقة',
@@ -243,7 +246,7 @@ export const ar: MessageSchema = {
     search: 'بحث',
     registerNew: 'تسجيل عميل جديد',
     hint: {
-      empty: 'اكتب رقم هاتف (تُقرأ الأرقام المحلية على أنها من {country}) أو جزءًا من اسم.',
+      empty: 'اكتب رقم هاتف أو جزءًا من اسم. تُقرأ الأرقام المحلية على أنها من {country}.',
       code: 'هذا رمز مكافأة: اضغط Enter للتحقق منه.',
       phone: 'رقم الهاتف {phone}: بحث مطابق تمامًا.',
       phoneCountry: 'رقم الهاتف {phone} ({country}): بحث مطابق تمامًا.',
@@ -315,13 +318,16 @@ export const ar: MessageSchema = {
     redeemed: 'تم الاستبدال: {name}',
     handOver: 'سلِّم العميل: {grants}',
     handOverDescribed: 'سلِّم العميل: {grants} — {description}',
+    cost: 'النقاط: {change}، ويتبقى {left} في البطاقة',
+    costNoCard: 'النقاط: {change} من البطاقة',
+    costAfter: 'النقاط: يتبقى {left} في البطاقة ({change})',
     redeemedOn: '{code}، استُبدلت في {date}.',
     redeemedOnForOrder: '{code}، استُبدلت في {date} للطلب {order}.',
     nextCustomer: 'العميل التالي',
-    queued: 'في قائمة الانتظار: {code} للعميل {who}.',
-    queuedForOrder: 'في قائمة الانتظار: {code} للعميل {who}، الطلب {order}.',
-    answerLost: 'لم يُؤكَّد بعد: {code} للعميل {who}.',
-    answerLostForOrder: 'لم يُؤكَّد بعد: {code} للعميل {who}، الطلب {order}.',
+    queuedTitle: 'في قائمة الانتظار: {name}',
+    answerLostTitle: 'لم يُؤكَّد بعد: {name}',
+    queued: '{code} للعميل {who}.',
+    queuedForOrder: '{code} للعميل {who}، الطلب {order}.',
     answerLostAdvice:
       'لم تُجب خدمة الولاء بوضوح، وربما استبدلت هذه المكافأة بالفعل. سجّل الجهاز المحاولة وسيحسمها مع الخدمة، فتُستبدل المكافأة مرة واحدة فقط. طبّق المكافأة على الطلب ولا تستبدلها مرة أخرى. يعرض صندوق الصادر (F8) ما تنتهي إليه.',
     redeemedUnread: 'أكّدت خدمة الولاء الاستبدال، لكن تعذّرت قراءة جزء من ردها: ما لم يُقرأ لا يُعرض.',
@@ -329,7 +335,7 @@ export const ar: MessageSchema = {
       'حُفظ على هذا الجهاز في {date}. سيُرسل إلى خدمة الولاء عند عودة اتصال الجهاز؛ طبّق المكافأة على الطلب الآن. يعرض صندوق الصادر (F8) ما يجري.',
     code: 'رمز المكافأة',
     phone: 'هاتف العميل',
-    phoneHint: 'لا يعمل الرمز إلا مع هاتف صاحبه (تُقرأ الأرقام المحلية على أنها من {country}).',
+    phoneHint: 'لا يعمل الرمز إلا مع هاتف صاحبه. تُقرأ الأرقام المحلية على أنها من {country}.',
     check: 'تحقق',
     checkingButton: 'جارٍ التحقق…',
     checkingCode: 'جارٍ التحقق من الرمز…',
@@ -342,6 +348,7 @@ export const ar: MessageSchema = {
     pendingTitle: 'يوجد استبدال لهذه المكافأة في قائمة الانتظار على هذا الجهاز، ويُرسل عند عودة الاتصال.',
     pendingAdvice: 'لا تطبّقها مرة أخرى. يعرضها صندوق الصادر (F8).',
     redeemHeading: 'الاستبدال',
+    redeemWhat: '{name}. سلِّم العميل: {grants}',
     orderReference: 'مرجع الطلب',
     orderTag: 'اختياري: اكتبه أو امسحه من الإيصال',
     unanswered: 'لم تصل إجابة عن المحاولة الأخيرة. إعادة المحاولة آمنة: لا تُستبدل المكافأة مرتين أبدًا.',
@@ -355,8 +362,7 @@ export const ar: MessageSchema = {
   },
   outbox: {
     title: 'صندوق الصادر',
-    thisBranch: 'فرع هذا الجهاز',
-    branchOf: 'فرع {till}',
+    thisBranch: '{id} (هذا الفرع)',
     state: {
       pending: 'بانتظار الإرسال',
       conflict: 'تعارض: يحتاج إلى مراجعة',
@@ -369,6 +375,7 @@ export const ar: MessageSchema = {
       conflictAcknowledged: 'تعارض، تم الإقرار به',
       failureAcknowledged: 'إخفاق، تم الإقرار به',
     },
+    redeemNamed: 'استبدال {name} ({code})',
     redeem: 'استبدال {code}',
     register: 'تسجيل عميل',
     nameAndPhone: '{name}، {phone}',
@@ -450,6 +457,10 @@ export const ar: MessageSchema = {
     keyFile:
       'المفتاح: {state} (لا يحميه نظام التشغيل في وضع المتصفح: هو مشفّر بملف مفتاح في مجلد بيانات الجهاز، ويستطيع استخدامه كل من يقرأ ذلك المجلد).',
     removeKey: 'حذف المفتاح',
+    removeKeyQuestion:
+      'حذف مفتاح الواجهة البرمجية (API)؟ تتوقف نقطة البيع عن الوصول إلى خدمة الولاء حتى يُدخَل مفتاح من جديد.',
+    removeKeyYes: 'نعم، احذف المفتاح',
+    removeKeyNo: 'أبقِ المفتاح',
     tillHeading: 'هذا الجهاز',
     country: 'البلد الافتراضي لأرقام الهواتف',
     branchId: 'معرّف الفرع',
@@ -566,12 +577,18 @@ export const ar: MessageSchema = {
     register: 'تسجيل، بعد تعبئة البيانات',
     find: 'البحث عن «{q}»',
   },
+  currencies: {
+    withName: '{code} — {name}',
+  },
+  countries: {
+    withCode: '{name} ({code})',
+  },
   rewardGrants: {
     items: '{count} منتج | منتج واحد | منتجان | {count} منتجات | {count} منتجًا | {count} منتج',
     anyProduct: '{items}، من أي منتج',
-    oneProduct: '{items} من منتج واحد محدد',
+    oneProduct: '{items} من منتج واحد',
     choice:
-      '{items}، بالاختيار من {products} منتج محدد | {items}، من منتج واحد محدد | {items}، بالاختيار من منتجين محددين | {items}، بالاختيار من {products} منتجات محددة | {items}، بالاختيار من {products} منتجًا محددًا | {items}، بالاختيار من {products} منتج محدد',
+      '{items}، بالاختيار من {products} منتج | {items}، من منتج واحد | {items}، بالاختيار من منتجين | {items}، بالاختيار من {products} منتجات | {items}، بالاختيار من {products} منتجًا | {items}، بالاختيار من {products} منتج',
     notKnown: 'غير معروف: تعذّرت قراءة رد الخدمة',
   },
 };
