@@ -321,6 +321,18 @@ export interface Settings {
   shopPeers: string[];
   /** The TCP port the shop ledger listens on, 1024-65535 (47231 by default). */
   shopLedgerPort: number;
+  /**
+   * The cashiers a person can choose on the till (no password at the counter): a name, and
+   * optionally their number on the POS; at most 50. A POS link may name one (`cashier`).
+   */
+  cashiers: CashierEntry[];
+}
+
+/** One of the till's cashiers, as Settings lists them. */
+export interface CashierEntry {
+  name: string;
+  /** Their number on the POS (letters, digits, `-`), or null. */
+  number: string | null;
 }
 
 /**
@@ -390,11 +402,15 @@ export interface RendererErrorReport {
  * What a link asks the till to open, validated by the main process. A link only fills in and
  * navigates: nothing here redeems, registers or changes anything by itself.
  */
-export type LinkRequest =
+export type LinkRequest = (
   | { route: 'customer'; phone: string; country?: string }
   | { route: 'reward'; code: string; phone?: string; country?: string; order?: string }
   | { route: 'register'; name?: string; phone?: string; country?: string }
-  | { route: 'find'; q: string };
+  | { route: 'find'; q: string }
+) & {
+  /** Who is at the POS (their name or number), recorded with the work the link leads to. */
+  cashier?: string;
+};
 
 export type LinkRoute = LinkRequest['route'];
 
@@ -417,6 +433,8 @@ export interface LinkOutcomeReport {
   card_serial_number?: string;
   /** Plain words, for a refusal. */
   message?: string;
+  /** Who was at the till when it ended (the link's cashier, or the one chosen on the till). */
+  cashier?: string;
 }
 
 /** A reward's claim by a till of the shop: the till's name and when it claimed. */

@@ -385,6 +385,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
         card_serial_number: report.card_serial_number ?? null,
         message: report.message ?? null,
         till_name: settings.get().tillName,
+        cashier: report.cashier ?? null,
       });
       deliveries.add(sent.delivery);
       void sent.delivery.finally(() => deliveries.delete(sent.delivery));

@@ -39,6 +39,9 @@ export const ar: Record<MainMessageKey, string> = {
   'settings.shopPeers.address': `اكتب كل نقطة بيع بالصيغة host:port، مثل ${ltr('till-2.local:47231')} أو ${ltr('192.168.1.12:47231')}.`,
   'settings.shopPeers.tooMany': 'اذكر ١٦ نقطة بيع على الأكثر.',
   'settings.shopLedgerPort': 'اختر منفذًا من ١٠٢٤ إلى ٦٥٥٣٥.',
+  'settings.cashiers.name': 'يتكوّن اسم الكاشير من حرف واحد إلى ٦٠ حرفًا.',
+  'settings.cashiers.number': 'يتكوّن رقم الكاشير من ١ إلى ٢٠ حرفًا أو رقمًا أو شَرطة.',
+  'settings.cashiers.tooMany': 'أدرج ٥٠ كاشيرًا على الأكثر.',
 
   'payload.customerId.uuid': 'يجب أن يكون معرّف العميل بصيغة UUID.',
   'payload.branchId.uuid': 'يجب أن يكون معرّف الفرع بصيغة UUID.',

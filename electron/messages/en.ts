@@ -43,6 +43,9 @@ export const en = {
   'settings.shopPeers.address': 'Name each till as host:port, such as till-2.local:47231 or 192.168.1.12:47231.',
   'settings.shopPeers.tooMany': 'Name at most 16 tills.',
   'settings.shopLedgerPort': 'Choose a port from 1024 to 65535.',
+  'settings.cashiers.name': "A cashier's name is 1 to 60 characters.",
+  'settings.cashiers.number': "A cashier's number is 1 to 20 letters, digits or dashes.",
+  'settings.cashiers.tooMany': 'List at most 50 cashiers.',
 
   // Bridge payloads.
   'payload.customerId.uuid': 'The customer id must be a UUID.',

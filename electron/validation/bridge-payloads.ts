@@ -66,6 +66,12 @@ export const searchText = plainText()
   .min(1, msg('payload.search.empty'))
   .max(100, msg('payload.search.tooLong'));
 
+/** A cashier's name (or POS number), as Settings lists it, a link names it and the page reports it. */
+export const cashierName = plainText(msg('settings.cashiers.name'))
+  .trim()
+  .min(1, msg('settings.cashiers.name'))
+  .max(60, msg('settings.cashiers.name'));
+
 export const orderReference = plainText()
   .trim()
   .min(1, msg('payload.orderReference.empty'))
@@ -169,6 +175,7 @@ export const linkOutcomePayload = z.strictObject({
     .string()
     .transform((text) => truncate(text, 500))
     .optional(),
+  cashier: cashierName.optional(),
 });
 
 /** Operations without a payload accept nothing (the preload sends `undefined`). */

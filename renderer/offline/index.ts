@@ -81,6 +81,8 @@ export interface OfflineServicesOptions {
   replayEveryMs?: number;
   /** A complete refresh older than this is started again; without it, `settings().refreshSchedule` decides. */
   refreshEveryMs?: number;
+  /** Who is at the till now, recorded with the work they do; nobody named by default. */
+  cashier?: () => string | null;
 }
 
 export type OfflineServices = ReturnType<typeof createOfflineServices>;
@@ -139,6 +141,7 @@ export function createOfflineServices(options: OfflineServicesOptions) {
     now,
     offlineNow: () => connection.state === 'offline',
     replaySoon: () => background.replaySoon(),
+    ...(options.cashier ? { cashier: options.cashier } : {}),
   });
 
   function stop(): void {
@@ -218,7 +221,10 @@ export function createOfflineServices(options: OfflineServicesOptions) {
 
     // The outbox screen.
     outboxItems: () => outbox.items(),
-    journal: () => outbox.journal(),
+    /** What left the outbox (the Outbox screen's "done"). */
+    journal: () => outbox.outboxJournal(),
+    /** The whole journal since a time (ISO): the shift report's record. */
+    journalSince: (since: string) => outbox.journalSince(since),
     counts: () => outbox.counts(),
     acknowledge: async (seq: number) => outbox.acknowledge(seq, serviceNow(await readServiceClock(api))),
     retry: async (seq: number) => {
@@ -226,7 +232,8 @@ export function createOfflineServices(options: OfflineServicesOptions) {
       if (retried) background.replaySoon();
       return retried;
     },
-    exportJournalCsv: async () => journalToCsv(await outbox.journal()),
+    /** The whole journal, then what is still open (waiting, in conflict, failed), each with its state. */
+    exportJournalCsv: async () => journalToCsv(await outbox.journal(), await outbox.items()),
     replayPause: () => replayer.pause(),
     /** "Retry now" on a paused queue. */
     resumeReplay: async () => {

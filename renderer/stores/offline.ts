@@ -14,6 +14,7 @@ import {
   type ReplayRun,
   replayPauseWords,
 } from '../offline';
+import { useCashierStore } from './cashier';
 import { useErrorLogStore } from './error-log';
 import { useSettingsStore } from './settings';
 import { till } from './till';
@@ -45,6 +46,7 @@ const NO_COUNTS: OutboxCounts = { pending: 0, failed: 0, conflict: 0, done: 0 };
  */
 export const useOfflineStore = defineStore('offline', () => {
   const settings = useSettingsStore();
+  const cashier = useCashierStore();
 
   let instance: OfflineServices | null = null;
   let started = false;
@@ -63,6 +65,7 @@ export const useOfflineStore = defineStore('offline', () => {
             ...(settings.cacheRefresh ? { refreshSchedule: settings.cacheRefresh } : {}),
           }),
           ...(typeof window !== 'undefined' ? { events: window } : {}),
+          cashier: () => cashier.current,
           ...serviceOverrides,
         }),
       );

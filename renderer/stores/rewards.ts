@@ -8,6 +8,7 @@ import { formatDayTime } from '../lib/dates';
 import { readPhone, toE164 } from '../lib/phone';
 import { isRewardCode, normaliseRewardCode } from '../lib/scan-route';
 import { isUnreachable, type OfflineCheck, type RedemptionItem } from '../offline';
+import { useCashierStore } from './cashier';
 import { useConnectionStore } from './connection';
 import { useCustomersStore } from './customers';
 import { useOfflineStore } from './offline';
@@ -36,6 +37,7 @@ export const useRewardsStore = defineStore('rewards', () => {
   const customers = useCustomersStore();
   const connection = useConnectionStore();
   const offline = useOfflineStore();
+  const cashier = useCashierStore();
 
   const draft = ref<RewardDraft>({ code: '', phone: '', orderReference: '' });
   const fieldErrors = ref<Record<string, string>>({});
@@ -289,6 +291,7 @@ export const useRewardsStore = defineStore('rewards', () => {
         outcome,
         reward_code: target.code,
         ...(order ? { order_reference: order } : {}),
+        ...(cashier.current ? { cashier: cashier.current } : {}),
         ...extra,
       })
       .catch(() => undefined);

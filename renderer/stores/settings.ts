@@ -3,6 +3,7 @@ import { computed, ref } from 'vue';
 import type {
   ArabicDigits,
   BridgeError,
+  CashierEntry,
   InterfaceLanguage,
   Result,
   Settings,
@@ -189,6 +190,17 @@ export const useSettingsStore = defineStore('settings', () => {
     }
   }
 
+  /** Saves Settings' list of cashiers at once (its own part of the screen, apart from the form). */
+  async function saveCashiers(cashiers: CashierEntry[]): Promise<boolean> {
+    saving.value = true;
+    fieldErrors.value = {};
+    try {
+      return accept(await till().updateSettings({ cashiers }));
+    } finally {
+      saving.value = false;
+    }
+  }
+
   async function clearKey(): Promise<boolean> {
     saving.value = true;
     try {
@@ -224,6 +236,7 @@ export const useSettingsStore = defineStore('settings', () => {
     arabicDigits,
     load,
     savePreferences,
+    saveCashiers,
     startDemo,
     draftFromState,
     save,

@@ -87,6 +87,7 @@ export function tillState(
       shopLedger: true,
       shopPeers: [],
       shopLedgerPort: 47231,
+      cashiers: [],
       ...overrides,
     },
     key: { set: true, lastFour: '4821', protection: 'os' },
