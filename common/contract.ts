@@ -385,6 +385,18 @@ export interface TillState {
    * (`ar-SA`, `en-GB`); what the interface follows while `settings.language` is null.
    */
   systemLanguages: string[];
+  /** Whether a manager PIN is set on this till: all the renderer ever knows of it. */
+  pinSet: boolean;
+}
+
+/**
+ * The main process's answer to a PIN: accepted or not, and how long before another try is
+ * heard. Never the PIN, nor anything of its hash.
+ */
+export interface PinCheck {
+  accepted: boolean;
+  /** Seconds before the next try is heard (wrong PINs make it grow); 0 when at once. */
+  waitSeconds: number;
 }
 
 export interface RendererErrorReport {
@@ -499,6 +511,12 @@ export interface TillOperations {
   shopCheck: { payload: ShopRewardPayload; result: Result<ShopCheck> };
   /** Claims the reward for this till in the shop ledger and tells the other tills. */
   shopClaim: { payload: ShopRewardPayload; result: Result<ShopClaim> };
+  /** Checks the manager PIN (a right one approves risky operations for a few minutes). */
+  verifyManagerPin: { payload: { pin: string }; result: Result<PinCheck> };
+  /** Sets, replaces or removes (null) the manager PIN; once one is set, only with the manager's approval. */
+  setManagerPin: { payload: { pin: string | null }; result: Result<TillState> };
+  /** Ends the manager's approval (leaving Settings). */
+  endManagerApproval: { payload: void; result: Result<null> };
 }
 
 export type Operation = keyof TillOperations;
@@ -524,6 +542,9 @@ export const CHANNELS = {
   reportLinkOutcome: 'till:links:outcome',
   shopCheck: 'till:shop:check',
   shopClaim: 'till:shop:claim',
+  verifyManagerPin: 'till:pin:verify',
+  setManagerPin: 'till:pin:set',
+  endManagerApproval: 'till:pin:end',
 } as const satisfies Record<Operation, string>;
 
 export type Channel = (typeof CHANNELS)[Operation];

@@ -14,6 +14,9 @@ import {
 import type { KeyCipher } from '../storage/key-cipher';
 import { openVault } from '../storage/vault';
 import { openSettings } from '../storage/settings';
+import { openManagerPinStore, type PinCost } from '../storage/manager-pin';
+import { createPinGuard } from '../storage/pin-guard';
+import { createManagerApproval } from './manager-approval';
 import { openDemoMode } from '../demo/demo-mode';
 import { inInterfaceLanguage } from '../service/api-errors';
 import { createLoyaltyApi, type LoyaltyApi, type ServiceTarget } from '../service/loyalty-api';
@@ -81,6 +84,10 @@ export interface AppCoreOptions {
   shopCheckWaitMs?: number;
   /** How long the ledger's announcements and catch-up wait for each till (1.5 s by default). */
   shopLedgerAskTimeoutMs?: number;
+  /** The clock the manager PIN's back-off and approval run on (ms); `Date.now` by default (tests move it on). */
+  pinNow?: () => number;
+  /** scrypt's cost for a new manager PIN; the default in the app, a cheaper one in tests. */
+  pinCost?: PinCost;
 }
 
 const DEFAULT_TIMEOUT_MS = 8000;
@@ -105,6 +112,11 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   const settings = await openSettings({ file: join(userDataDir, 'settings.json'), log });
   const vault = await openVault({ file: join(userDataDir, 'api-key.bin'), cipher, log });
   const demo = await openDemoMode({ dir: join(userDataDir, 'demo'), log });
+  const pinGuard = createPinGuard({
+    store: await openManagerPinStore({ file: join(userDataDir, 'manager-pin.json'), log }),
+    ...(options.pinNow ? { now: options.pinNow } : {}),
+    ...(options.pinCost ? { cost: options.pinCost } : {}),
+  });
   secrets = () => [vault.key(), demo.running()?.apiKey].filter((s): s is string => !!s);
 
   if (demo.isOn()) {
@@ -125,6 +137,15 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     key: vault.status(),
     mode: mode(),
     systemLanguages: systemLanguageTags(systemLanguages()),
+    pinSet: pinGuard.isSet(),
+  });
+  const approval = createManagerApproval({
+    guard: pinGuard,
+    log,
+    wording,
+    state,
+    keySet: () => vault.status().set,
+    allowsOfflineRedemption: () => settings.get().allowOfflineRedemption,
   });
 
   // One estimate for the till: every answer from the service it talks to refines it.
@@ -287,6 +308,8 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     ),
     getState: op(payloads.noPayload, async () => ({ ok: true, data: state() })),
     updateSettings: op(payloads.anyPayload, async (patch) => {
+      const refused = approval.forSettings(patch);
+      if (refused) return refused;
       const words = wording();
       const outcome = await settings.update(patch, words);
       if (!outcome.ok) return validationFailure(outcome.fields, words);
@@ -295,6 +318,8 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       return { ok: true, data: state() };
     }),
     setApiKey: op(payloads.setApiKeyPayload, async ({ apiKey }) => {
+      const refused = approval.forKey();
+      if (refused) return refused;
       const outcome = await vault.store(apiKey);
       if (!outcome.ok) {
         const words = wording();
@@ -305,6 +330,8 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       return { ok: true, data: state() };
     }),
     clearApiKey: op(payloads.noPayload, async () => {
+      const refused = approval.forKeyRemoval();
+      if (refused) return refused;
       await vault.clear();
       followShop();
       return { ok: true, data: state() };
@@ -391,6 +418,9 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       void sent.delivery.finally(() => deliveries.delete(sent.delivery));
       return { ok: true, data: { callback: sent.callback } };
     }),
+    verifyManagerPin: op(payloads.verifyPinPayload, (payload) => approval.verify(payload)),
+    setManagerPin: op(payloads.setPinPayload, (payload) => approval.set(payload)),
+    endManagerApproval: op(payloads.noPayload, () => approval.end()),
     shopCheck: op(payloads.shopRewardPayload, async ({ reward_code }) => {
       const ledger = shop.running();
       if (ledger === null) return { ok: true, data: noShop };

@@ -43,6 +43,9 @@ export const ar: Record<MainMessageKey, string> = {
   'settings.cashiers.number': 'يتكوّن رقم الكاشير من ١ إلى ٢٠ حرفًا أو رقمًا أو شَرطة.',
   'settings.cashiers.tooMany': 'أدرج ٥٠ كاشيرًا على الأكثر.',
 
+  'pin.format': 'رمز المدير من ٤ إلى ١٢ رقمًا.',
+  'pin.required': 'يلزم إذن المدير: أدخل رمز المدير.',
+
   'payload.customerId.uuid': 'يجب أن يكون معرّف العميل بصيغة UUID.',
   'payload.branchId.uuid': 'يجب أن يكون معرّف الفرع بصيغة UUID.',
   'payload.phone.missing': 'أدخل رقم هاتف.',

@@ -47,6 +47,10 @@ export const en = {
   'settings.cashiers.number': "A cashier's number is 1 to 20 letters, digits or dashes.",
   'settings.cashiers.tooMany': 'List at most 50 cashiers.',
 
+  // The manager PIN.
+  'pin.format': 'The manager PIN is 4 to 12 digits.',
+  'pin.required': 'A manager must approve this: enter the manager PIN.',
+
   // Bridge payloads.
   'payload.customerId.uuid': 'The customer id must be a UUID.',
   'payload.branchId.uuid': 'The branch id must be a UUID.',

@@ -160,6 +160,20 @@ export const setApiKeyPayload = z.strictObject({
     .regex(/^[\x21-\x7e]+$/, msg('payload.apiKey.characters')),
 });
 
+/**
+ * A PIN to check: any short text (a PIN of the wrong shape is a wrong PIN, counted as one);
+ * its value never appears in a message.
+ */
+export const verifyPinPayload = z.strictObject({ pin: z.string(msg('pin.format')).max(64, msg('pin.format')) });
+
+/** A new manager PIN: 4 to 12 digits; null removes it. */
+export const setPinPayload = z.strictObject({
+  pin: z
+    .string(msg('pin.format'))
+    .regex(/^\d{4,12}$/, msg('pin.format'))
+    .nullable(),
+});
+
 /** A reward the shop ledger is asked about or told of: the code only, never the customer. */
 export const shopRewardPayload = z.strictObject({ reward_code: rewardCode });
 

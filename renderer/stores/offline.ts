@@ -16,6 +16,7 @@ import {
 } from '../offline';
 import { useCashierStore } from './cashier';
 import { useErrorLogStore } from './error-log';
+import { useManagerPinStore } from './manager-pin';
 import { useSettingsStore } from './settings';
 import { till } from './till';
 
@@ -179,6 +180,8 @@ export const useOfflineStore = defineStore('offline', () => {
 
   /** A person reviewed a failure or conflict: it moves to the journal, never silently. */
   async function acknowledge(seq: number): Promise<boolean> {
+    // A person takes responsibility for a failure or conflict: a manager, once a PIN is set.
+    if (!(await useManagerPinStore().ask('acknowledge'))) return false;
     const done = await services().acknowledge(seq);
     await loadOutbox();
     return done;
@@ -203,7 +206,9 @@ export const useOfflineStore = defineStore('offline', () => {
     services().noteReachable(reachable, reason);
   }
 
-  async function journalCsv(): Promise<string> {
+  /** The journal as CSV; null when the manager PIN was asked and not given. */
+  async function journalCsv(): Promise<string | null> {
+    if (!(await useManagerPinStore().ask('exportJournal'))) return null;
     return services().exportJournalCsv();
   }
 

@@ -33,6 +33,8 @@ export async function createCoreFixture(
     systemLanguages?: string[];
     /** How long `shopCheck` waits for the other tills. */
     shopCheckWaitMs?: number;
+    /** The clock of the manager PIN's back-off (tests move it on instead of waiting). */
+    pinNow?: () => number;
   } = {},
 ): Promise<CoreFixture> {
   const userDataDir = options.userDataDir ?? (await mkdtemp(join(tmpdir(), 'till-core-')));
@@ -47,6 +49,7 @@ export async function createCoreFixture(
       ...(options.retrySleep ? { retrySleep: options.retrySleep } : {}),
       ...(options.systemLanguages ? { systemLanguages: () => options.systemLanguages! } : {}),
       ...(options.shopCheckWaitMs ? { shopCheckWaitMs: options.shopCheckWaitMs } : {}),
+      ...(options.pinNow ? { pinNow: options.pinNow } : {}),
     });
   let core = await build();
   const fixture: CoreFixture = {

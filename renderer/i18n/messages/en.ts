@@ -576,6 +576,38 @@ export const en = {
     remove: 'Remove {name}',
     saved: 'Cashiers saved.',
   },
+  managerPin: {
+    title: 'Manager approval',
+    label: 'Manager PIN',
+    submit: 'Approve',
+    wrong: 'That PIN is not right.',
+    wrongWait:
+      'That PIN is not right. Try again in {seconds} second. | That PIN is not right. Try again in {seconds} seconds.',
+    forgotten:
+      'Forgotten PIN: someone with this computer’s operating-system account deletes manager-pin.json from the till’s data folder and restarts the app (see the operations guide).',
+    why: {
+      openSettings: 'Settings hold the service key and the offline rules: a manager opens them.',
+      acknowledge: 'Acknowledging takes a failure or conflict off the list: a manager approves it.',
+      exportJournal: 'The journal names customers and cashiers: a manager exports it.',
+      changeKey: 'Removing or replacing the service key needs a manager.',
+      offlineRedemption: 'Turning offline redemption on or off needs a manager.',
+      changePin: 'Changing or removing the manager PIN needs the current one.',
+      approve: 'This needs a manager’s approval.',
+    },
+    settingsHeading: 'Manager PIN',
+    isSet:
+      'A manager PIN is set. It is asked before Settings open, before a conflict or failure is acknowledged, and before the journal is exported.',
+    notSet: 'No manager PIN is set: anyone at the till can open Settings.',
+    newPin: 'New PIN (4 to 12 digits)',
+    newPinChange: 'New PIN, to replace the current one',
+    newPinHint: 'Kept only as a slow, salted hash by the app; never shown again.',
+    again: 'The same PIN again',
+    mismatch: 'The two PINs differ.',
+    set: 'Set PIN',
+    change: 'Change PIN',
+    remove: 'Remove PIN',
+    saved: 'Manager PIN saved.',
+  },
   rewardGrants: {
     items: '{count} item | {count} items',
     anyProduct: '{items}, any product',

@@ -24,6 +24,7 @@ describe('settings', () => {
       key: { set: false, lastFour: null, protection: 'os' },
       mode: 'unconfigured',
       systemLanguages: [],
+      pinSet: false,
     });
   });
 

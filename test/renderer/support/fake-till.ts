@@ -93,6 +93,7 @@ export function tillState(
     key: { set: true, lastFour: '4821', protection: 'os' },
     mode,
     systemLanguages: ['en-GB'],
+    pinSet: false,
   };
 }
 
