@@ -517,6 +517,17 @@ export interface TillOperations {
   setManagerPin: { payload: { pin: string | null }; result: Result<TillState> };
   /** Ends the manager's approval (leaving Settings). */
   endManagerApproval: { payload: void; result: Result<null> };
+  /** Saves the page on screen (the end-of-shift report) as a PDF where the manager chooses. */
+  saveReportPdf: { payload: { fileName: string }; result: Result<ReportPdfOutcome> };
+}
+
+/**
+ * `available: false` where the shell cannot print to PDF (the browser shell): the page then
+ * opens the browser's own print dialog, whose "Save as PDF" does the same.
+ */
+export interface ReportPdfOutcome {
+  available: boolean;
+  saved: boolean;
 }
 
 export type Operation = keyof TillOperations;
@@ -545,6 +556,7 @@ export const CHANNELS = {
   verifyManagerPin: 'till:pin:verify',
   setManagerPin: 'till:pin:set',
   endManagerApproval: 'till:pin:end',
+  saveReportPdf: 'till:report:pdf',
 } as const satisfies Record<Operation, string>;
 
 export type Channel = (typeof CHANNELS)[Operation];

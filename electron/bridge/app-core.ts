@@ -88,6 +88,8 @@ export interface AppCoreOptions {
   pinNow?: () => number;
   /** scrypt's cost for a new manager PIN; the default in the app, a cheaper one in tests. */
   pinCost?: PinCost;
+  /** Prints the page to a PDF the manager saves (Electron's `printToPDF`); absent where the shell cannot. */
+  reportPdf?: (fileName: string) => Promise<'saved' | 'cancelled'>;
 }
 
 const DEFAULT_TIMEOUT_MS = 8000;
@@ -417,6 +419,15 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       deliveries.add(sent.delivery);
       void sent.delivery.finally(() => deliveries.delete(sent.delivery));
       return { ok: true, data: { callback: sent.callback } };
+    }),
+    saveReportPdf: op(payloads.reportPdfPayload, async ({ fileName }) => {
+      if (!options.reportPdf) return { ok: true, data: { available: false, saved: false } };
+      try {
+        return { ok: true, data: { available: true, saved: (await options.reportPdf(fileName)) === 'saved' } };
+      } catch (error) {
+        log.error(`The report could not be saved as a PDF: ${describeError(error)}`);
+        return failure({ kind: 'server', code: 'pdf_failed', message: describe(wording(), 'bridge.internal') });
+      }
     }),
     verifyManagerPin: op(payloads.verifyPinPayload, (payload) => approval.verify(payload)),
     setManagerPin: op(payloads.setPinPayload, (payload) => approval.set(payload)),

@@ -83,6 +83,7 @@ export const ar: Record<MainMessageKey, string> = {
   'payload.linkId.uuid': 'يجب أن يكون معرّف الرابط بصيغة UUID.',
   'payload.outcome': 'النتيجة إما redeemed أو queued أو refused.',
   'payload.balance.whole': 'يجب أن يكون الرصيد عددًا صحيحًا.',
+  'payload.fileName': 'اسم الملف حروف وأرقام ونقاط وشَرطات، وينتهي بـ .pdf.',
   'payload.none': 'لا تقبل هذه العملية أي بيانات.',
   'payload.errorReport.message': 'يحتاج تقرير الخطأ إلى رسالة.',
 

@@ -90,6 +90,7 @@ export const en = {
   'payload.outcome': 'The outcome is redeemed, queued or refused.',
   'payload.balance.whole': 'The balance must be a whole number.',
   'payload.none': 'This operation takes no data.',
+  'payload.fileName': 'The file name is letters, digits, dots and dashes, ending in .pdf.',
   'payload.errorReport.message': 'The error report needs a message.',
 
   // The API key's safe keeping.

@@ -12,6 +12,7 @@ import { protocolClientArgs } from '../links/protocol-client';
 import { linksInArgv } from '../links/till-link';
 import { installWebContentsGuards } from './web-contents-guards';
 import { createMainWindow } from './window';
+import { saveReportPdf } from './report-pdf';
 
 // The Electron shell around the app core: protocol, window, IPC registration, lifecycle.
 // Everything with logic in it lives in modules that are tested under Node.
@@ -107,6 +108,8 @@ function run(): void {
           const preferred = app.getPreferredSystemLanguages();
           return preferred.length > 0 ? preferred : [app.getLocale()];
         },
+        reportPdf: async (fileName) =>
+          window && !window.isDestroyed() ? saveReportPdf(window, fileName) : 'cancelled',
       });
       const handlers = core.handlers;
       const log = core.log;

@@ -174,6 +174,11 @@ export const setPinPayload = z.strictObject({
     .nullable(),
 });
 
+/** The report's file name: a plain name ending in .pdf, no folder (the manager picks the folder). */
+export const reportPdfPayload = z.strictObject({
+  fileName: z.string().regex(/^[\w.-]{1,80}\.pdf$/, msg('payload.fileName')),
+});
+
 /** A reward the shop ledger is asked about or told of: the code only, never the customer. */
 export const shopRewardPayload = z.strictObject({ reward_code: rewardCode });
 
