@@ -28,7 +28,7 @@ import { ServiceClock } from '../../electron/service/service-clock';
 import { DEFAULT_DB_NAME } from '../../renderer/offline/db/schema';
 import { REPLAY_LOCK_NAME } from '../../renderer/offline/outbox/replayer';
 import { startSandbox, type Dialect, type RedemptionRecord, type Sandbox } from '../../sandbox';
-import { createCapturedLog } from '../support/captured-log';
+import { createCapturedLog, type CapturedLog } from '../support/captured-log';
 import { createTestCipher } from '../support/test-cipher';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
@@ -217,6 +217,10 @@ export interface Harness {
   screenshot(name: string): Promise<string>;
   /** Every call the pages made over the bridge, in order (all windows of the context). */
   bridgeCalls: BridgeCall[];
+  /** What the main process wrote to its log (nothing is printed). */
+  log: CapturedLog;
+  /** The till's user-data folder (settings, the key, the manager PIN's hash). */
+  userDataDir: string;
   /**
    * Resolves once the work the pages had started has run its course, so that an absence
    * check ("nothing was sent twice") asserts after whatever could have sent it had its
@@ -335,6 +339,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     const inFlight = new Set<Promise<unknown>>();
     // The core itself, for `call` and the tests; the page server gets it with a recording table.
     const made: { core?: AppCore } = {};
+    const coreLog = createCapturedLog();
+    const userDataDir = join(work, 'user-data');
     const shell = await startPageServer({
       secret: newAccessSecret(),
       bridgeScript: pageBridge,
@@ -345,11 +351,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       }),
       createCore: async (appOrigin) => {
         const core = await createAppCore({
-          userDataDir: join(work, 'user-data'),
+          userDataDir,
           cipher: createTestCipher(),
           appOrigin,
           // What would reach the till's log file (failed calls are warnings there): kept, not printed.
-          log: createCapturedLog(),
+          log: coreLog,
           requestTimeoutMs: options.requestTimeoutMs ?? 3000,
           // The core's defaults, read through `passedMs`.
           serviceClock: new ServiceClock({
@@ -413,6 +419,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       },
       cspViolations: () => page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations),
       bridgeCalls,
+      log: coreLog,
+      userDataDir,
       settled: () => settlePages(context, bridgeCalls, inFlight),
       stopSandbox,
       restartSandbox,
