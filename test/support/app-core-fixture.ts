@@ -35,6 +35,8 @@ export async function createCoreFixture(
     shopCheckWaitMs?: number;
     /** The clock of the manager PIN's back-off (tests move it on instead of waiting). */
     pinNow?: () => number;
+    /** Stands in for the Electron shell's "Save as PDF". */
+    reportPdf?: (fileName: string) => Promise<'saved' | 'cancelled'>;
   } = {},
 ): Promise<CoreFixture> {
   const userDataDir = options.userDataDir ?? (await mkdtemp(join(tmpdir(), 'till-core-')));
@@ -50,6 +52,7 @@ export async function createCoreFixture(
       ...(options.systemLanguages ? { systemLanguages: () => options.systemLanguages! } : {}),
       ...(options.shopCheckWaitMs ? { shopCheckWaitMs: options.shopCheckWaitMs } : {}),
       ...(options.pinNow ? { pinNow: options.pinNow } : {}),
+      ...(options.reportPdf ? { reportPdf: options.reportPdf } : {}),
     });
   let core = await build();
   const fixture: CoreFixture = {
