@@ -211,6 +211,22 @@ describe('who redeemed, the manager PIN and the end-of-shift report', () => {
     await expect.poll(screen).toBe('settings');
     expect(await h.page.getByTestId('manager-pin-dialog').count()).toBe(0);
 
+    // A cashier added to Settings' list is offered in the header at once.
+    await h.page.getByTestId('cashier-name').fill('Nour');
+    await h.page.getByTestId('cashier-number').fill('B-7');
+    await h.page.getByTestId('cashier-add').click();
+    await expect
+      .poll(() => h.page.locator('[data-testid="cashier-select"] option').allTextContents())
+      .toEqual(['Not chosen', 'Sara Ali (12)', 'Omar K', 'Nour (B-7)']);
+    // Refused entries stay typed, with the reason beside them.
+    await h.page.getByTestId('cashier-name').fill('Sam');
+    await h.page.getByTestId('cashier-number').fill('12 34');
+    await h.page.getByTestId('cashier-number').press('Enter');
+    await expect.poll(() => h.page.locator('#cashier-error').textContent()).toContain('letters, digits or dashes');
+    expect(await h.page.getByTestId('cashier-name').inputValue()).toBe('Sam');
+    await h.page.getByTestId('manager-pin-settings').scrollIntoViewIfNeeded();
+    await h.screenshot('73-settings-cashiers-and-pin');
+
     // Turning offline redemption off, within the approval: saved.
     await h.page.locator('#allow-offline-redemption').uncheck();
     await h.page.getByRole('button', { name: 'Save settings' }).click();
