@@ -339,6 +339,9 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       return { ok: true, data: state() };
     }),
     startDemo: op(payloads.noPayload, async () => {
+      // A till already set up does not go (back) to the demo's practice data without a manager.
+      const refused = mode() === 'unconfigured' ? null : approval.refusal('switching to the demo');
+      if (refused) return refused;
       try {
         await demo.start();
       } catch (error) {

@@ -7,7 +7,8 @@ import { describe, type Wording } from '../messages';
 /**
  * The manager's approval behind the bridge: the PIN's three operations, and the check the
  * risky ones make first. Once a PIN is set, removing or replacing the API key, turning
- * offline redemption off or on, and changing or removing the PIN need a right PIN given
+ * offline redemption off or on, switching a till already set up to the demo, and changing or
+ * removing the PIN need a right PIN given
  * within the last few minutes (storage/pin-guard.ts); without one they are refused with
  * `unauthorized`, code `manager_pin_required`, and change nothing. The renderer asks the
  * same PIN before opening Settings, acknowledging a conflict or failure and exporting the

@@ -53,10 +53,16 @@ describe('the manager PIN behind the bridge', () => {
     expect(await call('updateSettings', { allowOfflineRedemption: false })).toMatchObject(REQUIRED);
     expect(await call('setManagerPin', { pin: '1111' })).toMatchObject(REQUIRED);
     expect(await call('setManagerPin', { pin: null })).toMatchObject(REQUIRED);
+    expect(await call('startDemo')).toMatchObject(REQUIRED);
     // Nothing changed; settings that are not risky still save.
     expect(await call('getState')).toMatchObject({
       ok: true,
-      data: { key: { set: true, lastFour: '0001' }, settings: { allowOfflineRedemption: true }, pinSet: true },
+      data: {
+        key: { set: true, lastFour: '0001' },
+        settings: { allowOfflineRedemption: true },
+        pinSet: true,
+        mode: 'service',
+      },
     });
     expect(await call('updateSettings', { tillName: 'Till 2', allowOfflineRedemption: true })).toMatchObject({
       ok: true,
