@@ -338,6 +338,13 @@ describe('who redeemed, the manager PIN and the end-of-shift report', () => {
       expect(await h.page.locator('.app-header').isVisible()).toBe(false);
       expect(await h.page.locator('.shortcut-bar').isVisible()).toBe(false);
       await h.page.screenshot({ path: join(SCREENS_DIR, `shift-report-${language}-print.png`), fullPage: true });
+      // Printed from the dark theme, the page is still light: dark paper wastes toner.
+      await useTheme(h.page, 'dark');
+      const paper = await h.page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+      await h.page.screenshot({ path: join(SCREENS_DIR, `shift-report-${language}-print-dark.png`), fullPage: true });
+      const [red, green, blue] = paper.match(/\d+/g)!.map(Number);
+      expect(Math.min(red!, green!, blue!)).toBeGreaterThan(200);
+      await useTheme(h.page, 'light');
       await h.page.emulateMedia({ media: 'screen' });
     }
     expect(findings).toEqual([]);
