@@ -53,7 +53,9 @@ export function createManagerApproval(options: ManagerApprovalOptions) {
 
     async verify({ pin }: { pin: string }): Promise<Result<{ accepted: boolean; waitSeconds: number }>> {
       const verdict = await guard.verify(pin);
-      if (!verdict.accepted) {
+      // An audit line for the approval; never what was typed.
+      if (verdict.accepted) log.info('The manager PIN was given: risky operations are approved for a few minutes.');
+      else {
         // The log says that a try failed and how long the wait is; never what was typed.
         if (verdict.reason === 'wrong')
           log.warn(`A wrong manager PIN was given; the next try waits ${verdict.waitSeconds} s.`);
