@@ -326,6 +326,18 @@ export interface Settings {
   shopPeers: string[];
   /** The TCP port the shop ledger listens on, 1024-65535 (47231 by default). */
   shopLedgerPort: number;
+  /**
+   * The cashiers a person can choose on the till (no password at the counter): a name, and
+   * optionally their number on the POS; at most 50. A POS link may name one (`cashier`).
+   */
+  cashiers: CashierEntry[];
+}
+
+/** One of the till's cashiers, as Settings lists them. */
+export interface CashierEntry {
+  name: string;
+  /** Their number on the POS (letters, digits, `-`), or null. */
+  number: string | null;
 }
 
 /**
@@ -380,6 +392,8 @@ export interface TillState {
   systemLanguages: string[];
   /** What the organisation's policy decides on this till (docs/operations.md#the-policy). */
   managed: ManagedState;
+  /** Whether a manager PIN is set on this till: all the renderer ever knows of it. */
+  pinSet: boolean;
 }
 
 /** The organisation's policy as Settings shows it. */
@@ -405,6 +419,16 @@ export interface TillActivity {
   outboxDurable: boolean;
 }
 
+/**
+ * The main process's answer to a PIN: accepted or not, and how long before another try is
+ * heard. Never the PIN, nor anything of its hash.
+ */
+export interface PinCheck {
+  accepted: boolean;
+  /** Seconds before the next try is heard (wrong PINs make it grow); 0 when at once. */
+  waitSeconds: number;
+}
+
 export interface RendererErrorReport {
   message: string;
   /** Where it happened, e.g. a store or view name. */
@@ -420,11 +444,15 @@ export interface RendererErrorReport {
  * What a link asks the till to open, validated by the main process. A link only fills in and
  * navigates: nothing here redeems, registers or changes anything by itself.
  */
-export type LinkRequest =
+export type LinkRequest = (
   | { route: 'customer'; phone: string; country?: string }
   | { route: 'reward'; code: string; phone?: string; country?: string; order?: string }
   | { route: 'register'; name?: string; phone?: string; country?: string }
-  | { route: 'find'; q: string };
+  | { route: 'find'; q: string }
+) & {
+  /** Who is at the POS (their name or number), recorded with the work the link leads to. */
+  cashier?: string;
+};
 
 export type LinkRoute = LinkRequest['route'];
 
@@ -447,6 +475,8 @@ export interface LinkOutcomeReport {
   card_serial_number?: string;
   /** Plain words, for a refusal. */
   message?: string;
+  /** Who was at the till when it ended (the link's cashier, or the one chosen on the till). */
+  cashier?: string;
 }
 
 /** A reward's claim by a till of the shop: the till's name and when it claimed. */
@@ -529,6 +559,23 @@ export interface TillOperations {
   shopHolder: { payload: ShopRewardPayload; result: Result<ShopHolder> };
   /** The page says whether the till is idle; the answer carries the policy's revision. */
   reportActivity: { payload: TillActivity; result: Result<{ policyRevision: number }> };
+  /** Checks the manager PIN (a right one approves risky operations for a few minutes). */
+  verifyManagerPin: { payload: { pin: string }; result: Result<PinCheck> };
+  /** Sets, replaces or removes (null) the manager PIN; once one is set, only with the manager's approval. */
+  setManagerPin: { payload: { pin: string | null }; result: Result<TillState> };
+  /** Ends the manager's approval (leaving Settings). */
+  endManagerApproval: { payload: void; result: Result<null> };
+  /** Saves the page on screen (the end-of-shift report) as a PDF where the manager chooses. */
+  saveReportPdf: { payload: { fileName: string }; result: Result<ReportPdfOutcome> };
+}
+
+/**
+ * `available: false` where the shell cannot print to PDF (the browser shell): the page then
+ * opens the browser's own print dialog, whose "Save as PDF" does the same.
+ */
+export interface ReportPdfOutcome {
+  available: boolean;
+  saved: boolean;
 }
 
 export type Operation = keyof TillOperations;
@@ -557,6 +604,10 @@ export const CHANNELS = {
   shopSettle: 'till:shop:settle',
   shopHolder: 'till:shop:holder',
   reportActivity: 'till:activity:report',
+  verifyManagerPin: 'till:pin:verify',
+  setManagerPin: 'till:pin:set',
+  endManagerApproval: 'till:pin:end',
+  saveReportPdf: 'till:report:pdf',
 } as const satisfies Record<Operation, string>;
 
 export type Channel = (typeof CHANNELS)[Operation];

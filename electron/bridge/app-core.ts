@@ -15,6 +15,9 @@ import {
 import type { KeyCipher } from '../storage/key-cipher';
 import { openVault } from '../storage/vault';
 import { openSettings } from '../storage/settings';
+import { openManagerPinStore, withPolicyPin, type PinCost } from '../storage/manager-pin';
+import { createPinGuard } from '../storage/pin-guard';
+import { createManagerApproval } from './manager-approval';
 import { openDemoMode } from '../demo/demo-mode';
 import { inInterfaceLanguage } from '../service/api-errors';
 import { createLoyaltyApi, type LoyaltyApi, type ServiceTarget } from '../service/loyalty-api';
@@ -33,7 +36,7 @@ import { resolveLanguage } from '../../common/interface-language';
 import { describe, type Wording } from '../messages';
 import { createShopLedgerSwitch, errorKind, type DiscoveryFactory, type ShopLedgerConfig } from './shop-ledger-switch';
 import { createManagedSettings } from '../policy/managed-settings';
-import { describePolicyProblem, NO_POLICY, type PolicyReading } from '../policy/policy-reading';
+import { describePolicyProblem, NO_POLICY, policyManagerPinHash, type PolicyReading } from '../policy/policy-reading';
 import { watchPolicy, type PolicyWatch } from '../policy/policy-watch';
 import type { MachinePolicySource } from '../policy/machine-policy';
 import { createActivityBoard, type ActivityBoard } from '../updates/till-activity';
@@ -103,6 +106,12 @@ export interface AppCoreOptions {
   computerName?: () => string;
   /** The clock activity reports are stamped with (ms); `Date.now` by default. */
   now?: () => number;
+  /** The clock the manager PIN's back-off and approval run on (ms); `Date.now` by default (tests move it on). */
+  pinNow?: () => number;
+  /** scrypt's cost for a new manager PIN; the default in the app, a cheaper one in tests. */
+  pinCost?: PinCost;
+  /** Prints the page to a PDF the manager saves (Electron's `printToPDF`); absent where the shell cannot. */
+  reportPdf?: (fileName: string) => Promise<'saved' | 'cancelled'>;
 }
 
 const DEFAULT_TIMEOUT_MS = 8000;
@@ -157,6 +166,14 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   const now = options.now ?? Date.now;
   const vault = await openVault({ file: join(userDataDir, 'api-key.bin'), cipher, log });
   const demo = await openDemoMode({ dir: join(userDataDir, 'demo'), log });
+  const pinGuard = createPinGuard({
+    // The organisation's policy may give the PIN (docs/operations.md); the till's own otherwise.
+    store: withPolicyPin(await openManagerPinStore({ file: join(userDataDir, 'manager-pin.json'), log }), () =>
+      policyManagerPinHash(policyReading()),
+    ),
+    ...(options.pinNow ? { now: options.pinNow } : {}),
+    ...(options.pinCost ? { cost: options.pinCost } : {}),
+  });
   secrets = () => [vault.key(), demo.running()?.apiKey].filter((s): s is string => !!s);
 
   if (demo.isOn()) {
@@ -185,6 +202,15 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       })(),
       revision: policyRevision,
     },
+    pinSet: pinGuard.isSet(),
+  });
+  const approval = createManagerApproval({
+    guard: pinGuard,
+    log,
+    wording,
+    state,
+    keySet: () => vault.status().set,
+    allowsOfflineRedemption: () => settings.get().allowOfflineRedemption,
   });
 
   // One estimate for the till: every answer from the service it talks to refines it.
@@ -350,6 +376,8 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     ),
     getState: op(payloads.noPayload, async () => ({ ok: true, data: state() })),
     updateSettings: op(payloads.anyPayload, async (patch) => {
+      const refused = approval.forSettings(patch);
+      if (refused) return refused;
       const words = wording();
       const outcome = await settings.update(patch, words);
       if (!outcome.ok) return validationFailure(outcome.fields, words);
@@ -358,6 +386,8 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       return { ok: true, data: state() };
     }),
     setApiKey: op(payloads.setApiKeyPayload, async ({ apiKey }) => {
+      const refused = approval.forKey();
+      if (refused) return refused;
       const outcome = await vault.store(apiKey);
       if (!outcome.ok) {
         const words = wording();
@@ -368,11 +398,16 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       return { ok: true, data: state() };
     }),
     clearApiKey: op(payloads.noPayload, async () => {
+      const refused = approval.forKeyRemoval();
+      if (refused) return refused;
       await vault.clear();
       followShop();
       return { ok: true, data: state() };
     }),
     startDemo: op(payloads.noPayload, async () => {
+      // A till already set up does not go (back) to the demo's practice data without a manager.
+      const refused = mode() === 'unconfigured' ? null : approval.refusal('switching to the demo');
+      if (refused) return refused;
       try {
         await demo.start();
       } catch (error) {
@@ -448,11 +483,24 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
         card_serial_number: report.card_serial_number ?? null,
         message: report.message ?? null,
         till_name: settings.get().tillName,
+        cashier: report.cashier ?? null,
       });
       deliveries.add(sent.delivery);
       void sent.delivery.finally(() => deliveries.delete(sent.delivery));
       return { ok: true, data: { callback: sent.callback } };
     }),
+    saveReportPdf: op(payloads.reportPdfPayload, async ({ fileName }) => {
+      if (!options.reportPdf) return { ok: true, data: { available: false, saved: false } };
+      try {
+        return { ok: true, data: { available: true, saved: (await options.reportPdf(fileName)) === 'saved' } };
+      } catch (error) {
+        log.error(`The report could not be saved as a PDF: ${describeError(error)}`);
+        return failure({ kind: 'server', code: 'pdf_failed', message: describe(wording(), 'bridge.internal') });
+      }
+    }),
+    verifyManagerPin: op(payloads.verifyPinPayload, (payload) => approval.verify(payload)),
+    setManagerPin: op(payloads.setPinPayload, (payload) => approval.set(payload)),
+    endManagerApproval: op(payloads.noPayload, () => approval.end()),
     shopCheck: op(payloads.shopRewardPayload, async ({ reward_code }) => {
       const ledger = shop.running();
       if (ledger === null) return { ok: true, data: noShop };

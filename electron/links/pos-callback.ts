@@ -22,6 +22,8 @@ export interface PosCallbackBody {
   card_serial_number: string | null;
   message: string | null;
   till_name: string;
+  /** Who was at the till (the link's cashier or the one chosen on the till); null when nobody was named. */
+  cashier: string | null;
   sent_at: string;
 }
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { LinkRequest, LinkRoute } from '../../common/contract';
-import { name, orderReference, phone, rewardCode, searchText } from '../validation/bridge-payloads';
+import { cashierName, name, orderReference, phone, rewardCode, searchText } from '../validation/bridge-payloads';
 import { countrySchema } from '../storage/settings';
 import { fieldErrors } from '../validation/validation-errors';
 import { LINK_SCHEME } from './link-scheme';
@@ -38,18 +38,21 @@ const says =
 const INVISIBLE = /[\p{Cc}\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/u;
 
 // Each route: its parameters, validated by the bridge's own field schemas (and the country
-// as Settings reads it). Strict: an unknown parameter (`redeem=1`, `confirm=yes`) refuses the link.
+// and the cashier as Settings reads them). Strict: an unknown parameter (`redeem=1`,
+// `confirm=yes`) refuses the link. Every route may name the cashier at the POS.
 const country = countrySchema;
+const cashier = cashierName.optional();
 const routes = {
   customer: z
-    .strictObject({ phone, country: country.optional() })
-    .transform(({ phone, country }) => ({ route: 'customer' as const, phone, ...(country ? { country } : {}) })),
+    .strictObject({ phone, country: country.optional(), cashier })
+    .transform((link) => ({ route: 'customer' as const, ...dropUndefined(link) })),
   reward: z
     .strictObject({
       code: rewardCode,
       phone: phone.optional(),
       country: country.optional(),
       order: orderReference.optional(),
+      cashier,
     })
     .refine((link) => link.country === undefined || link.phone !== undefined, {
       path: ['country'],
@@ -57,20 +60,22 @@ const routes = {
     })
     .transform((link) => ({ route: 'reward' as const, ...dropUndefined(link) })),
   register: z
-    .strictObject({ name: name.optional(), phone: phone.optional(), country: country.optional() })
+    .strictObject({ name: name.optional(), phone: phone.optional(), country: country.optional(), cashier })
     .refine((link) => link.country === undefined || link.phone !== undefined, {
       path: ['country'],
       message: msg('link.countryNeedsPhone'),
     })
     .transform((link) => ({ route: 'register' as const, ...dropUndefined(link) })),
-  find: z.strictObject({ q: searchText }).transform(({ q }) => ({ route: 'find' as const, q })),
+  find: z
+    .strictObject({ q: searchText, cashier })
+    .transform((link) => ({ route: 'find' as const, ...dropUndefined(link) })),
 } satisfies Record<LinkRoute, z.ZodType<LinkRequest>>;
 
 export const LINK_ROUTES = Object.keys(routes) as LinkRoute[];
 
 // Every parameter any route takes; anything else (`__proto__`, `constructor`, `redeem`) is
 // refused before it reaches an object. Which route takes which is the schemas' business.
-const LINK_PARAMETERS = new Set(['phone', 'country', 'code', 'order', 'name', 'q']);
+const LINK_PARAMETERS = new Set(['phone', 'country', 'code', 'order', 'name', 'q', 'cashier']);
 
 function isRoute(host: string): host is LinkRoute {
   return Object.hasOwn(routes, host);

@@ -39,6 +39,12 @@ export const ar: Record<MainMessageKey, string> = {
   'settings.shopPeers.address': `اكتب كل نقطة بيع بالصيغة host:port، مثل ${ltr('till-2.local:47231')} أو ${ltr('192.168.1.12:47231')}.`,
   'settings.shopPeers.tooMany': 'اذكر ١٦ نقطة بيع على الأكثر.',
   'settings.shopLedgerPort': 'اختر منفذًا من ١٠٢٤ إلى ٦٥٥٣٥.',
+  'settings.cashiers.name': 'يتكوّن اسم الكاشير من حرف واحد إلى ٦٠ حرفًا.',
+  'settings.cashiers.number': 'يتكوّن رقم الكاشير من ١ إلى ٢٠ حرفًا أو رقمًا أو شَرطة.',
+  'settings.cashiers.tooMany': 'أدرج ٥٠ كاشيرًا على الأكثر.',
+
+  'pin.format': 'رمز المدير من ٤ إلى ١٢ رقمًا.',
+  'pin.required': 'يلزم إذن المدير: أدخل رمز المدير.',
 
   'payload.customerId.uuid': 'يجب أن يكون معرّف العميل بصيغة UUID.',
   'payload.branchId.uuid': 'يجب أن يكون معرّف الفرع بصيغة UUID.',
@@ -77,6 +83,7 @@ export const ar: Record<MainMessageKey, string> = {
   'payload.linkId.uuid': 'يجب أن يكون معرّف الرابط بصيغة UUID.',
   'payload.outcome': 'النتيجة إما redeemed أو queued أو refused.',
   'payload.balance.whole': 'يجب أن يكون الرصيد عددًا صحيحًا.',
+  'payload.fileName': 'اسم الملف حروف وأرقام ونقاط وشَرطات، وينتهي بـ .pdf.',
   'payload.none': 'لا تقبل هذه العملية أي بيانات.',
   'payload.activity.inFlight': 'عدد الطلبات الجارية عدد صحيح من ٠ إلى ١٠٠٠.',
   'payload.errorReport.message': 'يحتاج تقرير الخطأ إلى رسالة.',

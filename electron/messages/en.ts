@@ -43,6 +43,13 @@ export const en = {
   'settings.shopPeers.address': 'Name each till as host:port, such as till-2.local:47231 or 192.168.1.12:47231.',
   'settings.shopPeers.tooMany': 'Name at most 16 tills.',
   'settings.shopLedgerPort': 'Choose a port from 1024 to 65535.',
+  'settings.cashiers.name': "A cashier's name is 1 to 60 characters.",
+  'settings.cashiers.number': "A cashier's number is 1 to 20 letters, digits or dashes.",
+  'settings.cashiers.tooMany': 'List at most 50 cashiers.',
+
+  // The manager PIN.
+  'pin.format': 'The manager PIN is 4 to 12 digits.',
+  'pin.required': 'A manager must approve this: enter the manager PIN.',
 
   // Bridge payloads.
   'payload.customerId.uuid': 'The customer id must be a UUID.',
@@ -84,6 +91,7 @@ export const en = {
   'payload.balance.whole': 'The balance must be a whole number.',
   'payload.none': 'This operation takes no data.',
   'payload.activity.inFlight': 'The number of requests under way is a whole number from 0 to 1000.',
+  'payload.fileName': 'The file name is letters, digits, dots and dashes, ending in .pdf.',
   'payload.errorReport.message': 'The error report needs a message.',
 
   // The API key's safe keeping.

@@ -16,6 +16,7 @@ import { startAutoUpdate } from './auto-update';
 import { machinePolicySource } from '../policy/machine-policy';
 import { IMPORT_API_KEY_FLAG, importApiKey } from '../storage/key-import';
 import { createMainWindow } from './window';
+import { saveReportPdf } from './report-pdf';
 
 // The Electron shell around the app core: protocol, window, IPC registration, lifecycle.
 // Everything with logic in it lives in modules that are tested under Node.
@@ -130,6 +131,8 @@ function run(): void {
         // The shop ledger on the LAN, found by mDNS (docs/shop-ledger.md).
         shopLedgerHosts: LAN_HOSTS,
         shopDiscovery: startDiscovery,
+        reportPdf: async (fileName) =>
+          window && !window.isDestroyed() ? saveReportPdf(window, fileName) : 'cancelled',
       });
       const handlers = core.handlers;
       const log = core.log;

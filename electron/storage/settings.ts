@@ -7,6 +7,7 @@ import { readFileIfExists, writeFileAtomic } from './atomic-file';
 import { describeError, type Logger } from '../log/log';
 import { fieldErrors, parseOptions } from '../validation/validation-errors';
 import { plainText } from '../validation/control-characters';
+import { cashierName } from '../validation/bridge-payloads';
 import { ENGLISH, msg, type MainMessageKey, type Wording } from '../messages';
 
 /**
@@ -55,7 +56,16 @@ export const DEFAULT_SETTINGS: Settings = Object.freeze({
   shopRedeemWhenSplit: true,
   shopPeers: Object.freeze([]) as unknown as string[],
   shopLedgerPort: DEFAULT_SHOP_LEDGER_PORT,
+  cashiers: Object.freeze([]) as unknown as Settings['cashiers'],
 });
+
+/** At most this many cashiers in Settings' list: a shop's staff, not a directory. */
+export const MAX_CASHIERS = 50;
+
+/** A cashier's number on the POS: letters, digits and `-`, short. */
+export const cashierNumber = plainText(msg('settings.cashiers.number'))
+  .trim()
+  .regex(/^[A-Za-z0-9-]{1,20}$/, msg('settings.cashiers.number'));
 
 /** The currencies this runtime can format: the same Intl data the renderer formats with. */
 const KNOWN_CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
@@ -206,6 +216,10 @@ export const settingsPatchSchema = z.strictObject({
     .int(msg('settings.shopLedgerPort'))
     .min(1024, msg('settings.shopLedgerPort'))
     .max(65_535, msg('settings.shopLedgerPort'))
+    .optional(),
+  cashiers: z
+    .array(z.strictObject({ name: cashierName, number: cashierNumber.nullable() }), msg('settings.cashiers.name'))
+    .max(MAX_CASHIERS, msg('settings.cashiers.tooMany'))
     .optional(),
 });
 

@@ -66,6 +66,12 @@ export const searchText = plainText()
   .min(1, msg('payload.search.empty'))
   .max(100, msg('payload.search.tooLong'));
 
+/** A cashier's name (or POS number), as Settings lists it, a link names it and the page reports it. */
+export const cashierName = plainText(msg('settings.cashiers.name'))
+  .trim()
+  .min(1, msg('settings.cashiers.name'))
+  .max(60, msg('settings.cashiers.name'));
+
 export const orderReference = plainText()
   .trim()
   .min(1, msg('payload.orderReference.empty'))
@@ -154,6 +160,25 @@ export const setApiKeyPayload = z.strictObject({
     .regex(/^[\x21-\x7e]+$/, msg('payload.apiKey.characters')),
 });
 
+/**
+ * A PIN to check: any short text (a PIN of the wrong shape is a wrong PIN, counted as one);
+ * its value never appears in a message.
+ */
+export const verifyPinPayload = z.strictObject({ pin: z.string(msg('pin.format')).max(64, msg('pin.format')) });
+
+/** A new manager PIN: 4 to 12 digits; null removes it. */
+export const setPinPayload = z.strictObject({
+  pin: z
+    .string(msg('pin.format'))
+    .regex(/^\d{4,12}$/, msg('pin.format'))
+    .nullable(),
+});
+
+/** The report's file name: a plain name ending in .pdf, no folder (the manager picks the folder). */
+export const reportPdfPayload = z.strictObject({
+  fileName: z.string().regex(/^[\w.-]{1,80}\.pdf$/, msg('payload.fileName')),
+});
+
 /** A reward the shop ledger is asked about or told of: the code only, never the customer. */
 export const shopRewardPayload = z.strictObject({ reward_code: rewardCode });
 
@@ -179,6 +204,7 @@ export const linkOutcomePayload = z.strictObject({
     .string()
     .transform((text) => truncate(text, 500))
     .optional(),
+  cashier: cashierName.optional(),
 });
 
 /** Operations without a payload accept nothing (the preload sends `undefined`). */

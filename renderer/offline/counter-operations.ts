@@ -123,6 +123,8 @@ export interface CounterDeps {
   offlineNow: () => boolean;
   /** Asks the replayer to run now, unless offline. */
   replaySoon: () => void;
+  /** Who is at the till now (recorded with every redemption, registration and correction); null if nobody was named. */
+  cashier?: () => string | null;
 }
 
 /** Refused: another till of the shop claimed the reward first. */
@@ -146,6 +148,7 @@ export class CounterOperations {
   private readonly now: () => Date;
   private readonly offlineNow: () => boolean;
   private readonly replaySoon: () => void;
+  private readonly cashier: () => string | null;
 
   constructor(deps: CounterDeps) {
     ({
@@ -159,6 +162,7 @@ export class CounterOperations {
       offlineNow: this.offlineNow,
       replaySoon: this.replaySoon,
     } = deps);
+    this.cashier = deps.cashier ?? (() => null);
   }
 
   /** Cache reads that answer the cashier see every answer already shown. */
@@ -203,7 +207,8 @@ export class CounterOperations {
     phone: string;
     orderReference?: string | null;
   }): Promise<RedeemOutcome> {
-    const queued = await this.afterWrites(() => this.outbox.queueRedemption(input, this.settings()));
+    const cashier = this.cashier();
+    const queued = await this.afterWrites(() => this.outbox.queueRedemption({ ...input, cashier }, this.settings()));
     if (queued.ok) return { outcome: 'queued', item: queued.item, check: queued.check };
     return {
       outcome: 'refused',
@@ -294,10 +299,15 @@ export class CounterOperations {
     this.writeBehind.queue('a redemption', () =>
       this.cache.applyRedemption(redemption, sent.phoneE164, fetchedAt, sent.code),
     );
+    const serviceAt = typeof attempt?.end === 'number' ? new Date(attempt.end).toISOString() : null;
     if (redemption.reward === null || redemption.card === null) {
-      const serviceAt = typeof attempt?.end === 'number' ? new Date(attempt.end).toISOString() : null;
       this.writeBehind.queue('a redemption read in part', () =>
         this.outbox.journalConfirmedUnread({ ...sent, serviceAt }),
+      );
+    } else {
+      // Who redeemed what: the till's record, joined to the POS's by the order reference.
+      this.writeBehind.queue('a redemption for the journal', () =>
+        this.outbox.journalRedeemed({ ...sent, reward: redemption.reward, serviceAt }),
       );
     }
     return { outcome: 'redeemed', redemption };
@@ -418,6 +428,7 @@ export class CounterOperations {
       branchId,
       orderReference: input.orderReference?.trim() || null,
       attemptedAt: this.now().toISOString(),
+      cashier: this.cashier(),
     };
     const result = await this.api.redeemReward({
       reward_code: sent.code,
@@ -440,18 +451,23 @@ export class CounterOperations {
   /** Register (idempotent by phone); offline it is queued and the customer usable at once. */
   async registerCustomer(payload: RegisterCustomerPayload): Promise<RegisterOutcome> {
     const queue = async (): Promise<RegisterOutcome> => {
-      const queued = await this.afterWrites(() => this.outbox.queueRegistration(payload, this.settings()));
+      const cashier = this.cashier();
+      const queued = await this.afterWrites(() => this.outbox.queueRegistration(payload, this.settings(), cashier));
       if (!queued.ok) return { outcome: 'refused', message: queued.message, fields: queued.fields };
       if (!queued.queued) return { outcome: 'known_here', customer: queued.customer.customer };
       this.replaySoon();
       return { outcome: 'queued', customer: queued.customer.customer };
     };
     if (this.offlineNow()) return queue();
+    const cashier = this.cashier();
+    const attemptedAt = this.now().toISOString();
     const result = await this.api.registerCustomer(payload);
     if (result.ok) {
       const { customer, created } = result.data;
       const fetchedAt = this.now().toISOString();
       this.writeBehind.queue('a registered customer', () => this.cache.putCustomers([customer], fetchedAt));
+      // A phone the service already knew registers nobody new: only a creation is journalled.
+      if (created) this.journalCustomer('register', customer, cashier, attemptedAt);
       return { outcome: 'registered', customer, created };
     }
     if (isUnreachable(result.error)) return queue();
@@ -460,12 +476,36 @@ export class CounterOperations {
 
   /** Corrections need the service (they are not queued); the answer is written through. */
   async updateCustomer(payload: UpdateCustomerPayload) {
+    const cashier = this.cashier();
+    const attemptedAt = this.now().toISOString();
     const result = await this.api.updateCustomer(payload);
     if (result.ok) {
       const customer = result.data;
       const fetchedAt = this.now().toISOString();
       this.writeBehind.queue('a corrected customer', () => this.cache.putCustomers([customer], fetchedAt));
+      this.journalCustomer('correct', customer, cashier, attemptedAt);
     }
     return result;
+  }
+
+  /** A registration or correction the service made: into the journal, behind the answer. */
+  private journalCustomer(
+    kind: 'register' | 'correct',
+    customer: Customer,
+    cashier: string | null,
+    attemptedAt: string,
+  ): void {
+    const phoneE164 = readPhone(customer.phone, this.settings().defaultCountry)?.e164 ?? customer.phone;
+    this.writeBehind.queue(`a ${kind === 'register' ? 'registration' : 'correction'} for the journal`, () =>
+      this.outbox.journalAnswered({
+        kind,
+        outcome: kind === 'register' ? 'registered' : 'corrected',
+        cashier,
+        customerId: customer.id,
+        customerName: customer.name,
+        phoneE164,
+        attemptedAt,
+      }),
+    );
   }
 }

@@ -28,6 +28,7 @@ import { openOfflineDb } from './db/open';
 import type { JournalEntry, OfflineDb, OutboxItem, RedemptionItem } from './db/schema';
 import { serviceNow } from './outbox/attribution';
 import { journalToCsv } from './outbox/journal-csv';
+import { buildShiftReport, type ShiftReport } from './outbox/shift-report';
 import { Outbox, type OutboxCounts } from './outbox/outbox';
 import { Replayer, readServiceClock, type LockManagerLike, type ReplayPause, type ReplayRun } from './outbox/replayer';
 import { CacheRefresh, type RefreshProgress } from './refresh/cache-refresh';
@@ -44,7 +45,9 @@ export type {
   OutboxItem,
   RedemptionItem,
   JournalEntry,
+  ShiftReport,
 };
+export type { CashierLine, RedemptionState, RewardLine, StateCounts } from './outbox/shift-report';
 export type {
   CacheNote,
   CustomerLookup,
@@ -79,6 +82,8 @@ export interface OfflineServicesOptions {
   replayEveryMs?: number;
   /** A complete refresh older than this is started again; without it, `settings().refreshSchedule` decides. */
   refreshEveryMs?: number;
+  /** Who is at the till now, recorded with the work they do; nobody named by default. */
+  cashier?: () => string | null;
 }
 
 export type OfflineServices = ReturnType<typeof createOfflineServices>;
@@ -137,6 +142,7 @@ export function createOfflineServices(options: OfflineServicesOptions) {
     now,
     offlineNow: () => connection.state === 'offline',
     replaySoon: () => background.replaySoon(),
+    ...(options.cashier ? { cashier: options.cashier } : {}),
   });
 
   function stop(): void {
@@ -216,7 +222,10 @@ export function createOfflineServices(options: OfflineServicesOptions) {
 
     // The outbox screen.
     outboxItems: () => outbox.items(),
-    journal: () => outbox.journal(),
+    /** What left the outbox (the Outbox screen's "done"). */
+    journal: () => outbox.outboxJournal(),
+    /** The whole journal since a time (ISO): the shift report's record. */
+    journalSince: (since: string) => outbox.journalSince(since),
     counts: () => outbox.counts(),
     acknowledge: async (seq: number) => outbox.acknowledge(seq, serviceNow(await readServiceClock(api))),
     retry: async (seq: number) => {
@@ -224,7 +233,18 @@ export function createOfflineServices(options: OfflineServicesOptions) {
       if (retried) background.replaySoon();
       return retried;
     },
-    exportJournalCsv: async () => journalToCsv(await outbox.journal()),
+    /** The whole journal, then what is still open (waiting, in conflict, failed), each with its state. */
+    exportJournalCsv: async () => journalToCsv(await outbox.journal(), await outbox.items()),
+    /** The end-of-shift report from a time (ISO) to now: the journal since then and everything still open. */
+    shiftReport: async (since: string): Promise<ShiftReport> =>
+      buildShiftReport({
+        since,
+        until: now().toISOString(),
+        journal: await outbox.journalSince(since),
+        open: await outbox.items(),
+      }),
+    /** The report's CSV: the same entries as the report, in the journal's columns. */
+    exportShiftCsv: async (since: string) => journalToCsv(await outbox.journalSince(since), await outbox.items()),
     replayPause: () => replayer.pause(),
     /** "Retry now" on a paused queue. */
     resumeReplay: async () => {

@@ -4,6 +4,7 @@ import type { LinkMessage, LinkRequest } from '../../common/contract';
 import { t } from '../i18n';
 import { isolate, ltr } from '../i18n/isolate';
 import { readPhone } from '../lib/phone';
+import { useCashierStore } from './cashier';
 import { useCustomersStore } from './customers';
 import { useNavigationStore } from './navigation';
 import { useRewardsStore } from './rewards';
@@ -32,6 +33,7 @@ export const useLinksStore = defineStore('links', () => {
   const settings = useSettingsStore();
   const customers = useCustomersStore();
   const rewards = useRewardsStore();
+  const cashier = useCashierStore();
 
   /** Waiting for the cashier's key; a newer link replaces it. */
   const held = ref<HeldLink | null>(null);
@@ -98,6 +100,8 @@ export const useLinksStore = defineStore('links', () => {
 
   async function open(link: HeldLink): Promise<void> {
     const { request } = link;
+    // The POS says who is at it: the work this link leads to is theirs.
+    if (request.cashier) cashier.fromLink(request.cashier);
     const country = ('country' in request && request.country) || settings.defaultCountry;
     const phone = 'phone' in request && request.phone ? readPhone(request.phone, country) : null;
     if ('phone' in request && request.phone && !phone) {

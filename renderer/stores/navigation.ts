@@ -9,6 +9,7 @@ export type Screen =
   | { name: 'correct' }
   | { name: 'reward' }
   | { name: 'outbox' }
+  | { name: 'report' }
   | { name: 'settings'; firstRun?: boolean };
 
 export type ScreenName = Screen['name'];

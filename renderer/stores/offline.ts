@@ -14,7 +14,9 @@ import {
   type ReplayRun,
   replayPauseWords,
 } from '../offline';
+import { useCashierStore } from './cashier';
 import { useErrorLogStore } from './error-log';
+import { useManagerPinStore } from './manager-pin';
 import { useSettingsStore } from './settings';
 import { till } from './till';
 
@@ -45,6 +47,7 @@ const NO_COUNTS: OutboxCounts = { pending: 0, failed: 0, conflict: 0, done: 0 };
  */
 export const useOfflineStore = defineStore('offline', () => {
   const settings = useSettingsStore();
+  const cashier = useCashierStore();
 
   let instance: OfflineServices | null = null;
   let started = false;
@@ -64,6 +67,7 @@ export const useOfflineStore = defineStore('offline', () => {
             ...(settings.cacheRefresh ? { refreshSchedule: settings.cacheRefresh } : {}),
           }),
           ...(typeof window !== 'undefined' ? { events: window } : {}),
+          cashier: () => cashier.current,
           ...serviceOverrides,
         }),
       );
@@ -177,6 +181,8 @@ export const useOfflineStore = defineStore('offline', () => {
 
   /** A person reviewed a failure or conflict: it moves to the journal, never silently. */
   async function acknowledge(seq: number): Promise<boolean> {
+    // A person takes responsibility for a failure or conflict: a manager, once a PIN is set.
+    if (!(await useManagerPinStore().ask('acknowledge'))) return false;
     const done = await services().acknowledge(seq);
     await loadOutbox();
     return done;
@@ -201,7 +207,9 @@ export const useOfflineStore = defineStore('offline', () => {
     services().noteReachable(reachable, reason);
   }
 
-  async function journalCsv(): Promise<string> {
+  /** The journal as CSV; null when the manager PIN was asked and not given. */
+  async function journalCsv(): Promise<string | null> {
+    if (!(await useManagerPinStore().ask('exportJournal'))) return null;
     return services().exportJournalCsv();
   }
 

@@ -9,6 +9,7 @@ import { countryLabel } from '../lib/countries';
 import { readPhone, toE164 } from '../lib/phone';
 import { isRewardCode, normaliseRewardCode } from '../lib/scan-route';
 import { isUnreachable, type OfflineCheck, type RedemptionItem } from '../offline';
+import { useCashierStore } from './cashier';
 import { useConnectionStore } from './connection';
 import { useCustomersStore } from './customers';
 import { useOfflineStore } from './offline';
@@ -37,6 +38,7 @@ export const useRewardsStore = defineStore('rewards', () => {
   const customers = useCustomersStore();
   const connection = useConnectionStore();
   const offline = useOfflineStore();
+  const cashier = useCashierStore();
 
   const draft = ref<RewardDraft>({ code: '', phone: '', orderReference: '' });
   const fieldErrors = ref<Record<string, string>>({});
@@ -294,6 +296,7 @@ export const useRewardsStore = defineStore('rewards', () => {
         outcome,
         reward_code: target.code,
         ...(order ? { order_reference: order } : {}),
+        ...(cashier.current ? { cashier: cashier.current } : {}),
         ...extra,
       })
       .catch(() => undefined);

@@ -3,12 +3,14 @@ import { computed, ref } from 'vue';
 import type {
   ArabicDigits,
   BridgeError,
+  CashierEntry,
   InterfaceLanguage,
   Result,
   Settings,
   Theme,
   TillState,
 } from '../../common/contract';
+import { noApprover, type Approver } from '../lib/approval';
 import { currencyOfCountry } from '../lib/money';
 import { t } from '../i18n';
 import { resolveLanguage } from '../i18n/languages';
@@ -154,38 +156,40 @@ export const useSettingsStore = defineStore('settings', () => {
    * left untouched on failure, so nothing typed is lost; the key field is emptied only once
    * the main process has taken the key.
    */
-  async function save(draft: SettingsDraft): Promise<boolean> {
+  async function save(draft: SettingsDraft, approve: Approver = noApprover): Promise<boolean> {
     if (saving.value) return false;
     saving.value = true;
     fieldErrors.value = {};
     error.value = null;
     try {
       const ok = accept(
-        await till().updateSettings({
-          baseUrl: draft.baseUrl.trim() || null,
-          defaultCountry: draft.defaultCountry.trim().toUpperCase(),
-          branchId: draft.branchId.trim() || null,
-          tillName: draft.tillName.trim(),
-          ...(draft.allowOfflineRedemption !== undefined
-            ? { allowOfflineRedemption: draft.allowOfflineRedemption }
-            : {}),
-          ...(draft.programId !== undefined ? { programId: draft.programId.trim() || null } : {}),
-          ...(draft.posCallbackUrl !== undefined ? { posCallbackUrl: draft.posCallbackUrl.trim() || null } : {}),
-          ...(draft.theme !== undefined ? { theme: draft.theme } : {}),
-          ...(draft.currency !== undefined ? { currency: draft.currency.trim() || null } : {}),
-          ...(draft.shopLedger !== undefined ? { shopLedger: draft.shopLedger } : {}),
-          ...(draft.shopRedeemWhenSplit !== undefined ? { shopRedeemWhenSplit: draft.shopRedeemWhenSplit } : {}),
-          ...(draft.shopPeers !== undefined ? { shopPeers: peerLines(draft.shopPeers) } : {}),
-          ...(draft.shopLedgerPort !== undefined ? { shopLedgerPort: draft.shopLedgerPort } : {}),
-          ...(draft.refreshEveryHours !== undefined && settings.value?.cacheRefresh
-            ? { cacheRefresh: { ...settings.value.cacheRefresh, everyHours: draft.refreshEveryHours } }
-            : {}),
-        }),
+        await approve('offlineRedemption', () =>
+          till().updateSettings({
+            baseUrl: draft.baseUrl.trim() || null,
+            defaultCountry: draft.defaultCountry.trim().toUpperCase(),
+            branchId: draft.branchId.trim() || null,
+            tillName: draft.tillName.trim(),
+            ...(draft.allowOfflineRedemption !== undefined
+              ? { allowOfflineRedemption: draft.allowOfflineRedemption }
+              : {}),
+            ...(draft.programId !== undefined ? { programId: draft.programId.trim() || null } : {}),
+            ...(draft.posCallbackUrl !== undefined ? { posCallbackUrl: draft.posCallbackUrl.trim() || null } : {}),
+            ...(draft.theme !== undefined ? { theme: draft.theme } : {}),
+            ...(draft.currency !== undefined ? { currency: draft.currency.trim() || null } : {}),
+            ...(draft.shopLedger !== undefined ? { shopLedger: draft.shopLedger } : {}),
+            ...(draft.shopRedeemWhenSplit !== undefined ? { shopRedeemWhenSplit: draft.shopRedeemWhenSplit } : {}),
+            ...(draft.shopPeers !== undefined ? { shopPeers: peerLines(draft.shopPeers) } : {}),
+            ...(draft.shopLedgerPort !== undefined ? { shopLedgerPort: draft.shopLedgerPort } : {}),
+            ...(draft.refreshEveryHours !== undefined && settings.value?.cacheRefresh
+              ? { cacheRefresh: { ...settings.value.cacheRefresh, everyHours: draft.refreshEveryHours } }
+              : {}),
+          }),
+        ),
       );
       if (!ok) return false;
       const key = draft.apiKey.trim();
       if (key) {
-        const keyResult = await till().setApiKey({ apiKey: key });
+        const keyResult = await approve('changeKey', () => till().setApiKey({ apiKey: key }));
         if (!keyResult.ok && keyResult.error.fields === undefined) {
           // Show a key problem beside the key field, never with the key in it.
           keyResult.error.fields = { apiKey: keyResult.error.message };
@@ -216,10 +220,32 @@ export const useSettingsStore = defineStore('settings', () => {
     }
   }
 
-  async function clearKey(): Promise<boolean> {
+  /** Sets, replaces or removes (null) the manager PIN; once one is set, with the manager's approval. */
+  async function setManagerPin(pin: string | null, approve: Approver = noApprover): Promise<boolean> {
+    saving.value = true;
+    fieldErrors.value = {};
+    try {
+      return accept(await approve('changePin', () => till().setManagerPin({ pin })));
+    } finally {
+      saving.value = false;
+    }
+  }
+
+  /** Saves Settings' list of cashiers at once (its own part of the screen, apart from the form). */
+  async function saveCashiers(cashiers: CashierEntry[]): Promise<boolean> {
+    saving.value = true;
+    fieldErrors.value = {};
+    try {
+      return accept(await till().updateSettings({ cashiers }));
+    } finally {
+      saving.value = false;
+    }
+  }
+
+  async function clearKey(approve: Approver = noApprover): Promise<boolean> {
     saving.value = true;
     try {
-      return accept(await till().clearApiKey());
+      return accept(await approve('changeKey', () => till().clearApiKey()));
     } finally {
       saving.value = false;
     }
@@ -254,6 +280,8 @@ export const useSettingsStore = defineStore('settings', () => {
     arabicDigits,
     load,
     savePreferences,
+    saveCashiers,
+    setManagerPin,
     startDemo,
     draftFromState,
     save,

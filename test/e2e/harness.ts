@@ -29,7 +29,7 @@ import { ServiceClock } from '../../electron/service/service-clock';
 import { DEFAULT_DB_NAME } from '../../renderer/offline/db/schema';
 import { REPLAY_LOCK_NAME } from '../../renderer/offline/outbox/replayer';
 import { startSandbox, type Dialect, type RedemptionRecord, type Sandbox } from '../../sandbox';
-import { createCapturedLog } from '../support/captured-log';
+import { createCapturedLog, type CapturedLog } from '../support/captured-log';
 import { createTestCipher } from '../support/test-cipher';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
@@ -218,6 +218,10 @@ export interface Harness {
   screenshot(name: string): Promise<string>;
   /** Every call the pages made over the bridge, in order (all windows of the context). */
   bridgeCalls: BridgeCall[];
+  /** What the main process wrote to its log (nothing is printed). */
+  log: CapturedLog;
+  /** The till's user-data folder (settings, the key, the manager PIN's hash). */
+  userDataDir: string;
   /**
    * Resolves once the work the pages had started has run its course, so that an absence
    * check ("nothing was sent twice") asserts after whatever could have sent it had its
@@ -269,6 +273,9 @@ export interface TillPage {
   openApp(): Promise<void>;
   screenshot(name: string): Promise<string>;
   bridgeCalls: BridgeCall[];
+  /** What the till's main process logged. */
+  log: CapturedLog;
+  userDataDir: string;
   settled(): Promise<void>;
 }
 
@@ -365,6 +372,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       const inFlight = new Set<Promise<unknown>>();
       // The core itself, for `call` and the tests; the page server gets it with a recording table.
       const made: { core?: AppCore } = {};
+      const coreLog = createCapturedLog();
       const shell = await startPageServer({
         secret: newAccessSecret(),
         bridgeScript: pageBridge,
@@ -379,7 +387,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
             cipher: createTestCipher(),
             appOrigin,
             // What would reach the till's log file (failed calls are warnings there): kept, not printed.
-            log: createCapturedLog(),
+            log: coreLog,
             requestTimeoutMs: options.requestTimeoutMs ?? 3000,
             // The core's defaults, read through `passedMs`.
             serviceClock: new ServiceClock({
@@ -437,6 +445,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
           return file;
         },
         bridgeCalls,
+        log: coreLog,
+        userDataDir,
         settled: () => settlePages(context, bridgeCalls, inFlight),
       };
     };
@@ -460,6 +470,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       screenshot: (name) => first.screenshot(name),
       cspViolations: () => page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations),
       bridgeCalls: first.bridgeCalls,
+      log: first.log,
+      userDataDir: first.userDataDir,
       settled: () => first.settled(),
       openAnotherTill: async () => startTill(join(work, `user-data-${++tills}`)),
       stopSandbox,

@@ -216,7 +216,7 @@ describe('working through an outage: the cache, the outbox and its replay', () =
     const { readFile } = await import('node:fs/promises');
     const csv = await readFile(path, 'utf8');
     const lines = csv.trim().split('\r\n');
-    expect(lines[0]).toBe('time,code,customer,order reference,branch,outcome,service time');
+    expect(lines[0]).toBe('time,code,customer,order reference,branch,outcome,service time,cashier,state,reward,points');
     expect(lines.find((line) => line.includes(layla.rewards.availableProduct))).toContain(
       `POS-OFF-1,${BRANCH_ID},redeemed`,
     );

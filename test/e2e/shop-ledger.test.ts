@@ -55,6 +55,8 @@ describe('the tills of one shop keep the promise together while the service is d
       openApp: () => h.openApp(),
       screenshot: (name) => h.screenshot(name),
       bridgeCalls: h.bridgeCalls,
+      log: h.log,
+      userDataDir: h.userDataDir,
       settled: () => h.settled(),
     };
     tills = [first, await h.openAnotherTill(), await h.openAnotherTill()];

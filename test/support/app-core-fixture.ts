@@ -43,6 +43,10 @@ export async function createCoreFixture(
     computerName?: string;
     /** The clock activity reports are stamped with. */
     now?: () => number;
+    /** The clock of the manager PIN's back-off (tests move it on instead of waiting). */
+    pinNow?: () => number;
+    /** Stands in for the Electron shell's "Save as PDF". */
+    reportPdf?: (fileName: string) => Promise<'saved' | 'cancelled'>;
   } = {},
 ): Promise<CoreFixture> {
   const userDataDir = options.userDataDir ?? (await mkdtemp(join(tmpdir(), 'till-core-')));
@@ -63,6 +67,8 @@ export async function createCoreFixture(
         : {}),
       ...(options.computerName ? { computerName: () => options.computerName! } : {}),
       ...(options.now ? { now: options.now } : {}),
+      ...(options.pinNow ? { pinNow: options.pinNow } : {}),
+      ...(options.reportPdf ? { reportPdf: options.reportPdf } : {}),
     });
   let core = await build();
   const fixture: CoreFixture = {

@@ -127,6 +127,11 @@ interface OutboxItemBase {
   unanswered?: AttemptRecord[];
   /** Transient failures in a row, for the back-off (a refused key is not one). */
   failures?: number;
+  /**
+   * Who was at the till when it was done (a POS link's `cashier`, or the name chosen on the
+   * till); null when nobody was named. Absent on items queued by earlier versions.
+   */
+  cashier?: string | null;
 }
 
 export interface RedemptionItem extends OutboxItemBase {
@@ -141,6 +146,9 @@ export interface RedemptionItem extends OutboxItemBase {
   serviceReward: Reward | null;
   /** What reconciliation found, for a conflict. */
   attribution?: Attribution;
+  /** The reward's name and the points it costs, as the till knew them (for the shift report). */
+  rewardName?: string | null;
+  points?: number | null;
 }
 
 export interface RegistrationItem extends OutboxItemBase {
@@ -161,13 +169,18 @@ export type JournalOutcome =
   | 'redeemed_answer_lost' // 422 on replay, redeemed during one of our unanswered attempts: most likely ours
   | 'registered'
   | 'conflict_acknowledged' // used elsewhere while we were offline; a person reviewed it
-  | 'failure_acknowledged'; // refused by the service; a person reviewed it
+  | 'failure_acknowledged' // refused by the service; a person reviewed it
+  | 'corrected'; // a customer's details corrected (online only: corrections are not queued)
 
-/** Everything that left the outbox, for the record and the CSV export. */
+/**
+ * Everything that left the outbox, and every redemption, registration and correction the
+ * service answered at once: the till's record of who did what, for the CSV export and the
+ * shift report. `outboxSeq` is null for work the service answered at once (it never waited).
+ */
 export interface JournalEntry {
   seq?: number;
-  outboxSeq: number;
-  kind: OutboxItem['kind'];
+  outboxSeq: number | null;
+  kind: OutboxItem['kind'] | 'correct';
   doneAt: string;
   outcome: JournalOutcome;
   code: string | null;
@@ -183,6 +196,11 @@ export interface JournalEntry {
   serviceAt?: string | null;
   /** For `redeemed_answer_lost`: the start of the unanswered attempt it was redeemed during (service clock). */
   attemptAt?: string | null;
+  /** Who was at the till (see `OutboxItemBase.cashier`); absent in entries of earlier versions. */
+  cashier?: string | null;
+  /** For a redemption: the reward's name and the points it cost, where known. */
+  rewardName?: string | null;
+  points?: number | null;
 }
 
 /** Resumable state of the background refresh (cache-refresh.ts). */

@@ -1,13 +1,16 @@
 /**
- * The journal as CSV, for the back office: one row per item that left the outbox.
+ * The journal as CSV, for the back office: one row per entry of the journal (what left the
+ * outbox, and what the service answered at once), then one row per item still in the outbox
+ * (waiting, in conflict, failed) with its state, so that a day-end export misses nothing that
+ * is still open. Every row names the cashier.
  *
  * Cells are quoted per RFC 4180, and a cell that a spreadsheet would run as a formula
  * (starting with = + - @, a tab or a carriage return) is prefixed with an apostrophe: names
  * and order references come from people and must never execute when the file is opened.
  */
-import type { JournalEntry, JournalOutcome } from '../db/schema';
+import type { JournalEntry, JournalOutcome, OutboxItem, OutboxState } from '../db/schema';
 import { t, type MessageKey } from '../../i18n';
-import { likelyOursWords } from './reconciliation-words';
+import { conflictNote, likelyOursWords } from './reconciliation-words';
 
 /** The header row, in the interface language of the moment the file is made. */
 export function journalCsvHeader(): string[] {
@@ -19,6 +22,10 @@ export function journalCsvHeader(): string[] {
     t('journalCsv.header.branch'),
     t('journalCsv.header.outcome'),
     t('journalCsv.header.serviceTime'),
+    t('journalCsv.header.cashier'),
+    t('journalCsv.header.state'),
+    t('journalCsv.header.reward'),
+    t('journalCsv.header.points'),
   ];
 }
 
@@ -28,6 +35,15 @@ const OUTCOME_WORDS: Record<JournalOutcome, MessageKey> = {
   registered: 'journalCsv.outcome.registered',
   conflict_acknowledged: 'journalCsv.outcome.conflictAcknowledged',
   failure_acknowledged: 'journalCsv.outcome.failureAcknowledged',
+  corrected: 'journalCsv.outcome.corrected',
+};
+
+/** The state column: done for the journal, and the outbox's own state for what is still open. */
+const STATE_WORDS: Record<OutboxState | 'done', MessageKey> = {
+  done: 'journalCsv.state.done',
+  pending: 'journalCsv.state.pending',
+  conflict: 'journalCsv.state.conflict',
+  failed: 'journalCsv.state.failed',
 };
 
 const FORMULA_START = /^[=+\-@\t\r]/;
@@ -49,13 +65,48 @@ export function journalRow(entry: JournalEntry): string[] {
     entry.branchId ?? '',
     outcomeCell(entry),
     entry.serviceAt ?? '',
+    entry.cashier ?? '',
+    t(STATE_WORDS.done),
+    entry.rewardName ?? '',
+    pointsCell(entry.points),
   ];
 }
 
-export function journalToCsv(entries: readonly JournalEntry[]): string {
-  return (
-    [journalCsvHeader(), ...entries.map(journalRow)].map((row) => row.map(csvCell).join(',')).join('\r\n') + '\r\n'
-  );
+/** An item still in the outbox, in the journal's columns: its state instead of an outcome. */
+export function openItemRow(item: OutboxItem): string[] {
+  const redeem = item.kind === 'redeem';
+  return [
+    item.queuedAt,
+    redeem ? item.code : '',
+    (redeem ? item.customerName : item.name) || item.phoneE164,
+    redeem ? (item.orderReference ?? '') : '',
+    redeem ? (item.branchId ?? '') : '',
+    openOutcomeCell(item),
+    '',
+    item.cashier ?? '',
+    t(STATE_WORDS[item.state]),
+    redeem ? (item.rewardName ?? '') : '',
+    redeem ? pointsCell(item.points) : '',
+  ];
+}
+
+export function journalToCsv(entries: readonly JournalEntry[], open: readonly OutboxItem[] = []): string {
+  const rows = [journalCsvHeader(), ...entries.map(journalRow), ...open.map(openItemRow)];
+  return rows.map((row) => row.map(csvCell).join(',')).join('\r\n') + '\r\n';
+}
+
+function pointsCell(points: number | null | undefined): string {
+  return typeof points === 'number' ? String(points) : '';
+}
+
+/** What is known of an open item: a conflict's words, a failure's note, or what a waiting item is. */
+function openOutcomeCell(item: OutboxItem): string {
+  const what = t(item.kind === 'redeem' ? 'journalCsv.outcome.openRedeem' : 'journalCsv.outcome.openRegister');
+  const note =
+    item.kind === 'redeem' && item.state === 'conflict' && item.attribution
+      ? conflictNote(item.attribution, item.serviceReward?.status)
+      : item.note;
+  return note ? t('journalCsv.outcomeWithNote', { outcome: what, note }) : what;
 }
 
 function outcomeCell(entry: JournalEntry): string {

@@ -4,7 +4,7 @@
  * outbox only into the journal: when the service confirmed them, or when a person
  * acknowledged a failure or a conflict.
  */
-import type { BridgeError, RegisterCustomerPayload, Settings } from '../../../common/contract';
+import type { BridgeError, RegisterCustomerPayload, Reward, Settings } from '../../../common/contract';
 import { t } from '../../i18n';
 import { formatCount } from '../../i18n/format';
 import { customerTables, deleteCustomerRow } from '../customers/customer-blocks';
@@ -39,6 +39,8 @@ export interface QueueRedemptionInput {
   firstAttemptAt?: string | null;
   /** That attempt on the service's clock, when the service may have acted on it unheard. */
   unanswered?: AttemptRecord | null;
+  /** Who is at the till; null when nobody was named. */
+  cashier?: string | null;
 }
 
 /** A redeem this till sent to the service itself (not from the queue). */
@@ -49,6 +51,27 @@ export interface OnlineAttempt {
   orderReference: string | null;
   /** When it was sent, on this till's clock. */
   attemptedAt: string;
+  /** Who is at the till; null when nobody was named. */
+  cashier: string | null;
+}
+
+/** Work the service answered at once (never queued), kept in the journal with who did it. */
+export interface AnsweredWork {
+  kind: 'redeem' | 'register' | 'correct';
+  outcome: 'redeemed' | 'registered' | 'corrected';
+  cashier: string | null;
+  customerId: string | null;
+  customerName: string;
+  phoneE164: string;
+  code?: string | null;
+  orderReference?: string | null;
+  branchId?: string | null;
+  rewardName?: string | null;
+  points?: number | null;
+  /** When the cashier asked for it, on this till's clock. */
+  attemptedAt: string;
+  serviceAt?: string | null;
+  note?: string | null;
 }
 
 export type QueueRefusal =
@@ -155,6 +178,8 @@ export class Outbox {
           customerId: check.customerId!,
           customerName: owner?.customer.name ?? '',
           serviceReward: null,
+          cashier: input.cashier ?? null,
+          ...rewardFacts(check.reward),
         };
         const seq = await this.db.outbox.add(item);
         const marked = await this.db.rewards.update(check.code, { pendingOutboxSeq: seq });
@@ -236,7 +261,58 @@ export class Outbox {
       customerId: cached?.customerId ?? '',
       customerName: owner?.customer.name ?? '',
       serviceReward: null,
+      cashier: input.cashier,
+      ...rewardFacts(cached?.reward ?? null),
     };
+  }
+
+  /** A redemption the service confirmed at once: journalled with its reward and the customer the cache knows. */
+  async journalRedeemed(input: OnlineAttempt & { reward: Reward | null; serviceAt: string | null }): Promise<void> {
+    const code = rewardKey(input.code);
+    const cached = await this.db.rewards.get(code);
+    const customerId = input.reward?.customer_id ?? cached?.customerId ?? null;
+    const owner = customerId ? await findCustomerById(this.db, customerId) : undefined;
+    await this.journalAnswered({
+      kind: 'redeem',
+      outcome: 'redeemed',
+      cashier: input.cashier,
+      customerId,
+      customerName: owner?.customer.name ?? '',
+      phoneE164: input.phoneE164,
+      code,
+      orderReference: input.orderReference,
+      branchId: input.branchId,
+      ...rewardFacts(input.reward ?? cached?.reward ?? null),
+      attemptedAt: input.attemptedAt,
+      serviceAt: input.serviceAt,
+    });
+  }
+
+  /**
+   * Work the service answered at once goes straight to the journal: the outbox never held
+   * it, but the record of who redeemed, registered or corrected what is the same.
+   */
+  async journalAnswered(work: AnsweredWork): Promise<void> {
+    const entry: JournalEntry = {
+      outboxSeq: null,
+      kind: work.kind,
+      doneAt: this.now().toISOString(),
+      outcome: work.outcome,
+      code: work.code ? rewardKey(work.code) : null,
+      customerId: work.customerId,
+      customerName: work.customerName,
+      phoneE164: work.phoneE164,
+      orderReference: work.orderReference ?? null,
+      branchId: work.branchId ?? null,
+      queuedAt: work.attemptedAt,
+      firstAttemptAt: work.attemptedAt,
+      note: work.note ?? null,
+      serviceAt: work.serviceAt ?? null,
+      cashier: work.cashier,
+      ...(work.kind === 'redeem' ? { rewardName: work.rewardName ?? null, points: work.points ?? null } : {}),
+    };
+    await this.db.journal.add(entry);
+    this.notify();
   }
 
   /**
@@ -246,10 +322,12 @@ export class Outbox {
   async queueRegistration(
     payload: RegisterCustomerPayload,
     settings: Pick<Settings, 'defaultCountry'>,
+    cashier: string | null = null,
   ): Promise<QueueRegistrationOutcome> {
     const outcome = await queueRegistration(this.db, this.cache, payload, settings.defaultCountry, {
       now: this.now,
       newLocalId: this.newLocalId,
+      cashier,
     });
     if (outcome.ok && outcome.queued) this.notify();
     return outcome;
@@ -260,8 +338,19 @@ export class Outbox {
     return this.db.outbox.orderBy('seq').toArray();
   }
 
+  /** The whole journal, oldest first: what left the outbox and what the service answered at once. */
   async journal(): Promise<JournalEntry[]> {
     return this.db.journal.orderBy('seq').toArray();
+  }
+
+  /** The journal entries done since a time (ISO), oldest first: the shift report's. */
+  async journalSince(since: string): Promise<JournalEntry[]> {
+    return this.db.journal.where('doneAt').aboveOrEqual(since).sortBy('seq');
+  }
+
+  /** What left the outbox (the Outbox screen's "done"): work answered at once never waited there. */
+  async outboxJournal(): Promise<JournalEntry[]> {
+    return (await this.journal()).filter(leftTheOutbox);
   }
 
   async counts(): Promise<OutboxCounts> {
@@ -270,7 +359,7 @@ export class Outbox {
       count('pending'),
       count('failed'),
       count('conflict'),
-      this.db.journal.count(),
+      this.db.journal.filter(leftTheOutbox).count(),
     ]);
     return { pending, failed, conflict, done };
   }
@@ -384,6 +473,9 @@ export class Outbox {
             firstAttemptAt: item.firstAttemptAt,
             note,
             ...serviceTimes,
+            cashier: item.cashier ?? null,
+            rewardName: item.rewardName ?? null,
+            points: item.points ?? null,
           }
         : {
             outboxSeq: item.seq!,
@@ -400,6 +492,7 @@ export class Outbox {
             firstAttemptAt: item.firstAttemptAt,
             note,
             ...serviceTimes,
+            cashier: item.cashier ?? null,
           };
     await this.db.journal.add(entry);
     await this.db.outbox.delete(item.seq!);
@@ -411,4 +504,17 @@ export class Outbox {
       }
     }
   }
+}
+
+/** Null `outboxSeq`: answered by the service at once; entries of earlier versions all left the outbox. */
+function leftTheOutbox(entry: JournalEntry): boolean {
+  return entry.outboxSeq !== null;
+}
+
+/** A reward's name, and its price in points where it has one (a points reward), for the record. */
+export function rewardFacts(reward: Reward | null): { rewardName: string | null; points: number | null } {
+  return {
+    rewardName: reward?.name ?? null,
+    points: typeof reward?.price === 'number' && Number.isFinite(reward.price) ? reward.price : null,
+  };
 }

@@ -22,7 +22,7 @@ export async function queueRegistration(
   cache: CustomerCache,
   payload: RegisterCustomerPayload,
   defaultCountry: string,
-  { now, newLocalId }: { now: () => Date; newLocalId: () => string },
+  { now, newLocalId, cashier = null }: { now: () => Date; newLocalId: () => string; cashier?: string | null },
 ): Promise<QueueRegistrationOutcome> {
   const name = payload.name.trim();
   const fields: Record<string, string> = {};
@@ -77,6 +77,7 @@ export async function queueRegistration(
       birthday: customer.birthday,
       customerPk: pk,
       localCustomerId: id,
+      cashier,
     };
     const seq = await db.outbox.add(item);
     return { stored: { ...row, pk }, item: { ...item, seq } };

@@ -122,6 +122,7 @@ export async function runReplay(options: { backoff: BackoffPolicy; timeLimitMs: 
     registered: 0,
     conflict_acknowledged: 0,
     failure_acknowledged: 0,
+    corrected: 0,
   };
   const verdicts: ReplayResult['verdicts'] = [];
   for (const entry of await db.journal.toArray()) {

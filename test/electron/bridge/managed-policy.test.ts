@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCoreFixture, type CoreFixture } from '../../support/app-core-fixture';
+import { hashPin } from '../../../electron/storage/manager-pin';
 
 /**
  * The organisation's policy through the bridge: what it locks, Settings is told and the
@@ -147,6 +148,41 @@ describe('the policy at the bridge', () => {
       null,
     ]) {
       expect(await till.call('reportActivity', bad)).toMatchObject({ ok: false, error: { kind: 'validation' } });
+    }
+  });
+});
+
+describe('the manager PIN from the policy', () => {
+  it('is the PIN while the policy gives it: checked, never changed on the till, never shown', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'till-machine-'));
+    const file = join(dir, 'policy.json');
+    // As an IT department makes it: the PHC string the till itself writes, at a cheap cost here.
+    const managerPinHash = await hashPin('482913', { N: 2 ** 10, r: 8, p: 1 });
+    await writePolicy(file, { schemaVersion: 1, managerPinHash });
+    const till = await createCoreFixture({ policyFile: file });
+    try {
+      const state = await till.call('getState');
+      expect(state.ok && state.data.pinSet).toBe(true);
+      expect(await till.call('verifyManagerPin', { pin: '111111' })).toMatchObject({
+        ok: true,
+        data: { accepted: false },
+      });
+      // Past the wait a wrong try set (the guard's own tests cover the waits).
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      expect(await till.call('verifyManagerPin', { pin: '482913' })).toMatchObject({
+        ok: true,
+        data: { accepted: true },
+      });
+      // Approved, yet the organisation's PIN is not the till's to change or remove.
+      const changed = await till.call('setManagerPin', { pin: '999999' });
+      expect(changed).toMatchObject({ ok: false, error: { kind: 'validation' } });
+      expect(await till.call('setManagerPin', { pin: null })).toMatchObject({ ok: false });
+      const answers = JSON.stringify([state, changed]) + till.log.text();
+      expect(answers).not.toContain(managerPinHash);
+      expect(answers).not.toContain('482913');
+    } finally {
+      await till.dispose();
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });

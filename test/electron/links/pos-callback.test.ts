@@ -46,6 +46,7 @@ const body = {
   card_serial_number: 'CC-0001',
   message: null,
   till_name: 'Till 1',
+  cashier: 'Sara (12)',
 };
 
 describe('the POS callback', () => {

@@ -29,6 +29,30 @@ describe('parseTillLink: the routes', () => {
     });
   });
 
+  it('every route may name the cashier at the POS, by name or number, trimmed', () => {
+    expect(parseTillLink('loyalty-till://reward?code=RW-OMAR0001&cashier=%20Sara%20Ali%20')).toEqual({
+      ok: true,
+      request: { route: 'reward', code: 'RW-OMAR0001', cashier: 'Sara Ali' },
+    });
+    expect(parseTillLink('loyalty-till://customer?phone=+966501234567&cashier=12')).toMatchObject({
+      request: { route: 'customer', cashier: '12' },
+    });
+    expect(parseTillLink('loyalty-till://register?name=Omar&cashier=%D8%B3%D8%A7%D8%B1%D8%A9')).toMatchObject({
+      request: { route: 'register', cashier: 'سارة' },
+    });
+    expect(parseTillLink('loyalty-till://find?q=layla&cashier=7')).toMatchObject({
+      request: { route: 'find', cashier: '7' },
+    });
+    for (const bad of [
+      'loyalty-till://reward?code=RW-OMAR0001&cashier=',
+      `loyalty-till://reward?code=RW-OMAR0001&cashier=${'x'.repeat(61)}`,
+      'loyalty-till://reward?code=RW-OMAR0001&cashier=Sara%E2%80%AEevil',
+      'loyalty-till://reward?code=RW-OMAR0001&cashier=a&cashier=b',
+    ]) {
+      expect(parseTillLink(bad), bad).toMatchObject({ ok: false });
+    }
+  });
+
   it('reward: the code alone (the till asks for the phone)', () => {
     expect(parseTillLink('loyalty-till://reward?code=RW-OMAR0001')).toEqual({
       ok: true,

@@ -25,6 +25,7 @@ describe('settings', () => {
       mode: 'unconfigured',
       systemLanguages: [],
       managed: { locked: [], problem: null, revision: 0 },
+      pinSet: false,
     });
   });
 
@@ -77,6 +78,7 @@ describe('settings', () => {
       shopRedeemWhenSplit: true,
       shopPeers: [],
       shopLedgerPort: 47231,
+      cashiers: [],
     };
     expect(result.ok && result.data.settings).toEqual(expected);
     expect(JSON.parse(await readFile(join(till.userDataDir, 'settings.json'), 'utf8'))).toEqual(expected);
@@ -165,6 +167,38 @@ describe('settings', () => {
 
     const cleared = await till.call('updateSettings', { programId: null });
     expect(cleared.ok && cleared.data.settings.programId).toBeNull();
+  });
+
+  test('the cashiers: none by default; a list of names with optional numbers is kept; bad entries refused whole', async () => {
+    const till = await freshTill();
+    const fresh = await till.call('getState');
+    expect(fresh.ok && fresh.data.settings.cashiers).toEqual([]);
+    const list = [
+      { name: ' Sara Ali ', number: '12' },
+      { name: 'عمر', number: null },
+    ];
+    const saved = await till.call('updateSettings', { cashiers: list });
+    expect(saved.ok && saved.data.settings.cashiers).toEqual([
+      { name: 'Sara Ali', number: '12' },
+      { name: 'عمر', number: null },
+    ]);
+    await till.restart();
+    const after = await till.call('getState');
+    expect(after.ok && after.data.settings.cashiers).toHaveLength(2);
+    const tooMany = Array.from({ length: 51 }, (_, i) => ({ name: `Cashier ${i}`, number: null }));
+    for (const bad of [
+      [{ name: '', number: null }],
+      [{ name: 'Sara', number: '12 34' }],
+      [{ name: 'Sara\u202e', number: null }],
+      [{ name: 'Sara' }],
+      [{ name: 'Sara', number: null, pin: '1234' }],
+      tooMany,
+    ]) {
+      const refused = await till.call('updateSettings', { cashiers: bad });
+      expect(refused, JSON.stringify(bad)).toMatchObject({ ok: false, error: { kind: 'validation' } });
+    }
+    const unchanged = await till.call('getState');
+    expect(unchanged.ok && unchanged.data.settings.cashiers).toHaveLength(2);
   });
 
   test('the cache refresh schedule: once a day at night by default; a sane interval and hours are kept, others refused', async () => {

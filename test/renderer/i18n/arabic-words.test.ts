@@ -45,7 +45,7 @@ describe('words outside the templates, in Arabic', () => {
   it('writes the journal CSV’s header and outcome in Arabic, the data as it is', () => {
     arabic();
     const [header, row] = journalToCsv([entry]).split('\r\n');
-    expect(header).toBe('الوقت,الرمز,العميل,مرجع الطلب,الفرع,النتيجة,وقت الخدمة');
+    expect(header).toBe('الوقت,الرمز,العميل,مرجع الطلب,الفرع,النتيجة,وقت الخدمة,الكاشير,الحالة,المكافأة,النقاط');
     expect(row).toContain('RW-LAYLA001');
     expect(row).toContain('ليلى حداد');
     expect(row).toContain('استُبدلت، على الأرجح من هذا الجهاز (ضاعت الإجابة): ');

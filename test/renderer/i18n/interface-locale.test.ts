@@ -95,8 +95,12 @@ describe('numbers and dates in the interface locale', () => {
 describe('the journal CSV', () => {
   it('has its header row in the interface language', async () => {
     const { journalToCsv } = await import('../../../renderer/offline/outbox/journal-csv');
-    expect(journalToCsv([]).split('\r\n')[0]).toBe('time,code,customer,order reference,branch,outcome,service time');
+    expect(journalToCsv([]).split('\r\n')[0]).toBe(
+      'time,code,customer,order reference,branch,outcome,service time,cashier,state,reward,points',
+    );
     applyInterfaceLocale({ language: 'ar', arabicDigits: 'arab' }, null);
-    expect(journalToCsv([]).split('\r\n')[0]).toBe('الوقت,الرمز,العميل,مرجع الطلب,الفرع,النتيجة,وقت الخدمة');
+    expect(journalToCsv([]).split('\r\n')[0]).toBe(
+      'الوقت,الرمز,العميل,مرجع الطلب,الفرع,النتيجة,وقت الخدمة,الكاشير,الحالة,المكافأة,النقاط',
+    );
   });
 });

@@ -90,12 +90,14 @@ export function tillState(
       shopRedeemWhenSplit: true,
       shopPeers: [],
       shopLedgerPort: 47231,
+      cashiers: [],
       ...overrides,
     },
     key: { set: true, lastFour: '4821', protection: 'os' },
     mode,
     systemLanguages: ['en-GB'],
     managed: { locked: [], problem: null, revision: 0 },
+    pinSet: false,
   };
 }
 

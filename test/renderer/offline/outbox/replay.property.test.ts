@@ -415,7 +415,7 @@ async function play(s: Scenario): Promise<void> {
       const items = await outbox.items();
       const journal = await outbox.journal();
       // Nothing lost, nothing duplicated.
-      const places = [...items.map((item) => item.seq!), ...journal.map((entry) => entry.outboxSeq)].sort(
+      const places = [...items.map((item) => item.seq!), ...journal.map((entry) => entry.outboxSeq!)].sort(
         (a, b) => a - b,
       );
       expect(places).toEqual([...queued].sort((a, b) => a - b));

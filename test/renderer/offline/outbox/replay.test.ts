@@ -318,7 +318,7 @@ describe('the journal', () => {
     await harness.till.replayer.runOnce();
     const csv = journalToCsv(await harness.till.outbox.journal());
     const [header, row] = csv.trimEnd().split('\r\n');
-    expect(header).toBe('time,code,customer,order reference,branch,outcome,service time');
+    expect(header).toBe('time,code,customer,order reference,branch,outcome,service time,cashier,state,reward,points');
     expect(row).toContain(`,${CODE_A},Layla Haddad,"'=HYPERLINK(""http://x"")",${BRANCH_ID},redeemed`);
   });
 });

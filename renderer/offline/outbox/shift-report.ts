@@ -1,0 +1,154 @@
+/**
+ * The end-of-shift report's figures, from the journal and the outbox: redemptions done,
+ * queued, in conflict and failed, by reward and by cashier; the points deducted;
+ * registrations and corrections. Done work counts from the start of the shift; what is
+ * still open (waiting, in conflict, failed) counts whenever it was queued, since it still
+ * needs someone: a day-end report must not miss a conflict from before the shift.
+ *
+ * Pure: the same entries give the same report, so the screen, its PDF and its CSV agree.
+ */
+import type { JournalEntry, OutboxItem } from '../db/schema';
+
+export type RedemptionState = 'done' | 'queued' | 'conflict' | 'failed';
+
+export type StateCounts = Record<RedemptionState, number>;
+
+export interface RewardLine {
+  /** The reward's name where the till knew it, else its code. */
+  reward: string;
+  counts: StateCounts;
+  /** Points deducted by the redemptions done. */
+  points: number;
+}
+
+export interface CashierLine {
+  /** Null: work done while nobody was named. */
+  cashier: string | null;
+  counts: StateCounts;
+  points: number;
+  registrations: number;
+  corrections: number;
+}
+
+export interface ShiftReport {
+  since: string;
+  until: string;
+  redemptions: StateCounts;
+  /** Points deducted by the redemptions done (points rewards whose price the till knew). */
+  pointsDeducted: number;
+  byReward: RewardLine[];
+  byCashier: CashierLine[];
+  registrations: { done: number; queued: number; failed: number };
+  corrections: number;
+  /** Still in the outbox, oldest first. */
+  open: OutboxItem[];
+}
+
+const none = (): StateCounts => ({ done: 0, queued: 0, conflict: 0, failed: 0 });
+
+/** A journal entry's state, as the report counts it; null for what is not a redemption. */
+function entryState(entry: JournalEntry): RedemptionState | null {
+  if (entry.kind !== 'redeem') return null;
+  switch (entry.outcome) {
+    case 'redeemed':
+    case 'redeemed_answer_lost':
+      return 'done';
+    case 'conflict_acknowledged':
+      return 'conflict';
+    case 'failure_acknowledged':
+      return 'failed';
+    default:
+      return null;
+  }
+}
+
+const ITEM_STATE: Record<OutboxItem['state'], RedemptionState> = {
+  pending: 'queued',
+  conflict: 'conflict',
+  failed: 'failed',
+};
+
+export function buildShiftReport(input: {
+  since: string;
+  until: string;
+  journal: readonly JournalEntry[];
+  open: readonly OutboxItem[];
+}): ShiftReport {
+  const since = Date.parse(input.since);
+  const redemptions = none();
+  const rewards = new Map<string, RewardLine>();
+  const cashiers = new Map<string | null, CashierLine>();
+  const registrations = { done: 0, queued: 0, failed: 0 };
+  let corrections = 0;
+  let pointsDeducted = 0;
+
+  const cashierLine = (cashier: string | null | undefined): CashierLine => {
+    const key = cashier ?? null;
+    let line = cashiers.get(key);
+    if (!line) {
+      line = { cashier: key, counts: none(), points: 0, registrations: 0, corrections: 0 };
+      cashiers.set(key, line);
+    }
+    return line;
+  };
+  const redemption = (
+    state: RedemptionState,
+    reward: string,
+    cashier: string | null | undefined,
+    points: number | null | undefined,
+  ) => {
+    const deducted = state === 'done' && typeof points === 'number' ? points : 0;
+    redemptions[state] += 1;
+    pointsDeducted += deducted;
+    let line = rewards.get(reward);
+    if (!line) {
+      line = { reward, counts: none(), points: 0 };
+      rewards.set(reward, line);
+    }
+    line.counts[state] += 1;
+    line.points += deducted;
+    const person = cashierLine(cashier);
+    person.counts[state] += 1;
+    person.points += deducted;
+  };
+
+  for (const entry of input.journal) {
+    if (!(Date.parse(entry.doneAt) >= since)) continue;
+    const state = entryState(entry);
+    if (state) redemption(state, entry.rewardName || entry.code || '', entry.cashier, entry.points);
+    else if (entry.kind === 'register') {
+      if (entry.outcome === 'registered') {
+        registrations.done += 1;
+        cashierLine(entry.cashier).registrations += 1;
+      } else registrations.failed += 1;
+    } else if (entry.kind === 'correct') {
+      corrections += 1;
+      cashierLine(entry.cashier).corrections += 1;
+    }
+  }
+  for (const item of input.open) {
+    if (item.kind === 'redeem') redemption(ITEM_STATE[item.state], item.rewardName || item.code, item.cashier, null);
+    else if (item.state === 'pending') registrations.queued += 1;
+    else registrations.failed += 1;
+  }
+
+  const total = (counts: StateCounts) => counts.done + counts.queued + counts.conflict + counts.failed;
+  return {
+    since: input.since,
+    until: input.until,
+    redemptions,
+    pointsDeducted,
+    byReward: [...rewards.values()].sort(
+      (a, b) => total(b.counts) - total(a.counts) || a.reward.localeCompare(b.reward),
+    ),
+    byCashier: [...cashiers.values()].sort(
+      (a, b) =>
+        total(b.counts) - total(a.counts) ||
+        b.registrations + b.corrections - (a.registrations + a.corrections) ||
+        (a.cashier ?? '').localeCompare(b.cashier ?? ''),
+    ),
+    registrations,
+    corrections,
+    open: [...input.open],
+  };
+}

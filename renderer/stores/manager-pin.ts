@@ -1,0 +1,98 @@
+import { defineStore } from 'pinia';
+import { ref } from 'vue';
+import type { Failure, Result } from '../../common/contract';
+import type { ApprovalReason } from '../lib/approval';
+import { useSettingsStore } from './settings';
+import { till } from './till';
+
+export type { ApprovalReason };
+
+/**
+ * The manager PIN, as the page asks for it: a dialog over the screen, the PIN checked by the
+ * main process, which answers only yes, no, or how long to wait. The PIN is held by the
+ * dialog's field until it is sent, and never kept, stored or logged here. Without a PIN set
+ * (or before the till is set up) nothing is asked.
+ */
+export const useManagerPinStore = defineStore('managerPin', () => {
+  const settings = useSettingsStore();
+  const asking = ref<ApprovalReason | null>(null);
+  const checking = ref(false);
+  /** After a wrong PIN: the seconds to wait (0 once another try is heard). */
+  const waitSeconds = ref(0);
+  const wrong = ref(false);
+  let settle: ((approved: boolean) => void) | null = null;
+
+  /** Resolves true once a right PIN is given (or none is needed), false when the manager cancels. */
+  function ask(reason: ApprovalReason): Promise<boolean> {
+    if (!settings.state?.pinSet || !settings.isConfigured) return Promise.resolve(true);
+    settle?.(false);
+    asking.value = reason;
+    wrong.value = false;
+    return new Promise((resolve) => (settle = resolve));
+  }
+
+  function finish(approved: boolean): void {
+    asking.value = null;
+    const done = settle;
+    settle = null;
+    done?.(approved);
+  }
+
+  /** Sends a PIN typed in the dialog; true when accepted (the dialog then closes). */
+  async function submit(pin: string): Promise<boolean> {
+    if (checking.value || !asking.value) return false;
+    checking.value = true;
+    try {
+      const answer = await till().verifyManagerPin({ pin });
+      if (answer.ok && answer.data.accepted) {
+        waitSeconds.value = 0;
+        finish(true);
+        return true;
+      }
+      wrong.value = true;
+      waitSeconds.value = answer.ok ? answer.data.waitSeconds : 0;
+      countDown();
+      return false;
+    } finally {
+      checking.value = false;
+    }
+  }
+
+  let timer: ReturnType<typeof setInterval> | null = null;
+  function countDown(): void {
+    if (timer) clearInterval(timer);
+    if (waitSeconds.value <= 0) return;
+    timer = setInterval(() => {
+      waitSeconds.value = Math.max(0, waitSeconds.value - 1);
+      if (waitSeconds.value === 0 && timer) {
+        clearInterval(timer);
+        timer = null;
+      }
+    }, 1000);
+  }
+
+  function cancel(): void {
+    finish(false);
+  }
+
+  /**
+   * Runs a call the main process guards; refused for want of approval, the PIN is asked and
+   * the call made once more. Anything else is the call's own answer.
+   */
+  async function withApproval<T>(reason: ApprovalReason, call: () => Promise<Result<T>>): Promise<Result<T>> {
+    const first = await call();
+    if (first.ok || !needsApproval(first)) return first;
+    return (await ask(reason)) ? call() : first;
+  }
+
+  /** Leaving Settings ends the approval the PIN gave, so it does not outlast the manager. */
+  async function endApproval(): Promise<void> {
+    if (settings.state?.pinSet) await till().endManagerApproval();
+  }
+
+  return { asking, checking, waitSeconds, wrong, ask, submit, cancel, withApproval, endApproval };
+});
+
+function needsApproval(failure: Failure): boolean {
+  return failure.error.kind === 'unauthorized' && failure.error.code === 'manager_pin_required';
+}

@@ -1,0 +1,49 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+// A recording stand-in for Electron: the save dialog answers what each test says.
+const electron = vi.hoisted(() => ({
+  app: { getPath: vi.fn((_name: string) => '/home/till/Documents') },
+  dialog: { showSaveDialog: vi.fn() },
+}));
+vi.mock('electron', () => electron);
+
+import type { BrowserWindow } from 'electron';
+import { saveReportPdf } from '../../../electron/shell/report-pdf';
+
+const PDF = Buffer.from('%PDF-1.7 the report');
+const window = {
+  webContents: { printToPDF: vi.fn(async () => PDF) },
+} as unknown as BrowserWindow & { webContents: { printToPDF: ReturnType<typeof vi.fn> } };
+
+let dir = '';
+afterEach(async () => {
+  vi.clearAllMocks();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe('Save as PDF of the shift report', () => {
+  it('prints the page on A4 with its backgrounds and writes it where the manager chose', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'till-pdf-'));
+    const target = join(dir, 'shift.pdf');
+    electron.dialog.showSaveDialog.mockResolvedValue({ canceled: false, filePath: target });
+    expect(await saveReportPdf(window, 'loyalty-till-shift-2026-11-26.pdf')).toBe('saved');
+    expect(window.webContents.printToPDF).toHaveBeenCalledWith({
+      printBackground: true,
+      pageSize: 'A4',
+      landscape: false,
+    });
+    expect(electron.dialog.showSaveDialog).toHaveBeenCalledWith(window, {
+      defaultPath: join('/home/till/Documents', 'loyalty-till-shift-2026-11-26.pdf'),
+      filters: [{ name: 'PDF', extensions: ['pdf'] }],
+    });
+    expect(await readFile(target)).toEqual(PDF);
+  });
+
+  it('writes nothing when the manager cancels', async () => {
+    electron.dialog.showSaveDialog.mockResolvedValue({ canceled: true, filePath: '' });
+    expect(await saveReportPdf(window, 'x.pdf')).toBe('cancelled');
+  });
+});

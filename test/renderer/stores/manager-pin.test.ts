@@ -1,0 +1,94 @@
+import { createPinia, setActivePinia } from 'pinia';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useManagerPinStore } from '../../../renderer/stores/manager-pin';
+import { useOfflineStore } from '../../../renderer/stores/offline';
+import { useSettingsStore } from '../../../renderer/stores/settings';
+import { installFakeTill, tillState, type FakeTill } from '../support/fake-till';
+
+const flush = () => new Promise((done) => setTimeout(done, 0));
+
+describe('the manager PIN in the page', () => {
+  let till: FakeTill;
+
+  async function withPin(pinSet: boolean) {
+    till.respond('getState', () => ({ ok: true, data: { ...tillState(), pinSet } }));
+    await useSettingsStore().load();
+    return useManagerPinStore();
+  }
+
+  beforeEach(() => {
+    setActivePinia(createPinia());
+    till = installFakeTill();
+    till.respond('verifyManagerPin', (payload) => ({
+      ok: true,
+      data: payload.pin === '739164' ? { accepted: true, waitSeconds: 0 } : { accepted: false, waitSeconds: 2 },
+    }));
+  });
+
+  it('asks nothing while no PIN is set', async () => {
+    const pin = await withPin(false);
+    expect(await pin.ask('openSettings')).toBe(true);
+    expect(pin.asking).toBeNull();
+    expect(till.callsTo('verifyManagerPin')).toEqual([]);
+  });
+
+  it('asks the main process; a wrong PIN says how long to wait, the right one approves', async () => {
+    const pin = await withPin(true);
+    const approved = pin.ask('openSettings');
+    expect(pin.asking).toBe('openSettings');
+    expect(await pin.submit('000000')).toBe(false);
+    expect(pin).toMatchObject({ wrong: true, waitSeconds: 2, asking: 'openSettings' });
+    expect(await pin.submit('739164')).toBe(true);
+    expect(await approved).toBe(true);
+    expect(pin.asking).toBeNull();
+    expect(till.callsTo('verifyManagerPin')).toEqual([{ pin: '000000' }, { pin: '739164' }]);
+    // Nothing of it is kept in the page.
+    expect(JSON.stringify({ ...localStorage })).not.toContain('739164');
+    expect(JSON.stringify(pin.$state)).not.toContain('739164');
+  });
+
+  it('acknowledging a conflict and exporting the journal wait for the PIN; cancelled, nothing happens', async () => {
+    await withPin(true);
+    const pin = useManagerPinStore();
+    const offline = useOfflineStore();
+    const acknowledged = offline.acknowledge(1);
+    await flush();
+    expect(pin.asking).toBe('acknowledge');
+    pin.cancel();
+    expect(await acknowledged).toBe(false);
+    const csv = offline.journalCsv();
+    await flush();
+    expect(pin.asking).toBe('exportJournal');
+    pin.cancel();
+    expect(await csv).toBeNull();
+    const exported = offline.journalCsv();
+    await flush();
+    await pin.submit('739164');
+    expect(await exported).toMatch(/^time,code,customer/);
+  });
+
+  it('a call the main process refuses for want of approval is made again once the PIN is given', async () => {
+    const settings = useSettingsStore();
+    const pin = await withPin(true);
+    let approvedNow = false;
+    till.respond('clearApiKey', () =>
+      approvedNow
+        ? { ok: true, data: { ...tillState(), key: { set: false, lastFour: null, protection: 'os' }, pinSet: true } }
+        : {
+            ok: false,
+            error: { kind: 'unauthorized', code: 'manager_pin_required', message: 'A manager must approve this.' },
+          },
+    );
+    till.respond('verifyManagerPin', () => {
+      approvedNow = true;
+      return { ok: true, data: { accepted: true, waitSeconds: 0 } };
+    });
+    const cleared = settings.clearKey(pin.withApproval);
+    await flush();
+    expect(pin.asking).toBe('changeKey');
+    await pin.submit('739164');
+    expect(await cleared).toBe(true);
+    expect(till.callsTo('clearApiKey')).toHaveLength(2);
+    expect(settings.state?.key.set).toBe(false);
+  });
+});

@@ -1,0 +1,75 @@
+import { createPinia, setActivePinia } from 'pinia';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { useSettingsStore } from '../../../renderer/stores/settings';
+import { startOfToday, useShiftReportStore } from '../../../renderer/stores/shift-report';
+import { useManagerPinStore } from '../../../renderer/stores/manager-pin';
+import { card, customer, installFakeTill, reward, tillState, type FakeTill } from '../support/fake-till';
+import { useOfflineStore } from '../../../renderer/stores/offline';
+
+const flush = () => new Promise((done) => setTimeout(done, 0));
+
+describe('the shift report store', () => {
+  let till: FakeTill;
+
+  beforeEach(async () => {
+    setActivePinia(createPinia());
+    till = installFakeTill();
+    till.respond('getState', () => ({ ok: true, data: { ...tillState(), pinSet: true } }));
+    await useSettingsStore().load();
+  });
+  afterEach(() => vi.restoreAllMocks());
+
+  it('starts the shift at the start of today, on the till’s clock', () => {
+    const start = startOfToday(new Date(2026, 10, 26, 14, 35, 12));
+    expect(start).toEqual(new Date(2026, 10, 26, 0, 0, 0, 0));
+    expect(useShiftReportStore().since).toEqual(startOfToday());
+  });
+
+  it('reads the figures from the offline core, from the chosen start', async () => {
+    till.respond('redeemReward', () => ({
+      ok: true,
+      data: { reward: reward({ status: 'redeemed', price: 120, name: 'Cake' }), card: card(60) },
+    }));
+    const offline = useOfflineStore().services();
+    expect(await offline.redeemReward({ code: 'RW-LAYLA001', phone: customer().phone })).toMatchObject({
+      outcome: 'redeemed',
+    });
+    await offline.cacheWritesSettled();
+    const shift = useShiftReportStore();
+    await shift.load();
+    expect(shift.report).toMatchObject({ redemptions: { done: 1 }, pointsDeducted: 120 });
+    expect(shift.report?.byReward).toMatchObject([{ reward: 'Cake', points: 120 }]);
+    // A start after the redemption: nothing done this shift.
+    await shift.startAt(new Date(Date.now() + 60_000));
+    expect(shift.report).toMatchObject({ redemptions: { done: 0 }, pointsDeducted: 0 });
+    // A start that is no date changes nothing.
+    const before = shift.since;
+    await shift.startAt(new Date('not a date'));
+    expect(shift.since).toBe(before);
+  });
+
+  it('the CSV waits for the manager PIN; cancelled, there is none', async () => {
+    const shift = useShiftReportStore();
+    const csv = shift.csv();
+    await flush();
+    expect(useManagerPinStore().asking).toBe('exportJournal');
+    useManagerPinStore().cancel();
+    expect(await csv).toBeNull();
+  });
+
+  it('saves a PDF through the main process, or opens the print dialog where the shell has none', async () => {
+    // happy-dom has no print dialog: a stand-in records that the page asked for one.
+    const print = vi.fn();
+    Object.defineProperty(window, 'print', { value: print, configurable: true, writable: true });
+    till.respond('saveReportPdf', () => ({ ok: true, data: { available: true, saved: true } }));
+    const shift = useShiftReportStore();
+    expect(await shift.savePdf()).toBe('saved');
+    expect(till.callsTo('saveReportPdf')).toEqual([
+      { fileName: expect.stringMatching(/^loyalty-till-shift-\d{4}-\d{2}-\d{2}\.pdf$/) },
+    ]);
+    expect(print).not.toHaveBeenCalled();
+    till.respond('saveReportPdf', () => ({ ok: true, data: { available: false, saved: false } }));
+    expect(await shift.savePdf()).toBe('print-dialog');
+    expect(print).toHaveBeenCalledTimes(1);
+  });
+});
