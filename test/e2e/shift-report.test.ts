@@ -155,7 +155,9 @@ describe('who redeemed, the manager PIN and the end-of-shift report', () => {
       .toContain('checked against the cache of');
     await h.page.locator('#order-reference').fill('ORD-C4');
     await h.page.getByTestId('redeem-confirm').click();
-    await expect.poll(() => h.page.getByTestId('queued').textContent()).toContain(`Queued: ${picked.code}`);
+    await expect
+      .poll(() => h.page.getByTestId('queued').textContent())
+      .toMatch(new RegExp(`^Queued: .+${picked.code} for `));
     await h.restartSandbox();
     await openOutbox(h.page);
     await h.page.getByTestId('retry-now').click();

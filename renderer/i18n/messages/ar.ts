@@ -676,6 +676,7 @@ export const ar: MessageSchema = {
     noneOpen: 'لا شيء بانتظار الإرسال أو في تعارض أو أخفق.',
     openRedeem: 'استبدال {code} ({reward})',
     openRegister: 'تسجيل {name}',
+    openLine: '{what}، {who}، {phone}، {queued}، {cashier}',
     queuedAt: 'وُضع في الانتظار {date}',
   },
   rewardGrants: {

@@ -686,6 +686,7 @@ export const en = {
     openRedeem: 'Redeem {code} ({reward})',
     openRegister: 'Register {name}',
     queuedAt: 'queued {date}',
+    openLine: '{what} · {who} · {phone} · {queued} · {cashier}',
   },
   rewardGrants: {
     items: '{count} item | {count} items',

@@ -22,14 +22,15 @@ function bar(screen: ScreenName, options: { firstRun?: boolean; outcome?: boolea
 
 describe('the shortcut bar', () => {
   it('leaves out the key of the screen on show, and Esc where Esc leads', () => {
-    expect(bar('find').keys).toEqual(['↑ ↓', 'Enter', 'PgUp PgDn', 'F3', 'F8', 'F9']);
-    expect(bar('outbox').keys).toEqual(['Esc', 'F2', 'F3', 'F9']);
-    expect(bar('settings').keys).toEqual(['Esc', 'F2', 'F3', 'F8']);
-    expect(bar('customer').keys).toEqual(['F4', 'Esc', 'F2', 'F3', 'F8', 'F9']);
+    expect(bar('find').keys).toEqual(['↑ ↓', 'Enter', 'PgUp PgDn', 'F3', 'F7', 'F8', 'F9']);
+    expect(bar('outbox').keys).toEqual(['Esc', 'F2', 'F3', 'F7', 'F9']);
+    expect(bar('settings').keys).toEqual(['Esc', 'F2', 'F3', 'F7', 'F8']);
+    expect(bar('customer').keys).toEqual(['F4', 'Esc', 'F2', 'F3', 'F7', 'F8', 'F9']);
+    expect(bar('report').keys).toEqual(['Esc', 'F2', 'F3', 'F8', 'F9']);
   });
 
-  it('marks F8 (the header has it), F9 and the scanning line as for wide screens only', () => {
-    expect(bar('customer').wide).toEqual(['F8', 'F9']);
+  it('marks F7 (a manager’s key), F8 (the header has it), F9 and the scanning line as for wide screens only', () => {
+    expect(bar('customer').wide).toEqual(['F7', 'F8', 'F9']);
     expect(bar('customer').scan).toBe(true);
   });
 
