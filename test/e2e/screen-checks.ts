@@ -148,6 +148,21 @@ export function chromeHeight(page: Page): Promise<number> {
 }
 
 /**
+ * How many lines the shortcut bar takes: its visible shortcuts' distinct tops. It must keep
+ * one at every size, or it eats the screen's height and its keys move about as screens change.
+ */
+export function shortcutBarLines(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    const tops = new Set<number>();
+    for (const item of document.querySelectorAll('.shortcut-bar > *')) {
+      const box = item.getBoundingClientRect();
+      if (box.width > 0 && box.height > 0) tops.add(Math.round(box.top));
+    }
+    return tops.size;
+  });
+}
+
+/**
  * Elements that scroll inside something that scrolls too (or inside a page that scrolls):
  * a wheel or a finger moves one or the other, and the cashier cannot tell which. Form
  * controls, which scroll their own text, are left out.

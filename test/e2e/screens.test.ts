@@ -12,6 +12,7 @@ import {
   horizontalOverflow,
   nestedScrolling,
   shoot,
+  shortcutBarLines,
   SIZES,
   sizeProblems,
   THEMES,
@@ -54,6 +55,8 @@ async function checkScreen(
     for (const found of await expandablesWithoutMarker(page)) findings.push(`${at}: ${found}`);
     for (const found of await unisolatedOrMisaligned(page)) findings.push(`${at}: ${found}`);
   }
+  const barLines = await shortcutBarLines(page);
+  if (barLines > 1) findings.push(`${at}: the shortcut bar takes ${barLines} lines`);
   if (size.width === 800) {
     const overflow = await horizontalOverflow(page);
     if (overflow > 0) findings.push(`${at}: scrolls sideways by ${overflow} px`);

@@ -22,7 +22,8 @@ function bar(screen: ScreenName, options: { firstRun?: boolean; outcome?: boolea
 
 describe('the shortcut bar', () => {
   it('leaves out the key of the screen on show, and Esc where Esc leads', () => {
-    expect(bar('find').keys).toEqual(['↑ ↓', 'Enter', 'PgUp PgDn', 'F3', 'F7', 'F8', 'F9']);
+    // Find's own keys fill the bar: the report's F7 works there but is not listed.
+    expect(bar('find').keys).toEqual(['↑ ↓', 'Enter', 'PgUp PgDn', 'F3', 'F8', 'F9']);
     expect(bar('outbox').keys).toEqual(['Esc', 'F2', 'F3', 'F7', 'F9']);
     expect(bar('settings').keys).toEqual(['Esc', 'F2', 'F3', 'F7', 'F8']);
     expect(bar('customer').keys).toEqual(['F4', 'Esc', 'F2', 'F3', 'F7', 'F8', 'F9']);
