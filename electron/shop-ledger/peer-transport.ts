@@ -19,7 +19,7 @@ import {
  * frame back (the answer to its `ask` or `claim`). One message per connection keeps the state a
  * hostile host can make a till hold to a single, short-lived, capped buffer.
  *
- * Everything that arrives goes through `openMessage`: the MAC, the window, the replay cache.
+ * Everything that arrives goes through `openMessage`: the box, the MAC, the window, the replay cache.
  * A refusal closes the connection and is counted by reason; no byte of what was refused is
  * kept or logged.
  */
@@ -190,7 +190,7 @@ export function createPeerTransport(options: PeerTransportOptions): PeerTranspor
         return Promise.reject(new TypeError('peer transport: an answer goes back on its connection'));
       const sealed = seal(message);
       // Our own bytes, just sealed: the nonce the answer must name as `inReplyTo`.
-      const sentNonce = (JSON.parse(sealed.toString('utf8')) as { nonce: string }).nonce;
+      const sentNonce = (JSON.parse(keys.unbox(sealed)!.toString('utf8')) as { nonce: string }).nonce;
       return new Promise((resolve) => {
         const socket = track(createConnection({ host: peer.host, port: peer.port }));
         let settled = false;

@@ -4,7 +4,7 @@ import { canonicalJson } from './canonical-json';
 import { isClaim, type Claim } from './claims';
 import { isIsoTime, isMacText, isNonce, isTillName, newNonce } from './fields';
 import { MESSAGE_WINDOW_MS, type ReplayCache } from './replay-cache';
-import type { ShopKeys } from './shop-secret';
+import { BOX_OVERHEAD, type ShopKeys } from './shop-secret';
 
 /**
  * What the tills of a shop say to each other, whatever carries it (docs/shop-ledger.md):
@@ -12,7 +12,9 @@ import type { ShopKeys } from './shop-secret';
  * - `ask`: "send me the claims made since this time" (a till back on the LAN);
  * - `answer`: some of those claims, in reply to one `ask`.
  * Each is one JSON object with the sender's till name, its time, a random nonce and an
- * HMAC-SHA256 under the shop's message key over the canonical encoding of the rest.
+ * HMAC-SHA256 under the shop's message key over the canonical encoding of the rest, sent in an
+ * AES-256-GCM box under the shop's box key (`ShopKeys.box`): nothing of it is readable to a
+ * host without the shop's secret, and a box changed on the way does not open.
  */
 export type ShopMessage =
   | { kind: 'claim'; claim: Claim }
@@ -39,6 +41,8 @@ const BODY_FIELDS: Record<ShopMessage['kind'], string[]> = {
 
 export type RefusalReason =
   | 'too-large'
+  /** Not a box of this shop: another shop's, changed on the way, or noise. */
+  | 'unreadable'
   | 'not-json'
   | 'too-deep'
   | 'malformed'
@@ -62,8 +66,8 @@ export function sealMessage(message: ShopMessage, keys: ShopKeys, sender: { from
   const shape = readShape(sealed);
   if (!shape.ok) throw new RangeError(`sealMessage: ${shape.reason}`);
   const bytes = Buffer.from(JSON.stringify(sealed), 'utf8');
-  if (bytes.length > MAX_MESSAGE_BYTES) throw new RangeError('sealMessage: too-large');
-  return bytes;
+  if (bytes.length + BOX_OVERHEAD > MAX_MESSAGE_BYTES) throw new RangeError('sealMessage: too-large');
+  return keys.box(bytes);
 }
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
@@ -119,8 +123,9 @@ function readShape(
 
 /**
  * Reads a message from a peer, refusing with a reason (never throwing) anything that is not
- * a well-formed message of this shop, sent within the window and not seen before. The checks
- * run cheapest first; the nonce is remembered only once the MAC has proved the sender.
+ * a well-formed message of this shop, sent within the window and not seen before. The box is
+ * opened first (only a till of the shop can seal one); then the checks run cheapest first, and
+ * the nonce is remembered only once the MAC has proved the sender.
  */
 export function openMessage(
   bytes: Uint8Array,
@@ -128,7 +133,9 @@ export function openMessage(
   context: { now: number; seenNonces: ReplayCache },
 ): OpenResult {
   if (bytes.byteLength > MAX_MESSAGE_BYTES) return { ok: false, reason: 'too-large' };
-  const value = parseJson(bytes);
+  const plain = keys.unbox(bytes);
+  if (plain === null) return { ok: false, reason: 'unreadable' };
+  const value = parseJson(plain);
   if (value === undefined) return { ok: false, reason: 'not-json' };
   if (nestsDeeperThan(value, MAX_DEPTH)) return { ok: false, reason: 'too-deep' };
   const shape = readShape(value);

@@ -23,8 +23,21 @@ function seal(message: ShopMessage, from = 'Till 1', now = NOW): Buffer {
   return sealMessage(message, SHOP_KEYS, { from, now });
 }
 
+/** What is inside a box this shop sealed. */
+function inside(box: Uint8Array): Buffer {
+  const plain = SHOP_KEYS.unbox(box);
+  if (plain === null) throw new Error('not a box of this shop');
+  return plain;
+}
+
+/** `text` boxed as a till of the shop would box it: how a malformed message from within the shop arrives. */
+function plain(text: Uint8Array | string): Buffer {
+  return SHOP_KEYS.box(typeof text === 'string' ? Buffer.from(text, 'utf8') : text);
+}
+
+/** Opens bytes as they arrive; a string is taken as a message's JSON, boxed by a till of the shop. */
 function open(bytes: Uint8Array | string, now = NOW.getTime(), seenNonces = new ReplayCache()) {
-  const raw = typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : bytes;
+  const raw = typeof bytes === 'string' ? plain(bytes) : bytes;
   return openMessage(raw, SHOP_KEYS, { now, seenNonces });
 }
 
@@ -35,7 +48,7 @@ function refusal(bytes: Uint8Array | string, now?: number): RefusalReason | 'ope
 
 /** A sealed message as an object, changed by `change`, and written back (its MAC kept). */
 function altered(message: ShopMessage, change: (json: Record<string, any>) => void): string {
-  const json = JSON.parse(seal(message).toString('utf8'));
+  const json = JSON.parse(inside(seal(message)).toString('utf8'));
   change(json);
   return JSON.stringify(json);
 }
@@ -55,7 +68,7 @@ describe('a valid message round-trips', () => {
   });
 
   test('whatever order the keys arrive in (the MAC covers the canonical encoding)', () => {
-    const json = JSON.parse(seal({ kind: 'claim', claim: CLAIM }).toString('utf8'));
+    const json = JSON.parse(inside(seal({ kind: 'claim', claim: CLAIM })).toString('utf8'));
     const reversed = Object.fromEntries(Object.entries(json).reverse());
     reversed.claim = Object.fromEntries(Object.entries(json.claim).reverse());
     expect(refusal(JSON.stringify(reversed, null, 2))).toBe('opened');
@@ -65,10 +78,30 @@ describe('a valid message round-trips', () => {
     expect(refusal(seal({ kind: 'ask', since: NOW.toISOString() }, 'صندوق ٢'))).toBe('opened');
   });
 
-  test('carrying no code, phone or key, only the token', () => {
-    const text = seal({ kind: 'claim', claim: CLAIM }).toString('utf8');
+  test('carrying no code, phone or key, only the token, and none of it readable on the wire', () => {
+    const box = seal({ kind: 'claim', claim: CLAIM });
+    const text = inside(box).toString('utf8');
     expect(text).not.toMatch(/layla|RW-|sk_test/i);
     expect(text).toContain(claimToken(SHOP_KEYS, 'rw-layla001'));
+    // On the wire: not the till's name, the time or the token, in any encoding a listener may try.
+    for (const seen of [box.toString('latin1'), box.toString('utf8'), box.toString('base64')]) {
+      expect(seen).not.toContain('Till 1');
+      expect(seen).not.toContain('2026-11-26');
+      expect(seen).not.toContain(claimToken(SHOP_KEYS, 'rw-layla001'));
+    }
+    // Two boxes of the same message differ (a random IV): a listener cannot tell repeats apart.
+    expect(seal({ kind: 'claim', claim: CLAIM }).equals(box)).toBe(false);
+  });
+
+  test('a box of another shop, or one changed on the way, does not open', () => {
+    const theirs = sealMessage({ kind: 'ask', since: NOW.toISOString() }, OTHER_SHOP_KEYS, {
+      from: 'Till 1',
+      now: NOW,
+    });
+    expect(refusal(theirs)).toBe('unreadable');
+    const box = seal({ kind: 'ask', since: NOW.toISOString() });
+    expect(refusal(box.subarray(0, box.length - 1))).toBe('unreadable');
+    expect(refusal(Buffer.concat([Buffer.from([2]), box.subarray(1)]))).toBe('unreadable');
   });
 });
 
@@ -97,7 +130,10 @@ describe('sealMessage refuses to send what a peer would refuse', () => {
 describe('a forged or foreign message is refused', () => {
   test("sealed with another shop's secret", () => {
     const foreign = sealMessage({ kind: 'claim', claim: CLAIM }, OTHER_SHOP_KEYS, { from: 'Till 1', now: NOW });
-    expect(refusal(foreign)).toBe('forged');
+    // Its box does not open: nothing of it is read.
+    expect(refusal(foreign)).toBe('unreadable');
+    // Inside another shop's box that somehow opened, its MAC would still not hold.
+    expect(refusal(OTHER_SHOP_KEYS.unbox(foreign)!.toString('utf8'))).toBe('forged');
   });
 
   test.each<[string, (json: Record<string, any>) => void]>([
@@ -189,7 +225,11 @@ describe('replays', () => {
   test('forged messages are not remembered, so they cannot fill the cache', () => {
     const cache = new ReplayCache({ maxEntries: 1 });
     const foreign = sealMessage({ kind: 'claim', claim: CLAIM }, OTHER_SHOP_KEYS, { from: 'Till 1', now: NOW });
-    expect(open(foreign, NOW.getTime(), cache)).toEqual({ ok: false, reason: 'forged' });
+    expect(open(foreign, NOW.getTime(), cache)).toEqual({ ok: false, reason: 'unreadable' });
+    expect(open(OTHER_SHOP_KEYS.unbox(foreign)!.toString('utf8'), NOW.getTime(), cache)).toEqual({
+      ok: false,
+      reason: 'forged',
+    });
     expect(cache.size).toBe(0);
   });
 });
@@ -200,8 +240,9 @@ describe('hostile input is refused, never thrown', () => {
   test.each<[string, Uint8Array | string, RefusalReason]>([
     ['more than 64 KiB', Buffer.alloc(MAX_MESSAGE_BYTES + 1, 0x20), 'too-large'],
     ['no bytes', '', 'not-json'],
-    ['cut-off JSON', seal(ask).subarray(0, 40), 'not-json'],
-    ['bytes that are not UTF-8', Buffer.from([0x7b, 0xff, 0xfe, 0x7d]), 'not-json'],
+    ['cut-off JSON', plain(inside(seal(ask)).subarray(0, 40)), 'not-json'],
+    ['bytes that are not UTF-8', plain(Buffer.from([0x7b, 0xff, 0xfe, 0x7d])), 'not-json'],
+    ['bytes that are no box', Buffer.from('{"kind":"ask"}'), 'unreadable'],
     ['nested ten thousand deep', `${'['.repeat(10_000)}${']'.repeat(10_000)}`, 'too-deep'],
     [
       'a claim with something nested in it',
@@ -273,6 +314,8 @@ describe('hostile input is refused, never thrown', () => {
         fc.oneof(
           fc.uint8Array({ maxLength: 512 }),
           fc.json().map((text) => Buffer.from(text)),
+          // Even boxed by a till of the shop, no JSON of these shapes is a message.
+          fc.json().map((text) => plain(text)),
         ),
         (bytes) => {
           const result = open(bytes);
