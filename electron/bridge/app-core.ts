@@ -34,6 +34,7 @@ import { createPosCallback, type DeliveryResult } from '../links/pos-callback';
 import { systemLanguageTags } from './system-languages';
 import { resolveLanguage } from '../../common/interface-language';
 import { describe, type Wording } from '../messages';
+import { seenTillsFile } from '../shop-ledger/seen-tills';
 import { createShopLedgerSwitch, errorKind, type DiscoveryFactory, type ShopLedgerConfig } from './shop-ledger-switch';
 import { createManagedSettings } from '../policy/managed-settings';
 import { describePolicyProblem, NO_POLICY, policyManagerPinHash, type PolicyReading } from '../policy/policy-reading';
@@ -284,6 +285,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   // and with the ledger on in Settings, is in a shop.
   const shop = createShopLedgerSwitch({
     hosts: options.shopLedgerHosts ?? DEFAULT_SHOP_LEDGER_HOSTS,
+    seenTills: seenTillsFile(join(userDataDir, 'shop-tills.json')),
     ...(options.shopDiscovery ? { discovery: options.shopDiscovery } : {}),
     log,
     ...(options.shopLedgerAskTimeoutMs ? { askTimeoutMs: options.shopLedgerAskTimeoutMs } : {}),

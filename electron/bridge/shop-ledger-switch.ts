@@ -4,6 +4,7 @@ import { deriveShopKeys } from '../shop-ledger/shop-secret';
 import { createShopLedger, peerName, type ShopLedger } from '../shop-ledger/shop-ledger-service';
 import type { Discovery, DiscoveryOptions } from '../shop-ledger/discovery';
 import type { PeerAddress } from '../shop-ledger/peer-transport';
+import type { SeenTill, SeenTillsStore } from '../shop-ledger/seen-tills';
 import { parseShopPeer } from '../storage/settings';
 
 /**
@@ -47,6 +48,8 @@ export type DiscoveryFactory = (options: DiscoveryOptions) => Discovery;
 export function createShopLedgerSwitch(options: {
   /** Where to listen, tried in order: `::` (every address, IPv4 too) then `0.0.0.0` in the app. */
   hosts: readonly string[];
+  /** The tills heard from, kept across a restart; none kept when absent. */
+  seenTills?: SeenTillsStore;
   log: Logger;
   askTimeoutMs?: number;
   discovery?: DiscoveryFactory;
@@ -83,6 +86,17 @@ export function createShopLedgerSwitch(options: {
     if (keys === null) return;
     const peers = config.peers.map(parseShopPeer).filter((peer): peer is PeerAddress => peer !== null);
     const failures: string[] = [];
+    const tag = keys.discoveryTag;
+    const seenBefore = options.seenTills ? await options.seenTills.load(tag) : [];
+    let saving: Promise<void> = Promise.resolve();
+    const onSeen = (tills: SeenTill[]): void => {
+      const store = options.seenTills;
+      if (!store) return;
+      // One write at a time, in order; a failed one costs only the list after a restart.
+      saving = saving
+        .then(() => store.save(tag, tills))
+        .catch((error) => log.warn(`The shop's tills could not be kept (${errorKind(error)}).`));
+    };
     for (const host of hosts) {
       const listen = { host, port: config.port };
       try {
@@ -91,6 +105,8 @@ export function createShopLedgerSwitch(options: {
           tillName: config.tillName,
           peers,
           listen,
+          seenBefore,
+          onSeen,
           ...(options.askTimeoutMs ? { askTimeoutMs: options.askTimeoutMs } : {}),
         });
         current = ledger;

@@ -4,6 +4,7 @@ import { claimToken, newClaim, winningClaim, type Claim } from './claims';
 import { isTillName } from './fields';
 import { createPeerTransport, type PeerAddress, type TransportLimits, type TransportRefusal } from './peer-transport';
 import { ReplayCache } from './replay-cache';
+import type { SeenTill } from './seen-tills';
 import type { ShopKeys } from './shop-secret';
 import { MAX_CLAIMS_PER_MESSAGE, type OpenedMessage, type ShopMessage } from './wire';
 
@@ -35,6 +36,10 @@ export interface ShopLedgerOptions {
   limits?: Partial<TransportLimits>;
   /** Which remote addresses may connect: the LAN by default (tests stand in a public one). */
   acceptRemote?: (address: string | undefined) => boolean;
+  /** The tills heard from before a restart (`seen-tills.ts`). */
+  seenBefore?: readonly SeenTill[];
+  /** A till answered for the first time, from a new address or name, or again after a while: keep the list. */
+  onSeen?: (tills: SeenTill[]) => void;
 }
 
 export interface CheckResult {
@@ -81,6 +86,8 @@ export interface ShopLedger {
 const DEFAULT_ASK_TIMEOUT_MS = 1500;
 /** A shift: a till that answered within it is still one of the shop's. */
 const DEFAULT_SEEN_FOR_MS = 8 * 60 * 60 * 1000;
+/** A till's "last answered" is written again at most this often: every check must not write a file. */
+const SEEN_SAVE_EVERY_MS = 10 * 60 * 1000;
 /**
  * A peer that just timed out (a till unplugged: its packets go nowhere) is not waited for
  * again this soon: the claim that follows a check would otherwise wait for it a second time,
@@ -136,6 +143,10 @@ export function createShopLedger(options: ShopLedgerOptions): ShopLedger {
   let discovered: PeerAddress[] = [];
   /** By `peerName(address)`: who answered there last, and when. */
   const seen = new Map<string, Seen & { address: PeerAddress }>();
+  for (const before of options.seenBefore ?? []) {
+    const address = { host: before.host, port: before.port };
+    seen.set(peerName(address), { till: before.till, at: before.at, address });
+  }
   /** By `peerName(address)`: when (monotonic ms) a peer last timed out. */
   const down = new Map<string, number>();
   const isDown = (peer: PeerAddress): boolean => {
@@ -176,8 +187,20 @@ export function createShopLedger(options: ShopLedgerOptions): ShopLedger {
   }
 
   function heardFrom(peer: PeerAddress, till: string): void {
-    seen.set(peerName(peer), { till, at: now(), address: peer });
-    down.delete(peerName(peer));
+    const key = peerName(peer);
+    const before = seen.get(key);
+    seen.set(key, { till, at: now(), address: peer });
+    down.delete(key);
+    if (before === undefined || before.till !== till || now() - before.at >= SEEN_SAVE_EVERY_MS) {
+      options.onSeen?.(
+        [...seen.values()].map(({ till: name, at, address }) => ({
+          till: name,
+          at,
+          host: address.host,
+          port: address.port,
+        })),
+      );
+    }
   }
 
   function failed(peer: PeerAddress, failure: 'unreachable' | 'timeout'): void {

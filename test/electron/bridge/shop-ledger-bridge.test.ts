@@ -171,6 +171,26 @@ describe('the shop ledger behind the bridge', () => {
     expectNoKey(a, b);
   });
 
+  test('a till restarted during the outage still names the till it can no longer reach', async () => {
+    const [portA, portB] = [await freePort(), await freePort()];
+    const a = await shopTill({ tillName: 'Till A', port: portA, peers: [portB] });
+    const b = await shopTill({ tillName: 'Till B', port: portB, peers: [] });
+    // Till B hears from Till A once (as discovery would have it find Till A)…
+    expect((await a.call('shopCheck', { reward_code: CODE })).ok).toBe(true);
+    await b.call('updateSettings', { shopPeers: [`127.0.0.1:${portA}`] });
+    await b.core.shopLedgerSettled();
+    expect(await b.call('shopCheck', { reward_code: CODE })).toMatchObject({ ok: true, data: { unreachable: [] } });
+    // …then Till A is gone, Till B no longer names it in Settings, and Till B restarts.
+    await a.dispose();
+    fixtures.splice(fixtures.indexOf(a), 1);
+    await b.call('updateSettings', { shopPeers: [] });
+    await b.restart();
+    await b.core.shopLedgerSettled();
+    const checked = await b.call('shopCheck', { reward_code: CODE });
+    expect(checked).toMatchObject({ ok: true, data: { enabled: true, unreachable: ['Till A'] } });
+    expectNoKey(b);
+  });
+
   test('a port already taken is logged in one line and the till works alone', async () => {
     const port = await freePort();
     const taken = createServer();

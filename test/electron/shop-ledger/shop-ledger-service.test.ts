@@ -7,6 +7,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { claimToken } from '../../../electron/shop-ledger/claims';
 import { createShopLedger, peerName, type ShopLedger } from '../../../electron/shop-ledger/shop-ledger-service';
 import type { PeerAddress } from '../../../electron/shop-ledger/peer-transport';
+import type { SeenTill } from '../../../electron/shop-ledger/seen-tills';
 import type { ShopKeys } from '../../../electron/shop-ledger/shop-secret';
 import { freePort, LOOPBACK } from '../../support/free-port';
 import { OTHER_SHOP_KEYS, SHOP_KEYS } from '../../support/shop-keys';
@@ -111,6 +112,38 @@ describe('three tills of one shop', () => {
     lone.setDiscovered([]);
     await tills[0].stop();
     expect((await lone.check(CODE, { waitMs: 300 })).unreachable).toEqual(['Till 1']);
+  });
+
+  test('tills heard from before a restart are still named; the list is kept when it changes', async () => {
+    const { tills, addresses } = await shop();
+    const kept: SeenTill[][] = [];
+    const first = createShopLedger({
+      keys: SHOP_KEYS,
+      tillName: 'Till 1',
+      peers: [],
+      listen: { host: HOST, port: 0 },
+      now,
+      onSeen: (list) => kept.push(list),
+    });
+    await start(tills[2], first);
+    first.setDiscovered([addresses[2]]);
+    await first.check(CODE);
+    await first.check(CODE);
+    // Kept once on hearing of Till 3, not again on every check.
+    expect(kept).toEqual([[{ till: 'Till 3', host: HOST, port: addresses[2].port, at: clock.ms }]]);
+    await first.stop();
+    await tills[2].stop();
+    // After a restart, with discovery yet to find anyone: Till 3 is asked, and named.
+    const again = createShopLedger({
+      keys: SHOP_KEYS,
+      tillName: 'Till 1',
+      peers: [],
+      listen: { host: HOST, port: 0 },
+      now,
+      seenBefore: kept.at(-1),
+    });
+    await start(again);
+    expect(await again.check(CODE, { waitMs: 300 })).toEqual({ claimedBy: null, unreachable: ['Till 3'] });
   });
 
   test('holder names another till’s claim without asking anyone', async () => {
