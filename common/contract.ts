@@ -394,6 +394,8 @@ export interface TillState {
   managed: ManagedState;
   /** Whether a manager PIN is set on this till: all the renderer ever knows of it. */
   pinSet: boolean;
+  /** The organisation's policy gives the PIN: Settings shows it as set by the organisation, and cannot change it. */
+  pinManaged: boolean;
 }
 
 /** The organisation's policy as Settings shows it. */

@@ -204,6 +204,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       revision: policyRevision,
     },
     pinSet: pinGuard.isSet(),
+    pinManaged: pinGuard.isManaged(),
   });
   const approval = createManagerApproval({
     guard: pinGuard,

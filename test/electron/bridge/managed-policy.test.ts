@@ -163,6 +163,7 @@ describe('the manager PIN from the policy', () => {
     try {
       const state = await till.call('getState');
       expect(state.ok && state.data.pinSet).toBe(true);
+      expect(state.ok && state.data.pinManaged).toBe(true);
       expect(await till.call('verifyManagerPin', { pin: '111111' })).toMatchObject({
         ok: true,
         data: { accepted: false },

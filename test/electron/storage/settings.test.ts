@@ -26,6 +26,7 @@ describe('settings', () => {
       systemLanguages: [],
       managed: { locked: [], problem: null, revision: 0 },
       pinSet: false,
+      pinManaged: false,
     });
   });
 

@@ -98,6 +98,7 @@ export function tillState(
     systemLanguages: ['en-GB'],
     managed: { locked: [], problem: null, revision: 0 },
     pinSet: false,
+    pinManaged: false,
   };
 }
 
