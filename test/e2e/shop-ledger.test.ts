@@ -183,4 +183,21 @@ describe('the tills of one shop keep the promise together while the service is d
     expect([...journaled].sort()).toEqual([A, B, C].sort());
     await tills[0].screenshot('67-shop-replayed');
   });
+
+  it('Settings show the shop group with what this till keeps', async () => {
+    const [one] = tills;
+    await one.page.keyboard.press('F9');
+    const group = one.page.getByTestId('shop-ledger-settings');
+    await group.scrollIntoViewIfNeeded();
+    expect(await one.page.locator('#shop-ledger').isChecked()).toBe(true);
+    expect(await one.page.locator('#shop-redeem-when-split').isChecked()).toBe(true);
+    expect(await one.page.locator('#shop-peers').inputValue()).toBe(
+      ports
+        .slice(1)
+        .map((port) => `127.0.0.1:${port}`)
+        .join('\n'),
+    );
+    expect(await one.page.locator('#shop-ledger-port').inputValue()).toBe(String(ports[0]));
+    await one.screenshot('68-settings-shop-ledger');
+  });
 });
