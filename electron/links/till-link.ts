@@ -111,7 +111,7 @@ export function parseTillLink(raw: unknown): LinkParse {
   const parsed = routes[host].safeParse(params.values);
   if (!parsed.success) {
     const { error } = parsed;
-    return refuse((wording) => describeProblems(fieldErrors(error, wording)), host);
+    return refuse((wording) => describeProblems(fieldErrors(error, wording), wording), host);
   }
   return { ok: true, request: parsed.data };
 }
@@ -164,9 +164,9 @@ function printable(text: string): string {
 }
 
 /** Every problem with its parameter, in one line: "code: A reward code looks like RW-…". */
-function describeProblems(fields: Record<string, string>): string {
+function describeProblems(fields: Record<string, string>, wording: Wording): string {
   return Object.entries(fields)
-    .map(([field, message]) => (field === '_' ? message : `${field}: ${message}`))
+    .map(([field, message]) => (field === '_' ? message : describe(wording, 'problem.ofField', { field, message })))
     .join(' ');
 }
 

@@ -142,6 +142,7 @@ export const ar: Record<MainMessageKey, string> = {
   'policy.updates.channel': 'قناة التحديث كلمة قصيرة بأحرف صغيرة، مثل latest أو beta.',
   'policy.updates.version': 'اكتب الإصدار بثلاثة أرقام، مثل 1.4.2.',
   'policy.managerPinHash': 'يجب أن تكون بصمة رمز المدير نصّ scrypt بصيغة PHC ($scrypt$ln=…,r=…,p=…$salt$hash).',
+  'problem.ofField': 'الحقل {field}: {message}',
   'policy.notApplied': 'لم تُطبَّق سياسة المؤسسة ({origin}): {why} تستخدم نقطة البيع هذه إعداداتها الخاصة إلى أن تُصلَح.',
   'policy.unreadable': 'تعذّرت قراءتها ({code}).',
   'policy.tooLarge': 'حجمها أكبر من {max} كيلوبايت.',

@@ -154,6 +154,8 @@ export const en = {
   'policy.updates.channel': 'The update channel is a short lowercase word, such as latest or beta.',
   'policy.updates.version': 'Give the version as three numbers, such as 1.4.2.',
   'policy.managerPinHash': 'The manager PIN hash must be a PHC scrypt string ($scrypt$ln=…,r=…,p=…$salt$hash).',
+  // A field named with its problem, in one line of several.
+  'problem.ofField': '{field}: {message}',
   'policy.notApplied':
     "The organisation's policy ({origin}) was not applied: {why} This till uses its own settings until it is fixed.",
   'policy.unreadable': 'it could not be read ({code}).',

@@ -75,7 +75,7 @@ export function describePolicyProblem(problem: PolicyProblem, wording: Wording):
   });
   const fields = problem.error
     ? Object.entries(fieldErrors(withFullPaths(problem.error), wording))
-        .map(([field, message]) => `${field}: ${message}`)
+        .map(([field, message]) => describe(wording, 'problem.ofField', { field, message }))
         .join(' ')
     : '';
   return describe(wording, 'policy.notApplied', { origin: problem.origin, why: fields ? `${why} ${fields}` : why });
