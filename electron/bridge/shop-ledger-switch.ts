@@ -63,6 +63,10 @@ export function createShopLedgerSwitch(options: {
   let applied: string | null = null;
   let stopped = false;
   let queue: Promise<void> = Promise.resolve();
+  /** The list of tills heard from, being written: one write at a time, awaited when the ledger stops. */
+  let saving: Promise<void> = Promise.resolve();
+  /** Rises with each ledger started: a late report from a stopped one is not written. */
+  let generation = 0;
 
   async function halt(): Promise<void> {
     const ledger = current;
@@ -74,6 +78,21 @@ export function createShopLedgerSwitch(options: {
       await finding.stop().catch((error) => log.warn(`Discovery did not stop cleanly (${errorKind(error)}).`));
     if (ledger)
       await ledger.stop().catch((error) => log.warn(`The shop ledger did not stop cleanly (${errorKind(error)}).`));
+    generation += 1;
+    // Nothing is still writing once the ledger is stopped (the user-data folder may go next).
+    await saving;
+  }
+
+  /** Writes the list of tills heard from, for the ledger of `mine`; a stopped one's late reports are dropped. */
+  function keepSeen(tag: string, mine: number): (tills: SeenTill[]) => void {
+    return (tills) => {
+      const store = options.seenTills;
+      if (!store || mine !== generation) return;
+      // One write at a time, in order; a failed one costs only the list after a restart.
+      saving = saving
+        .then(() => store.save(tag, tills))
+        .catch((error) => log.warn(`The shop's tills could not be kept (${errorKind(error)}).`));
+    };
   }
 
   async function apply(config: ShopLedgerConfig | null): Promise<void> {
@@ -88,15 +107,6 @@ export function createShopLedgerSwitch(options: {
     const failures: string[] = [];
     const tag = keys.discoveryTag;
     const seenBefore = options.seenTills ? await options.seenTills.load(tag) : [];
-    let saving: Promise<void> = Promise.resolve();
-    const onSeen = (tills: SeenTill[]): void => {
-      const store = options.seenTills;
-      if (!store) return;
-      // One write at a time, in order; a failed one costs only the list after a restart.
-      saving = saving
-        .then(() => store.save(tag, tills))
-        .catch((error) => log.warn(`The shop's tills could not be kept (${errorKind(error)}).`));
-    };
     for (const host of hosts) {
       const listen = { host, port: config.port };
       try {
@@ -106,7 +116,7 @@ export function createShopLedgerSwitch(options: {
           peers,
           listen,
           seenBefore,
-          onSeen,
+          onSeen: keepSeen(tag, generation),
           ...(options.askTimeoutMs ? { askTimeoutMs: options.askTimeoutMs } : {}),
         });
         current = ledger;
