@@ -8,6 +8,7 @@ import {
   MAX_MESSAGE_BYTES,
   openMessage,
   sealMessage,
+  sealWithNonce,
   type OpenedMessage,
   type RefusalReason,
   type ShopMessage,
@@ -127,7 +128,7 @@ export function createPeerTransport(options: PeerTransportOptions): PeerTranspor
     socket.on('error', () => socket.destroy());
     return socket;
   };
-  const seal = (message: ShopMessage): Buffer => sealMessage(message, keys, { from: tillName, now: new Date(now()) });
+  const sender = (): { from: string; now: Date } => ({ from: tillName, now: new Date(now()) });
 
   /** One frame in, through `openMessage`; a refusal is counted and closes the connection. */
   async function receive(socket: Socket): Promise<OpenedMessage | undefined> {
@@ -154,7 +155,7 @@ export function createPeerTransport(options: PeerTransportOptions): PeerTranspor
     if (message.kind === 'answer') return refuse('unexpected-kind', socket);
     const reply = onMessage(message);
     if (reply === undefined) socket.end();
-    else socket.end(encodeFrame(seal(reply)));
+    else socket.end(encodeFrame(sealMessage(reply, keys, sender())));
   }
 
   return {
@@ -188,9 +189,8 @@ export function createPeerTransport(options: PeerTransportOptions): PeerTranspor
     send(peer, message, timeoutMs) {
       if (message.kind === 'answer')
         return Promise.reject(new TypeError('peer transport: an answer goes back on its connection'));
-      const sealed = seal(message);
-      // Our own bytes, just sealed: the nonce the answer must name as `inReplyTo`.
-      const sentNonce = (JSON.parse(keys.unbox(sealed)!.toString('utf8')) as { nonce: string }).nonce;
+      // The nonce the answer must name as `inReplyTo`.
+      const { bytes: sealed, nonce: sentNonce } = sealWithNonce(message, keys, sender());
       return new Promise((resolve) => {
         const socket = track(createConnection({ host: peer.host, port: peer.port }));
         let settled = false;

@@ -61,13 +61,23 @@ export type OpenResult = { ok: true; message: OpenedMessage } | { ok: false; rea
  * messages are checked as a peer would check them, so a bug here shows at the sender.
  */
 export function sealMessage(message: ShopMessage, keys: ShopKeys, sender: { from: string; now: Date }): Buffer {
-  const unsigned = { ...message, v: VERSION, from: sender.from, sentAt: sender.now.toISOString(), nonce: newNonce() };
+  return sealWithNonce(message, keys, sender).bytes;
+}
+
+/** As `sealMessage`, with the nonce the message carries: what its answer must name as `inReplyTo`. */
+export function sealWithNonce(
+  message: ShopMessage,
+  keys: ShopKeys,
+  sender: { from: string; now: Date },
+): { bytes: Buffer; nonce: string } {
+  const nonce = newNonce();
+  const unsigned = { ...message, v: VERSION, from: sender.from, sentAt: sender.now.toISOString(), nonce };
   const sealed = { ...unsigned, mac: keys.messageMac(canonicalJson(unsigned)).toString('base64url') };
   const shape = readShape(sealed);
   if (!shape.ok) throw new RangeError(`sealMessage: ${shape.reason}`);
   const bytes = Buffer.from(JSON.stringify(sealed), 'utf8');
   if (bytes.length + BOX_OVERHEAD > MAX_MESSAGE_BYTES) throw new RangeError('sealMessage: too-large');
-  return keys.box(bytes);
+  return { bytes: keys.box(bytes), nonce };
 }
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
