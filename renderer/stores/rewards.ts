@@ -3,7 +3,7 @@ import { computed, ref } from 'vue';
 import type { BridgeError, Customer, LinkOutcomeReport, Redemption, Reward } from '../../common/contract';
 import { t, tPlural } from '../i18n';
 import { formatPoints } from '../i18n/format';
-import { isolate, isolatedList } from '../i18n/isolate';
+import { isolatedList } from '../i18n/isolate';
 import { formatDayTime } from '../lib/dates';
 import { countryLabel } from '../lib/countries';
 import { readPhone, toE164 } from '../lib/phone';
@@ -247,10 +247,7 @@ export const useRewardsStore = defineStore('rewards', () => {
           if (outcome.reason === 'invalid_input' && outcome.fields) {
             fieldErrors.value = { ...fieldErrors.value, ...outcome.fields };
           } else {
-            refusedNote.value =
-              outcome.reason === 'claimed_elsewhere'
-                ? claimedElsewhereWords(outcome.claimedBy)
-                : refusalWords(outcome.reason, outcome.message);
+            refusedNote.value = refusalWords(outcome.reason, outcome.message);
             if (outcome.reason === 'already_queued') pendingHere.value = true;
             if (outcome.reason === 'claimed_elsewhere') claimedElsewhere.value = outcome.claimedBy;
             if ('check' in outcome && outcome.check) offlineCheck.value = outcome.check;
@@ -306,11 +303,6 @@ export const useRewardsStore = defineStore('rewards', () => {
     if (reason === 'offline_redemption_disabled') return t('rewards.refusal.offlineRedemptionOff');
     if (reason === 'already_queued') return t('rewards.refusal.alreadyQueued');
     return message;
-  }
-
-  /** Another till of the shop holds the reward: named, with when it claimed it. */
-  function claimedElsewhereWords(holder: { till: string; at: string }): string {
-    return t('rewards.refusal.claimedElsewhere', { till: isolate(holder.till), time: formatDayTime(holder.at) });
   }
 
   /** The warning under a queued redemption when some of the shop's tills did not answer. */
