@@ -21,7 +21,7 @@ describe('the shop group in Settings', () => {
     const state = tillState();
     useSettingsStore().state = { ...state, managed: { locked: locked as never, problem: null, revision: 1 } };
     return mount(ShopLedgerFields, {
-      props: { ledger, whenSplit: true, peers: '10.0.0.2:47231', port: 47231, errorFor: () => undefined },
+      props: { ledger, whenSplit: true, peers: '10.0.0.2:47231', port: 47231 },
       global: { plugins: [i18n, pinia] },
     });
   }
@@ -42,6 +42,17 @@ describe('the shop group in Settings', () => {
     expect(view.find('label[for="shop-ledger"]').text()).toContain('Set by your organisation');
     expect(view.find('#shop-peers').attributes('readonly')).toBeDefined();
     expect(view.find('#shop-redeem-when-split').attributes('disabled')).toBeUndefined();
+  });
+
+  it('shows the main process’s word on the list, or on its first bad address, and on the port', async () => {
+    const view = shown([]);
+    useSettingsStore().fieldErrors = { 'shopPeers.1': 'Not an address.', shopLedgerPort: 'Not a port.' };
+    await view.vm.$nextTick();
+    expect(view.find('#shop-peers-error').text()).toBe('Not an address.');
+    expect(view.find('#shop-ledger-port-error').text()).toBe('Not a port.');
+    useSettingsStore().fieldErrors = { shopPeers: 'At most 16.', 'shopPeers.0': 'Not an address.' };
+    await view.vm.$nextTick();
+    expect(view.find('#shop-peers-error').text()).toBe('At most 16.');
   });
 
   it('with the ledger off, its other settings wait', () => {
