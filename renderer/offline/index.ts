@@ -48,6 +48,7 @@ export type {
   ShiftReport,
 };
 export type { CashierLine, RedemptionState, RewardLine, StateCounts } from './outbox/shift-report';
+export { OPEN_ITEM_STATE, REDEMPTION_STATES } from './outbox/shift-report';
 export type {
   CacheNote,
   CustomerLookup,

@@ -11,6 +11,9 @@ import type { JournalEntry, OutboxItem } from '../db/schema';
 
 export type RedemptionState = 'done' | 'queued' | 'conflict' | 'failed';
 
+/** The states in the order the report shows them. */
+export const REDEMPTION_STATES: readonly RedemptionState[] = Object.freeze(['done', 'queued', 'conflict', 'failed']);
+
 export type StateCounts = Record<RedemptionState, number>;
 
 export interface RewardLine {
@@ -62,7 +65,8 @@ function entryState(entry: JournalEntry): RedemptionState | null {
   }
 }
 
-const ITEM_STATE: Record<OutboxItem['state'], RedemptionState> = {
+/** What an item still in the outbox counts as. */
+export const OPEN_ITEM_STATE: Readonly<Record<OutboxItem['state'], RedemptionState>> = {
   pending: 'queued',
   conflict: 'conflict',
   failed: 'failed',
@@ -127,7 +131,8 @@ export function buildShiftReport(input: {
     }
   }
   for (const item of input.open) {
-    if (item.kind === 'redeem') redemption(ITEM_STATE[item.state], item.rewardName || item.code, item.cashier, null);
+    if (item.kind === 'redeem')
+      redemption(OPEN_ITEM_STATE[item.state], item.rewardName || item.code, item.cashier, null);
     else if (item.state === 'pending') registrations.queued += 1;
     else registrations.failed += 1;
   }
