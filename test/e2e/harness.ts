@@ -256,6 +256,8 @@ export interface Harness {
    * do not fire. The page's clock is Playwright's: a test that installed it moves it too.
    */
   passTime(ms: number): void;
+  /** This harness's own till, as `openAnotherTill` gives the others. */
+  till: TillPage;
   /** Another till on the same sandbox: its own core, user data, page and IndexedDB. */
   openAnotherTill(): Promise<TillPage>;
   close(): Promise<void>;
@@ -473,6 +475,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       log: first.log,
       userDataDir: first.userDataDir,
       settled: () => first.settled(),
+      till: first,
       openAnotherTill: async () => startTill(join(work, `user-data-${++tills}`)),
       stopSandbox,
       restartSandbox,

@@ -45,21 +45,7 @@ describe('the tills of one shop keep the promise together while the service is d
 
   beforeAll(async () => {
     h = await startHarness({ requestTimeoutMs: 2000 });
-    const first: TillPage = {
-      page: h.page,
-      context: h.context,
-      core: h.core,
-      appUrl: h.appUrl,
-      call: h.call,
-      configureService: async () => h.configureService(),
-      openApp: () => h.openApp(),
-      screenshot: (name) => h.screenshot(name),
-      bridgeCalls: h.bridgeCalls,
-      log: h.log,
-      userDataDir: h.userDataDir,
-      settled: () => h.settled(),
-    };
-    tills = [first, await h.openAnotherTill(), await h.openAnotherTill()];
+    tills = [h.till, await h.openAnotherTill(), await h.openAnotherTill()];
     ports = [await freePort(), await freePort(), await freePort()];
     for (const [index, till] of tills.entries()) {
       await till.configureService();
