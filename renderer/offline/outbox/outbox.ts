@@ -21,6 +21,7 @@ import {
   type RedemptionItem,
 } from '../db/schema';
 import { queueRegistration, type QueueRegistrationOutcome } from './registration-queue';
+import { newItemState } from './new-item';
 import { checkRewardOffline, type OfflineCheck } from '../rewards/offline-check';
 import type { CustomerCache } from '../customers/customer-cache';
 
@@ -161,14 +162,7 @@ export class Outbox {
         const owner = await findCustomerById(this.db, check.customerId!);
         const item: RedemptionItem = {
           kind: 'redeem',
-          state: 'pending',
-          queuedAt: queuedAt.toISOString(),
-          firstAttemptAt: input.firstAttemptAt ?? null,
-          lastAttemptAt: input.firstAttemptAt ?? null,
-          attempts: input.firstAttemptAt ? 1 : 0,
-          nextAttemptAt: null,
-          lastError: null,
-          note: null,
+          ...newItemState(queuedAt.toISOString(), input.firstAttemptAt ?? null),
           unanswered: input.unanswered ? [input.unanswered] : [],
           failures: 0,
           code: check.code,
@@ -246,14 +240,7 @@ export class Outbox {
     const owner = cached ? await findCustomerById(this.db, cached.customerId) : undefined;
     return {
       kind: 'redeem',
-      state: 'pending',
-      queuedAt,
-      firstAttemptAt: input.attemptedAt,
-      lastAttemptAt: input.attemptedAt,
-      attempts: 1,
-      nextAttemptAt: null,
-      lastError: null,
-      note: null,
+      ...newItemState(queuedAt, input.attemptedAt),
       code,
       phoneE164: input.phoneE164,
       branchId: input.branchId,

@@ -12,6 +12,7 @@ import { addCustomerRow, customerTables } from '../customers/customer-blocks';
 import type { CustomerCache } from '../customers/customer-cache';
 import type { CachedCustomer, OfflineDb, RegistrationItem } from '../db/schema';
 import { nameWordsOf } from '../search/fold';
+import { newItemState } from './new-item';
 
 export type QueueRegistrationOutcome =
   | { ok: true; customer: CachedCustomer; queued: boolean; item?: RegistrationItem }
@@ -63,14 +64,7 @@ export async function queueRegistration(
     const pk = await addCustomerRow(db, row);
     const item: RegistrationItem = {
       kind: 'register',
-      state: 'pending',
-      queuedAt: at,
-      firstAttemptAt: null,
-      lastAttemptAt: null,
-      attempts: 0,
-      nextAttemptAt: null,
-      lastError: null,
-      note: null,
+      ...newItemState(at),
       name,
       phoneE164: phone.e164,
       email: customer.email,
