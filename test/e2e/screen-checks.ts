@@ -148,6 +148,19 @@ export function chromeHeight(page: Page): Promise<number> {
 }
 
 /**
+ * Whether the header's till name is cut (an ellipsis, or clipped by its box): the cashier
+ * must be able to read which till this is at every size. False when no name is shown.
+ */
+export function tillNameCut(page: Page): Promise<boolean> {
+  return page.evaluate(() => {
+    const name = document.querySelector('.app-header__till');
+    const box = document.querySelector('.app-header__title');
+    if (!name || !box) return false;
+    return name.scrollWidth > name.clientWidth + 1 || box.scrollWidth > box.clientWidth + 1;
+  });
+}
+
+/**
  * How many lines the shortcut bar takes: its visible shortcuts' distinct tops. It must keep
  * one at every size, or it eats the screen's height and its keys move about as screens change.
  */

@@ -13,6 +13,7 @@ import {
   nestedScrolling,
   shoot,
   shortcutBarLines,
+  tillNameCut,
   SIZES,
   sizeProblems,
   THEMES,
@@ -55,6 +56,7 @@ async function checkScreen(
     for (const found of await expandablesWithoutMarker(page)) findings.push(`${at}: ${found}`);
     for (const found of await unisolatedOrMisaligned(page)) findings.push(`${at}: ${found}`);
   }
+  if (await tillNameCut(page)) findings.push(`${at}: the till's name is cut in the header`);
   const barLines = await shortcutBarLines(page);
   if (barLines > 1) findings.push(`${at}: the shortcut bar takes ${barLines} lines`);
   if (size.width === 800) {
