@@ -114,6 +114,8 @@ export interface BridgeError {
   fields?: Record<string, string>;
   /** From `Retry-After`, for `rate_limited`; capped (a hostile or broken value never means "for ever"). */
   retryAfterMs?: number;
+  /** For `manager_pin_required`: the guarded action refused, so the page names it when it asks the PIN. */
+  action?: GuardedAction;
 }
 
 /**
@@ -272,6 +274,7 @@ export interface Redemption {
 // Settings, key and connection
 // ---------------------------------------------------------------------------------------
 
+import type { GuardedAction } from './guarded-actions';
 export { ARABIC_DIGITS, INTERFACE_LANGUAGES, THEMES } from './settings-choices';
 export type { ArabicDigits, InterfaceLanguage, Theme } from './settings-choices';
 import type { ArabicDigits, InterfaceLanguage, Theme } from './settings-choices';

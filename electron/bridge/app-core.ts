@@ -212,7 +212,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     wording,
     state,
     keySet: () => vault.status().set,
-    allowsOfflineRedemption: () => settings.get().allowOfflineRedemption,
+    settings: () => settings.get(),
   });
 
   // One estimate for the till: every answer from the service it talks to refines it.
@@ -409,7 +409,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     }),
     startDemo: op(payloads.noPayload, async () => {
       // A till already set up does not go (back) to the demo's practice data without a manager.
-      const refused = mode() === 'unconfigured' ? null : approval.refusal('switching to the demo');
+      const refused = mode() === 'unconfigured' ? null : approval.refusal('switchToDemo');
       if (refused) return refused;
       try {
         await demo.start();

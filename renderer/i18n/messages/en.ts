@@ -635,6 +635,12 @@ export const en = {
       offlineRedemption: 'Turning offline redemption on or off needs a manager.',
       changePin: 'Changing or removing the manager PIN needs the current one.',
       approve: 'This needs a manager’s approval.',
+      changeService:
+        'Where this till sends its service key, its branch’s redemptions and the POS’s outcomes: a manager changes it.',
+      changeShopLedger:
+        'The shop ledger keeps each reward redeemed once across the shop’s tills: a manager changes it.',
+      changeCashiers: 'The cashier list names who works this till: a manager changes it.',
+      switchToDemo: 'Switching a till already set up to the demo’s practice data needs a manager.',
     },
     settingsHeading: 'Manager PIN',
     isSet:

@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { useManagerPinStore } from '../../../renderer/stores/manager-pin';
 import { useOfflineStore } from '../../../renderer/stores/offline';
 import { useSettingsStore } from '../../../renderer/stores/settings';
+import { GUARDED_ACTIONS } from '../../../common/guarded-actions';
 import { installFakeTill, tillState, type FakeTill } from '../support/fake-till';
 
 const flush = () => new Promise((done) => setTimeout(done, 0));
@@ -90,5 +91,26 @@ describe('the manager PIN in the page', () => {
     expect(await cleared).toBe(true);
     expect(till.callsTo('clearApiKey')).toHaveLength(2);
     expect(settings.state?.key.set).toBe(false);
+  });
+
+  it('asks for the guarded action the main process names, from the one list', async () => {
+    const settings = useSettingsStore();
+    const pin = await withPin(true);
+    till.respond('updateSettings', () => ({
+      ok: false,
+      error: {
+        kind: 'unauthorized',
+        code: 'manager_pin_required',
+        message: 'A manager must approve this.',
+        action: 'changeShopLedger',
+      },
+    }));
+    const saved = settings.save({ ...settings.draftFromState(), shopLedger: false }, pin.withApproval);
+    await flush();
+    expect(pin.asking).toBe('changeShopLedger');
+    expect(Object.keys(GUARDED_ACTIONS)).toContain(pin.asking);
+    pin.cancel();
+    expect(await saved).toBe(false);
+    expect(till.callsTo('updateSettings')).toHaveLength(1);
   });
 });
