@@ -42,6 +42,9 @@ export function serveBridgeSocket(
 
   const release = pageLinks.attach((payload) => send({ push: LINK_PUSH_CHANNEL, payload }));
   socket.on('close', release);
+  // A message over the limit (or a broken frame): ws has already closed this socket, with
+  // 1009 or 1002; without this listener the error would reach the process's own handler.
+  socket.on('error', (error) => core.log.warn(`Closed a bridge socket: ${describeError(error)}.`));
 
   socket.on('message', (data, isBinary) => {
     const request = isBinary ? null : readRequest(data.toString());

@@ -90,10 +90,13 @@ export async function startPageServer(options: PageServerOptions): Promise<PageS
       return;
     }
     const method = request.method ?? 'GET';
-    if (verdict.path === BRIDGE_SCRIPT_PATH) {
-      if (method !== 'GET' && method !== 'HEAD') return plain(response, 405, 'Method not allowed');
-      return send(response, method, 200, scriptHeaders(), bridgeScript);
+    // Files are only read here (the bridge is the socket): TRACE, PUT and the rest are refused
+    // before the request reaches the app:// handler, which could not even make a Request of some.
+    if (method !== 'GET' && method !== 'HEAD') {
+      response.setHeader('Allow', 'GET, HEAD');
+      return plain(response, 405, 'Method not allowed');
     }
+    if (verdict.path === BRIDGE_SCRIPT_PATH) return send(response, method, 200, scriptHeaders(), bridgeScript);
     // The request Electron would make for the same file: `app://till/<path>`.
     const served = await appProtocol(new Request(`${APP_ORIGIN}${verdict.path}`, { method }));
     const headers: Record<string, string> = { ...Object.fromEntries(served.headers), ...SHELL_HEADERS };

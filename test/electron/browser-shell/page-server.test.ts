@@ -9,9 +9,10 @@ import { createAppProtocolHandler } from '../../../electron/app-page/app-protoco
 import { CONTENT_SECURITY_POLICY } from '../../../electron/app-page/content-security-policy';
 import { newAccessSecret } from '../../../electron/browser-shell/access-guard';
 import { startPageServer, withBridgeScript, type PageServer } from '../../../electron/browser-shell/page-server';
+import { MAX_MESSAGE_BYTES } from '../../../electron/browser-shell/bridge-socket';
 import { createAppCore } from '../../../electron/bridge/app-core';
 import { createCapturedLog } from '../../support/captured-log';
-import { rawGet } from '../../support/raw-get';
+import { rawGet, rawRequest } from '../../support/raw-get';
 import { createTestCipher } from '../../support/test-cipher';
 
 const INDEX = '<!doctype html><html><head><title>Till</title></head><body><div id="app"></div></body></html>';
@@ -127,6 +128,40 @@ describe('the browser shell’s page server', () => {
     const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
     socket.send('{"channel": 5}');
     expect(await closed).toBe(1008);
+  });
+
+  test('closes a socket whose message is over the limit with 1009 and one log line, never an uncaught error', async () => {
+    const uncaught: unknown[] = [];
+    const record = (error: unknown) => uncaught.push(error);
+    process.on('uncaughtException', record);
+    try {
+      const socket = (await connect(socketUrl, origin)) as WebSocket;
+      const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
+      socket.send(JSON.stringify({ id: 1, channel: CHANNELS.reportError, payload: 'x'.repeat(MAX_MESSAGE_BYTES) }));
+      expect(await closed).toBe(1009);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(uncaught).toEqual([]);
+      expect(log.text().match(/Closed a bridge socket: RangeError: Max payload size exceeded/g)).toHaveLength(1);
+      // The shell goes on serving other pages.
+      const next = (await connect(socketUrl, origin)) as WebSocket;
+      next.send(JSON.stringify({ id: 2, channel: CHANNELS.getState }));
+      expect(await nextMessage(next)).toMatchObject({ id: 2, result: { ok: true } });
+      next.close();
+    } finally {
+      process.off('uncaughtException', record);
+    }
+  });
+
+  test('answers 405 to TRACE and every method but GET and HEAD, with or without the secret’s path', async () => {
+    for (const method of ['TRACE', 'PUT', 'DELETE', 'PROPFIND', 'POST', 'OPTIONS']) {
+      for (const path of ['', 'assets/app.js', '__till/bridge.js']) {
+        const answer = await rawRequest(method, `${server.address}${path}`);
+        expect(answer.status, `${method} /${path}`).toBe(405);
+        expect(answer.headers.allow).toBe('GET, HEAD');
+        expect(answer.body).not.toMatch(/<|export/);
+      }
+    }
+    expect((await rawRequest('HEAD', `${server.address}assets/app.js`)).status).toBe(200);
   });
 
   test('pushes links to the newest page; an older page closing does not silence it', async () => {
