@@ -20,8 +20,11 @@ export type ShellToPage =
   | { id: number; refused: string }
   | { push: typeof LINK_PUSH_CHANNEL; payload: LinkMessage };
 
-/** Larger than any payload the bridge accepts (error reports with stacks included). */
-export const MAX_MESSAGE_BYTES = 1024 * 1024;
+/**
+ * Larger than any payload the bridge accepts: the largest is a CSV export (at most
+ * `MAX_EXPORT_CHARS` characters, up to three bytes each in UTF-8, escaped in JSON).
+ */
+export const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 
 const KNOWN_CHANNELS = new Set<string>(Object.values(CHANNELS));
 

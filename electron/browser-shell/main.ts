@@ -79,7 +79,7 @@ async function main(): Promise<void> {
         rootDir: options.rendererDir,
         fetchFile: async (fileUrl) => new Response(await readFile(fileURLToPath(fileUrl))),
       }),
-      createCore: (appOrigin) =>
+      createCore: (appOrigin, shell) =>
         createAppCore({
           userDataDir: options.userDataDir,
           cipher: createKeyFileCipher(join(options.userDataDir, KEY_FILE)),
@@ -90,6 +90,7 @@ async function main(): Promise<void> {
           // The shop ledger on the LAN, found by mDNS (docs/shop-ledger.md).
           shopLedgerHosts: LAN_HOSTS,
           shopDiscovery: startDiscovery,
+          saveFile: shell.saveFile,
         }),
     });
   } catch (error) {

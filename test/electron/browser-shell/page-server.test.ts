@@ -10,6 +10,7 @@ import { CONTENT_SECURITY_POLICY } from '../../../electron/app-page/content-secu
 import { newAccessSecret } from '../../../electron/browser-shell/access-guard';
 import { startPageServer, withBridgeScript, type PageServer } from '../../../electron/browser-shell/page-server';
 import { MAX_MESSAGE_BYTES } from '../../../electron/browser-shell/bridge-socket';
+import { MAX_EXPORT_CHARS } from '../../../electron/validation/bridge-payloads';
 import { createAppCore } from '../../../electron/bridge/app-core';
 import { createCapturedLog } from '../../support/captured-log';
 import { rawGet, rawRequest } from '../../support/raw-get';
@@ -54,8 +55,8 @@ describe('the browser shell’s page server', () => {
         rootDir: join(dir, 'renderer'),
         fetchFile: async (fileUrl) => new Response(await readFile(fileURLToPath(fileUrl))),
       }),
-      createCore: (appOrigin) =>
-        createAppCore({ userDataDir: join(dir, 'user-data'), cipher: createTestCipher(), appOrigin, log }),
+      createCore: (appOrigin, { saveFile }) =>
+        createAppCore({ userDataDir: join(dir, 'user-data'), cipher: createTestCipher(), appOrigin, log, saveFile }),
     });
     origin = server.guard.appOrigin;
     socketUrl = `${server.address.replace('http:', 'ws:')}__till/socket`;
@@ -162,6 +163,49 @@ describe('the browser shell’s page server', () => {
       }
     }
     expect((await rawRequest('HEAD', `${server.address}assets/app.js`)).status).toBe(200);
+  });
+
+  test('serves an approved export once, under the secret, as a download; refused without the PIN', async () => {
+    const csv = 'time,code,customer\r\n2026-11-27,RW-ABC123,Layla\r\n';
+    const socket = (await connect(socketUrl, origin)) as WebSocket;
+    const call = async (id: number, channel: string, payload?: unknown) => {
+      socket.send(JSON.stringify({ id, channel, payload }));
+      return (await nextMessage(socket)).result as { ok: boolean; data?: { downloadPath: string | null } };
+    };
+    try {
+      const answer = await call(1, CHANNELS.saveExport, { fileName: 'loyalty-till-journal-2026-11-27.csv', csv });
+      expect(answer).toMatchObject({ ok: true, data: { outcome: 'download' } });
+      const path = answer.data!.downloadPath!;
+      expect(path).toMatch(/^\.\/__till\/download\/[A-Za-z0-9_-]{22}$/);
+      const url = new URL(path, server.address).href;
+      // Not without the secret, nor by a HEAD that would use it up.
+      expect((await get(url.replace(server.address, `${origin}/`))).status).toBe(403);
+      expect((await rawRequest('HEAD', url)).status).toBe(405);
+      const download = await get(url);
+      expect(download).toMatchObject({ status: 200, body: csv });
+      expect(download.headers['content-disposition']).toBe(
+        'attachment; filename="loyalty-till-journal-2026-11-27.csv"',
+      );
+      expect(download.headers['cache-control']).toBe('no-store');
+      expect((await get(url)).status).toBe(404);
+
+      // With a manager PIN set, nothing is offered without it.
+      expect(await call(2, CHANNELS.setManagerPin, { pin: '739164' })).toMatchObject({ ok: true });
+      await call(3, CHANNELS.endManagerApproval);
+      expect(await call(4, CHANNELS.saveExport, { fileName: 'journal.csv', csv })).toMatchObject({
+        ok: false,
+        error: { code: 'manager_pin_required' },
+      });
+      expect(await call(5, CHANNELS.verifyManagerPin, { pin: '739164' })).toMatchObject({ data: { accepted: true } });
+      expect(await call(6, CHANNELS.setManagerPin, { pin: null })).toMatchObject({ ok: true });
+    } finally {
+      socket.close();
+    }
+  });
+
+  test('the largest export fits in one bridge message', () => {
+    // Three bytes a character at most for the page's text, plus JSON's quotes and escapes.
+    expect(MAX_EXPORT_CHARS * 3 + 64 * 1024).toBeLessThan(MAX_MESSAGE_BYTES);
   });
 
   test('pushes links to the newest page; an older page closing does not silence it', async () => {
