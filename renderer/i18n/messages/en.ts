@@ -644,7 +644,7 @@ export const en = {
     },
     settingsHeading: 'Manager PIN',
     isSet:
-      'A manager PIN is set. It is asked before Settings open, before a conflict or failure is acknowledged, and before the journal is exported.',
+      'A manager PIN is set. It is asked before Settings open, before a conflict or failure is acknowledged, before a file is exported, and before the service, the shop ledger, offline redemption, the cashiers or the key are changed.',
     notSet: 'No manager PIN is set: anyone at the till can open Settings.',
     newPin: 'New PIN (4 to 12 digits)',
     newPinChange: 'New PIN, to replace the current one',

@@ -1,7 +1,8 @@
+import { readFile } from 'node:fs/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../sandbox';
 import type { SettingsPatch } from '../../../common/contract';
-import { GUARDED_SETTINGS } from '../../../common/guarded-actions';
+import { GUARDED_ACTIONS, GUARDED_SETTINGS, type GuardedAction } from '../../../common/guarded-actions';
 import { createCoreFixture } from '../../support/app-core-fixture';
 import { startCountingProxy, type StubServer } from '../../support/stub-servers';
 
@@ -113,5 +114,24 @@ describe('the settings that move the key, a customer or the shop’s promise off
     for (const change of Object.values(CHANGES).slice(1)) {
       expect(await till.call('updateSettings', change)).toMatchObject({ ok: true, data: { settings: change } });
     }
+  });
+});
+
+describe('docs/security.md’s table of guarded actions', () => {
+  it('names every action of the one list once, where it is enforced, and every guarded setting', async () => {
+    const text = await readFile(new URL('../../../docs/security.md', import.meta.url), 'utf8');
+    const section = text.split("## The manager's guarded actions")[1]?.split('\n## ')[0] ?? '';
+    const rows = [...section.matchAll(/^\| `(\w+)` +\| (.+?) \| (.+?) \|/gm)].map(([, action, covers, where]) => ({
+      action: action as GuardedAction,
+      covers: covers!,
+      where: where!.trim(),
+    }));
+    expect(rows.map((row) => row.action).sort()).toEqual(Object.keys(GUARDED_ACTIONS).sort());
+    for (const row of rows) {
+      const { enforcedIn, settings } = GUARDED_ACTIONS[row.action];
+      expect(row.where, row.action).toMatch(enforcedIn === 'main' ? /^main process/ : /^the page alone$/);
+      for (const setting of settings) expect(row.covers, row.action).toContain(`\`${setting}\``);
+    }
+    expect(GUARDED_SETTINGS.length).toBe(9);
   });
 });
