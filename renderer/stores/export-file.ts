@@ -1,21 +1,6 @@
+import type { FailedExport, SavedExport } from '../lib/export-outcome';
 import { useManagerPinStore } from './manager-pin';
 import { till } from './till';
-
-/** An export that left: its file name, its rows, and where the browser shell serves it (null in Electron). */
-export interface SavedExport {
-  ok: true;
-  fileName: string;
-  /** Every row but the header. */
-  entries: number;
-  /** Relative to the page: open it once to download (the browser shell); null when already saved. */
-  downloadPath: string | null;
-}
-
-/** What a person sees when an export could not be saved. */
-export interface FailedExport {
-  ok: false;
-  message: string;
-}
 
 /**
  * Hands a CSV the page made to the main process, which saves it (Electron's save dialog) or

@@ -17,7 +17,8 @@ import {
 import { useCashierStore } from './cashier';
 import { useErrorLogStore } from './error-log';
 import { useManagerPinStore } from './manager-pin';
-import { exportFileName, saveCsv, type FailedExport, type SavedExport } from './export-file';
+import { exportFileName, saveCsv } from './export-file';
+import type { FailedExport, SavedExport } from '../lib/export-outcome';
 import { useSettingsStore } from './settings';
 import { till } from './till';
 

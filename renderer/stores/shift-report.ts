@@ -2,7 +2,8 @@ import { defineStore } from 'pinia';
 import { ref, shallowRef } from 'vue';
 import type { ShiftReport } from '../offline';
 import { useManagerPinStore } from './manager-pin';
-import { exportFileName, saveCsv, type FailedExport, type SavedExport } from './export-file';
+import { exportFileName, saveCsv } from './export-file';
+import type { FailedExport, SavedExport } from '../lib/export-outcome';
 import { useOfflineStore } from './offline';
 import { till } from './till';
 
