@@ -1,6 +1,8 @@
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { hashPin } from '../../../electron/storage/manager-pin';
 import { createCoreFixture, type CoreFixture } from '../../support/app-core-fixture';
 
 const PIN = '739164';
@@ -82,5 +84,27 @@ describe('the manager PIN’s back-off across restarts', () => {
     expect(await till.call('verifyManagerPin', { pin: PIN })).toMatchObject(REFUSED_UNHEARD);
     pass(5 * 60_000);
     expect(await till.call('verifyManagerPin', { pin: PIN })).toMatchObject({ data: { accepted: true } });
+  });
+
+  it('with the PIN from the policy, the back-off is kept in the till’s own file, without a hash', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'till-policy-pin-'));
+    const policyFile = join(dir, 'policy.json');
+    await writeFile(policyFile, JSON.stringify({ schemaVersion: 1, managerPinHash: await hashPin(PIN) }));
+    let now = 3_000_000;
+    const till = await createCoreFixture({ policyFile, pinNow: () => now });
+    fixtures.push(till);
+    try {
+      expect(await till.call('verifyManagerPin', { pin: '000000' })).toMatchObject({ data: { waitSeconds: 1 } });
+      now += 1000;
+      expect(await till.call('verifyManagerPin', { pin: '000001' })).toMatchObject({ data: { waitSeconds: 2 } });
+      const kept = JSON.parse(await readFile(join(till.userDataDir, 'manager-pin.json'), 'utf8')) as object;
+      expect(kept).toEqual({ tries: { wrongInARow: 2, heardAgainAt: now + 2000 } });
+      await till.restart();
+      expect(await till.call('verifyManagerPin', { pin: PIN })).toMatchObject(REFUSED_UNHEARD);
+      now += 2000;
+      expect(await till.call('verifyManagerPin', { pin: PIN })).toMatchObject({ data: { accepted: true } });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
