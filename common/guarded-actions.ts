@@ -1,5 +1,3 @@
-import type { Settings } from './contract';
-
 /**
  * Every action that needs the manager PIN once one is set, in one list: the main process
  * enforces the ones marked `main` (bridge/guarded-actions.ts refuses them without a right PIN
@@ -33,7 +31,9 @@ export const GUARDED_ACTIONS = {
   switchToDemo: { enforcedIn: 'main', settings: [] },
   /** Changing or removing the manager PIN itself. */
   changePin: { enforcedIn: 'main', settings: [] },
-} as const satisfies Record<string, { enforcedIn: 'main' | 'page'; settings: ReadonlyArray<keyof Settings> }>;
+} as const satisfies Record<string, { enforcedIn: 'main' | 'page'; settings: readonly string[] }>;
+// (contract.ts imports this list; that each setting named is one of `Settings` is checked where
+// the main process reads it, electron/bridge/guarded-actions.ts, so no import goes back.)
 
 export type GuardedAction = keyof typeof GUARDED_ACTIONS;
 

@@ -8,6 +8,9 @@ import { changedSettings } from '../storage/settings-change';
  * PIN within the last few minutes, is `manager-approval.ts`'s.
  */
 
+/** Every guarded setting is a setting: a name misspelt in the list fails the type check here. */
+const GUARDED_ARE_SETTINGS: ReadonlyArray<keyof Settings> = GUARDED_SETTINGS;
+
 /** How the log names a refused action: never with what was asked for (a URL, a name). */
 export const ACTION_LOG_WORDS: Record<GuardedAction, string> = {
   openSettings: 'opening Settings',
@@ -28,7 +31,7 @@ export const ACTION_LOG_WORDS: Record<GuardedAction, string> = {
  * is null too: the store refuses it whole, so nothing of it is saved either way.
  */
 export function actionOfSettingsChange(patch: unknown, current: Settings): GuardedAction | null {
-  const changed = changedSettings(patch, current, GUARDED_SETTINGS);
+  const changed = changedSettings(patch, current, GUARDED_ARE_SETTINGS);
   const first = changed?.[0];
   return first === undefined ? null : actionOfSetting(first as (typeof GUARDED_SETTINGS)[number]);
 }

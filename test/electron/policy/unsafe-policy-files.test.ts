@@ -1,9 +1,10 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { closeSync, constants, openSync } from 'node:fs';
-import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readPolicyFile } from '../../../electron/policy/policy-file';
 import { describePolicyProblem, type PolicyReading } from '../../../electron/policy/policy-reading';
@@ -13,6 +14,8 @@ import { createCoreFixture } from '../../support/app-core-fixture';
 import { createCapturedLog } from '../../support/captured-log';
 
 const onWindows = process.platform === 'win32';
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+const BROWSER_SHELL = join(ROOT, 'electron', 'browser-shell', 'main.ts');
 
 const problem = (reading: PolicyReading) => {
   if (reading.state !== 'refused') throw new Error(`expected a refusal, got ${reading.state}`);
@@ -86,6 +89,47 @@ describe.skipIf(onWindows)('a policy file that is not a regular file (POSIX: pip
       expect(await within(till.dispose(), 2000)).not.toBe('still waiting');
     }
   });
+
+  it('the browser shell starts, prints its address, and stops on SIGTERM, with a FIFO as its policy', async () => {
+    const renderer = join(dir, 'renderer');
+    await mkdir(renderer);
+    await writeFile(join(renderer, 'index.html'), '<!doctype html><html><head></head><body></body></html>');
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        BROWSER_SHELL,
+        '--no-open',
+        '--user-data-dir',
+        join(dir, 'data'),
+        '--renderer-dir',
+        renderer,
+        '--policy-file',
+        fifo,
+      ],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    try {
+      const address = await within(
+        new Promise<string>((resolve) => {
+          let out = '';
+          child.stdout.on('data', (chunk: Buffer) => {
+            out += chunk.toString();
+            const found = /running at (\S+)/.exec(out);
+            if (found) resolve(found[1]!);
+          });
+        }),
+        20_000,
+      );
+      expect(address).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
+      child.kill('SIGTERM');
+      expect(await within(exited, 5000)).toBe(0);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  }, 40_000);
 
   it('after start, a FIFO put in its place is a bad policy on reload, and later reloads still run', async () => {
     await rm(fifo);
