@@ -4,8 +4,13 @@ import { describeError, type Logger } from '../log/log';
 import { ENGLISH } from '../messages';
 import { describePolicyProblem, refused, type PolicyReading } from './policy-reading';
 
-/** How long one read of the policy may take before it counts as a bad policy. */
-export const POLICY_READ_DEADLINE_MS = 3000;
+/**
+ * How long one read of the policy may take before it counts as a bad policy: longer than the
+ * registry's and the profile's own 10 s limit (machine-policy.ts), so a slow `reg` on a busy
+ * till is still read and a failed one reports its own error; short enough that a read that
+ * never finishes does not hold up the start for long.
+ */
+export const POLICY_READ_DEADLINE_MS = 12_000;
 
 export interface PolicyWatch {
   /** The policy as last read. */
