@@ -114,6 +114,8 @@ export interface BridgeError {
   fields?: Record<string, string>;
   /** From `Retry-After`, for `rate_limited`; capped (a hostile or broken value never means "for ever"). */
   retryAfterMs?: number;
+  /** For `manager_pin_required`: the guarded action refused, so the page names it when it asks the PIN. */
+  action?: GuardedAction;
 }
 
 /**
@@ -272,6 +274,7 @@ export interface Redemption {
 // Settings, key and connection
 // ---------------------------------------------------------------------------------------
 
+import type { GuardedAction } from './guarded-actions';
 export { ARABIC_DIGITS, INTERFACE_LANGUAGES, THEMES } from './settings-choices';
 export type { ArabicDigits, InterfaceLanguage, Theme } from './settings-choices';
 import type { ArabicDigits, InterfaceLanguage, Theme } from './settings-choices';
@@ -569,6 +572,24 @@ export interface TillOperations {
   endManagerApproval: { payload: void; result: Result<null> };
   /** Saves the page on screen (the end-of-shift report) as a PDF where the manager chooses. */
   saveReportPdf: { payload: { fileName: string }; result: Result<ReportPdfOutcome> };
+  /** Saves a CSV the page made (the journal's, the shift's) where the manager chooses; guarded. */
+  saveExport: { payload: ExportFile; result: Result<ExportOutcome> };
+}
+
+/** A CSV export as the page hands it over: a plain file name and its text. */
+export interface ExportFile {
+  fileName: string;
+  csv: string;
+}
+
+/**
+ * How an export left: `saved` where the manager chose (Electron's save dialog), `cancelled`,
+ * or `download` in the browser shell, which serves the file once at `downloadPath` (relative
+ * to the page, under the session's secret) for the page to open.
+ */
+export interface ExportOutcome {
+  outcome: 'saved' | 'cancelled' | 'download';
+  downloadPath: string | null;
 }
 
 /**
@@ -610,6 +631,7 @@ export const CHANNELS = {
   setManagerPin: 'till:pin:set',
   endManagerApproval: 'till:pin:end',
   saveReportPdf: 'till:report:pdf',
+  saveExport: 'till:export:save',
 } as const satisfies Record<Operation, string>;
 
 export type Channel = (typeof CHANNELS)[Operation];

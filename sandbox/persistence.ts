@@ -63,8 +63,9 @@ export class AtomicJsonWriter {
   private async write(): Promise<void> {
     const text = JSON.stringify(this.snapshot());
     const temp = `${this.file}.${process.pid}.${++this.counter}.tmp`;
-    await mkdir(dirname(this.file), { recursive: true });
-    const handle = await open(temp, 'w');
+    // Customers' names and phones: private to the account that runs it (the till's, in demo mode).
+    await mkdir(dirname(this.file), { recursive: true, mode: 0o700 });
+    const handle = await open(temp, 'w', 0o600);
     try {
       await handle.writeFile(text, 'utf8');
       await handle.sync();

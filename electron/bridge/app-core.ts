@@ -18,6 +18,7 @@ import { openSettings } from '../storage/settings';
 import { openManagerPinStore, withPolicyPin, type PinCost } from '../storage/manager-pin';
 import { createPinGuard } from '../storage/pin-guard';
 import { createManagerApproval } from './manager-approval';
+import { createExportHandlers, type ReportPdf, type SaveFile } from './exports';
 import { openDemoMode } from '../demo/demo-mode';
 import { inInterfaceLanguage } from '../service/api-errors';
 import { createLoyaltyApi, type LoyaltyApi, type ServiceTarget } from '../service/loyalty-api';
@@ -112,7 +113,9 @@ export interface AppCoreOptions {
   /** scrypt's cost for a new manager PIN; the default in the app, a cheaper one in tests. */
   pinCost?: PinCost;
   /** Prints the page to a PDF the manager saves (Electron's `printToPDF`); absent where the shell cannot. */
-  reportPdf?: (fileName: string) => Promise<'saved' | 'cancelled'>;
+  reportPdf?: ReportPdf;
+  /** Saves an export where the manager chooses (Electron's save dialog; the browser shell's one-time download). */
+  saveFile?: SaveFile;
 }
 
 const DEFAULT_TIMEOUT_MS = 8000;
@@ -212,7 +215,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     wording,
     state,
     keySet: () => vault.status().set,
-    allowsOfflineRedemption: () => settings.get().allowOfflineRedemption,
+    settings: () => settings.get(),
   });
 
   // One estimate for the till: every answer from the service it talks to refines it.
@@ -326,6 +329,13 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     ...(options.callbackRetryDelaysMs ? { retryDelaysMs: options.callbackRetryDelaysMs } : {}),
   });
   const deliveries = new Set<Promise<DeliveryResult>>();
+  const exports = createExportHandlers({
+    refusal: () => approval.refusal('exportJournal'),
+    log,
+    wording,
+    ...(options.saveFile ? { saveFile: options.saveFile } : {}),
+    ...(options.reportPdf ? { reportPdf: options.reportPdf } : {}),
+  });
 
   // Each operation: the schema its payload must match, and what to do with a valid payload.
   type Run = (payload: unknown) => Promise<Result<unknown> | Failure>;
@@ -409,7 +419,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     }),
     startDemo: op(payloads.noPayload, async () => {
       // A till already set up does not go (back) to the demo's practice data without a manager.
-      const refused = mode() === 'unconfigured' ? null : approval.refusal('switching to the demo');
+      const refused = mode() === 'unconfigured' ? null : approval.refusal('switchToDemo');
       if (refused) return refused;
       try {
         await demo.start();
@@ -492,15 +502,8 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       void sent.delivery.finally(() => deliveries.delete(sent.delivery));
       return { ok: true, data: { callback: sent.callback } };
     }),
-    saveReportPdf: op(payloads.reportPdfPayload, async ({ fileName }) => {
-      if (!options.reportPdf) return { ok: true, data: { available: false, saved: false } };
-      try {
-        return { ok: true, data: { available: true, saved: (await options.reportPdf(fileName)) === 'saved' } };
-      } catch (error) {
-        log.error(`The report could not be saved as a PDF: ${describeError(error)}`);
-        return failure({ kind: 'server', code: 'pdf_failed', message: describe(wording(), 'bridge.internal') });
-      }
-    }),
+    saveReportPdf: op(payloads.reportPdfPayload, exports.saveReportPdf),
+    saveExport: op(payloads.exportPayload, exports.saveExport),
     verifyManagerPin: op(payloads.verifyPinPayload, (payload) => approval.verify(payload)),
     setManagerPin: op(payloads.setPinPayload, (payload) => approval.set(payload)),
     endManagerApproval: op(payloads.noPayload, () => approval.end()),

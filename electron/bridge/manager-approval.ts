@@ -1,18 +1,17 @@
-import type { Failure, Result, SettingsPatch, TillState } from '../../common/contract';
-import { isRecord } from '../../common/is-record';
+import type { Failure, Result, Settings, TillState } from '../../common/contract';
+import type { GuardedAction } from '../../common/guarded-actions';
 import type { PinGuard } from '../storage/pin-guard';
 import type { Logger } from '../log/log';
 import { describe, type Wording } from '../messages';
+import { ACTION_LOG_WORDS, actionOfSettingsChange } from './guarded-actions';
 
 /**
  * The manager's approval behind the bridge: the PIN's three operations, and the check the
- * risky ones make first. Once a PIN is set, removing or replacing the API key, turning
- * offline redemption off or on, switching a till already set up to the demo, and changing or
- * removing the PIN need a right PIN given
- * within the last few minutes (storage/pin-guard.ts); without one they are refused with
- * `unauthorized`, code `manager_pin_required`, and change nothing. The renderer asks the
- * same PIN before opening Settings, acknowledging a conflict or failure and exporting the
- * journal; it learns only yes, no, or how long to wait.
+ * guarded actions make first (common/guarded-actions.ts lists them). Once a PIN is set, each
+ * action the list marks `main` needs a right PIN given within the last few minutes
+ * (storage/pin-guard.ts); without one it is refused with `unauthorized`, code
+ * `manager_pin_required` and the action's name, and changes nothing. The page asks the same
+ * PIN for the actions marked `page`; it learns only yes, no, or how long to wait.
  */
 
 export interface ManagerApprovalOptions {
@@ -22,33 +21,40 @@ export interface ManagerApprovalOptions {
   state: () => TillState;
   /** Whether a key is stored now (replacing one needs approval; a first one does not). */
   keySet: () => boolean;
-  /** The offline-redemption setting now. */
-  allowsOfflineRedemption: () => boolean;
+  /** The settings now, to tell a change of a guarded setting from the same value sent again. */
+  settings: () => Settings;
 }
 
 export function createManagerApproval(options: ManagerApprovalOptions) {
   const { guard, log, wording } = options;
 
-  /** The refusal of a risky operation without approval; null when it may go ahead. */
-  function refusal(what: string): Failure | null {
+  /** The refusal of a guarded action without approval; null when it may go ahead. */
+  function refusal(action: GuardedAction): Failure | null {
     if (guard.approved()) return null;
-    log.warn(`Refused ${what}: the manager PIN was not given.`);
+    log.warn(`Refused ${ACTION_LOG_WORDS[action]}: the manager PIN was not given.`);
     return {
       ok: false,
-      error: { kind: 'unauthorized', code: 'manager_pin_required', message: describe(wording(), 'pin.required') },
+      error: {
+        kind: 'unauthorized',
+        code: 'manager_pin_required',
+        message: describe(wording(), 'pin.required'),
+        action,
+      },
     };
   }
 
   return {
     refusal,
     /** Replacing a stored key needs approval; the first key of a till being set up does not. */
-    forKey: (): Failure | null => (options.keySet() ? refusal('replacing the API key') : null),
-    forKeyRemoval: (): Failure | null => refusal('removing the API key'),
-    /** Only a change of the offline-redemption setting needs approval; the rest of Settings does not. */
+    forKey: (): Failure | null => (options.keySet() ? refusal('changeKey') : null),
+    forKeyRemoval: (): Failure | null => refusal('changeKey'),
+    /**
+     * A change to a guarded setting needs approval, and is then refused whole: its unguarded
+     * fields are not saved either. The rest of Settings does not need it.
+     */
     forSettings(patch: unknown): Failure | null {
-      const wanted = isRecord(patch) ? (patch as SettingsPatch).allowOfflineRedemption : undefined;
-      if (typeof wanted !== 'boolean' || wanted === options.allowsOfflineRedemption()) return null;
-      return refusal('changing offline redemption');
+      const action = actionOfSettingsChange(patch, options.settings());
+      return action === null ? null : refusal(action);
     },
 
     async verify({ pin }: { pin: string }): Promise<Result<{ accepted: boolean; waitSeconds: number }>> {
@@ -75,9 +81,7 @@ export function createManagerApproval(options: ManagerApprovalOptions) {
           },
         };
       }
-      const refused = guard.isSet()
-        ? refusal(pin === null ? 'removing the manager PIN' : 'changing the manager PIN')
-        : null;
+      const refused = guard.isSet() ? refusal('changePin') : null;
       if (refused) return refused;
       await guard.set(pin);
       log.info(pin === null ? 'The manager PIN was removed.' : 'The manager PIN was set.');

@@ -20,8 +20,11 @@ export type ShellToPage =
   | { id: number; refused: string }
   | { push: typeof LINK_PUSH_CHANNEL; payload: LinkMessage };
 
-/** Larger than any payload the bridge accepts (error reports with stacks included). */
-export const MAX_MESSAGE_BYTES = 1024 * 1024;
+/**
+ * Larger than any payload the bridge accepts: the largest is a CSV export (at most
+ * `MAX_EXPORT_CHARS` characters, up to three bytes each in UTF-8, escaped in JSON).
+ */
+export const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 
 const KNOWN_CHANNELS = new Set<string>(Object.values(CHANNELS));
 
@@ -42,6 +45,9 @@ export function serveBridgeSocket(
 
   const release = pageLinks.attach((payload) => send({ push: LINK_PUSH_CHANNEL, payload }));
   socket.on('close', release);
+  // A message over the limit (or a broken frame): ws has already closed this socket, with
+  // 1009 or 1002; without this listener the error would reach the process's own handler.
+  socket.on('error', (error) => core.log.warn(`Closed a bridge socket: ${describeError(error)}.`));
 
   socket.on('message', (data, isBinary) => {
     const request = isBinary ? null : readRequest(data.toString());

@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { createAppProtocolHandler } from '../app-page/app-protocol';
 import { createAppCore, LAN_HOSTS } from '../bridge/app-core';
 import { startDiscovery } from '../shop-ledger/discovery';
-import { describeError } from '../log/log';
+import { createRedactingLogger, describeError } from '../log/log';
+import { createAppendLogger } from '../log/file-log';
 import { createKeyFileCipher } from '../storage/key-file-cipher';
 import { importApiKey } from '../storage/key-import';
 import { machinePolicySource } from '../policy/machine-policy';
@@ -23,6 +24,8 @@ import { defaultUserDataDir, readShellOptions } from './shell-options';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const LOCK_FILE = 'browser-shell.lock.json';
 const KEY_FILE = 'api-key.key';
+/** Where the key import's notes go (docs/operations.md#the-api-key). */
+const LOG_FILE = join('logs', 'main.log');
 
 function fail(line: string): never {
   console.error(`Loyalty Till: ${line}`);
@@ -43,8 +46,9 @@ async function main(): Promise<void> {
         output: process.stderr,
         userDataDir: options.userDataDir,
         cipher: createKeyFileCipher(join(options.userDataDir, KEY_FILE)),
-        // The outcome line is all a script sees; the vault's own notes stay out of its output.
-        log: { info: () => undefined, warn: () => undefined, error: () => undefined },
+        // The outcome line is all a script sees; the vault's own notes (how the key is kept)
+        // go to the log the outcome points to, where the Electron shell keeps its own.
+        log: createRedactingLogger(createAppendLogger(join(options.userDataDir, LOG_FILE)), () => []),
       }),
     );
   }
@@ -75,7 +79,7 @@ async function main(): Promise<void> {
         rootDir: options.rendererDir,
         fetchFile: async (fileUrl) => new Response(await readFile(fileURLToPath(fileUrl))),
       }),
-      createCore: (appOrigin) =>
+      createCore: (appOrigin, shell) =>
         createAppCore({
           userDataDir: options.userDataDir,
           cipher: createKeyFileCipher(join(options.userDataDir, KEY_FILE)),
@@ -86,6 +90,7 @@ async function main(): Promise<void> {
           // The shop ledger on the LAN, found by mDNS (docs/shop-ledger.md).
           shopLedgerHosts: LAN_HOSTS,
           shopDiscovery: startDiscovery,
+          saveFile: shell.saveFile,
         }),
     });
   } catch (error) {

@@ -8,6 +8,8 @@ import type { AppCore } from '../bridge/app-core';
 import { describeError } from '../log/log';
 import { createAccessGuard, type AccessGuard } from './access-guard';
 import { createPageLinks, MAX_MESSAGE_BYTES, serveBridgeSocket } from './bridge-socket';
+import type { SaveFile } from '../bridge/exports';
+import { createOneTimeDownloads, DOWNLOAD_PATH_PREFIX, type OneTimeDownloads } from './one-time-downloads';
 
 /** Under the secret, beside the renderer's files: names the Vite build never produces. */
 export const BRIDGE_SCRIPT_PATH = '/__till/bridge.js';
@@ -34,8 +36,11 @@ export interface PageServer {
 }
 
 export interface PageServerOptions {
-  /** Makes the core once the port, and so the page's origin (the bridge's only sender), is known. */
-  createCore: (appOrigin: string) => Promise<AppCore>;
+  /**
+   * Makes the core once the port, and so the page's origin (the bridge's only sender), is known;
+   * `saveFile` is this shell's way out for an export (a download served once), for the core.
+   */
+  createCore: (appOrigin: string, shell: { saveFile: SaveFile }) => Promise<AppCore>;
   /** The `app://` protocol handler (`createAppProtocolHandler`): the same files and headers as in Electron. */
   appProtocol: (request: Request) => Promise<Response>;
   /** The bundled `page-bridge.ts`. */
@@ -63,9 +68,10 @@ export async function startPageServer(options: PageServerOptions): Promise<PageS
     });
   });
   const guard = createAccessGuard({ port: (server.address() as AddressInfo).port, secret });
+  const downloads = createOneTimeDownloads();
   let core: AppCore;
   try {
-    core = await options.createCore(guard.appOrigin);
+    core = await options.createCore(guard.appOrigin, { saveFile: downloads.offer });
   } catch (error) {
     server.close();
     throw error;
@@ -90,10 +96,14 @@ export async function startPageServer(options: PageServerOptions): Promise<PageS
       return;
     }
     const method = request.method ?? 'GET';
-    if (verdict.path === BRIDGE_SCRIPT_PATH) {
-      if (method !== 'GET' && method !== 'HEAD') return plain(response, 405, 'Method not allowed');
-      return send(response, method, 200, scriptHeaders(), bridgeScript);
+    // Files are only read here (the bridge is the socket): TRACE, PUT and the rest are refused
+    // before the request reaches the app:// handler, which could not even make a Request of some.
+    if (method !== 'GET' && method !== 'HEAD') {
+      response.setHeader('Allow', 'GET, HEAD');
+      return plain(response, 405, 'Method not allowed');
     }
+    if (verdict.path === BRIDGE_SCRIPT_PATH) return send(response, method, 200, scriptHeaders(), bridgeScript);
+    if (verdict.path.startsWith(DOWNLOAD_PATH_PREFIX)) return serveDownload(response, method, downloads, verdict.path);
     // The request Electron would make for the same file: `app://till/<path>`.
     const served = await appProtocol(new Request(`${APP_ORIGIN}${verdict.path}`, { method }));
     const headers: Record<string, string> = { ...Object.fromEntries(served.headers), ...SHELL_HEADERS };
@@ -130,6 +140,29 @@ export async function startPageServer(options: PageServerOptions): Promise<PageS
         server.closeAllConnections();
       }),
   };
+}
+
+/** An export the core approved, once; a HEAD does not use it up, and says nothing of it. */
+function serveDownload(response: ServerResponse, method: string, downloads: OneTimeDownloads, path: string): void {
+  if (method !== 'GET') {
+    response.setHeader('Allow', 'GET');
+    return plain(response, 405, 'Method not allowed');
+  }
+  const file = downloads.take(path.slice(DOWNLOAD_PATH_PREFIX.length));
+  if (!file) return plain(response, 404, 'This download was already taken, or has expired.');
+  send(
+    response,
+    method,
+    200,
+    {
+      'Content-Type': file.contentType,
+      'Content-Disposition': `attachment; filename="${file.fileName}"`,
+      'Cache-Control': 'no-store',
+      'X-Content-Type-Options': 'nosniff',
+      ...SHELL_HEADERS,
+    },
+    file.bytes,
+  );
 }
 
 /** The bridge's classic script runs before the app's module script (modules are deferred). */

@@ -67,7 +67,7 @@ export async function openDemoMode(options: { dir: string; log: Logger }): Promi
     running: () => current?.target ?? null,
     async start() {
       if (!on) {
-        await writeFileAtomic(stateFile, `${JSON.stringify({ on: true })}\n`, 0o644);
+        await writeFileAtomic(stateFile, `${JSON.stringify({ on: true })}\n`, 0o600);
         on = true;
       }
       if (current) return current.target;

@@ -175,6 +175,15 @@ export const en = {
   'keyImport.tooLong': 'Standard input holds more than {max} bytes, far more than an API key; nothing was stored.',
   'keyImport.refused': 'The API key was refused: {why} Nothing was stored.',
   'keyImport.failed': 'The API key could not be stored ({reason}).',
+
+  // The manager's boundary: policy PIN hashes and policy files read safely.
+  'policy.managerPinHashCost':
+    'The manager PIN hash’s cost or lengths are outside what this till checks: ln=15 or 16 with r=8 and p=1 (or ln=15, p=2), a salt of 16 to 64 bytes and a hash of 32 bytes.',
+  'policy.notRegularFile': 'it is not a regular file (a pipe, a device, a socket or a link is not read).',
+  'policy.tooSlow': 'reading it did not finish within {seconds} seconds.',
+  'payload.csvFileName': 'The file name is letters, digits, dots and dashes, ending in .csv.',
+  'payload.exportTooLarge': 'The export is larger than the till saves at once.',
+  'export.notAvailable': 'This till cannot save files here.',
 } as const;
 
 export type MainMessageKey = keyof typeof en;

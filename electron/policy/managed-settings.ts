@@ -1,9 +1,7 @@
-import { isDeepStrictEqual } from 'node:util';
-import type { Settings } from '../../common/contract';
 import { isRecord } from '../../common/is-record';
-import { settingsPatchSchema, type SettingsStore, type SettingsUpdate } from '../storage/settings';
+import type { SettingsStore, SettingsUpdate } from '../storage/settings';
+import { changedSettings } from '../storage/settings-change';
 import { ENGLISH, describe, type Wording } from '../messages';
-import { parseOptions } from '../validation/validation-errors';
 import { applyPolicy, type EffectiveSettings } from './policy-merge';
 import type { Policy } from './policy-schema';
 
@@ -32,22 +30,19 @@ export function createManagedSettings(options: {
     locked: () => effective().locked,
     async update(patch, wording: Wording = ENGLISH): Promise<SettingsUpdate> {
       const { settings, locked } = effective();
-      if (locked.length > 0 && isRecord(patch)) {
-        const parsed = settingsPatchSchema.safeParse(patch, parseOptions(wording));
-        // Field errors of an invalid change come from the store itself, worded as always.
-        if (parsed.success) {
-          const refusedFields: Record<string, string> = {};
-          for (const key of locked) {
-            const value = (parsed.data as Record<string, unknown>)[key];
-            if (value !== undefined && !isDeepStrictEqual(value, settings[key as keyof Settings])) {
-              refusedFields[key] = describe(wording, 'settings.managed');
-            }
-          }
-          if (Object.keys(refusedFields).length > 0) return { ok: false, fields: refusedFields };
-          const unlocked = Object.fromEntries(Object.entries(patch).filter(([key]) => !locked.includes(key as never)));
-          const saved = await own.update(unlocked, wording);
-          return saved.ok ? { ok: true, settings: effective().settings } : saved;
-        }
+      const changed = locked.length > 0 && isRecord(patch) ? changedSettings(patch, settings, locked, wording) : null;
+      // Field errors of an invalid change come from the store itself, worded as always.
+      if (changed) {
+        if (changed.length > 0)
+          return {
+            ok: false,
+            fields: Object.fromEntries(changed.map((key) => [key, describe(wording, 'settings.managed')])),
+          };
+        const unlocked = Object.fromEntries(
+          Object.entries(patch as Record<string, unknown>).filter(([key]) => !locked.includes(key as never)),
+        );
+        const saved = await own.update(unlocked, wording);
+        return saved.ok ? { ok: true, settings: effective().settings } : saved;
       }
       const saved = await own.update(patch, wording);
       return saved.ok ? { ok: true, settings: effective().settings } : saved;

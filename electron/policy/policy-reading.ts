@@ -5,7 +5,17 @@ import { fieldErrors } from '../validation/validation-errors';
 import { MAX_POLICY_BYTES, POLICY_SCHEMA_VERSION, policySchema, type Policy } from './policy-schema';
 
 /** Why a policy was not applied. Every kind applies nothing: the till keeps its own settings. */
-export type PolicyProblemKind = 'unreadable' | 'too_large' | 'not_json' | 'not_object' | 'version' | 'invalid';
+export type PolicyProblemKind =
+  | 'unreadable'
+  | 'too_large'
+  | 'not_json'
+  | 'not_object'
+  | 'version'
+  | 'invalid'
+  /** A pipe, a device, a socket or a link where the policy file should be. */
+  | 'not_regular'
+  /** Reading it did not finish within the deadline (`seconds`). */
+  | 'too_slow';
 
 export interface PolicyProblem {
   kind: PolicyProblemKind;
@@ -15,6 +25,8 @@ export interface PolicyProblem {
   error?: z.ZodError;
   /** The OS's error code for an unreadable source (`EACCES`, `EISDIR`, an exit status). */
   code?: string;
+  /** For `too_slow`: the deadline, in seconds. */
+  seconds?: number;
 }
 
 /** What one look at the machine's policy found. */
@@ -61,6 +73,8 @@ const PROBLEM_WORDS: Record<PolicyProblemKind, MainMessageKey> = {
   not_object: msg('policy.notObject'),
   version: msg('policy.unknownVersion'),
   invalid: msg('policy.invalid'),
+  not_regular: msg('policy.notRegularFile'),
+  too_slow: msg('policy.tooSlow'),
 };
 
 /**
@@ -72,6 +86,7 @@ export function describePolicyProblem(problem: PolicyProblem, wording: Wording):
     max: MAX_POLICY_BYTES / 1024,
     version: POLICY_SCHEMA_VERSION,
     code: problem.code ?? '?',
+    seconds: problem.seconds ?? 0,
   });
   const fields = problem.error
     ? Object.entries(fieldErrors(withFullPaths(problem.error), wording))

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { settingsPatchSchema } from '../storage/settings';
 import { plainText } from '../validation/control-characters';
 import { msg } from '../messages';
+import { isPolicyPinHash } from '../storage/manager-pin';
 
 /**
  * The organisation's policy, version 1 (docs/operations.md#the-policy). One JSON object:
@@ -109,6 +110,8 @@ export const policySchema = z.strictObject({
   managerPinHash: z
     .string(msg('policy.managerPinHash'))
     .regex(MANAGER_PIN_HASH, msg('policy.managerPinHash'))
+    // Checked as the till's own are, with OWASP's floor: never weak, never costly, never unopenable.
+    .refine(isPolicyPinHash, msg('policy.managerPinHashCost'))
     .optional(),
 });
 

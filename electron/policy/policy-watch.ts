@@ -2,7 +2,15 @@ import { watch, type FSWatcher } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { describeError, type Logger } from '../log/log';
 import { ENGLISH } from '../messages';
-import { describePolicyProblem, type PolicyReading } from './policy-reading';
+import { describePolicyProblem, refused, type PolicyReading } from './policy-reading';
+
+/**
+ * How long one read of the policy may take before it counts as a bad policy: longer than the
+ * registry's and the profile's own 10 s limit (machine-policy.ts), so a slow `reg` on a busy
+ * till is still read and a failed one reports its own error; short enough that a read that
+ * never finishes does not hold up the start for long.
+ */
+export const POLICY_READ_DEADLINE_MS = 12_000;
 
 export interface PolicyWatch {
   /** The policy as last read. */
@@ -30,11 +38,17 @@ export async function watchPolicy(options: {
   /** The policy file; its folder is watched when it exists. */
   file?: string;
   pollMs?: number;
+  /** How long one read may take ({@link POLICY_READ_DEADLINE_MS} by default). */
+  deadlineMs?: number;
   log: Logger;
   onChange: (reading: PolicyReading) => void;
 }): Promise<PolicyWatch> {
-  const { read, log, onChange } = options;
+  const { log, onChange } = options;
   const pollMs = options.pollMs ?? 60_000;
+  const deadlineMs = options.deadlineMs ?? POLICY_READ_DEADLINE_MS;
+  // A read that never finishes (a pipe, a hung network share) must not hold up the start, nor
+  // every reload after it: past the deadline it is a bad policy, and the read is left behind.
+  const read = () => within(options.read(), deadlineMs, options.file ?? 'the policy');
   let current = await read();
   let seen = fingerprint(current);
   logReading(log, current);
@@ -97,4 +111,25 @@ export async function watchPolicy(options: {
 function logReading(log: Logger, reading: PolicyReading): void {
   if (reading.state === 'applied') log.info(`The organisation's policy from ${reading.origin} applies.`);
   else if (reading.state === 'refused') log.warn(describePolicyProblem(reading.problem, ENGLISH));
+}
+
+function within(reading: Promise<PolicyReading>, deadlineMs: number, origin: string): Promise<PolicyReading> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(
+      () => resolve(refused({ kind: 'too_slow', origin, seconds: Math.ceil(deadlineMs / 1000) })),
+      deadlineMs,
+    );
+    // Stopping the app never waits on a read left behind.
+    timer.unref();
+    reading.then(
+      (result) => {
+        clearTimeout(timer);
+        resolve(result);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
 }

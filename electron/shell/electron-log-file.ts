@@ -14,6 +14,8 @@ const MAX_LOG_BYTES = 2 * 1024 * 1024;
 export function createFileLogger(): Logger {
   log.transports.file.resolvePathFn = () => join(app.getPath('logs'), 'main.log');
   log.transports.file.maxSize = MAX_LOG_BYTES;
+  // Private to the till's account, like every file the app writes in its folder.
+  log.transports.file.writeOptions = { flag: 'a', mode: 0o600, encoding: 'utf8' };
   // Messages are redacted before they reach this sink; the console copy is for development.
   log.transports.console.level = app.isPackaged ? false : 'info';
   return {

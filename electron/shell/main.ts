@@ -17,6 +17,7 @@ import { machinePolicySource } from '../policy/machine-policy';
 import { IMPORT_API_KEY_FLAG, importApiKey } from '../storage/key-import';
 import { createMainWindow } from './window';
 import { saveReportPdf } from './report-pdf';
+import { saveExportWithDialog } from './save-with-dialog';
 
 // The Electron shell around the app core: protocol, window, IPC registration, lifecycle.
 // Everything with logic in it lives in modules that are tested under Node.
@@ -133,6 +134,10 @@ function run(): void {
         shopDiscovery: startDiscovery,
         reportPdf: async (fileName) =>
           window && !window.isDestroyed() ? saveReportPdf(window, fileName) : 'cancelled',
+        saveFile: async (file) =>
+          window && !window.isDestroyed()
+            ? saveExportWithDialog(window, file)
+            : { outcome: 'cancelled', downloadPath: null },
       });
       const handlers = core.handlers;
       const log = core.log;

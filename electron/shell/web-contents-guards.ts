@@ -3,8 +3,8 @@ import type { Logger } from '../log/log';
 
 /**
  * App-wide limits on what any web contents may do, whatever page it shows: no navigation
- * away from the app, no new windows, no <webview>, no permissions, and no requests to
- * the network from the renderer (the main process makes every service call).
+ * away from the app, no new windows, no <webview>, no permissions, no downloads, and no
+ * requests to the network from the renderer (the main process makes every service call).
  */
 export function installWebContentsGuards(options: { appOrigin: string; session: Session; log: Logger }): void {
   const { appOrigin, session, log } = options;
@@ -42,6 +42,12 @@ export function installWebContentsGuards(options: { appOrigin: string; session: 
     callback(false);
   });
   session.setPermissionCheckHandler(() => false);
+  // No file leaves by the page's own download: exports go through the main process, which
+  // needs the manager's approval and shows the save dialog itself (bridge/exports.ts).
+  session.on('will-download', (event) => {
+    event.preventDefault();
+    log.warn('Blocked a download the page started: exports leave through the main process.');
+  });
   session.setDevicePermissionHandler(() => false);
   session.setDisplayMediaRequestHandler((_request, callback) => callback({}));
 

@@ -59,7 +59,7 @@ export function seenTillsFile(file: string): SeenTillsStore {
     },
     async save(shopTag, tills) {
       const kept = tills.slice(0, MAX_SEEN_TILLS).map(({ till, host, port, at }) => ({ till, host, port, at }));
-      await writeFileAtomic(file, `${JSON.stringify({ v: VERSION, shop: shopTag, tills: kept }, null, 2)}\n`, 0o644);
+      await writeFileAtomic(file, `${JSON.stringify({ v: VERSION, shop: shopTag, tills: kept }, null, 2)}\n`, 0o600);
     },
   };
 }

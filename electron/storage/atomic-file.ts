@@ -4,10 +4,11 @@ import { randomBytes } from 'node:crypto';
 
 /**
  * Writes a file so that a crash or power cut leaves either the old contents or the new,
- * never a torn mix: write a temp file beside it, flush it to disk, then rename over.
+ * never a torn mix: write a temp file beside it, flush it to disk, then rename over. Private
+ * to the till's account: the file 0600, a folder it has to make 0700 (docs/security.md).
  */
 export async function writeFileAtomic(path: string, data: string | Buffer, mode = 0o600): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
+  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
   const handle = await open(temp, 'w', mode);
   try {

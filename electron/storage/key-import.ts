@@ -3,7 +3,7 @@ import type { Readable, Writable } from 'node:stream';
 import { setApiKeyPayload } from '../validation/bridge-payloads';
 import { fieldErrors } from '../validation/validation-errors';
 import { ENGLISH, describe } from '../messages';
-import { describeError, type Logger } from '../log/log';
+import { createRedactingLogger, describeError, type Logger } from '../log/log';
 import type { KeyCipher } from './key-cipher';
 import { openVault } from './vault';
 
@@ -45,7 +45,7 @@ export interface KeyImportOptions {
  * never touches a file of its own: it comes through a pipe and leaves sealed.
  */
 export async function importApiKey(options: KeyImportOptions): Promise<number> {
-  const { input, output, log } = options;
+  const { input, output } = options;
   const say = (line: string) => output.write(`Loyalty Till: ${line}\n`);
 
   if (input.isTTY) {
@@ -70,6 +70,9 @@ export async function importApiKey(options: KeyImportOptions): Promise<number> {
     return KEY_IMPORT_EXIT.refused;
   }
 
+  // Whatever the vault or an error says, the key being imported is never written out.
+  const apiKey = parsed.data.apiKey;
+  const log = createRedactingLogger(options.log, () => [apiKey]);
   try {
     const vault = await openVault({ file: join(options.userDataDir, 'api-key.bin'), cipher: options.cipher, log });
     const outcome = await vault.store(parsed.data.apiKey);

@@ -29,7 +29,7 @@ export const PIN_PATTERN = /^\d{4,12}$/;
 
 function scrypt(secret: string, salt: Buffer, cost: PinCost): Promise<Buffer> {
   // maxmem above 128 * N * r: Node's 32 MB default is exactly the default cost's need.
-  const options: ScryptOptions = { ...cost, maxmem: 256 * cost.N * cost.r };
+  const options: ScryptOptions = { N: cost.N, r: cost.r, p: cost.p, maxmem: 256 * cost.N * cost.r };
   return new Promise((resolve, reject) =>
     scryptCallback(secret, salt, KEY_LENGTH, options, (error, key) => (error ? reject(error) : resolve(key))),
   );
@@ -42,6 +42,57 @@ function scrypt(secret: string, salt: Buffer, cost: PinCost): Promise<Buffer> {
  */
 const PHC = /^\$scrypt\$ln=(\d{1,2}),r=(\d{1,3}),p=(\d{1,3})\$([A-Za-z0-9+/]+)\$([A-Za-z0-9+/]+)$/;
 
+/**
+ * The costs a PIN hash may have. The ceiling holds for every hash, the till's own included:
+ * at most 64 MiB (128·N·r bytes) and the work of N = 2^16 with r = 8, p = 1 (about 0.2 s here,
+ * under half a second on a slow till), so no hash can make a try cost gigabytes or seconds.
+ * The floor is OWASP's for scrypt, N ≥ 2^15 with r = 8, and holds for a policy's hash, which
+ * arrives from outside: a cheaper one falls to a search of every 6-digit PIN in seconds.
+ * (The till's own hash is the app's default cost; tests make cheaper ones on purpose.)
+ */
+export const PIN_HASH_LIMITS = Object.freeze({
+  r: 8,
+  maxLn: 16,
+  minLn: 15,
+  maxP: 2,
+  /** N·p: 2^16 with p = 1, or 2^15 with p = 2. */
+  maxWork: 2 ** 16,
+  saltBytes: { min: 16, max: 64 },
+});
+
+interface PinHashParts extends PinCost {
+  salt: Buffer;
+  expected: Buffer;
+}
+
+/**
+ * The parts of a PIN hash this till can check in bounded time and memory; null for anything
+ * else (a cost outside the limits, a salt too short or long, a hash not of 32 bytes), which
+ * no PIN could ever match. `floor`: the hash must also cost at least OWASP's floor.
+ */
+function readPinHash(stored: string, floor: boolean): PinHashParts | null {
+  const parts = PHC.exec(stored);
+  if (!parts) return null;
+  const [ln, r, p] = parts.slice(1, 4).map(Number) as [number, number, number];
+  const limits = PIN_HASH_LIMITS;
+  if (r !== limits.r || ln < (floor ? limits.minLn : 1) || ln > limits.maxLn || p < 1 || p > limits.maxP) return null;
+  if (2 ** ln * p > limits.maxWork) return null;
+  const salt = Buffer.from(parts[4]!, 'base64');
+  const expected = Buffer.from(parts[5]!, 'base64');
+  if (salt.length < limits.saltBytes.min || salt.length > limits.saltBytes.max) return null;
+  if (expected.length !== KEY_LENGTH) return null;
+  return { N: 2 ** ln, r, p, salt, expected };
+}
+
+/**
+ * Whether an organisation's policy may give this PIN hash: the format, the costs between the
+ * floor and the ceiling, and lengths the checker takes. Anything else would be a PIN cracked
+ * in seconds, a try costing gigabytes, or a till no PIN can open; the policy is refused whole.
+ */
+export function isPolicyPinHash(stored: string): boolean {
+  return readPinHash(stored, true) !== null;
+}
+
 export async function hashPin(pin: string, cost: PinCost = DEFAULT_PIN_COST): Promise<string> {
   const salt = randomBytes(SALT_LENGTH);
   const key = await scrypt(pin, salt, cost);
@@ -51,20 +102,21 @@ export async function hashPin(pin: string, cost: PinCost = DEFAULT_PIN_COST): Pr
 
 /** Whether `stored` is a PIN hash this till can check. */
 export function isPinHash(stored: string): boolean {
-  return PHC.test(stored);
+  return readPinHash(stored, false) !== null;
 }
 
 /** Whether the PIN matches the stored hash; a hash that cannot be read matches nothing. */
 export async function pinMatches(pin: string, stored: string): Promise<boolean> {
-  const parts = PHC.exec(stored);
+  const parts = readPinHash(stored, false);
   if (!parts) return false;
-  const [ln, r, p] = parts.slice(1, 4).map(Number);
-  if (!ln || !r || !p || ln > 20 || r > 32 || p > 16) return false;
-  const salt = Buffer.from(parts[4]!, 'base64');
-  const expected = Buffer.from(parts[5]!, 'base64');
-  if (salt.length < 8 || expected.length !== KEY_LENGTH) return false;
-  const key = await scrypt(pin, salt, { N: 2 ** ln, r, p });
-  return timingSafeEqual(key, expected);
+  const key = await scrypt(pin, parts.salt, parts);
+  return timingSafeEqual(key, parts.expected);
+}
+
+/** Wrong PINs in a row and when the next try is heard (ms since the epoch): the back-off. */
+export interface PinTries {
+  wrongInARow: number;
+  heardAgainAt: number;
 }
 
 export interface ManagerPinStore {
@@ -74,6 +126,10 @@ export interface ManagerPinStore {
   save(hash: string | null): Promise<void>;
   /** Whether the organisation's policy gives the hash: then it is not changed here. */
   managed?(): boolean;
+  /** The back-off as the file last said at start; null when none is pending. */
+  tries(): PinTries | null;
+  /** Keeps the back-off with the PIN (null: none pending), so that a restart does not end it. */
+  saveTries(tries: PinTries | null): Promise<void>;
 }
 
 /**
@@ -82,6 +138,7 @@ export interface ManagerPinStore {
  */
 export function withPolicyPin(own: ManagerPinStore, fromPolicy: () => string | null): ManagerPinStore {
   return {
+    ...own,
     hash: () => fromPolicy() ?? own.hash(),
     managed: () => fromPolicy() !== null,
     async save(hash) {
@@ -91,27 +148,50 @@ export function withPolicyPin(own: ManagerPinStore, fromPolicy: () => string | n
   };
 }
 
-/** The `managerPinHash` file; one that cannot be read is logged and treated as no PIN (never shown). */
+/**
+ * The `managerPinHash` file, with the back-off beside the hash (`tries`); a hash that cannot be
+ * read is logged and treated as no PIN (never shown). The file holds the back-off alone while
+ * the organisation's policy gives the PIN. It is written whole each time, mode 0600.
+ */
 export async function openManagerPinStore(options: { file: string; log: Logger }): Promise<ManagerPinStore> {
   const { file, log } = options;
   let current: string | null = null;
+  let tries: PinTries | null = null;
   const raw = await readFileIfExists(file);
   if (raw) {
     try {
-      const parsed = JSON.parse(raw.toString('utf8')) as { managerPinHash?: unknown };
+      const parsed = JSON.parse(raw.toString('utf8')) as { managerPinHash?: unknown; tries?: unknown };
+      tries = readTries(parsed.tries);
       if (typeof parsed.managerPinHash === 'string' && isPinHash(parsed.managerPinHash))
         current = parsed.managerPinHash;
-      else log.warn('The manager PIN file holds no PIN hash; no manager PIN is set.');
+      else if (parsed.managerPinHash !== undefined || tries === null)
+        log.warn('The manager PIN file holds no PIN hash this till can check; no manager PIN is set.');
     } catch (error) {
       log.warn(`The manager PIN file could not be read (${describeError(error)}); no manager PIN is set.`);
     }
   }
+  async function write(hash: string | null, nextTries: PinTries | null): Promise<void> {
+    if (hash === null && nextTries === null) await rm(file, { force: true });
+    else {
+      const saved = { ...(hash !== null ? { managerPinHash: hash } : {}), ...(nextTries ? { tries: nextTries } : {}) };
+      await writeFileAtomic(file, `${JSON.stringify(saved)}\n`, 0o600);
+    }
+    current = hash;
+    tries = nextTries;
+  }
   return {
     hash: () => current,
-    async save(hash) {
-      if (hash === null) await rm(file, { force: true });
-      else await writeFileAtomic(file, `${JSON.stringify({ managerPinHash: hash })}\n`, 0o600);
-      current = hash;
-    },
+    save: (hash) => write(hash, tries),
+    tries: () => tries,
+    saveTries: (next) => write(current, next),
   };
+}
+
+/** The back-off as the file gives it; a field missing or not a number counts as nothing pending. */
+function readTries(value: unknown): PinTries | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const { wrongInARow, heardAgainAt } = value as Record<string, unknown>;
+  const count = (n: unknown) => (typeof n === 'number' && Number.isFinite(n) && n > 0 ? Math.floor(n) : 0);
+  const read = { wrongInARow: count(wrongInARow), heardAgainAt: count(heardAgainAt) };
+  return read.wrongInARow === 0 && read.heardAgainAt === 0 ? null : read;
 }

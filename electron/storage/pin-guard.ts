@@ -1,4 +1,12 @@
-import { DEFAULT_PIN_COST, PIN_PATTERN, hashPin, pinMatches, type ManagerPinStore, type PinCost } from './manager-pin';
+import {
+  DEFAULT_PIN_COST,
+  PIN_PATTERN,
+  hashPin,
+  pinMatches,
+  type ManagerPinStore,
+  type PinCost,
+  type PinTries,
+} from './manager-pin';
 
 /**
  * The manager PIN's check, with its back-off and the approval it grants. Wrong PINs slow
@@ -7,6 +15,11 @@ import { DEFAULT_PIN_COST, PIN_PATTERN, hashPin, pinMatches, type ManagerPinStor
  * PIN ends the back-off and approves risky operations for a few minutes (`approved()`),
  * which the bridge checks before removing or replacing the key, turning offline redemption
  * off or on, and changing the PIN. The clock is injected, so tests need not wait.
+ *
+ * The back-off is kept with the PIN (`ManagerPinStore.saveTries`), written before a wrong
+ * try is answered, so a restart neither forgets the wait nor starts the doubling again. While
+ * the app runs its own count is what counts: a file edited by hand cannot lower it. A wait
+ * read from the file is cut to the longest one, so a clock set wrong never locks the till.
  */
 
 export const FIRST_WAIT_MS = 1000;
@@ -36,9 +49,12 @@ export function createPinGuard(options: { store: ManagerPinStore; now?: () => nu
   const { store } = options;
   const now = options.now ?? Date.now;
   const cost = options.cost ?? DEFAULT_PIN_COST;
-  let wrongInARow = 0;
-  let heardAgainAt = 0;
+  const kept = store.tries();
+  let wrongInARow = kept?.wrongInARow ?? 0;
+  // Never later than the longest wait from now: a clock set back, or a file edited, cannot lock the till.
+  let heardAgainAt = Math.min(kept?.heardAgainAt ?? 0, now() + MAX_WAIT_MS);
   let approvedUntil = 0;
+  const keep = (tries: PinTries | null) => store.saveTries(tries);
 
   const secondsUntil = (at: number) => Math.max(0, Math.ceil((at - now()) / 1000));
 
@@ -48,13 +64,16 @@ export function createPinGuard(options: { store: ManagerPinStore; now?: () => nu
     if (now() < heardAgainAt) return { accepted: false, waitSeconds: secondsUntil(heardAgainAt), reason: 'wait' };
     const matches = PIN_PATTERN.test(pin) && (await pinMatches(pin, hash));
     if (matches) {
+      if (wrongInARow > 0 || store.tries() !== null) await keep(null);
       wrongInARow = 0;
       heardAgainAt = 0;
       approvedUntil = now() + APPROVAL_MS;
       return { accepted: true, waitSeconds: 0 };
     }
     wrongInARow += 1;
-    heardAgainAt = now() + Math.min(FIRST_WAIT_MS * 2 ** (wrongInARow - 1), MAX_WAIT_MS);
+    heardAgainAt = now() + Math.min(FIRST_WAIT_MS * 2 ** Math.min(wrongInARow - 1, 30), MAX_WAIT_MS);
+    // Written before the answer: a restart right after it still knows the wait.
+    await keep({ wrongInARow, heardAgainAt });
     return { accepted: false, waitSeconds: secondsUntil(heardAgainAt), reason: 'wrong' };
   }
 
@@ -76,6 +95,7 @@ export function createPinGuard(options: { store: ManagerPinStore; now?: () => nu
     },
     async set(pin) {
       await store.save(pin === null ? null : await hashPin(pin, cost));
+      if (store.tries() !== null) await keep(null);
       wrongInARow = 0;
       heardAgainAt = 0;
       // Whoever just set it knows it: their approval stands; removing it leaves nothing to approve.

@@ -262,7 +262,7 @@ export async function openSettings(options: { file: string; log: Logger }): Prom
   let queue: Promise<unknown> = Promise.resolve();
   async function apply(patch: SettingsPatch): Promise<Settings> {
     const next: Settings = { ...current, ...patch };
-    await writeFileAtomic(file, `${JSON.stringify(next, null, 2)}\n`, 0o644);
+    await writeFileAtomic(file, `${JSON.stringify(next, null, 2)}\n`, 0o600);
     current = next;
     return { ...next };
   }

@@ -179,6 +179,15 @@ export const reportPdfPayload = z.strictObject({
   fileName: z.string().regex(/^[\w.-]{1,80}\.pdf$/, msg('payload.fileName')),
 });
 
+/** A CSV export is at most this many characters: years of a till's journal, far below what fits in memory. */
+export const MAX_EXPORT_CHARS = 4 * 1024 * 1024;
+
+/** A CSV export: a plain name ending in .csv, no folder (the manager picks it), and its text. */
+export const exportPayload = z.strictObject({
+  fileName: z.string().regex(/^[\w.-]{1,80}\.csv$/, msg('payload.csvFileName')),
+  csv: z.string(msg('payload.exportTooLarge')).max(MAX_EXPORT_CHARS, msg('payload.exportTooLarge')),
+});
+
 /** A reward the shop ledger is asked about or told of: the code only, never the customer. */
 export const shopRewardPayload = z.strictObject({ reward_code: rewardCode });
 

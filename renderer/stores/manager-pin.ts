@@ -25,6 +25,11 @@ export const useManagerPinStore = defineStore('managerPin', () => {
   /** Resolves true once a right PIN is given (or none is needed), false when the manager cancels. */
   function ask(reason: ApprovalReason): Promise<boolean> {
     if (!settings.state?.pinSet || !settings.isConfigured) return Promise.resolve(true);
+    return prompt(reason);
+  }
+
+  /** Opens the dialog whatever the page believes: the main process has just said a PIN is needed. */
+  function prompt(reason: ApprovalReason): Promise<boolean> {
     settle?.(false);
     asking.value = reason;
     wrong.value = false;
@@ -76,13 +81,14 @@ export const useManagerPinStore = defineStore('managerPin', () => {
   }
 
   /**
-   * Runs a call the main process guards; refused for want of approval, the PIN is asked and
-   * the call made once more. Anything else is the call's own answer.
+   * Runs a call the main process guards; refused for want of approval, the PIN is asked for
+   * the action the refusal names (`reason` when it names none) and the call made once more.
+   * Anything else is the call's own answer.
    */
   async function withApproval<T>(reason: ApprovalReason, call: () => Promise<Result<T>>): Promise<Result<T>> {
     const first = await call();
     if (first.ok || !needsApproval(first)) return first;
-    return (await ask(reason)) ? call() : first;
+    return (await prompt(first.error.action ?? reason)) ? call() : first;
   }
 
   /** Leaving Settings ends the approval the PIN gave, so it does not outlast the manager. */

@@ -17,6 +17,8 @@ import {
 import { useCashierStore } from './cashier';
 import { useErrorLogStore } from './error-log';
 import { useManagerPinStore } from './manager-pin';
+import { exportFileName, saveCsv } from './export-file';
+import type { FailedExport, SavedExport } from '../lib/export-outcome';
 import { useSettingsStore } from './settings';
 import { till } from './till';
 
@@ -207,10 +209,9 @@ export const useOfflineStore = defineStore('offline', () => {
     services().noteReachable(reachable, reason);
   }
 
-  /** The journal as CSV; null when the manager PIN was asked and not given. */
-  async function journalCsv(): Promise<string | null> {
-    if (!(await useManagerPinStore().ask('exportJournal'))) return null;
-    return services().exportJournalCsv();
+  /** Saves the journal as CSV through the main process; null when the manager or the save dialog cancelled. */
+  async function exportJournal(): Promise<SavedExport | FailedExport | null> {
+    return saveCsv(exportFileName('journal', 'csv'), await services().exportJournalCsv());
   }
 
   /** Programmes this till has seen on cached customers' cards, for choosing its own. */
@@ -239,7 +240,7 @@ export const useOfflineStore = defineStore('offline', () => {
     acknowledge,
     resumeAfterKeyChange,
     noteReachable,
-    journalCsv,
+    exportJournal,
     programmesSeen,
   };
 });

@@ -120,10 +120,10 @@ export const useSettingsStore = defineStore('settings', () => {
     }
   }
 
-  async function startDemo(): Promise<boolean> {
+  async function startDemo(approve: Approver = noApprover): Promise<boolean> {
     saving.value = true;
     try {
-      return accept(await till().startDemo());
+      return accept(await approve('switchToDemo', () => till().startDemo()));
     } finally {
       saving.value = false;
     }
@@ -163,7 +163,7 @@ export const useSettingsStore = defineStore('settings', () => {
     error.value = null;
     try {
       const ok = accept(
-        await approve('offlineRedemption', () =>
+        await approve('changeService', () =>
           till().updateSettings({
             baseUrl: draft.baseUrl.trim() || null,
             defaultCountry: draft.defaultCountry.trim().toUpperCase(),
@@ -232,11 +232,11 @@ export const useSettingsStore = defineStore('settings', () => {
   }
 
   /** Saves Settings' list of cashiers at once (its own part of the screen, apart from the form). */
-  async function saveCashiers(cashiers: CashierEntry[]): Promise<boolean> {
+  async function saveCashiers(cashiers: CashierEntry[], approve: Approver = noApprover): Promise<boolean> {
     saving.value = true;
     fieldErrors.value = {};
     try {
-      return accept(await till().updateSettings({ cashiers }));
+      return accept(await approve('changeCashiers', () => till().updateSettings({ cashiers })));
     } finally {
       saving.value = false;
     }

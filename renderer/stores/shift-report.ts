@@ -2,6 +2,8 @@ import { defineStore } from 'pinia';
 import { ref, shallowRef } from 'vue';
 import type { ShiftReport } from '../offline';
 import { useManagerPinStore } from './manager-pin';
+import { exportFileName, saveCsv } from './export-file';
+import type { FailedExport, SavedExport } from '../lib/export-outcome';
 import { useOfflineStore } from './offline';
 import { till } from './till';
 
@@ -42,20 +44,23 @@ export const useShiftReportStore = defineStore('shiftReport', () => {
     await load();
   }
 
-  /** The CSV of the report's entries; null when the manager PIN was asked and not given. */
-  async function csv(): Promise<string | null> {
-    if (!(await useManagerPinStore().ask('exportJournal'))) return null;
-    return offline.services().exportShiftCsv(since.value.toISOString());
+  /** Saves the CSV of the report's entries through the main process; null when cancelled. */
+  async function exportCsv(): Promise<SavedExport | FailedExport | null> {
+    return saveCsv(exportFileName('shift', 'csv'), await offline.services().exportShiftCsv(since.value.toISOString()));
   }
 
-  /** "Save as PDF": the main process prints the page; where it cannot, the browser's print dialog. */
+  /**
+   * "Save as PDF": the main process prints the page, once the manager approved; where it
+   * cannot (the browser shell), the browser's print dialog opens, after that same approval.
+   */
   async function savePdf(): Promise<'saved' | 'cancelled' | 'print-dialog'> {
-    const day = new Date().toISOString().slice(0, 10);
-    const answer = await till().saveReportPdf({ fileName: `loyalty-till-shift-${day}.pdf` });
-    if (answer.ok && answer.data.available) return answer.data.saved ? 'saved' : 'cancelled';
+    const fileName = exportFileName('shift', 'pdf');
+    const answer = await useManagerPinStore().withApproval('exportJournal', () => till().saveReportPdf({ fileName }));
+    if (!answer.ok) return 'cancelled';
+    if (answer.data.available) return answer.data.saved ? 'saved' : 'cancelled';
     window.print();
     return 'print-dialog';
   }
 
-  return { since, report, loading, failed, load, startAt, csv, savePdf };
+  return { since, report, loading, failed, load, startAt, exportCsv, savePdf };
 });

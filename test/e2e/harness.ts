@@ -383,9 +383,10 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
           rootDir: rendererDir,
           fetchFile: async (fileUrl) => new Response(await readFile(fileURLToPath(fileUrl))),
         }),
-        createCore: async (appOrigin) => {
+        createCore: async (appOrigin, { saveFile }) => {
           const core = await createAppCore({
             userDataDir,
+            saveFile,
             cipher: createTestCipher(),
             appOrigin,
             // What would reach the till's log file (failed calls are warnings there): kept, not printed.

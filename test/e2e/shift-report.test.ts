@@ -249,6 +249,18 @@ describe('who redeemed, the manager PIN and the end-of-shift report', () => {
     await h.page.keyboard.press('Escape');
     expect(await h.page.getByTestId('manager-pin-dialog').count()).toBe(0);
     expect(await screen()).toBe('outbox');
+    // With the PIN, the file comes from the main process: served once by the shell, under its secret.
+    await h.page.getByTestId('export-journal').click();
+    await h.page.getByTestId('manager-pin-dialog').waitFor();
+    await h.page.getByTestId('manager-pin-input').fill(PIN);
+    const [download] = await Promise.all([h.page.waitForEvent('download'), h.page.keyboard.press('Enter')]);
+    expect(download.url()).toMatch(
+      /^http:\/\/127\.0\.0\.1:\d+\/[A-Za-z0-9_-]{43}\/__till\/download\/[A-Za-z0-9_-]{22}$/,
+    );
+    expect(download.suggestedFilename()).toMatch(/^loyalty-till-journal-\d{4}-\d{2}-\d{2}\.csv$/);
+    expect((await readFile((await download.path())!, 'utf8')).split('\r\n')[0]).toMatch(/^time,code,customer/);
+    // The manager leaves: what follows is the cashier's again.
+    expect(await h.call('endManagerApproval')).toMatchObject({ ok: true });
   });
 
   it('the PIN is nowhere to be read: not in IndexedDB, the page’s storage, the log, a bridge answer, an error or a file', async () => {

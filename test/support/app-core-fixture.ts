@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { machinePolicySource } from '../../electron/policy/machine-policy';
 import { createAppCore, type AppCore } from '../../electron/bridge/app-core';
 import type { DiscoveryFactory } from '../../electron/bridge/shop-ledger-switch';
+import type { SaveFile } from '../../electron/bridge/exports';
 import { CHANNELS, type KeyProtection, type Operation, type TillOperations } from '../../common/contract';
 import { createTestCipher } from './test-cipher';
 import { createCapturedLog, type CapturedLog } from './captured-log';
@@ -47,6 +48,8 @@ export async function createCoreFixture(
     pinNow?: () => number;
     /** Stands in for the Electron shell's "Save as PDF". */
     reportPdf?: (fileName: string) => Promise<'saved' | 'cancelled'>;
+    /** Stands in for the shell's way out for an export (save dialog, one-time download). */
+    saveFile?: SaveFile;
   } = {},
 ): Promise<CoreFixture> {
   const userDataDir = options.userDataDir ?? (await mkdtemp(join(tmpdir(), 'till-core-')));
@@ -69,6 +72,7 @@ export async function createCoreFixture(
       ...(options.now ? { now: options.now } : {}),
       ...(options.pinNow ? { pinNow: options.pinNow } : {}),
       ...(options.reportPdf ? { reportPdf: options.reportPdf } : {}),
+      ...(options.saveFile ? { saveFile: options.saveFile } : {}),
     });
   let core = await build();
   const fixture: CoreFixture = {

@@ -635,10 +635,16 @@ export const en = {
       offlineRedemption: 'Turning offline redemption on or off needs a manager.',
       changePin: 'Changing or removing the manager PIN needs the current one.',
       approve: 'This needs a manager’s approval.',
+      changeService:
+        'Where this till sends its service key, its branch’s redemptions and the POS’s outcomes: a manager changes it.',
+      changeShopLedger:
+        'The shop ledger keeps each reward redeemed once across the shop’s tills: a manager changes it.',
+      changeCashiers: 'The cashier list names who works this till: a manager changes it.',
+      switchToDemo: 'Switching a till already set up to the demo’s practice data needs a manager.',
     },
     settingsHeading: 'Manager PIN',
     isSet:
-      'A manager PIN is set. It is asked before Settings open, before a conflict or failure is acknowledged, and before the journal is exported.',
+      'A manager PIN is set. It is asked before Settings open, before a conflict or failure is acknowledged, before a file is exported, and before the service, the shop ledger, offline redemption, the cashiers or the key are changed.',
     notSet: 'No manager PIN is set: anyone at the till can open Settings.',
     newPin: 'New PIN (4 to 12 digits)',
     newPinChange: 'New PIN, to replace the current one',

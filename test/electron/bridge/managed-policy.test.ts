@@ -156,8 +156,8 @@ describe('the manager PIN from the policy', () => {
   it('is the PIN while the policy gives it: checked, never changed on the till, never shown', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'till-machine-'));
     const file = join(dir, 'policy.json');
-    // As an IT department makes it: the PHC string the till itself writes, at a cheap cost here.
-    const managerPinHash = await hashPin('482913', { N: 2 ** 10, r: 8, p: 1 });
+    // As an IT department makes it: the PHC string the till itself writes, at the floor's cost.
+    const managerPinHash = await hashPin('482913', { N: 2 ** 15, r: 8, p: 1 });
     await writePolicy(file, { schemaVersion: 1, managerPinHash });
     const till = await createCoreFixture({ policyFile: file });
     try {
@@ -181,6 +181,49 @@ describe('the manager PIN from the policy', () => {
       const answers = JSON.stringify([state, changed]) + till.log.text();
       expect(answers).not.toContain(managerPinHash);
       expect(answers).not.toContain('482913');
+    } finally {
+      await till.dispose();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('with a cost or lengths outside what the till checks, refuses the policy whole and says why', async () => {
+    const salt = 'c2FsdHNhbHRzYWx0c2FsdA'; // 16 bytes
+    const hash32 = Buffer.alloc(32, 7).toString('base64').replace(/=+$/, '');
+    const hash100 = Buffer.alloc(100, 7).toString('base64').replace(/=+$/, '');
+    const unacceptable = {
+      // A 6-digit PIN falls in seconds.
+      weak: `$scrypt$ln=1,r=1,p=1$${salt}$${hash32}`,
+      belowFloor: `$scrypt$ln=14,r=8,p=1$${salt}$${hash32}`,
+      // No PIN could ever match: the till would be locked for good.
+      tooCostly: `$scrypt$ln=25,r=8,p=1$${salt}$${hash32}`,
+      longHash: `$scrypt$ln=15,r=8,p=1$${salt}$${hash100}`,
+      // Seconds, or gigabytes, a try.
+      slow: `$scrypt$ln=16,r=8,p=8$${salt}$${hash32}`,
+      huge: `$scrypt$ln=20,r=32,p=16$${salt}$${hash32}`,
+    };
+    const dir = await mkdtemp(join(tmpdir(), 'till-machine-'));
+    const file = join(dir, 'policy.json');
+    const till = await createCoreFixture({ policyFile: file });
+    try {
+      for (const [name, managerPinHash] of Object.entries(unacceptable)) {
+        await writePolicy(file, { schemaVersion: 1, settings: { tillName: 'Till 7' }, managerPinHash });
+        await till.core.reloadPolicy();
+        const state = await till.call('getState');
+        expect(state.ok && state.data, name).toMatchObject({
+          pinSet: false,
+          pinManaged: false,
+          settings: { tillName: 'Till 1' },
+          managed: { locked: [], problem: expect.stringMatching(/ln=15 or 16/) },
+        });
+        expect(till.log.text()).toMatch(/manager PIN hash’s cost/);
+      }
+      // The floor itself and the ceiling are taken.
+      for (const cost of ['ln=15,r=8,p=1', 'ln=16,r=8,p=1', 'ln=15,r=8,p=2']) {
+        await writePolicy(file, { schemaVersion: 1, managerPinHash: `$scrypt$${cost}$${salt}$${hash32}` });
+        await till.core.reloadPolicy();
+        expect(await till.call('getState'), cost).toMatchObject({ ok: true, data: { pinSet: true, pinManaged: true } });
+      }
     } finally {
       await till.dispose();
       await rm(dir, { recursive: true, force: true });

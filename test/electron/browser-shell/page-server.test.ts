@@ -9,9 +9,11 @@ import { createAppProtocolHandler } from '../../../electron/app-page/app-protoco
 import { CONTENT_SECURITY_POLICY } from '../../../electron/app-page/content-security-policy';
 import { newAccessSecret } from '../../../electron/browser-shell/access-guard';
 import { startPageServer, withBridgeScript, type PageServer } from '../../../electron/browser-shell/page-server';
+import { MAX_MESSAGE_BYTES } from '../../../electron/browser-shell/bridge-socket';
+import { MAX_EXPORT_CHARS } from '../../../electron/validation/bridge-payloads';
 import { createAppCore } from '../../../electron/bridge/app-core';
 import { createCapturedLog } from '../../support/captured-log';
-import { rawGet } from '../../support/raw-get';
+import { rawGet, rawRequest } from '../../support/raw-get';
 import { createTestCipher } from '../../support/test-cipher';
 
 const INDEX = '<!doctype html><html><head><title>Till</title></head><body><div id="app"></div></body></html>';
@@ -53,8 +55,8 @@ describe('the browser shell’s page server', () => {
         rootDir: join(dir, 'renderer'),
         fetchFile: async (fileUrl) => new Response(await readFile(fileURLToPath(fileUrl))),
       }),
-      createCore: (appOrigin) =>
-        createAppCore({ userDataDir: join(dir, 'user-data'), cipher: createTestCipher(), appOrigin, log }),
+      createCore: (appOrigin, { saveFile }) =>
+        createAppCore({ userDataDir: join(dir, 'user-data'), cipher: createTestCipher(), appOrigin, log, saveFile }),
     });
     origin = server.guard.appOrigin;
     socketUrl = `${server.address.replace('http:', 'ws:')}__till/socket`;
@@ -127,6 +129,83 @@ describe('the browser shell’s page server', () => {
     const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
     socket.send('{"channel": 5}');
     expect(await closed).toBe(1008);
+  });
+
+  test('closes a socket whose message is over the limit with 1009 and one log line, never an uncaught error', async () => {
+    const uncaught: unknown[] = [];
+    const record = (error: unknown) => uncaught.push(error);
+    process.on('uncaughtException', record);
+    try {
+      const socket = (await connect(socketUrl, origin)) as WebSocket;
+      const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
+      socket.send(JSON.stringify({ id: 1, channel: CHANNELS.reportError, payload: 'x'.repeat(MAX_MESSAGE_BYTES) }));
+      expect(await closed).toBe(1009);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(uncaught).toEqual([]);
+      expect(log.text().match(/Closed a bridge socket: RangeError: Max payload size exceeded/g)).toHaveLength(1);
+      // The shell goes on serving other pages.
+      const next = (await connect(socketUrl, origin)) as WebSocket;
+      next.send(JSON.stringify({ id: 2, channel: CHANNELS.getState }));
+      expect(await nextMessage(next)).toMatchObject({ id: 2, result: { ok: true } });
+      next.close();
+    } finally {
+      process.off('uncaughtException', record);
+    }
+  });
+
+  test('answers 405 to TRACE and every method but GET and HEAD, with or without the secret’s path', async () => {
+    for (const method of ['TRACE', 'PUT', 'DELETE', 'PROPFIND', 'POST', 'OPTIONS']) {
+      for (const path of ['', 'assets/app.js', '__till/bridge.js']) {
+        const answer = await rawRequest(method, `${server.address}${path}`);
+        expect(answer.status, `${method} /${path}`).toBe(405);
+        expect(answer.headers.allow).toBe('GET, HEAD');
+        expect(answer.body).not.toMatch(/<|export/);
+      }
+    }
+    expect((await rawRequest('HEAD', `${server.address}assets/app.js`)).status).toBe(200);
+  });
+
+  test('serves an approved export once, under the secret, as a download; refused without the PIN', async () => {
+    const csv = 'time,code,customer\r\n2026-11-27,RW-ABC123,Layla\r\n';
+    const socket = (await connect(socketUrl, origin)) as WebSocket;
+    const call = async (id: number, channel: string, payload?: unknown) => {
+      socket.send(JSON.stringify({ id, channel, payload }));
+      return (await nextMessage(socket)).result as { ok: boolean; data?: { downloadPath: string | null } };
+    };
+    try {
+      const answer = await call(1, CHANNELS.saveExport, { fileName: 'loyalty-till-journal-2026-11-27.csv', csv });
+      expect(answer).toMatchObject({ ok: true, data: { outcome: 'download' } });
+      const path = answer.data!.downloadPath!;
+      expect(path).toMatch(/^\.\/__till\/download\/[A-Za-z0-9_-]{22}$/);
+      const url = new URL(path, server.address).href;
+      // Not without the secret, nor by a HEAD that would use it up.
+      expect((await get(url.replace(server.address, `${origin}/`))).status).toBe(403);
+      expect((await rawRequest('HEAD', url)).status).toBe(405);
+      const download = await get(url);
+      expect(download).toMatchObject({ status: 200, body: csv });
+      expect(download.headers['content-disposition']).toBe(
+        'attachment; filename="loyalty-till-journal-2026-11-27.csv"',
+      );
+      expect(download.headers['cache-control']).toBe('no-store');
+      expect((await get(url)).status).toBe(404);
+
+      // With a manager PIN set, nothing is offered without it.
+      expect(await call(2, CHANNELS.setManagerPin, { pin: '739164' })).toMatchObject({ ok: true });
+      await call(3, CHANNELS.endManagerApproval);
+      expect(await call(4, CHANNELS.saveExport, { fileName: 'journal.csv', csv })).toMatchObject({
+        ok: false,
+        error: { code: 'manager_pin_required' },
+      });
+      expect(await call(5, CHANNELS.verifyManagerPin, { pin: '739164' })).toMatchObject({ data: { accepted: true } });
+      expect(await call(6, CHANNELS.setManagerPin, { pin: null })).toMatchObject({ ok: true });
+    } finally {
+      socket.close();
+    }
+  });
+
+  test('the largest export fits in one bridge message', () => {
+    // Three bytes a character at most for the page's text, plus JSON's quotes and escapes.
+    expect(MAX_EXPORT_CHARS * 3 + 64 * 1024).toBeLessThan(MAX_MESSAGE_BYTES);
   });
 
   test('pushes links to the newest page; an older page closing does not silence it', async () => {

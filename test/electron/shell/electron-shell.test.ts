@@ -58,6 +58,7 @@ const electron = vi.hoisted(() => {
     setDevicePermissionHandler: vi.fn(),
     setDisplayMediaRequestHandler: vi.fn(),
     webRequest: { onBeforeRequest: vi.fn() },
+    on: vi.fn(),
   };
   return {
     app,
@@ -266,5 +267,14 @@ describe('web-contents guards', () => {
     expect(filter.urls).toEqual(expect.arrayContaining(['http://*/*', 'https://*/*']));
     listener({ url: 'https://tracker.example/x?phone=1' }, cancel);
     expect(cancel).toHaveBeenCalledWith({ cancel: true });
+  });
+
+  test('a download the page starts is cancelled: exports leave through the main process only', () => {
+    const session = electron.session.defaultSession;
+    const [event, onDownload] = session.on.mock.calls.find(([name]) => name === 'will-download')! as [string, Callback];
+    expect(event).toBe('will-download');
+    const preventDefault = vi.fn();
+    onDownload({ preventDefault });
+    expect(preventDefault).toHaveBeenCalled();
   });
 });

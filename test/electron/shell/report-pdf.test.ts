@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -12,6 +12,7 @@ vi.mock('electron', () => electron);
 
 import type { BrowserWindow } from 'electron';
 import { saveReportPdf } from '../../../electron/shell/report-pdf';
+import { saveExportWithDialog } from '../../../electron/shell/save-with-dialog';
 
 const PDF = Buffer.from('%PDF-1.7 the report');
 const window = {
@@ -45,5 +46,27 @@ describe('Save as PDF of the shift report', () => {
   it('writes nothing when the manager cancels', async () => {
     electron.dialog.showSaveDialog.mockResolvedValue({ canceled: true, filePath: '' });
     expect(await saveReportPdf(window, 'x.pdf')).toBe('cancelled');
+  });
+});
+
+describe('an export through the save dialog', () => {
+  it('writes the CSV where the manager chose, private to their account; nothing when cancelled', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'till-export-'));
+    const target = join(dir, 'journal.csv');
+    const file = {
+      fileName: 'loyalty-till-journal-2026-11-27.csv',
+      bytes: Buffer.from('time,code\r\n'),
+      contentType: 'text/csv',
+    };
+    electron.dialog.showSaveDialog.mockResolvedValue({ canceled: false, filePath: target });
+    expect(await saveExportWithDialog(window, file)).toEqual({ outcome: 'saved', downloadPath: null });
+    expect(electron.dialog.showSaveDialog).toHaveBeenCalledWith(window, {
+      defaultPath: join('/home/till/Documents', 'loyalty-till-journal-2026-11-27.csv'),
+      filters: [{ name: 'CSV', extensions: ['csv'] }],
+    });
+    expect(await readFile(target, 'utf8')).toBe('time,code\r\n');
+    if (process.platform !== 'win32') expect((await stat(target)).mode & 0o777).toBe(0o600);
+    electron.dialog.showSaveDialog.mockResolvedValue({ canceled: true, filePath: '' });
+    expect(await saveExportWithDialog(window, file)).toEqual({ outcome: 'cancelled', downloadPath: null });
   });
 });

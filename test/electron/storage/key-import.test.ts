@@ -148,6 +148,12 @@ describe('--import-api-key', () => {
     });
     expect(vault.key()).toBe(KEY);
     if (process.platform !== 'win32') expect((await stat(dir)).mode & 0o077).toBe(0);
+    // "See the log": the log says how the key is kept, and nothing of the key.
+    const logged = await readFile(join(dir, 'logs', 'main.log'), 'utf8');
+    expect(logged).toMatch(/\[warn\] The API key is encrypted with a key file beside it/);
+    expect(logged).not.toContain(KEY);
+    expect(logged).not.toContain(KEY.slice(-4));
+    if (process.platform !== 'win32') expect((await stat(join(dir, 'logs', 'main.log'))).mode & 0o777).toBe(0o600);
 
     expect((await command('')).code).toBe(KEY_IMPORT_EXIT.empty);
     expect((await command('two words')).code).toBe(KEY_IMPORT_EXIT.refused);

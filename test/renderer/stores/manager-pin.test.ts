@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { useManagerPinStore } from '../../../renderer/stores/manager-pin';
 import { useOfflineStore } from '../../../renderer/stores/offline';
 import { useSettingsStore } from '../../../renderer/stores/settings';
+import { GUARDED_ACTIONS } from '../../../common/guarded-actions';
 import { installFakeTill, tillState, type FakeTill } from '../support/fake-till';
 
 const flush = () => new Promise((done) => setTimeout(done, 0));
@@ -56,15 +57,41 @@ describe('the manager PIN in the page', () => {
     expect(pin.asking).toBe('acknowledge');
     pin.cancel();
     expect(await acknowledged).toBe(false);
-    const csv = offline.journalCsv();
-    await flush();
+    // The export is the main process's to refuse: it names the action, and the PIN is asked for it.
+    let approvedNow = false;
+    till.respond('saveExport', () =>
+      approvedNow
+        ? { ok: true, data: { outcome: 'saved', downloadPath: null } }
+        : {
+            ok: false,
+            error: {
+              kind: 'unauthorized',
+              code: 'manager_pin_required',
+              message: 'A manager must approve this.',
+              action: 'exportJournal',
+            },
+          },
+    );
+    till.respond('verifyManagerPin', () => {
+      approvedNow = true;
+      return { ok: true, data: { accepted: true, waitSeconds: 0 } };
+    });
+    const cancelled = offline.exportJournal();
+    for (let tick = 0; tick < 20 && !pin.asking; tick++) await flush();
     expect(pin.asking).toBe('exportJournal');
     pin.cancel();
-    expect(await csv).toBeNull();
-    const exported = offline.journalCsv();
-    await flush();
+    expect(await cancelled).toBeNull();
+    const exported = offline.exportJournal();
+    for (let tick = 0; tick < 20 && !pin.asking; tick++) await flush();
     await pin.submit('739164');
-    expect(await exported).toMatch(/^time,code,customer/);
+    expect(await exported).toMatchObject({ ok: true, fileName: expect.stringMatching(/^loyalty-till-journal-/) });
+    // The page hands the CSV over; the main process writes it.
+    const sent = till.callsTo('saveExport');
+    expect(sent).toHaveLength(3);
+    expect(sent.at(-1)).toEqual({
+      fileName: expect.stringMatching(/^loyalty-till-journal-\d{4}-\d{2}-\d{2}\.csv$/),
+      csv: expect.stringMatching(/^time,code,customer/),
+    });
   });
 
   it('a call the main process refuses for want of approval is made again once the PIN is given', async () => {
@@ -90,5 +117,26 @@ describe('the manager PIN in the page', () => {
     expect(await cleared).toBe(true);
     expect(till.callsTo('clearApiKey')).toHaveLength(2);
     expect(settings.state?.key.set).toBe(false);
+  });
+
+  it('asks for the guarded action the main process names, from the one list', async () => {
+    const settings = useSettingsStore();
+    const pin = await withPin(true);
+    till.respond('updateSettings', () => ({
+      ok: false,
+      error: {
+        kind: 'unauthorized',
+        code: 'manager_pin_required',
+        message: 'A manager must approve this.',
+        action: 'changeShopLedger',
+      },
+    }));
+    const saved = settings.save({ ...settings.draftFromState(), shopLedger: false }, pin.withApproval);
+    await flush();
+    expect(pin.asking).toBe('changeShopLedger');
+    expect(Object.keys(GUARDED_ACTIONS)).toContain(pin.asking);
+    pin.cancel();
+    expect(await saved).toBe(false);
+    expect(till.callsTo('updateSettings')).toHaveLength(1);
   });
 });

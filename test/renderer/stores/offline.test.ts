@@ -80,7 +80,9 @@ describe('offline store: the outbox as the cashier drives it', () => {
       branch_id: tillState().settings.branchId,
       order_reference: 'POS-1',
     });
-    expect(await offline.journalCsv()).toContain('RW-LAYLA001,Layla Haddad,POS-1');
+    till.respond('saveExport', () => ({ ok: true, data: { outcome: 'saved', downloadPath: null } }));
+    expect(await offline.exportJournal()).toMatchObject({ ok: true, entries: 1 });
+    expect((till.callsTo('saveExport')[0] as { csv: string }).csv).toContain('RW-LAYLA001,Layla Haddad,POS-1');
   });
 
   it('pauses on a refused key, says so, and goes on once the key is changed', async () => {

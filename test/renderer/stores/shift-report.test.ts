@@ -48,13 +48,44 @@ describe('the shift report store', () => {
     expect(shift.since).toBe(before);
   });
 
-  it('the CSV waits for the manager PIN; cancelled, there is none', async () => {
+  it('the CSV goes to the main process, which asks for the manager PIN; cancelled, nothing is saved', async () => {
+    till.respond('saveExport', () => ({
+      ok: false,
+      error: { kind: 'unauthorized', code: 'manager_pin_required', message: 'A manager must approve this.' },
+    }));
     const shift = useShiftReportStore();
-    const csv = shift.csv();
-    await flush();
+    const csv = shift.exportCsv();
+    for (let tick = 0; tick < 5 && !useManagerPinStore().asking; tick++) await flush();
     expect(useManagerPinStore().asking).toBe('exportJournal');
     useManagerPinStore().cancel();
     expect(await csv).toBeNull();
+    expect(till.callsTo('saveExport')).toEqual([
+      { fileName: expect.stringMatching(/^loyalty-till-shift-\d{4}-\d{2}-\d{2}\.csv$/), csv: expect.any(String) },
+    ]);
+    // Where the shell serves it once (the browser shell), the page learns where.
+    till.respond('saveExport', () => ({
+      ok: true,
+      data: { outcome: 'download', downloadPath: './__till/download/t' },
+    }));
+    expect(await shift.exportCsv()).toMatchObject({ ok: true, downloadPath: './__till/download/t' });
+    // A failure to save is said, not swallowed.
+    till.respond('saveExport', () => ({ ok: false, error: { kind: 'server', message: 'The disk is full.' } }));
+    expect(await shift.exportCsv()).toEqual({ ok: false, message: 'The disk is full.' });
+  });
+
+  it('the PDF waits for the manager PIN too; refused, neither the PDF nor the print dialog', async () => {
+    const print = vi.fn();
+    Object.defineProperty(window, 'print', { value: print, configurable: true, writable: true });
+    till.respond('saveReportPdf', () => ({
+      ok: false,
+      error: { kind: 'unauthorized', code: 'manager_pin_required', message: 'A manager must approve this.' },
+    }));
+    const saved = useShiftReportStore().savePdf();
+    for (let tick = 0; tick < 5 && !useManagerPinStore().asking; tick++) await flush();
+    expect(useManagerPinStore().asking).toBe('exportJournal');
+    useManagerPinStore().cancel();
+    expect(await saved).toBe('cancelled');
+    expect(print).not.toHaveBeenCalled();
   });
 
   it('saves a PDF through the main process, or opens the print dialog where the shell has none', async () => {

@@ -1,0 +1,31 @@
+import { app, dialog, type BrowserWindow } from 'electron';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ExportOutcome } from '../../common/contract';
+import type { FileToSave } from '../bridge/exports';
+
+/**
+ * The Electron shell's way out for a file: the save dialog, starting in Documents, and the
+ * bytes written where the manager chose, private to their account (0600). The page never
+ * writes a file itself (web-contents-guards.ts cancels its downloads).
+ */
+export async function saveWithDialog(
+  window: BrowserWindow,
+  fileName: string,
+  bytes: Buffer,
+  filter: { name: string; extensions: string[] },
+): Promise<'saved' | 'cancelled'> {
+  const choice = await dialog.showSaveDialog(window, {
+    defaultPath: join(app.getPath('documents'), fileName),
+    filters: [filter],
+  });
+  if (choice.canceled || !choice.filePath) return 'cancelled';
+  await writeFile(choice.filePath, bytes, { mode: 0o600 });
+  return 'saved';
+}
+
+/** An export (a CSV the page made) through the save dialog. */
+export async function saveExportWithDialog(window: BrowserWindow, file: FileToSave): Promise<ExportOutcome> {
+  const outcome = await saveWithDialog(window, file.fileName, file.bytes, { name: 'CSV', extensions: ['csv'] });
+  return { outcome, downloadPath: null };
+}
