@@ -268,6 +268,26 @@ export default tseslint.config(
       },
     };
   }),
+  {
+    // A migration runs on tills long after it shipped: it carries the code it ran with
+    // (migrations/frozen/) and imports nothing the app's code may change since.
+    files: ['renderer/offline/db/migrations/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              // Not even the contract's types: the rows are as each version stored them.
+              group: ['../*', '../**', 'electron'],
+              message:
+                'A migration imports only its own folder (migrations/frozen/ holds the code it ran with) and Dexie.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   ...Object.entries(ELECTRON_LAYERS).map(([part, below]) => ({
     files: [`electron/${part}/**/*.ts`],
     rules: {

@@ -133,6 +133,19 @@ const forbidden: Case[] = [
   ['electron/updates/x.ts', "import { startAutoUpdate } from '../shell/auto-update';\nexport { startAutoUpdate };\n"],
   ['electron/storage/x.ts', "import { applyPolicy } from '../policy/policy-merge';\nexport { applyPolicy };\n"],
   ['electron/log/x.ts', "import { stagingBucket } from '../updates/update-decisions';\nexport { stagingBucket };\n"],
+  // A migration runs today's helpers no more: not the app's search/, customers/, schema or contract.
+  [
+    'renderer/offline/db/migrations/v10.ts',
+    "import { listingOf } from '../../search/listings';\nexport { listingOf };\n",
+  ],
+  [
+    'renderer/offline/db/migrations/v10.ts',
+    "import type { OfflineDb } from '../schema';\nexport type { OfflineDb };\n",
+  ],
+  [
+    'renderer/offline/db/migrations/frozen/x.ts',
+    "import type { Customer } from '../../../../../common/contract';\nexport type { Customer };\n",
+  ],
 ];
 
 const allowed: Case[] = [
@@ -142,9 +155,10 @@ const allowed: Case[] = [
   ],
   ['renderer/offline/index.ts', "import { openOfflineDb } from './db/open';\nexport { openOfflineDb };\n"],
   ['renderer/offline/db/open.ts', "import { MIGRATIONS } from './migrations';\nexport { MIGRATIONS };\n"],
+  // A migration carries the code it ran with: its own folder and Dexie only.
   [
     'renderer/offline/db/migrations/v10.ts',
-    "import { listingOf } from '../../search/listings';\nexport { listingOf };\n",
+    "import { listingChunksOf } from './frozen/listings';\nimport type { Table } from 'dexie';\nexport { listingChunksOf, type Table };\n",
   ],
   [
     'renderer/offline/db/schema.ts',
