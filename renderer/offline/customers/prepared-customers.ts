@@ -7,7 +7,7 @@
 import type { Customer } from '../../../common/contract';
 import { toE164 } from '../../lib/phone';
 import type { CachedCustomer } from '../db/schema';
-import { nameWordsOf } from '../search/fold';
+import { nameWordsOf } from '../../../common/fold';
 
 export interface PreparedCustomer {
   id: string;

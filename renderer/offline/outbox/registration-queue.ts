@@ -11,7 +11,7 @@ import { digitsOf, readPhone, type PhoneReading } from '../../lib/phone';
 import { addCustomerRow, customerTables } from '../customers/customer-blocks';
 import type { CustomerCache } from '../customers/customer-cache';
 import type { CachedCustomer, OfflineDb, RegistrationItem } from '../db/schema';
-import { nameWordsOf } from '../search/fold';
+import { nameWordsOf } from '../../../common/fold';
 import { newItemState } from './new-item';
 
 export type QueueRegistrationOutcome =

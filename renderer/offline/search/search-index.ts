@@ -20,7 +20,7 @@
  */
 import { digitsOf, readPhone } from '../../lib/phone';
 import { DigitGramIndex, GRAM } from './digit-grams';
-import { foldWords } from './fold';
+import { foldWords } from '../../../common/fold';
 import { insertSorted, lowerBound, removeSorted } from './sorted-lists';
 
 /** What the index needs of a customer. */

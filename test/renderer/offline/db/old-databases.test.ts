@@ -10,7 +10,7 @@ import { afterEach, expect, test } from 'vitest';
 import { CustomerCache } from '../../../../renderer/offline/customers/customer-cache';
 import { openOfflineDb } from '../../../../renderer/offline/db/open';
 import type { OfflineDb } from '../../../../renderer/offline/db/schema';
-import { nameWordsOf } from '../../../../renderer/offline/search/fold';
+import { nameWordsOf } from '../../../../common/fold';
 import { listingOf } from '../../../../renderer/offline/search/listings';
 import { phoneDigestOf } from '../../../../renderer/offline/search/phone-digests';
 import { linesOf, parseSearchLine } from '../../../../renderer/offline/search/search-chunks';
