@@ -3,13 +3,14 @@
  * real service has just been fully configured (a new address or key, storage-operations.ts).
  */
 import type { ConnectionMode, Failure, TillState } from '../../common/contract';
-import { describeError, type Logger } from '../log/log';
+import type { Logger } from '../log/log';
 import { describe, type Wording } from '../messages';
 import type { SettingsStore } from '../storage/settings';
 import * as payloads from '../validation/bridge-payloads';
 import { failure, operationMaker, type OperationTable } from '../validation/bridge-operation';
 import { describeFieldErrors } from '../validation/validation-errors';
 import type { DemoMode } from './demo-mode';
+import { startDemo } from './service-target';
 
 export interface DemoNeeds {
   demo: DemoMode;
@@ -32,10 +33,7 @@ export function demoOperations(needs: DemoNeeds): OperationTable<'startDemo'> {
       // A till already set up does not go (back) to the demo's practice data without a manager.
       const refused = needs.mode() === 'unconfigured' ? null : needs.refusal('switching to the demo');
       if (refused) return refused;
-      try {
-        await demo.start();
-      } catch (error) {
-        log.error(`The demo service could not be started: ${describeError(error)}`);
+      if (!(await startDemo(demo, log))) {
         return failure({
           kind: 'server',
           code: 'demo_unavailable',

@@ -17,20 +17,27 @@ export interface ServiceTargetNeeds {
   wording: () => Wording;
 }
 
+/** Starts the demo's service (or finds it running); null, with a line in the log, when it cannot start. */
+export async function startDemo(demo: DemoMode, log: Logger): Promise<ServiceTarget | null> {
+  try {
+    return await demo.start();
+  } catch (error) {
+    log.error(`The demo service could not be started: ${describeError(error)}`);
+    return null;
+  }
+}
+
 export function serviceTargetOf(needs: ServiceTargetNeeds): () => Promise<ServiceTarget | Failure> {
   const { demo, log, wording } = needs;
   return async () => {
     if (demo.isOn()) {
-      try {
-        return await demo.start();
-      } catch (error) {
-        log.error(`The demo service could not be started: ${describeError(error)}`);
-        return failure({
-          kind: 'offline',
-          code: 'demo_unavailable',
-          message: describe(wording(), 'bridge.demoUnavailable'),
-        });
-      }
+      const target = await startDemo(demo, log);
+      if (target) return target;
+      return failure({
+        kind: 'offline',
+        code: 'demo_unavailable',
+        message: describe(wording(), 'bridge.demoUnavailable'),
+      });
     }
     const baseUrl = needs.baseUrl();
     const apiKey = needs.apiKey();
