@@ -19,7 +19,7 @@ const NOT_CODE = [/^renderer\/i18n\/messages\//, /^electron\/messages\/(en|ar)\.
 /** What is past a limit today, by `kind path[:name]`, with its size: to be split, never to grow. */
 const PAST_LIMITS: Record<string, number> = {
   'class renderer/offline/counter-operations.ts:CounterOperations': 371,
-  'class renderer/offline/customers/customer-cache.ts:CustomerCache': 329,
+  'class renderer/offline/customers/customer-cache.ts:CustomerCache': 305,
   'class renderer/offline/outbox/outbox.ts:Outbox': 391,
   'class renderer/offline/outbox/replayer.ts:Replayer': 321,
   'class renderer/offline/search/search-index.ts:SlimSearchIndex': 318,
