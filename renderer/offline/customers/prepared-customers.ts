@@ -5,7 +5,7 @@
  * only the IndexedDB work.
  */
 import type { Customer } from '../../../common/contract';
-import { toE164 } from '../../lib/phone';
+import { toE164 } from '../../../common/phone';
 import type { CachedCustomer } from '../db/schema';
 import { nameWordsOf } from '../../../common/fold';
 
