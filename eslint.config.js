@@ -85,8 +85,8 @@ const ELECTRON_ROWS = {
  * The offline core (docs/offline.md): db/ at the bottom (schema.ts importing nothing, the
  * migrations nothing outside themselves), then connection/, search/, customers/, rewards/,
  * outbox/ and refresh/; the files at its top wire them, and index.ts alone opens the database.
- * Some rooms still reach up to the renderer's lib/ and i18n/ (listed apart, to go: the core
- * should speak in reasons and codes, and the view layer word them).
+ * Some rooms still reach up to the renderer's i18n/ (and counter-operations.ts to lib/dates.ts),
+ * listed apart, to go: the core should speak in reasons and codes, and the view layer word them.
  */
 const OFFLINE_BELOW_TOP = ['db', 'db/schema.ts', 'connection', 'search', 'customers', 'rewards', 'outbox', 'refresh'];
 const OFFLINE_ROWS = {
@@ -107,10 +107,8 @@ const OFFLINE_ROWS = {
 /** Where the offline core still imports the renderer's lib/ and i18n/. */
 const OFFLINE_REACHING_UP = {
   connection: ['i18n'],
-  search: ['lib'],
-  customers: ['lib'],
-  rewards: ['lib', 'i18n'],
-  outbox: ['lib', 'i18n'],
+  rewards: ['i18n'],
+  outbox: ['i18n'],
   refresh: ['i18n'],
   'counter-operations.ts': ['lib', 'i18n'],
   'index.ts': ['i18n'],
@@ -119,7 +117,6 @@ const OFFLINE_REACHING_UP = {
 /**
  * The renderer's top level (docs/screens.md): views over components over stores, which reach
  * the offline core through its facade (offline/index.ts) only; lib/ and i18n/ below them.
- * lib/ still imports the facade (redemption-state-words.ts, to go).
  */
 const OFFLINE_FACADE = 'offline/index.ts';
 const RENDERER_ROWS = {
@@ -128,7 +125,7 @@ const RENDERER_ROWS = {
   views: ['components', 'stores', 'lib', 'i18n', OFFLINE_FACADE],
   components: ['stores', 'lib', 'i18n', OFFLINE_FACADE],
   stores: ['lib', 'i18n', OFFLINE_FACADE],
-  lib: ['i18n', OFFLINE_FACADE],
+  lib: ['i18n'],
   i18n: [],
   'env.d.ts': [],
   'shims-vue.d.ts': [],
