@@ -1,8 +1,8 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import ts from 'typescript';
 import { expect, test } from 'vitest';
+import { ROOT, sourceFiles } from '../support/source-files';
 
 // Sizes a maintainer can hold in mind: no source file over 500 lines (message catalogues and
 // demo data aside), no class over 300 (its body, first line to last), no function over 150.
@@ -10,7 +10,6 @@ import { expect, test } from 'vitest';
 // today: one may shrink (and must then leave the list once it is under), never grow, and
 // nothing new may join them.
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const FOLDERS = ['common', 'electron', 'renderer', 'sandbox', 'build'];
 const LIMITS = { file: 500, class: 300, function: 150 };
 /** Words and data, not code: long by nature. */
@@ -37,15 +36,8 @@ const PAST_LIMITS: Record<string, number> = {
   'function sandbox/server.ts:buildServer': 198,
 };
 
-function sourceFiles(): string[] {
-  const listed = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', ...FOLDERS], {
-    cwd: ROOT,
-    encoding: 'utf8',
-  });
-  return listed
-    .split('\n')
-    .filter((file) => /\.(ts|vue)$/.test(file) && !file.endsWith('.d.ts') && existsSync(resolve(ROOT, file)))
-    .filter((file) => !NOT_CODE.some((pattern) => pattern.test(file)));
+function codeFiles(): string[] {
+  return sourceFiles(FOLDERS).filter((file) => !NOT_CODE.some((pattern) => pattern.test(file)));
 }
 
 /** The script of a .vue file, each block where it stands (lines before it blank), or the whole .ts. */
@@ -79,7 +71,7 @@ function nameOf(node: ts.Node, source: ts.SourceFile): string {
 /** Every size past its limit: `kind path[:name]` to lines. */
 function measure(): Record<string, number> {
   const past: Record<string, number> = {};
-  for (const file of sourceFiles()) {
+  for (const file of codeFiles()) {
     const text = readFileSync(resolve(ROOT, file), 'utf8');
     const lines = text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
     if (lines > LIMITS.file) past[`file ${file}`] = lines;
