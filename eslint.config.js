@@ -5,6 +5,7 @@ import pluginVue from 'eslint-plugin-vue';
 import eslintConfigPrettier from 'eslint-config-prettier/flat';
 import globals from 'globals';
 import vueI18n from '@intlify/eslint-plugin-vue-i18n';
+import layers from './build/eslint-layers.js';
 
 /** Static imports whose source names a folder, however many `../` lead to it. */
 const folder = (name) => [`**/${name}`, `**/${name}/**`];
@@ -48,91 +49,103 @@ const RENDERER_DYNAMIC_IMPORTS = noDynamicImportOf(
   'The renderer never loads electron/ or sandbox/ code.',
 );
 
-const OFFLINE_FACADE_ONLY =
-  'Outside renderer/offline/, the renderer speaks to the offline core through its facade (renderer/offline/index.ts) only.';
+/**
+ * The layers as allow-lists (build/eslint-layers.js): each room (a folder, or a file that is a
+ * layer of its own) names the rooms it may import; imports inside a room are free. A file in a
+ * folder with no row is an error, and so is an import of one: a new folder gets a row first.
+ * What each folder is for: docs/main-process.md, docs/offline.md, docs/screens.md.
+ */
 
 /**
- * Inside the offline core (docs/offline.md), each subsystem imports only those below it:
- * db/ at the bottom (schema.ts importing nothing), then connection/, search/, customers/,
- * rewards/, outbox/ and refresh/; index.ts wires them. Opening the database and its
- * migrations are for index.ts alone.
+ * The main process (docs/main-process.md): the shells wire everything (neither imports the
+ * other); bridge/ is the composition root over the subsystems; updates/ reads policy/, which
+ * sits on storage/; demo/ on service/ and storage/; links/, shop-ledger/, service/ and storage/
+ * on validation/ and log/, which import only messages/, which imports no other folder.
  */
-const OFFLINE_LAYERS = {
-  'db/schema.ts': ['db', 'connection', 'search', 'customers', 'rewards', 'outbox', 'refresh'],
-  db: ['connection', 'search', 'customers', 'rewards', 'outbox', 'refresh'],
-  connection: ['db', 'search', 'customers', 'rewards', 'outbox', 'refresh'],
-  search: ['connection', 'customers', 'rewards', 'outbox', 'refresh'],
-  customers: ['connection', 'rewards', 'outbox', 'refresh'],
-  rewards: ['connection', 'outbox', 'refresh'],
-  outbox: ['refresh'],
-  refresh: ['rewards', 'outbox'],
+const BELOW_SUBSYSTEMS = ['validation', 'log', 'messages'];
+const ELECTRON_SUBSYSTEMS = ['updates', 'policy', 'demo', 'links', 'shop-ledger', 'service', 'storage', 'app-page'];
+const ELECTRON_ROWS = {
+  shell: ['bridge', ...ELECTRON_SUBSYSTEMS, ...BELOW_SUBSYSTEMS],
+  'browser-shell': ['bridge', ...ELECTRON_SUBSYSTEMS, ...BELOW_SUBSYSTEMS],
+  bridge: [...ELECTRON_SUBSYSTEMS, ...BELOW_SUBSYSTEMS],
+  updates: ['policy', ...BELOW_SUBSYSTEMS],
+  policy: ['storage', ...BELOW_SUBSYSTEMS],
+  demo: ['service', 'storage', ...BELOW_SUBSYSTEMS],
+  links: ['storage', ...BELOW_SUBSYSTEMS],
+  'shop-ledger': ['storage', ...BELOW_SUBSYSTEMS],
+  service: BELOW_SUBSYSTEMS,
+  storage: BELOW_SUBSYSTEMS,
+  'app-page': ['log', 'messages'],
+  validation: ['messages'],
+  log: ['messages'],
+  messages: [],
 };
-/** Opening the database (and so its migrations) is the wiring's job, not a subsystem's. */
-const OPENS_THE_DATABASE = ['**/db/open', '**/db/open.ts', '**/db/migrations', '**/db/migrations/**'];
 
 /**
- * The main process's folders (docs/main-process.md): shell/ touches Electron and wires the
- * rest; browser-shell/ wires the same rest in plain Node for the browser (neither imports the
- * other); bridge/ is the handler table over service/, storage/, links/, demo/ and shop-ledger/;
- * those sit on validation/ and log/, which import only messages/, which imports no other folder.
- * shop-ledger/ (the tills of a shop, docs/shop-ledger.md) is read by the shells and the bridge
- * only, and reads nothing beside storage/ and what lies below it.
+ * The offline core (docs/offline.md): db/ at the bottom (schema.ts importing nothing, the
+ * migrations nothing outside themselves), then connection/, search/, customers/, rewards/,
+ * outbox/ and refresh/; the files at its top wire them, and index.ts alone opens the database.
+ * Some rooms still reach up to the renderer's i18n/ (and counter-operations.ts to lib/dates.ts),
+ * listed apart, to go: the core should speak in reasons and codes, and the view layer word them.
  */
-const SHELLS = ['shell', 'browser-shell'];
+const OFFLINE_BELOW_TOP = ['db', 'db/schema.ts', 'connection', 'search', 'customers', 'rewards', 'outbox', 'refresh'];
+const OFFLINE_ROWS = {
+  'db/schema.ts': [],
+  'db/migrations': [],
+  db: ['db/schema.ts'],
+  'db/open.ts': ['db/schema.ts', 'db/migrations'],
+  connection: [],
+  search: ['db', 'db/schema.ts'],
+  customers: ['db', 'db/schema.ts', 'search'],
+  rewards: ['db', 'db/schema.ts', 'search', 'customers'],
+  outbox: ['db', 'db/schema.ts', 'connection', 'search', 'customers', 'rewards'],
+  refresh: ['db', 'db/schema.ts', 'connection', 'search', 'customers'],
+  'counter-operations.ts': OFFLINE_BELOW_TOP,
+  'background-work.ts': OFFLINE_BELOW_TOP,
+  'index.ts': [...OFFLINE_BELOW_TOP, 'db/open.ts', 'db/migrations', 'counter-operations.ts', 'background-work.ts'],
+};
+/** Where the offline core still imports the renderer's lib/ and i18n/. */
+const OFFLINE_REACHING_UP = {
+  connection: ['i18n'],
+  rewards: ['i18n'],
+  outbox: ['i18n'],
+  refresh: ['i18n'],
+  'counter-operations.ts': ['lib', 'i18n'],
+  'index.ts': ['i18n'],
+};
+
 /**
- * policy/ (the organisation's policy over the settings) sits on storage/; updates/ (when the
- * till updates itself) reads the policy's `updates`; only the shells and the bridge read them.
+ * The renderer's top level (docs/screens.md): views over components over stores, which reach
+ * the offline core through its facade (offline/index.ts) only; lib/ and i18n/ below them.
  */
-const MANAGEMENT = ['policy', 'updates'];
-const ELECTRON_LAYERS = {
-  shell: ['browser-shell'],
-  'browser-shell': ['shell'],
-  messages: [
-    ...SHELLS,
-    'bridge',
-    'service',
-    'storage',
-    'links',
-    'demo',
-    'app-page',
-    'shop-ledger',
-    'validation',
-    'log',
-    ...MANAGEMENT,
-  ],
-  log: [
-    ...SHELLS,
-    'bridge',
-    'service',
-    'storage',
-    'links',
-    'demo',
-    'app-page',
-    'shop-ledger',
-    'validation',
-    ...MANAGEMENT,
-  ],
-  validation: [
-    ...SHELLS,
-    'bridge',
-    'service',
-    'storage',
-    'links',
-    'demo',
-    'app-page',
-    'shop-ledger',
-    'log',
-    ...MANAGEMENT,
-  ],
-  'app-page': [...SHELLS, 'bridge', 'service', 'storage', 'links', 'demo', 'shop-ledger', 'validation', ...MANAGEMENT],
-  service: [...SHELLS, 'bridge', 'storage', 'links', 'demo', 'app-page', 'shop-ledger', ...MANAGEMENT],
-  storage: [...SHELLS, 'bridge', 'service', 'links', 'demo', 'app-page', 'shop-ledger', ...MANAGEMENT],
-  links: [...SHELLS, 'bridge', 'service', 'demo', 'app-page', 'shop-ledger', ...MANAGEMENT],
-  demo: [...SHELLS, 'bridge', 'links', 'app-page', 'shop-ledger', ...MANAGEMENT],
-  'shop-ledger': [...SHELLS, 'bridge', 'service', 'links', 'demo', 'app-page', ...MANAGEMENT],
-  policy: [...SHELLS, 'bridge', 'service', 'links', 'demo', 'app-page', 'shop-ledger', 'updates'],
-  updates: [...SHELLS, 'bridge', 'service', 'storage', 'links', 'demo', 'app-page', 'shop-ledger'],
-  bridge: SHELLS,
+const OFFLINE_FACADE = 'offline/index.ts';
+const RENDERER_ROWS = {
+  'main.ts': ['App.vue', 'styles.css', 'views', 'components', 'stores', 'lib', 'i18n'],
+  'App.vue': ['views', 'components', 'stores', 'lib', 'i18n'],
+  views: ['components', 'stores', 'lib', 'i18n', OFFLINE_FACADE],
+  components: ['stores', 'lib', 'i18n', OFFLINE_FACADE],
+  stores: ['lib', 'i18n', OFFLINE_FACADE],
+  lib: ['i18n'],
+  i18n: [],
+  'env.d.ts': [],
+  'shims-vue.d.ts': [],
+  'styles.css': [],
+};
+
+/** Every row, keyed and listed by path from the repository's root. */
+const under = (prefix, rows) =>
+  Object.fromEntries(
+    Object.entries(rows).map(([room, allowed]) => [`${prefix}/${room}`, allowed.map((to) => `${prefix}/${to}`)]),
+  );
+export const LAYER_ROWS = {
+  ...under('electron', ELECTRON_ROWS),
+  ...under('renderer', RENDERER_ROWS),
+  ...Object.fromEntries(
+    Object.entries(under('renderer/offline', OFFLINE_ROWS)).map(([room, allowed]) => {
+      const up = OFFLINE_REACHING_UP[room.slice('renderer/offline/'.length)] ?? [];
+      return [room, [...allowed, ...up.map((to) => `renderer/${to}`)]];
+    }),
+  ),
 };
 
 /** The browser shell runs where Electron cannot: importing it there would fail on those very machines. */
@@ -189,36 +202,6 @@ export default tseslint.config(
     },
   },
   {
-    // Outside the offline core (views, components, stores, lib, i18n) the renderer sees its
-    // operations, never its database, cache, outbox or replayer; types come re-exported through
-    // the facade. Options of a rule are replaced, not merged, by a later block: the renderer's own
-    // come along.
-    files: ['renderer/**/*.{ts,vue}'],
-    ignores: ['renderer/offline/**'],
-    rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            ...RENDERER_IMPORT_PATTERNS,
-            {
-              group: ['**/offline/*', '**/offline/*/**', '!**/offline/index', '!**/offline/index.ts'],
-              message: OFFLINE_FACADE_ONLY,
-            },
-          ],
-        },
-      ],
-      'no-restricted-syntax': [
-        'error',
-        RENDERER_DYNAMIC_IMPORTS,
-        {
-          selector: 'ImportExpression[source.value=/(^|\\/)offline\\/(?!index(\\.ts)?$)/]',
-          message: OFFLINE_FACADE_ONLY,
-        },
-      ],
-    },
-  },
-  {
     files: ['electron/**/*.ts'],
     ignores: ['electron/demo/demo-mode.ts'],
     rules: {
@@ -243,52 +226,50 @@ export default tseslint.config(
       ],
     },
   },
-  // ── Inside the offline core and the main process: each folder imports only those below it ──
-  ...Object.entries(OFFLINE_LAYERS).map(([part, below]) => {
-    const own = part.endsWith('.ts') ? [`renderer/offline/${part}`] : [`renderer/offline/${part}/**/*.ts`];
-    const opener = part === 'db' ? [] : [{ group: OPENS_THE_DATABASE, message: 'Only index.ts opens the database.' }];
-    return {
-      files: own,
-      ignores: part === 'db' ? ['renderer/offline/db/schema.ts', 'renderer/offline/db/migrations/**'] : [],
-      rules: {
-        '@typescript-eslint/no-restricted-imports': [
-          'error',
-          {
-            patterns: [
-              ...RENDERER_IMPORT_PATTERNS,
-              ...opener,
-              {
-                // schema.ts is the bottom: not even its neighbours in db/.
-                group: [...(part === 'db/schema.ts' ? ['./*'] : []), ...below.flatMap(folder)],
-                message: `renderer/offline/${part} does not import ${below.join(', ')} (docs/offline.md).`,
-              },
-            ],
-          },
-        ],
-      },
-    };
-  }),
-  ...Object.entries(ELECTRON_LAYERS).map(([part, below]) => ({
-    files: [`electron/${part}/**/*.ts`],
+  // ── Inside the main process, the renderer and the offline core: each room imports only its row ──
+  {
+    files: ['electron/**/*.ts', 'renderer/**/*.{ts,vue}'],
+    plugins: { layers },
+    rules: { 'layers/allowed-imports': ['error', { domains: ['electron', 'renderer'], rows: LAYER_ROWS }] },
+  },
+  {
+    // A migration runs on tills long after it shipped: it carries the code it ran with
+    // (migrations/frozen/) and imports nothing the app's code may change since.
+    files: ['renderer/offline/db/migrations/**/*.ts'],
     rules: {
-      'no-restricted-imports': [
+      '@typescript-eslint/no-restricted-imports': [
         'error',
         {
           patterns: [
-            ...(part === 'demo' ? [] : [{ group: folder('sandbox'), message: SANDBOX_ONLY_FROM_DEMO }]),
-            ...(part === 'browser-shell' ? [NO_ELECTRON_IN_BROWSER_SHELL] : []),
-            { group: folder('renderer'), message: 'The main process never imports renderer/.' },
             {
-              group: below.flatMap(folder),
-              message: `electron/${part} does not import ${below.join(', ')} (docs/main-process.md).`,
+              // Not even the contract's types: the rows are as each version stored them.
+              group: ['../*', '../**', 'electron'],
+              message:
+                'A migration imports only its own folder (migrations/frozen/ holds the code it ran with) and Dexie.',
             },
           ],
         },
       ],
     },
-  })),
+  },
   {
-    // The sandbox stands for the real service: it shares no code with the app, not even common/.
+    files: ['electron/browser-shell/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            NO_ELECTRON_IN_BROWSER_SHELL,
+            { group: folder('sandbox'), message: SANDBOX_ONLY_FROM_DEMO },
+            { group: folder('renderer'), message: 'The main process never imports renderer/.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The sandbox stands for the real service: it shares no code with the app but the pure
+    // folding of names (common/fold.ts), so that the two never drift apart.
     files: ['sandbox/**/*.ts'],
     rules: {
       'no-restricted-imports': [
@@ -296,8 +277,14 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: [...folder('electron'), ...folder('renderer'), ...folder('common')],
-              message: 'sandbox/ imports nothing of the app (it stands for the real service).',
+              group: [
+                ...folder('electron'),
+                ...folder('renderer'),
+                '**/common/*',
+                '!**/common/fold',
+                '!**/common/fold.ts',
+              ],
+              message: 'sandbox/ imports nothing of the app but common/fold.ts (it stands for the real service).',
             },
           ],
         },

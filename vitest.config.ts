@@ -11,7 +11,12 @@ export default defineConfig({
         test: {
           name: 'node',
           environment: 'node',
-          include: ['test/sandbox/**/*.test.ts', 'test/electron/**/*.test.ts', 'test/build/**/*.test.ts'],
+          include: [
+            'test/common/**/*.test.ts',
+            'test/sandbox/**/*.test.ts',
+            'test/electron/**/*.test.ts',
+            'test/build/**/*.test.ts',
+          ],
           // No multicast or broadcast on the machine's own network (docs/tests.md).
           setupFiles: ['test/support/host-network-guard-setup.ts'],
         },

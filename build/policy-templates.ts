@@ -38,269 +38,227 @@ const CATEGORIES: Record<TemplatePolicy['category'] | 'root', Words> = {
   manager: { en: 'Manager', ar: 'المدير' },
 };
 
-const SETTINGS = `${POLICY_KEY}\\settings`;
-const UPDATES = `${POLICY_KEY}\\updates`;
+/** The subkey each category's values go in; an object-valued policy adds its own below it. */
+const KEYS: Record<TemplatePolicy['category'], string> = {
+  settings: `${POLICY_KEY}\\settings`,
+  updates: `${POLICY_KEY}\\updates`,
+  manager: POLICY_KEY,
+};
+
+const w = (en: string, ar: string): Words => ({ en, ar });
+type Labelled = Element & { label: Words };
+const text = (valueName: string, maxLength: number, label: Words): Labelled => ({
+  kind: 'text',
+  valueName,
+  maxLength,
+  label,
+});
+const number = (valueName: string, min: number, max: number, label: Words): Labelled => ({
+  kind: 'number',
+  valueName,
+  min,
+  max,
+  label,
+});
+const list = (valueName: string, label: Words): Labelled => ({ kind: 'list', valueName, label });
+const choice = (valueName: string, values: readonly string[], label: Words): Labelled => ({
+  kind: 'choice',
+  valueName,
+  values,
+  label,
+});
+const FROM_HOUR = w('From hour', 'من الساعة');
+const TO_HOUR = w('To hour', 'إلى الساعة');
+const EVERY_HOURS = w('Every (hours)', 'كل (ساعات)');
+const ADDRESS = w('Address', 'العنوان');
+
+/**
+ * One row of the table: the JSON key the policy sets (its category is the part before the
+ * dot; `managerPinHash` is the manager's), its title and explanation, and either `yes/no`
+ * (enabled writes 1, disabled 0, to the key's last part) or its elements. An object-valued
+ * policy (`object`) keeps its elements in a subkey of its own name.
+ */
+function row(name: string, title: Words, explain: Words, value: 'yes/no' | Labelled[], object = false): TemplatePolicy {
+  const [first, last = first] = name.split('.') as [string, string?];
+  const category = first === 'settings' || first === 'updates' ? first : 'manager';
+  const key = object ? `${KEYS[category]}\\${last}` : KEYS[category];
+  const shape = value === 'yes/no' ? { yesNo: { valueName: last } } : { elements: value };
+  return { name, category, key, title, explain, ...shape };
+}
 
 /** Every policy the templates offer; `defaults` (not locked) are for policy.json and profiles only. */
 export const TEMPLATE_POLICIES: readonly TemplatePolicy[] = [
-  {
-    name: 'settings.baseUrl',
-    category: 'settings',
-    key: SETTINGS,
-    title: { en: 'Loyalty service address', ar: 'عنوان خدمة الولاء' },
-    explain: {
-      en: 'The address of the loyalty service, https:// (plain http only for 127.0.0.1 or localhost). Set and locked on the till.',
-      ar: 'عنوان خدمة الولاء، يبدأ بـ https:// (يُسمح بـ http فقط لـ 127.0.0.1 أو localhost). يُضبط ويُقفل على نقطة البيع.',
-    },
-    elements: [{ kind: 'text', valueName: 'baseUrl', maxLength: 2048, label: { en: 'Address', ar: 'العنوان' } }],
-  },
-  {
-    name: 'settings.branchId',
-    category: 'settings',
-    key: SETTINGS,
-    title: { en: 'Branch', ar: 'الفرع' },
-    explain: {
-      en: 'The branch id (a UUID from the loyalty service) sent with every redemption.',
-      ar: 'معرّف الفرع (UUID من خدمة الولاء) الذي يُرسل مع كل استبدال.',
-    },
-    elements: [{ kind: 'text', valueName: 'branchId', maxLength: 36, label: { en: 'Branch id', ar: 'معرّف الفرع' } }],
-  },
-  {
-    name: 'settings.tillName',
-    category: 'settings',
-    key: SETTINGS,
-    title: { en: 'Till name', ar: 'اسم نقطة البيع' },
-    explain: {
-      en: 'The name of the till, up to 60 characters. {computerName} is replaced by the computer name, for example "Till {computerName}". Use plain ASCII here; put names in other scripts in policy.json.',
-      ar: 'اسم نقطة البيع، حتى ٦٠ حرفًا. يُستبدل {computerName} باسم الحاسوب، مثل "Till {computerName}". استخدم هنا أحرف ASCII فقط؛ وضع الأسماء بخطوط أخرى في policy.json.',
-    },
-    elements: [{ kind: 'text', valueName: 'tillName', maxLength: 60, label: { en: 'Name', ar: 'الاسم' } }],
-  },
-  {
-    name: 'settings.defaultCountry',
-    category: 'settings',
-    key: SETTINGS,
-    title: { en: 'Default country', ar: 'البلد الافتراضي' },
-    explain: {
-      en: 'The two-letter country code used to read local phone numbers, such as SA or AE.',
-      ar: 'رمز البلد المكوّن من حرفين لقراءة أرقام الهواتف المحلية، مثل SA أو AE.',
-    },
-    elements: [{ kind: 'text', valueName: 'defaultCountry', maxLength: 2, label: { en: 'Country', ar: 'البلد' } }],
-  },
-  {
-    name: 'settings.language',
-    category: 'settings',
-    key: SETTINGS,
-    title: { en: 'Interface language', ar: 'لغة الواجهة' },
-    explain: { en: 'The language of the till’s screens.', ar: 'لغة شاشات نقطة البيع.' },
-    elements: [
-      {
-        kind: 'choice',
-        valueName: 'language',
-        values: INTERFACE_LANGUAGES,
-        label: { en: 'Language', ar: 'اللغة' },
-      },
+  row(
+    'settings.baseUrl',
+    w('Loyalty service address', 'عنوان خدمة الولاء'),
+    w(
+      'The address of the loyalty service, https:// (plain http only for 127.0.0.1 or localhost). Set and locked on the till.',
+      'عنوان خدمة الولاء، يبدأ بـ https:// (يُسمح بـ http فقط لـ 127.0.0.1 أو localhost). يُضبط ويُقفل على نقطة البيع.',
+    ),
+    [text('baseUrl', 2048, ADDRESS)],
+  ),
+  row(
+    'settings.branchId',
+    w('Branch', 'الفرع'),
+    w(
+      'The branch id (a UUID from the loyalty service) sent with every redemption.',
+      'معرّف الفرع (UUID من خدمة الولاء) الذي يُرسل مع كل استبدال.',
+    ),
+    [text('branchId', 36, w('Branch id', 'معرّف الفرع'))],
+  ),
+  row(
+    'settings.tillName',
+    w('Till name', 'اسم نقطة البيع'),
+    w(
+      'The name of the till, up to 60 characters. {computerName} is replaced by the computer name, for example "Till {computerName}". Use plain ASCII here; put names in other scripts in policy.json.',
+      'اسم نقطة البيع، حتى ٦٠ حرفًا. يُستبدل {computerName} باسم الحاسوب، مثل "Till {computerName}". استخدم هنا أحرف ASCII فقط؛ وضع الأسماء بخطوط أخرى في policy.json.',
+    ),
+    [text('tillName', 60, w('Name', 'الاسم'))],
+  ),
+  row(
+    'settings.defaultCountry',
+    w('Default country', 'البلد الافتراضي'),
+    w(
+      'The two-letter country code used to read local phone numbers, such as SA or AE.',
+      'رمز البلد المكوّن من حرفين لقراءة أرقام الهواتف المحلية، مثل SA أو AE.',
+    ),
+    [text('defaultCountry', 2, w('Country', 'البلد'))],
+  ),
+  row(
+    'settings.language',
+    w('Interface language', 'لغة الواجهة'),
+    w('The language of the till’s screens.', 'لغة شاشات نقطة البيع.'),
+    [choice('language', INTERFACE_LANGUAGES, w('Language', 'اللغة'))],
+  ),
+  row(
+    'settings.arabicDigits',
+    w('Digits in Arabic', 'الأرقام في العربية'),
+    w(
+      'Arabic-Indic (arab) or Latin (latn) digits while the interface is in Arabic.',
+      'أرقام هندية (arab) أو لاتينية (latn) حين تكون الواجهة بالعربية.',
+    ),
+    [choice('arabicDigits', ARABIC_DIGITS, w('Digits', 'الأرقام'))],
+  ),
+  row(
+    'settings.theme',
+    w('Screen colours', 'ألوان الشاشة'),
+    w('Follow the computer (system), light or dark.', 'اتباع الحاسوب (system) أو فاتح (light) أو داكن (dark).'),
+    [choice('theme', THEMES, w('Colours', 'الألوان'))],
+  ),
+  row(
+    'settings.allowOfflineRedemption',
+    w('Redeem while offline', 'الاستبدال دون اتصال'),
+    w(
+      'Enabled: a redemption made while the service cannot be reached is queued. Disabled: it is refused.',
+      'مفعّل: يُضاف الاستبدال الذي يتم أثناء تعذّر الوصول إلى الخدمة إلى قائمة الانتظار. معطّل: يُرفض.',
+    ),
+    'yes/no',
+  ),
+  row(
+    'settings.posCallbackUrl',
+    w('POS callback address', 'عنوان رد نظام نقاط البيع'),
+    w(
+      'Where the outcome of a redemption a POS link prepared is sent: https://, or http:// for this computer only.',
+      'المكان الذي تُرسل إليه نتيجة استبدال جهّزه رابط من نظام نقاط البيع: https://، أو http:// لهذا الحاسوب فقط.',
+    ),
+    [text('posCallbackUrl', 2048, ADDRESS)],
+  ),
+  row(
+    'settings.cacheRefresh',
+    w('Offline cache refresh', 'تحديث النسخة دون اتصال'),
+    w(
+      'How often the offline cache is refreshed in full (hours), and the local hours of the window it happens in.',
+      'عدد الساعات بين كل تحديث كامل للنسخة دون اتصال، والساعات المحلية للنافذة التي يتم فيها.',
+    ),
+    [
+      number('everyHours', 1, 168, EVERY_HOURS),
+      number('windowFromHour', 0, 23, FROM_HOUR),
+      number('windowToHour', 0, 23, TO_HOUR),
     ],
-  },
-  {
-    name: 'settings.arabicDigits',
-    category: 'settings',
-    key: SETTINGS,
-    title: { en: 'Digits in Arabic', ar: 'الأرقام في العربية' },
-    explain: {
-      en: 'Arabic-Indic (arab) or Latin (latn) digits while the interface is in Arabic.',
-      ar: 'أرقام هندية (arab) أو لاتينية (latn) حين تكون الواجهة بالعربية.',
-    },
-    elements: [
-      { kind: 'choice', valueName: 'arabicDigits', values: ARABIC_DIGITS, label: { en: 'Digits', ar: 'الأرقام' } },
-    ],
-  },
-  {
-    name: 'settings.theme',
-    category: 'settings',
-    key: SETTINGS,
-    title: { en: 'Screen colours', ar: 'ألوان الشاشة' },
-    explain: {
-      en: 'Follow the computer (system), light or dark.',
-      ar: 'اتباع الحاسوب (system) أو فاتح (light) أو داكن (dark).',
-    },
-    elements: [{ kind: 'choice', valueName: 'theme', values: THEMES, label: { en: 'Colours', ar: 'الألوان' } }],
-  },
-  {
-    name: 'settings.allowOfflineRedemption',
-    category: 'settings',
-    key: SETTINGS,
-    title: { en: 'Redeem while offline', ar: 'الاستبدال دون اتصال' },
-    explain: {
-      en: 'Enabled: a redemption made while the service cannot be reached is queued. Disabled: it is refused.',
-      ar: 'مفعّل: يُضاف الاستبدال الذي يتم أثناء تعذّر الوصول إلى الخدمة إلى قائمة الانتظار. معطّل: يُرفض.',
-    },
-    yesNo: { valueName: 'allowOfflineRedemption' },
-  },
-  {
-    name: 'settings.posCallbackUrl',
-    category: 'settings',
-    key: SETTINGS,
-    title: { en: 'POS callback address', ar: 'عنوان رد نظام نقاط البيع' },
-    explain: {
-      en: 'Where the outcome of a redemption a POS link prepared is sent: https://, or http:// for this computer only.',
-      ar: 'المكان الذي تُرسل إليه نتيجة استبدال جهّزه رابط من نظام نقاط البيع: https://، أو http:// لهذا الحاسوب فقط.',
-    },
-    elements: [{ kind: 'text', valueName: 'posCallbackUrl', maxLength: 2048, label: { en: 'Address', ar: 'العنوان' } }],
-  },
-  {
-    name: 'settings.cacheRefresh',
-    category: 'settings',
-    key: `${SETTINGS}\\cacheRefresh`,
-    title: { en: 'Offline cache refresh', ar: 'تحديث النسخة دون اتصال' },
-    explain: {
-      en: 'How often the offline cache is refreshed in full (hours), and the local hours of the window it happens in.',
-      ar: 'عدد الساعات بين كل تحديث كامل للنسخة دون اتصال، والساعات المحلية للنافذة التي يتم فيها.',
-    },
-    elements: [
-      {
-        kind: 'number',
-        valueName: 'everyHours',
-        min: 1,
-        max: 168,
-        label: { en: 'Every (hours)', ar: 'كل (ساعات)' },
-      },
-      {
-        kind: 'number',
-        valueName: 'windowFromHour',
-        min: 0,
-        max: 23,
-        label: { en: 'From hour', ar: 'من الساعة' },
-      },
-      { kind: 'number', valueName: 'windowToHour', min: 0, max: 23, label: { en: 'To hour', ar: 'إلى الساعة' } },
-    ],
-  },
-  {
-    name: 'settings.shopLedger',
-    category: 'settings',
-    key: SETTINGS,
-    title: { en: 'Shop ledger', ar: 'سجل المتجر' },
-    explain: {
-      en: 'Enabled: the till keeps the shop ledger of offline claims with the other tills of its shop.',
-      ar: 'مفعّل: تحتفظ نقطة البيع بسجل المتجر للمطالبات دون اتصال مع نقاط البيع الأخرى في متجرها.',
-    },
-    yesNo: { valueName: 'shopLedger' },
-  },
-  {
-    name: 'settings.shopPeers',
-    category: 'settings',
-    key: SETTINGS,
-    title: { en: 'Tills of the shop', ar: 'نقاط بيع المتجر' },
-    explain: {
-      en: 'Tills to ask directly, one host:port a line, at most 16.',
-      ar: 'نقاط البيع التي تُسأل مباشرة، عنوان host:port في كل سطر، ١٦ على الأكثر.',
-    },
-    elements: [{ kind: 'list', valueName: 'shopPeers', label: { en: 'Tills', ar: 'نقاط البيع' } }],
-  },
-  {
-    name: 'settings.shopLedgerPort',
-    category: 'settings',
-    key: SETTINGS,
-    title: { en: 'Shop ledger port', ar: 'منفذ سجل المتجر' },
-    explain: { en: 'The TCP port the shop ledger listens on.', ar: 'منفذ TCP الذي يستمع عليه سجل المتجر.' },
-    elements: [
-      {
-        kind: 'number',
-        valueName: 'shopLedgerPort',
-        min: 1024,
-        max: 65535,
-        label: { en: 'Port', ar: 'المنفذ' },
-      },
-    ],
-  },
-  {
-    name: 'updates.enabled',
-    category: 'updates',
-    key: UPDATES,
-    title: { en: 'Updates', ar: 'التحديثات' },
-    explain: {
-      en: 'Disabled: the till never checks for, downloads or installs an update.',
-      ar: 'معطّل: لا تبحث نقطة البيع عن تحديث ولا تنزّله ولا تثبّته أبدًا.',
-    },
-    yesNo: { valueName: 'enabled' },
-  },
-  {
-    name: 'updates.feedUrl',
-    category: 'updates',
-    key: UPDATES,
-    title: { en: 'Update feed', ar: 'مصدر التحديثات' },
-    explain: {
-      en: 'The https:// folder holding latest.yml, instead of the one the build names.',
-      ar: 'مجلد https:// الذي يحتوي latest.yml، بدلًا من المجلد الذي يحدده الإصدار.',
-    },
-    elements: [{ kind: 'text', valueName: 'feedUrl', maxLength: 2048, label: { en: 'Address', ar: 'العنوان' } }],
-  },
-  {
-    name: 'updates.channel',
-    category: 'updates',
-    key: UPDATES,
-    title: { en: 'Update channel', ar: 'قناة التحديث' },
-    explain: {
-      en: 'The feed file read: <channel>.yml (latest by default).',
-      ar: 'ملف المصدر المقروء: <channel>.yml (latest افتراضيًا).',
-    },
-    elements: [{ kind: 'text', valueName: 'channel', maxLength: 32, label: { en: 'Channel', ar: 'القناة' } }],
-  },
-  {
-    name: 'updates.pinVersion',
-    category: 'updates',
-    key: UPDATES,
-    title: { en: 'Pinned version', ar: 'الإصدار المثبّت' },
-    explain: {
-      en: 'Install this version (such as 1.4.2) and no other; never anything older than what is installed.',
-      ar: 'ثبّت هذا الإصدار (مثل 1.4.2) دون غيره؛ ولا شيء أقدم مما هو مثبّت أبدًا.',
-    },
-    elements: [{ kind: 'text', valueName: 'pinVersion', maxLength: 64, label: { en: 'Version', ar: 'الإصدار' } }],
-  },
-  {
-    name: 'updates.installWindow',
-    category: 'updates',
-    key: `${UPDATES}\\installWindow`,
-    title: { en: 'Install window', ar: 'نافذة التثبيت' },
-    explain: {
-      en: 'The local hours in which an idle till installs a downloaded update (02 to 05 by default).',
-      ar: 'الساعات المحلية التي تثبّت فيها نقطة البيع غير المشغولة تحديثًا منزّلًا (من ٠٢ إلى ٠٥ افتراضيًا).',
-    },
-    elements: [
-      { kind: 'number', valueName: 'fromHour', min: 0, max: 23, label: { en: 'From hour', ar: 'من الساعة' } },
-      { kind: 'number', valueName: 'toHour', min: 0, max: 23, label: { en: 'To hour', ar: 'إلى الساعة' } },
-    ],
-  },
-  {
-    name: 'updates.checkEveryHours',
-    category: 'updates',
-    key: UPDATES,
-    title: { en: 'Update checks', ar: 'البحث عن التحديثات' },
-    explain: {
-      en: 'Hours between two looks at the feed (6 by default).',
-      ar: 'عدد الساعات بين كل بحثين في المصدر (٦ افتراضيًا).',
-    },
-    elements: [
-      {
-        kind: 'number',
-        valueName: 'checkEveryHours',
-        min: 1,
-        max: 168,
-        label: { en: 'Every (hours)', ar: 'كل (ساعات)' },
-      },
-    ],
-  },
-  {
-    name: 'managerPinHash',
-    category: 'manager',
-    key: POLICY_KEY,
-    title: { en: 'Manager PIN', ar: 'رمز المدير' },
-    explain: {
-      en: 'The manager PIN as a PHC scrypt hash ($scrypt$ln=…,r=…,p=…$salt$hash). Never the PIN itself.',
-      ar: 'رمز المدير على هيئة بصمة scrypt بصيغة PHC ($scrypt$ln=…,r=…,p=…$salt$hash). وليس الرمز نفسه أبدًا.',
-    },
-    elements: [{ kind: 'text', valueName: 'managerPinHash', maxLength: 300, label: { en: 'Hash', ar: 'البصمة' } }],
-  },
+    true,
+  ),
+  row(
+    'settings.shopLedger',
+    w('Shop ledger', 'سجل المتجر'),
+    w(
+      'Enabled: the till keeps the shop ledger of offline claims with the other tills of its shop.',
+      'مفعّل: تحتفظ نقطة البيع بسجل المتجر للمطالبات دون اتصال مع نقاط البيع الأخرى في متجرها.',
+    ),
+    'yes/no',
+  ),
+  row(
+    'settings.shopPeers',
+    w('Tills of the shop', 'نقاط بيع المتجر'),
+    w(
+      'Tills to ask directly, one host:port a line, at most 16.',
+      'نقاط البيع التي تُسأل مباشرة، عنوان host:port في كل سطر، ١٦ على الأكثر.',
+    ),
+    [list('shopPeers', w('Tills', 'نقاط البيع'))],
+  ),
+  row(
+    'settings.shopLedgerPort',
+    w('Shop ledger port', 'منفذ سجل المتجر'),
+    w('The TCP port the shop ledger listens on.', 'منفذ TCP الذي يستمع عليه سجل المتجر.'),
+    [number('shopLedgerPort', 1024, 65535, w('Port', 'المنفذ'))],
+  ),
+  row(
+    'updates.enabled',
+    w('Updates', 'التحديثات'),
+    w(
+      'Disabled: the till never checks for, downloads or installs an update.',
+      'معطّل: لا تبحث نقطة البيع عن تحديث ولا تنزّله ولا تثبّته أبدًا.',
+    ),
+    'yes/no',
+  ),
+  row(
+    'updates.feedUrl',
+    w('Update feed', 'مصدر التحديثات'),
+    w(
+      'The https:// folder holding latest.yml, instead of the one the build names.',
+      'مجلد https:// الذي يحتوي latest.yml، بدلًا من المجلد الذي يحدده الإصدار.',
+    ),
+    [text('feedUrl', 2048, ADDRESS)],
+  ),
+  row(
+    'updates.channel',
+    w('Update channel', 'قناة التحديث'),
+    w('The feed file read: <channel>.yml (latest by default).', 'ملف المصدر المقروء: <channel>.yml (latest افتراضيًا).'),
+    [text('channel', 32, w('Channel', 'القناة'))],
+  ),
+  row(
+    'updates.pinVersion',
+    w('Pinned version', 'الإصدار المثبّت'),
+    w(
+      'Install this version (such as 1.4.2) and no other; never anything older than what is installed.',
+      'ثبّت هذا الإصدار (مثل 1.4.2) دون غيره؛ ولا شيء أقدم مما هو مثبّت أبدًا.',
+    ),
+    [text('pinVersion', 64, w('Version', 'الإصدار'))],
+  ),
+  row(
+    'updates.installWindow',
+    w('Install window', 'نافذة التثبيت'),
+    w(
+      'The local hours in which an idle till installs a downloaded update (02 to 05 by default).',
+      'الساعات المحلية التي تثبّت فيها نقطة البيع غير المشغولة تحديثًا منزّلًا (من ٠٢ إلى ٠٥ افتراضيًا).',
+    ),
+    [number('fromHour', 0, 23, FROM_HOUR), number('toHour', 0, 23, TO_HOUR)],
+    true,
+  ),
+  row(
+    'updates.checkEveryHours',
+    w('Update checks', 'البحث عن التحديثات'),
+    w('Hours between two looks at the feed (6 by default).', 'عدد الساعات بين كل بحثين في المصدر (٦ افتراضيًا).'),
+    [number('checkEveryHours', 1, 168, EVERY_HOURS)],
+  ),
+  row(
+    'managerPinHash',
+    w('Manager PIN', 'رمز المدير'),
+    w(
+      'The manager PIN as a PHC scrypt hash ($scrypt$ln=…,r=…,p=…$salt$hash). Never the PIN itself.',
+      'رمز المدير على هيئة بصمة scrypt بصيغة PHC ($scrypt$ln=…,r=…,p=…$salt$hash). وليس الرمز نفسه أبدًا.',
+    ),
+    [text('managerPinHash', 300, w('Hash', 'البصمة'))],
+  ),
 ];
 
 const escape = (text: string) =>

@@ -14,7 +14,7 @@ import {
   type SandboxData,
 } from './model';
 import { PageTags } from './page-tags';
-import { foldText, isNumberFragment } from './text-match';
+import { foldText, foldWords, isNumberFragment } from './text-match';
 
 export interface SearchQuery {
   /** E.164: an exact match. */
@@ -259,7 +259,7 @@ export class LoyaltyStore {
         return phoneDigits.includes(digits) || (withoutTrunk.length > 0 && phoneDigits.includes(withoutTrunk));
       });
     }
-    const words = foldText(term).split(' ');
+    const words = foldWords(term);
     const names = this.folded();
     return candidates.filter((customer) => {
       const name = names.get(customer.id) ?? '';

@@ -1,33 +1,7 @@
-// Letters that Unicode decomposition (NFD) leaves whole, folded by hand to what a cashier types.
-// Arabic: alef wasla as alef, alef maqsura as ya, ta marbuta as ha, tatweel dropped (أ إ آ
-// lose their hamza or madda as combining marks, with the tashkeel).
-const UNFOLDED: Record<string, string> = {
-  ø: 'o',
-  ł: 'l',
-  ı: 'i',
-  æ: 'ae',
-  œ: 'oe',
-  ß: 'ss',
-  đ: 'd',
-  ð: 'd',
-  þ: 'th',
-  ٱ: 'ا',
-  ى: 'ي',
-  ة: 'ه',
-  ـ: '',
-};
-const UNFOLDED_PATTERN = new RegExp(`[${Object.keys(UNFOLDED).join('')}]`, 'g');
-
-/** Case- and accent-insensitive form of a name or search term. */
-export function foldText(text: string): string {
-  return text
-    .normalize('NFD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase()
-    .replace(UNFOLDED_PATTERN, (letter) => UNFOLDED[letter] ?? letter)
-    .replace(/\s+/g, ' ')
-    .trim();
-}
+// Names are folded as the till folds them (common/fold.ts: case, accents, letters of their own,
+// Arabic alef forms, alef maqsura, ta marbuta, tatweel, apostrophes), so that a name the till
+// finds offline is found by the sandbox too.
+export { foldText, foldWords } from '../common/fold';
 
 /** True for a search term made only of what appears in phone numbers. */
 export function isNumberFragment(term: string): boolean {

@@ -10,7 +10,7 @@ import { msg } from '../messages';
  * with a message on the field, before the service or settings.json could store them.
  */
 
-// Characters people and scanners put in phone numbers (as renderer/lib/phone.ts reads them).
+// Characters people and scanners put in phone numbers (as common/phone.ts reads them).
 export const phone = plainText(msg('payload.phone.missing'))
   .trim()
   .min(1, msg('payload.phone.missing'))

@@ -1,4 +1,4 @@
-import { readPhone, type PhoneReading } from './phone';
+import { readPhone, type PhoneReading } from '../../common/phone';
 
 /** What a scanned (or typed) text is, for the till: a reward code, a phone, or neither. */
 export type ScanMeaning =

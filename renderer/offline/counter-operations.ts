@@ -28,7 +28,7 @@ import type {
 import { t } from '../i18n';
 import { isolate, isolatedList } from '../i18n/isolate';
 import { formatDayTime } from '../lib/dates';
-import { readPhone } from '../lib/phone';
+import { readPhone } from '../../common/phone';
 import { isUnreachable, mayHaveBeenApplied } from './connection/failure-kinds';
 import { PAGE_SIZE, type CacheSearchResult, type CustomerCache } from './customers/customer-cache';
 import type { WriteBehind } from './customers/write-behind';

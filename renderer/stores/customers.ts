@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { t } from '../i18n';
 import { isolate } from '../i18n/isolate';
 import { countryLabel } from '../lib/countries';
-import { readPhone, type PhoneReading } from '../lib/phone';
+import { readPhone, type PhoneReading } from '../../common/phone';
 import type { CacheNote, ListedCustomer } from '../offline';
 import { useConnectionStore } from './connection';
 import { useOfflineStore } from './offline';

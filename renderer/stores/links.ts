@@ -3,7 +3,7 @@ import { ref, watch } from 'vue';
 import type { LinkMessage, LinkRequest } from '../../common/contract';
 import { t } from '../i18n';
 import { isolate, ltr } from '../i18n/isolate';
-import { readPhone } from '../lib/phone';
+import { readPhone } from '../../common/phone';
 import { useCashierStore } from './cashier';
 import { useCustomersStore } from './customers';
 import { useNavigationStore } from './navigation';

@@ -6,7 +6,7 @@ import { formatPoints } from '../i18n/format';
 import { isolatedList } from '../i18n/isolate';
 import { formatDayTime } from '../lib/dates';
 import { countryLabel } from '../lib/countries';
-import { readPhone, toE164 } from '../lib/phone';
+import { readPhone, toE164 } from '../../common/phone';
 import { isRewardCode, normaliseRewardCode } from '../lib/scan-route';
 import { isUnreachable, type OfflineCheck, type RedemptionItem } from '../offline';
 import { useCashierStore } from './cashier';

@@ -1,8 +1,8 @@
-import { execFileSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, test } from 'vitest';
+import { sourceFiles as listedSourceFiles } from '../support/source-files';
 
 // No module of the app imports itself back, however long the way round: a circle means two
 // modules cannot be understood, tested or changed apart. Type-only imports count too. The
@@ -14,15 +14,7 @@ const FOLDERS = ['common', 'electron', 'renderer', 'sandbox'];
 const CANDIDATES = ['', '.ts', '.vue', '/index.ts'];
 
 function sourceFiles(): string[] {
-  const listed = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', ...FOLDERS], {
-    cwd: ROOT,
-    encoding: 'utf8',
-  });
-  return listed
-    .split('\n')
-    .filter((file) => /\.(ts|vue)$/.test(file) && !file.endsWith('.d.ts'))
-    .map((file) => resolve(ROOT, file))
-    .filter((file) => isFile(file));
+  return listedSourceFiles(FOLDERS).map((file) => resolve(ROOT, file));
 }
 
 function isFile(path: string): boolean {

@@ -125,6 +125,30 @@ describe('search by part of a name or number', () => {
     }
   });
 
+  it('folds names as the till folds them offline (common/fold.ts): apostrophes dropped, ħ and ŧ too', async () => {
+    const own = await startSandbox();
+    try {
+      const registered = [
+        ['Siobhán O’Brien', '+966 50 987 6500'],
+        ["Seán D'Arcy", '+966 50 987 6501'],
+        ['Ħamrun Ŧest', '+966 50 987 6502'],
+      ];
+      for (const [name, phone] of registered) {
+        expect((await post(own, '/v1/customers', { name, phone })).status).toBe(201);
+      }
+      const find = async (typed: string) =>
+        (await get(own, `/v1/customers?search=${encodeURIComponent(typed)}&per_page=100`)).body.data.map(
+          (c: any) => c.name,
+        );
+      expect(await find('obrien')).toEqual(['Siobhán O’Brien']);
+      expect(await find("o'brien")).toEqual(['Siobhán O’Brien']);
+      expect(await find('darcy sean')).toEqual(["Seán D'Arcy"]);
+      expect(await find('hamrun test')).toEqual(['Ħamrun Ŧest']);
+    } finally {
+      await own.close();
+    }
+  });
+
   it('matches Arabic names as people type them: tashkeel, tatweel, alef forms, ى and ة folded', async () => {
     const arabic = everyone.filter((customer: any) => /[\u0600-\u06ff]/.test(customer.name));
     expect(arabic.length).toBeGreaterThan(20);

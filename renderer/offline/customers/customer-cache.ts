@@ -21,11 +21,11 @@ import { PreparedCustomers, prepareCustomers } from './prepared-customers';
 
 import { RewardCache } from './reward-cache';
 import { SearchRhythm, type InterruptibleWrite } from './search-rhythm';
-import { feedOf, type CommittedCustomerWrites } from '../db/customer-feed';
 import type { CachedCustomer, CachedReward, OfflineDb } from '../db/schema';
-import { loadSearchIndex, yieldToBrowser, type IndexLoadOptions, type IndexLoadProgress } from '../search/index-loader';
+import { yieldToBrowser, type IndexLoadOptions, type IndexLoadProgress } from '../search/index-loader';
+import { IndexMemory } from '../search/index-memory';
 import { ListingMemory } from '../search/listing-memory';
-import { SlimSearchIndex, type IndexEntry } from '../search/search-index';
+import type { SlimSearchIndex } from '../search/search-index';
 
 // Its parts' names, as the rest of the offline core has long imported them from here.
 export { MAX_RESULTS, PAGE_SIZE, type CacheSearchResult } from './cache-search';
@@ -38,8 +38,6 @@ export interface CachedCustomerWithRewards {
   /** Rewards the service last listed as awaiting redemption, plus any pending here. */
   rewards: CachedReward[];
 }
-
-type IndexState = 'empty' | 'loading' | 'ready';
 
 /** A background write was rolled back so that a cashier's search would not wait for it. */
 export class WriteInterrupted extends Error {
@@ -54,13 +52,10 @@ export interface CustomerCacheOptions {
   defaultCountry: () => string;
 }
 
-function entryOf(row: CachedCustomer): IndexEntry {
-  return { pk: row.pk!, phoneE164: row.phoneE164, nameWords: row.nameWords };
-}
-
 export class CustomerCache {
-  readonly index = new SlimSearchIndex(yieldToBrowser);
-  /** What the results list shows of every customer (loaded after the index). */
+  /** The search index of every customer, following the committed writes (loaded first). */
+  private readonly indexMemory: IndexMemory;
+  /** What the results list shows of every customer, following them too (loaded after the index). */
   readonly listings: ListingMemory;
   /** The cashier's searches, which background writes make way for. */
   private readonly rhythm = new SearchRhythm();
@@ -68,10 +63,7 @@ export class CustomerCache {
   private readonly rewards: RewardCache;
   /** A fill's writes of new customers, planned from what the write before left. */
   private readonly newCustomers: NewCustomerWrites;
-  private indexState: IndexState = 'empty';
   private loading: Promise<IndexLoadProgress> | null = null;
-  /** pks written through while the index loads: the loader must not index an older read of them. */
-  private writtenDuringLoad = new Set<number>();
   private readonly now: () => Date;
   /**
    * The start of the last complete refresh: every customer it listed was the same on the
@@ -86,20 +78,24 @@ export class CustomerCache {
   ) {
     this.now = options.now ?? (() => new Date());
     this.listings = ListingMemory.open(db);
+    this.indexMemory = IndexMemory.open(db);
     this.rewards = new RewardCache(db);
-    feedOf(db).onCommitted((writes) => this.followCommitted(writes));
     this.newCustomers = new NewCustomerWrites(db, (alongside, options, scope) =>
       this.inWriteTransaction(alongside, options, scope),
     );
     this.searcher = new CacheSearch(db, this.index, this.listings, this.rhythm, {
-      indexReady: () => this.indexState === 'ready',
+      indexReady: () => this.indexMemory.ready,
       confirmedAt: () => this.confirmedAt,
       defaultCountry: () => options.defaultCountry(),
     });
   }
 
   get indexReady(): boolean {
-    return this.indexState === 'ready';
+    return this.indexMemory.ready;
+  }
+
+  get index(): SlimSearchIndex {
+    return this.indexMemory.index;
   }
 
   /**
@@ -113,23 +109,12 @@ export class CustomerCache {
    */
   loadIndex(options: Omit<IndexLoadOptions, 'skip'> = {}): Promise<IndexLoadProgress> {
     if (!this.loading) {
-      this.indexState = 'loading';
       const yieldToPage = options.yieldToPage ?? yieldToBrowser;
       const yieldToSearches = async () => {
         await yieldToPage();
         await this.whenSearchesIdle();
       };
-      const index = loadSearchIndex(this.db, this.index, {
-        ...options,
-        yieldToPage: yieldToSearches,
-        skip: (pk) => this.writtenDuringLoad.has(pk),
-      }).then((progress) => {
-        if (progress.done) {
-          this.indexState = 'ready';
-          this.writtenDuringLoad.clear();
-        }
-        return progress;
-      });
+      const index = this.indexMemory.load(this.db, { ...options, yieldToPage: yieldToSearches });
       this.loading = index.then(async (progress) => {
         await this.listings.load(this.db, { yieldToPage: yieldToSearches });
         return progress;
@@ -298,22 +283,6 @@ export class CustomerCache {
     return this.rewards.applyRedemption(redemption, phoneE164, fetchedAt, code);
   }
 
-  /** The index follows every committed customer write, whoever made it (db/customer-feed.ts). */
-  private followCommitted({ written, removed }: CommittedCustomerWrites): void {
-    for (const { row, previous } of written) this.indexWrite(row, previous);
-    for (const row of removed) this.indexRemove(row);
-  }
-
-  private indexWrite(row: CachedCustomer, previous: CachedCustomer | null): void {
-    if (this.indexState === 'loading') this.writtenDuringLoad.add(row.pk!);
-    this.index.upsert(entryOf(row), previous && previous.pk === row.pk ? entryOf(previous) : null);
-  }
-
-  private indexRemove(row: CachedCustomer): void {
-    if (this.indexState === 'loading') this.writtenDuringLoad.add(row.pk!);
-    this.index.remove(entryOf(row));
-  }
-
   // ---------------------------------------------------------------------------------
   // Reads
   // ---------------------------------------------------------------------------------
@@ -333,8 +302,9 @@ export class CustomerCache {
    * the in-memory index once it has loaded, from the search chunks until then.
    */
   async findByPhone(phoneE164: string): Promise<CachedCustomer | undefined> {
-    const pks =
-      this.indexState === 'ready' ? [this.index.findPhone(phoneE164)] : await this.searcher.pksWithPhone(phoneE164);
+    const pks = this.indexMemory.ready
+      ? [this.index.findPhone(phoneE164)]
+      : await this.searcher.pksWithPhone(phoneE164);
     const rows = await getCustomerRows(
       this.db,
       pks.filter((pk): pk is number => pk !== undefined),

@@ -5,9 +5,9 @@
  * only the IndexedDB work.
  */
 import type { Customer } from '../../../common/contract';
-import { toE164 } from '../../lib/phone';
+import { toE164 } from '../../../common/phone';
 import type { CachedCustomer } from '../db/schema';
-import { nameWordsOf } from '../search/fold';
+import { nameWordsOf } from '../../../common/fold';
 
 export interface PreparedCustomer {
   id: string;

@@ -7,11 +7,11 @@
  */
 import type { Customer, RegisterCustomerPayload } from '../../../common/contract';
 import { t } from '../../i18n';
-import { digitsOf, readPhone, type PhoneReading } from '../../lib/phone';
+import { digitsOf, readPhone, type PhoneReading } from '../../../common/phone';
 import { addCustomerRow, customerTables } from '../customers/customer-blocks';
 import type { CustomerCache } from '../customers/customer-cache';
 import type { CachedCustomer, OfflineDb, RegistrationItem } from '../db/schema';
-import { nameWordsOf } from '../search/fold';
+import { nameWordsOf } from '../../../common/fold';
 import { newItemState } from './new-item';
 
 export type QueueRegistrationOutcome =

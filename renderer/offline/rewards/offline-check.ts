@@ -4,7 +4,7 @@
  * cache does not hold is "cannot be verified offline", never accepted.
  */
 import type { Reward } from '../../../common/contract';
-import { readPhone } from '../../lib/phone';
+import { readPhone } from '../../../common/phone';
 import { findCustomerById } from '../customers/customer-reads';
 import { rewardKey, type OfflineDb, type OutboxState } from '../db/schema';
 import { t, type MessageKey } from '../../i18n';

@@ -9,7 +9,7 @@
  * new customers (ever higher pks) are appended to it without re-sorting what is there.
  */
 import type { EntityTable } from 'dexie';
-import { digitsOf } from '../../lib/phone';
+import { digitsOf } from '../../../common/phone';
 import { ChangesByChunk, type ChunkWrites } from './chunk-changes';
 import type { SearchChunk } from '../db/schema';
 

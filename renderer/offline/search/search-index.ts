@@ -18,9 +18,9 @@
  *
  * Document numbers are the customers' `pk`s, so nothing maps between the two.
  */
-import { digitsOf, readPhone } from '../../lib/phone';
+import { digitsOf, readPhone } from '../../../common/phone';
 import { DigitGramIndex, GRAM } from './digit-grams';
-import { foldWords } from './fold';
+import { foldWords } from '../../../common/fold';
 import { insertSorted, lowerBound, removeSorted } from './sorted-lists';
 
 /** What the index needs of a customer. */

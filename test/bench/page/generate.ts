@@ -10,7 +10,7 @@
  */
 import type { Customer } from '../../../common/contract';
 import type { CachedCustomer } from '../../../renderer/offline/db/schema';
-import { nameWordsOf } from '../../../renderer/offline/search/fold';
+import { nameWordsOf } from '../../../common/fold';
 
 export const FIRST_NAMES = [
   'Layla',

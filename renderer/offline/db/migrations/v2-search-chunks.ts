@@ -1,7 +1,5 @@
-import type { EntityTable } from 'dexie';
-import { searchFieldsOf } from '../../customers/customer-blocks';
-import { writeSearchLines } from '../../search/search-chunks';
-import type { CachedCustomer, SearchChunk } from '../schema';
+import type { StoredCustomer } from './frozen/rows';
+import { writeSearchLines } from './frozen/search-lines';
 import type { Migration } from './migration';
 
 /**
@@ -12,7 +10,7 @@ export const v2: Migration = {
   version: 2,
   stores: { searchChunks: 'chunk', outbox: '++seq, state, [state+seq]' },
   async upgrade(tx) {
-    const rows = await tx.table<CachedCustomer, number>('customers').toArray();
-    await writeSearchLines(tx.table('searchChunks') as EntityTable<SearchChunk, 'chunk'>, rows.map(searchFieldsOf));
+    const rows = await tx.table<StoredCustomer, number>('customers').toArray();
+    await writeSearchLines(tx.table('searchChunks'), rows);
   },
 };

@@ -1,8 +1,6 @@
-import type { EntityTable } from 'dexie';
-import { searchFieldsOf } from '../../customers/customer-blocks';
-import { nameWordsOf } from '../../search/fold';
-import { writeSearchLines } from '../../search/search-chunks';
-import type { CachedCustomer, SearchChunk } from '../schema';
+import { nameWordsOf } from './frozen/fold';
+import type { StoredCustomer } from './frozen/rows';
+import { writeSearchLines } from './frozen/search-lines';
 import type { Migration } from './migration';
 
 /**
@@ -13,9 +11,9 @@ export const v3: Migration = {
   version: 3,
   stores: {},
   async upgrade(tx) {
-    const changed: CachedCustomer[] = [];
+    const changed: StoredCustomer[] = [];
     await tx
-      .table<CachedCustomer, number>('customers')
+      .table<StoredCustomer, number>('customers')
       .toCollection()
       .modify((row) => {
         const words = nameWordsOf(row.customer.name);
@@ -23,11 +21,6 @@ export const v3: Migration = {
         row.nameWords = words;
         changed.push(row);
       });
-    if (changed.length > 0) {
-      await writeSearchLines(
-        tx.table('searchChunks') as EntityTable<SearchChunk, 'chunk'>,
-        changed.map(searchFieldsOf),
-      );
-    }
+    if (changed.length > 0) await writeSearchLines(tx.table('searchChunks'), changed);
   },
 };

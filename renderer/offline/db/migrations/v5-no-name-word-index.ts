@@ -1,7 +1,5 @@
-import type { EntityTable } from 'dexie';
-import { searchFieldsOf } from '../../customers/customer-blocks';
-import { linesOf, writeSearchLines } from '../../search/search-chunks';
-import type { CachedCustomer, SearchChunk } from '../schema';
+import type { StoredCustomer, StoredSearchChunk } from './frozen/rows';
+import { linesOf, pkOfLine, writeSearchLines } from './frozen/search-lines';
 import type { Migration } from './migration';
 
 /**
@@ -14,18 +12,18 @@ export const v5: Migration = {
   version: 5,
   stores: { customers: '++pk, &id, phoneE164' },
   async upgrade(tx) {
-    const chunks = tx.table('searchChunks') as EntityTable<SearchChunk, 'chunk'>;
+    const chunks = tx.table<StoredSearchChunk, number>('searchChunks');
     const listed = new Set<number>();
     await chunks.each((chunk) => {
-      for (const line of linesOf(chunk)) listed.add(Number(line.slice(0, line.indexOf(' '))));
+      for (const line of linesOf(chunk)) listed.add(pkOfLine(line));
     });
-    const customers = tx.table<CachedCustomer, number>('customers');
+    const customers = tx.table<StoredCustomer, number>('customers');
     const allPks = (await customers.toCollection().primaryKeys()) as number[];
     const missing = allPks.filter((pk) => !listed.delete(pk));
     // What is left in `listed` is a line of no customer.
     const stale = [...listed];
     if (missing.length === 0 && stale.length === 0) return;
-    const rows = (await customers.bulkGet(missing)).filter((row): row is CachedCustomer => row !== undefined);
-    await writeSearchLines(chunks, rows.map(searchFieldsOf), stale);
+    const rows = (await customers.bulkGet(missing)).filter((row): row is StoredCustomer => row !== undefined);
+    await writeSearchLines(chunks, rows, stale);
   },
 };

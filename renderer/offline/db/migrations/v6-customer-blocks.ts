@@ -1,10 +1,9 @@
-import { BLOCK_BITS, packCustomerBlocks } from '../../customers/customer-blocks';
-import type { CachedCustomer, CustomerBlock, MetaKey, MetaRow } from '../schema';
-import type { Customer } from '../../../../common/contract';
+import { BLOCK_BITS, packCustomerBlocks } from './frozen/blocks';
+import type { StoredBlock, StoredCustomer, StoredServiceCustomer } from './frozen/rows';
 import type { Migration } from './migration';
 
 /**
- * Version 6: customers packed 16 to a record (customer-blocks.ts): a fill's writes cost a
+ * Version 6: customers packed 16 to a record (frozen/blocks.ts): a fill's writes cost a
  * request per block, not per customer. The rows move in pk order, a few thousand at a
  * time so that a large cache is never all in memory; the search chunks stay as they are.
  */
@@ -12,14 +11,14 @@ export const v6: Migration = {
   version: 6,
   stores: { customers: null, customerBlocks: 'block, &*ids, *phones' },
   async upgrade(tx) {
-    const customers = tx.table<CachedCustomer, number>('customers');
-    const blocks = tx.table<CustomerBlock, number>('customerBlocks');
+    const customers = tx.table<StoredCustomer, number>('customers');
+    const blocks = tx.table<StoredBlock, number>('customerBlocks');
     // The old key generator's next value, so that no pk is ever given twice.
     const nextPk = await customers.add({
       id: '\u0000next-pk',
       phoneE164: '',
       nameWords: [],
-      customer: {} as Customer,
+      customer: {} as StoredServiceCustomer,
       fetchedAt: '',
     });
     const step = 256 << BLOCK_BITS;
@@ -30,6 +29,6 @@ export const v6: Migration = {
         .toArray();
       if (rows.length > 0) await blocks.bulkAdd(packCustomerBlocks(rows));
     }
-    await tx.table<MetaRow, MetaKey>('meta').put({ key: 'nextCustomerPk', value: nextPk });
+    await tx.table('meta').put({ key: 'nextCustomerPk', value: nextPk });
   },
 };

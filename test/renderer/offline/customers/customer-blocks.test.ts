@@ -17,7 +17,7 @@ import {
 } from '../../../../renderer/offline/customers/customer-reads';
 import type { CachedCustomer, OfflineDb } from '../../../../renderer/offline/db/schema';
 import { StoredIds } from '../../../../renderer/offline/customers/stored-ids';
-import { nameWordsOf } from '../../../../renderer/offline/search/fold';
+import { nameWordsOf } from '../../../../common/fold';
 import { linesOf, parseSearchLine } from '../../../../renderer/offline/search/search-chunks';
 import { allCustomers } from '../../../support/offline-rows';
 import { customer, dropDb, freshDb, recordStoreCalls } from '../support/fixtures';

@@ -5,7 +5,7 @@ import { openOfflineDb } from '../../../../renderer/offline/db/open';
 import { type CachedCustomer, type OfflineDb } from '../../../../renderer/offline/db/schema';
 import { linesOf, parseSearchLine, writeSearchLines } from '../../../../renderer/offline/search/search-chunks';
 import { packCustomerBlocks, searchFieldsOf } from '../../../../renderer/offline/customers/customer-blocks';
-import { nameWordsOf } from '../../../../renderer/offline/search/fold';
+import { nameWordsOf } from '../../../../common/fold';
 import { Outbox } from '../../../../renderer/offline/outbox/outbox';
 import { customer, dropDb, freshDb } from '../support/fixtures';
 import { allCustomers, allListings, countCustomers, getCustomerRow } from '../../../support/offline-rows';

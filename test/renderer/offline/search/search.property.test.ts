@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { CustomerCache, type CacheSearchResult } from '../../../../renderer/offline/customers/customer-cache';
-import { nameWordsOf } from '../../../../renderer/offline/search/fold';
+import { nameWordsOf } from '../../../../common/fold';
 import { parseQuery } from '../../../../renderer/offline/search/search-index';
 import { nameWord, personName } from '../support/arbitraries';
 import { customer, dropDb, freshDb } from '../support/fixtures';

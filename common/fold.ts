@@ -4,10 +4,12 @@
  * "ليلى" finds "لَيلى" (tashkeel ignored), "احمد" finds "أحمد" (alef forms as bare alef),
  * "فاطمه" finds "فاطمة", "مصطفي" finds "مصطفى", and a stretched "محـــمد" is "محمد".
  *
- * The same function folds what is stored and what the cashier types: any change here
- * changes the stored name words too (the search chunks' lines, search-chunks.ts), so it
- * needs a new schema version that re-folds existing rows, as
- * db/migrations/v3-arabic-name-words.ts did.
+ * The same function folds what the offline cache stores and what the cashier types, and the
+ * sandbox's search folds with it too (sandbox/text-match.ts), so the two never drift apart.
+ * Any change here changes the stored name words (the search chunks' lines,
+ * renderer/offline/search/search-chunks.ts), so it needs a new database version that
+ * re-folds existing rows, as renderer/offline/db/migrations/v3-arabic-name-words.ts did;
+ * test/renderer/offline/db/old-databases.test.ts fails until it has one.
  */
 
 // Letters that Unicode decomposition leaves alone because they are letters of their own,

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { readPhone } from '../../../renderer/lib/phone';
+import { readPhone } from '../../common/phone';
 
 // The one place phones are read: what the cashier typed or scanned, to E.164, with the
 // till's default country for local numbers. The bridge passes on only what this produces.

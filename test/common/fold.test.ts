@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { foldText, foldWords, nameWordsOf } from '../../../../renderer/offline/search/fold';
+import { foldText, foldWords, nameWordsOf } from '../../common/fold';
 
 describe('name folding', () => {
   test('folds Arabic the way people type it: tashkeel and tatweel ignored, alef forms, ya and ha', () => {

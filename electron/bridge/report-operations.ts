@@ -1,0 +1,38 @@
+/**
+ * What the page hands the main process to keep or to let out: its errors, for the main log;
+ * the journal's and the shift's CSV, and the end-of-shift report's PDF, which leave only
+ * through the shell's way out and only with the manager's approval (exports.ts).
+ */
+import type { Failure } from '../../common/contract';
+import type { Logger } from '../log/log';
+import type { Wording } from '../messages';
+import * as payloads from '../validation/bridge-payloads';
+import { operationMaker, type OperationTable } from '../validation/bridge-operation';
+import { createExportHandlers, type ReportPdf, type SaveFile } from './exports';
+import { createRendererErrorLog } from './renderer-error-log';
+
+export interface ReportNeeds {
+  /** The guard's refusal of an export, or null when it may go ahead. */
+  refusal: () => Failure | null;
+  /** Prints the page to a PDF the manager saves (Electron's `printToPDF`); absent where the shell cannot. */
+  reportPdf?: ReportPdf;
+  /** Saves an export where the manager chooses; absent where the shell cannot. */
+  saveFile?: SaveFile;
+  log: Logger;
+  wording: () => Wording;
+}
+
+export function reportOperations(needs: ReportNeeds): OperationTable<'reportError' | 'saveReportPdf' | 'saveExport'> {
+  const { log, wording } = needs;
+  const op = operationMaker(wording);
+  const reportRendererError = createRendererErrorLog(log);
+  const exports = createExportHandlers(needs);
+  return {
+    reportError: op(payloads.reportErrorPayload, async (report) => {
+      reportRendererError(report);
+      return { ok: true, data: null };
+    }),
+    saveReportPdf: op(payloads.reportPdfPayload, exports.saveReportPdf),
+    saveExport: op(payloads.exportPayload, exports.saveExport),
+  };
+}

@@ -1,0 +1,68 @@
+/**
+ * The bridge operations on what the till keeps: its state, its settings (with the
+ * organisation's policy over them) and its API key. A risky change is refused without the
+ * manager's approval and changes nothing.
+ */
+import type { Failure, TillState } from '../../common/contract';
+import { isRecord } from '../../common/is-record';
+import { describe, type Wording } from '../messages';
+import * as payloads from '../validation/bridge-payloads';
+import { operationMaker, validationFailure, type OperationTable } from '../validation/bridge-operation';
+import type { SettingsStore } from './settings';
+import type { Vault } from './vault';
+
+export interface StorageNeeds {
+  settings: SettingsStore;
+  vault: Vault;
+  /** The manager's approval of each risky change: null when it may go ahead. */
+  approval: {
+    forSettings(patch: unknown): Failure | null;
+    forKey(): Failure | null;
+    forKeyRemoval(): Failure | null;
+  };
+  state: () => TillState;
+  /** After a new service address or key: leaves the demo once a real service is set up. */
+  configured: () => Promise<void>;
+  /** After anything that may change the shop (the ledger follows). */
+  changed: () => void;
+  wording: () => Wording;
+}
+
+export function storageOperations(
+  needs: StorageNeeds,
+): OperationTable<'getState' | 'updateSettings' | 'setApiKey' | 'clearApiKey'> {
+  const { settings, vault, approval, state, wording } = needs;
+  const op = operationMaker(wording);
+  return {
+    getState: op(payloads.noPayload, async () => ({ ok: true, data: state() })),
+    updateSettings: op(payloads.anyPayload, async (patch) => {
+      const refused = approval.forSettings(patch);
+      if (refused) return refused;
+      const words = wording();
+      const outcome = await settings.update(patch, words);
+      if (!outcome.ok) return validationFailure(outcome.fields, words);
+      if (isRecord(patch) && typeof patch.baseUrl === 'string') await needs.configured();
+      needs.changed();
+      return { ok: true, data: state() };
+    }),
+    setApiKey: op(payloads.setApiKeyPayload, async ({ apiKey }) => {
+      const refused = approval.forKey();
+      if (refused) return refused;
+      const outcome = await vault.store(apiKey);
+      if (!outcome.ok) {
+        const words = wording();
+        return validationFailure({ apiKey: describe(words, outcome.why) }, words);
+      }
+      await needs.configured();
+      needs.changed();
+      return { ok: true, data: state() };
+    }),
+    clearApiKey: op(payloads.noPayload, async () => {
+      const refused = approval.forKeyRemoval();
+      if (refused) return refused;
+      await vault.clear();
+      needs.changed();
+      return { ok: true, data: state() };
+    }),
+  };
+}

@@ -1,0 +1,105 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import ts from 'typescript';
+import { expect, test } from 'vitest';
+import { ROOT, sourceFiles } from '../support/source-files';
+
+// Sizes a maintainer can hold in mind: no source file over 500 lines (message catalogues and
+// demo data aside), no class over 300 (its body, first line to last), no function over 150.
+// The files, classes and functions already past a limit are listed below with their size
+// today: one may shrink (and must then leave the list once it is under), never grow, and
+// nothing new may join them.
+
+const FOLDERS = ['common', 'electron', 'renderer', 'sandbox', 'build'];
+const LIMITS = { file: 500, class: 300, function: 150 };
+/** Words and data, not code: long by nature. */
+const NOT_CODE = [/^renderer\/i18n\/messages\//, /^electron\/messages\/(en|ar)\.ts$/, /^sandbox\/demo-data\.ts$/];
+
+/** What is past a limit today, by `kind path[:name]`, with its size: to be split, never to grow. */
+const PAST_LIMITS: Record<string, number> = {
+  'class renderer/offline/counter-operations.ts:CounterOperations': 371,
+  'class renderer/offline/customers/customer-cache.ts:CustomerCache': 305,
+  'class renderer/offline/outbox/outbox.ts:Outbox': 391,
+  'class renderer/offline/outbox/replayer.ts:Replayer': 321,
+  'class renderer/offline/search/search-index.ts:SlimSearchIndex': 318,
+  'file common/contract.ts': 651,
+  'file renderer/offline/counter-operations.ts': 511,
+  'file renderer/offline/outbox/outbox.ts': 507,
+  'file renderer/views/SettingsView.vue': 522,
+  'function electron/service/loyalty-api.ts:createLoyaltyApi': 202,
+  'function electron/shop-ledger/shop-ledger-service.ts:createShopLedger': 191,
+  'function renderer/offline/index.ts:createOfflineServices': 179,
+  'function renderer/stores/customers.ts:defineStore(…)': 336,
+  'function renderer/stores/offline.ts:defineStore(…)': 198,
+  'function renderer/stores/rewards.ts:defineStore(…)': 341,
+  'function renderer/stores/settings.ts:defineStore(…)': 235,
+  'function sandbox/server.ts:buildServer': 198,
+};
+
+function codeFiles(): string[] {
+  return sourceFiles(FOLDERS).filter((file) => !NOT_CODE.some((pattern) => pattern.test(file)));
+}
+
+/** The script of a .vue file, each block where it stands (lines before it blank), or the whole .ts. */
+function scriptOf(file: string, text: string): string {
+  if (!file.endsWith('.vue')) return text;
+  let script = text.replace(/[^\n]/g, ' ');
+  for (const match of text.matchAll(/(<script\b[^>]*>)([\s\S]*?)<\/script>/g)) {
+    const start = match.index! + match[1]!.length;
+    script = script.slice(0, start) + match[2]! + script.slice(start + match[2]!.length);
+  }
+  return script;
+}
+
+function lineSpan(source: ts.SourceFile, node: ts.Node): number {
+  const first = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
+  const last = source.getLineAndCharacterOfPosition(node.getEnd()).line;
+  return last - first + 1;
+}
+
+function nameOf(node: ts.Node, source: ts.SourceFile): string {
+  const named = node as { name?: ts.Node };
+  if (named.name) return named.name.getText(source);
+  const parent = node.parent;
+  if (parent && ts.isVariableDeclaration(parent)) return parent.name.getText(source);
+  if (parent && ts.isPropertyAssignment(parent)) return parent.name.getText(source);
+  if (parent && ts.isCallExpression(parent)) return `${parent.expression.getText(source)}(…)`;
+  const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
+  return `line ${line}`;
+}
+
+/** Every size past its limit: `kind path[:name]` to lines. */
+function measure(): Record<string, number> {
+  const past: Record<string, number> = {};
+  for (const file of codeFiles()) {
+    const text = readFileSync(resolve(ROOT, file), 'utf8');
+    const lines = text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+    if (lines > LIMITS.file) past[`file ${file}`] = lines;
+    const source = ts.createSourceFile(file, scriptOf(file, text), ts.ScriptTarget.Latest, true);
+    const visit = (node: ts.Node): void => {
+      if (ts.isClassDeclaration(node) || ts.isClassExpression(node)) {
+        const span = lineSpan(source, node);
+        if (span > LIMITS.class) past[`class ${file}:${nameOf(node, source)}`] = span;
+      } else if (ts.isFunctionLike(node) && 'body' in node && node.body) {
+        const span = lineSpan(source, node);
+        if (span > LIMITS.function) past[`function ${file}:${nameOf(node, source)}`] = span;
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+  }
+  return past;
+}
+
+test('no file, class or function is past its limit but those listed, and none of those grew', () => {
+  const past = measure();
+  const grown = Object.entries(past)
+    .filter(([what, size]) => PAST_LIMITS[what] === undefined || size > PAST_LIMITS[what]!)
+    .map(([what, size]) => `${what}: ${size} lines (${PAST_LIMITS[what] ?? 'new'})`);
+  expect(grown).toEqual([]);
+});
+
+test('a listed size that came under its limit leaves the list', () => {
+  const past = measure();
+  expect(Object.keys(PAST_LIMITS).filter((what) => past[what] === undefined)).toEqual([]);
+});

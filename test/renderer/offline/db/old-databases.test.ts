@@ -1,0 +1,121 @@
+/**
+ * Databases written by each earlier version's own code (old-databases/v<N>.json, made by
+ * old-databases/make-fixtures.ts from the commits it names) open with today's code: every
+ * migration since runs on what that version really stored, and afterwards the till finds,
+ * lists and reads every customer and reward the old till held, and gives no pk twice.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, expect, test } from 'vitest';
+import { CustomerCache } from '../../../../renderer/offline/customers/customer-cache';
+import { openOfflineDb } from '../../../../renderer/offline/db/open';
+import type { OfflineDb } from '../../../../renderer/offline/db/schema';
+import { nameWordsOf } from '../../../../common/fold';
+import { listingOf } from '../../../../renderer/offline/search/listings';
+import { phoneDigestOf } from '../../../../renderer/offline/search/phone-digests';
+import { linesOf, parseSearchLine } from '../../../../renderer/offline/search/search-chunks';
+import { restoreDatabase, type DatabaseSnapshot } from '../../../support/idb-snapshot';
+import { allCustomers, allListings } from '../../../support/offline-rows';
+import { dropDb } from '../support/fixtures';
+import { Outbox } from '../../../../renderer/offline/outbox/outbox';
+import {
+  OFFLINE_REGISTRATION,
+  OLD_CUSTOMERS,
+  OLD_REWARDS,
+  QUEUED_CODE,
+  STORED_CUSTOMERS,
+} from './old-databases/customers';
+import { MADE_BY } from './old-databases/made-by';
+
+const LATEST = 9;
+const opened: OfflineDb[] = [];
+afterEach(async () => {
+  for (const db of opened.splice(0)) await dropDb(db);
+});
+
+async function openFixture(version: number): Promise<OfflineDb> {
+  const path = join(import.meta.dirname, 'old-databases', `v${version}.json`);
+  const fixture = JSON.parse(readFileSync(path, 'utf8')) as DatabaseSnapshot;
+  expect(fixture.version).toBe(version * 10);
+  const name = `old-v${version}-${Math.random().toString(36).slice(2)}`;
+  await restoreDatabase(name, fixture);
+  const db = openOfflineDb(name);
+  opened.push(db);
+  await db.open();
+  return db;
+}
+
+/** The local form a cashier types for a Saudi number (`+966 50 123 4567` → `0501234567`). */
+function localPhone(phone: string): string {
+  return `0${phone.replace(/\D+/g, '').slice(3)}`;
+}
+
+/** Each customer is found by their local phone and by the first word of their name as typed. */
+async function expectEveryoneFound(cache: CustomerCache): Promise<void> {
+  for (const customer of STORED_CUSTOMERS) {
+    expect((await cache.search(localPhone(customer.phone))).customers.map((row) => row.id)).toEqual([customer.id]);
+    const word = customer.name.split(' ').find((part) => !/^\d+$/.test(part) && part !== 'Customer')!;
+    const found = await cache.search(word, 1, 100);
+    expect(found.customers.map((row) => row.id)).toContain(customer.id);
+  }
+}
+
+test('the fixtures cover every version before today', () => {
+  expect(MADE_BY.map((made) => made.version)).toEqual(Array.from({ length: LATEST - 1 }, (_, i) => i + 1));
+});
+
+for (const { version, commit } of MADE_BY) {
+  test(`a database written by version ${version} (${commit}) opens at version ${LATEST} with all it held`, async () => {
+    const db = await openFixture(version);
+    expect(db.verno).toBe(LATEST);
+    const store = (db.backendDB() as IDBDatabase).transaction('customerBlocks').objectStore('customerBlocks');
+    expect([...store.indexNames]).toEqual(['ids']);
+    expect(store.index('ids')).toMatchObject({ unique: false, multiEntry: true });
+
+    // Every customer as the old till last stored them, their name words as today's folding makes them.
+    const rows = await allCustomers(db);
+    const fromService = rows.filter((row) => row.localOnly !== true);
+    expect(fromService.map((row) => row.customer)).toEqual(STORED_CUSTOMERS);
+    expect(rows.map((row) => row.nameWords)).toEqual(rows.map((row) => nameWordsOf(row.customer.name)));
+    expect(new Set(rows.map((row) => row.pk)).size).toBe(rows.length);
+    const registered = rows.filter((row) => row.localOnly === true);
+    expect(registered.map((row) => [row.id, row.customer.name, row.phoneE164])).toEqual([
+      ['local-old-till', OFFLINE_REGISTRATION.name, '+966509990002'],
+    ]);
+
+    // What the search and the results list read says what the records say, and nothing else.
+    const lines = (await db.searchChunks.toArray()).flatMap(linesOf).map(parseSearchLine);
+    expect(lines).toEqual(rows.map((row) => ({ pk: row.pk, phoneE164: row.phoneE164, nameWords: row.nameWords })));
+    expect(await allListings(db)).toEqual(rows.map(listingOf));
+    expect(await db.phoneDigests.toArray()).toEqual((await db.searchChunks.toArray()).map(phoneDigestOf));
+
+    const cache = new CustomerCache(db, { defaultCountry: () => 'SA' });
+    const first = await cache.getCustomer(OLD_CUSTOMERS[0]!.id);
+    expect(first?.rewards.map((row) => row.reward)).toEqual(OLD_REWARDS);
+
+    // What the old till queued is still queued, the reward still marked as waiting for it.
+    const items = await new Outbox(db, cache).items();
+    expect(items.map((item) => [item.kind, item.state])).toEqual([
+      ['redeem', 'pending'],
+      ['register', 'pending'],
+    ]);
+    const redemption = items[0]!;
+    expect(redemption.kind === 'redeem' && redemption.code).toBe(QUEUED_CODE);
+    expect(first?.rewards.find((row) => row.code === QUEUED_CODE)?.pendingOutboxSeq).toBe(redemption.seq);
+
+    // Found while the index loads (the search chunks), then from memory.
+    await expectEveryoneFound(cache);
+    await cache.loadIndex();
+    await expectEveryoneFound(cache);
+    expect((await cache.search('فاطمه الزهراء')).customers.map((row) => row.name)).toEqual(['فاطمة الزهراء']);
+    expect((await cache.search('مصطفي كمال')).customers.map((row) => row.name)).toEqual(['مصطفى كمال']);
+    expect((await cache.search('0509990002')).customers.map((row) => row.id)).toEqual(['local-old-till']);
+
+    // A customer stored now gets a pk no old customer had.
+    const [added] = await cache.putCustomers([
+      { ...OLD_CUSTOMERS[1]!, id: 'new-after-upgrade', phone: '+966 50 999 0001', name: 'After Upgrade' },
+    ]);
+    expect(added!.pk).toBeGreaterThan(Math.max(...rows.map((row) => row.pk!)));
+    expect((await cache.search('0509990001')).customers.map((row) => row.id)).toEqual(['new-after-upgrade']);
+  });
+}
