@@ -162,13 +162,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       ...demoOperations({ demo, settings, mode, refusal: approval.refusal, state, changed: followShop, log, wording }),
       ...linking.operations,
       ...managerOperations({ approval, wording }),
-      ...reportOperations({
-        refusal: () => approval.refusal('exportJournal'),
-        ...(options.reportPdf ? { reportPdf: options.reportPdf } : {}),
-        ...(options.saveFile ? { saveFile: options.saveFile } : {}),
-        log,
-        wording,
-      }),
+      ...reportOperations({ refusal: () => approval.refusal('exportJournal'), shell: options, log, wording }),
       ...shopOperations({
         running: () => shop.running(),
         checkWaitMs: options.shopCheckWaitMs ?? DEFAULT_SHOP_CHECK_WAIT_MS,

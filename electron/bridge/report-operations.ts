@@ -14,19 +14,23 @@ import { createRendererErrorLog } from './renderer-error-log';
 export interface ReportNeeds {
   /** The guard's refusal of an export, or null when it may go ahead. */
   refusal: () => Failure | null;
-  /** Prints the page to a PDF the manager saves (Electron's `printToPDF`); absent where the shell cannot. */
-  reportPdf?: ReportPdf;
-  /** Saves an export where the manager chooses; absent where the shell cannot. */
-  saveFile?: SaveFile;
+  /** The shell's ways out, each absent where the shell cannot (app-core-options.ts). */
+  shell: { reportPdf?: ReportPdf; saveFile?: SaveFile };
   log: Logger;
   wording: () => Wording;
 }
 
 export function reportOperations(needs: ReportNeeds): OperationTable<'reportError' | 'saveReportPdf' | 'saveExport'> {
-  const { log, wording } = needs;
+  const { refusal, shell, log, wording } = needs;
   const op = operationMaker(wording);
   const reportRendererError = createRendererErrorLog(log);
-  const exports = createExportHandlers(needs);
+  const exports = createExportHandlers({
+    refusal,
+    log,
+    wording,
+    ...(shell.reportPdf ? { reportPdf: shell.reportPdf } : {}),
+    ...(shell.saveFile ? { saveFile: shell.saveFile } : {}),
+  });
   return {
     reportError: op(payloads.reportErrorPayload, async (report) => {
       reportRendererError(report);
