@@ -441,6 +441,8 @@ export const ar: MessageSchema = {
     serviceRedeemedAt: '{field} لدى الخدمة: {value}',
     acknowledge: 'إقرار',
     requeue: 'إعادة إلى قائمة الانتظار',
+    failedWhy: 'سبب الإخفاق',
+    pinSubject: '{what}، للعميل {name}',
   },
   settingsView: {
     welcome: 'مرحبًا بك في نقطة بيع الولاء',
@@ -618,8 +620,8 @@ export const ar: MessageSchema = {
     wrong: 'الرمز غير صحيح.',
     wrongWait:
       'الرمز غير صحيح. أعد المحاولة بعد {seconds} ثانية. | الرمز غير صحيح. أعد المحاولة بعد ثانية واحدة. | الرمز غير صحيح. أعد المحاولة بعد ثانيتين. | الرمز غير صحيح. أعد المحاولة بعد {seconds} ثوانٍ. | الرمز غير صحيح. أعد المحاولة بعد {seconds} ثانية. | الرمز غير صحيح. أعد المحاولة بعد {seconds} ثانية.',
-    forgotten:
-      'إذا نُسي الرمز: يحذف من يملك حساب نظام التشغيل على هذا الجهاز الملف manager-pin.json من مجلد بيانات نقطة البيع ثم يعيد تشغيل التطبيق (انظر دليل التشغيل).',
+    tooSoon:
+      'لم يُرسل: انتظر {seconds} ثانية أخرى ثم اكتب الرمز من جديد. | لم يُرسل: انتظر ثانية واحدة أخرى ثم اكتب الرمز من جديد. | لم يُرسل: انتظر ثانيتين أخريين ثم اكتب الرمز من جديد. | لم يُرسل: انتظر {seconds} ثوانٍ أخرى ثم اكتب الرمز من جديد. | لم يُرسل: انتظر {seconds} ثانية أخرى ثم اكتب الرمز من جديد. | لم يُرسل: انتظر {seconds} ثانية أخرى ثم اكتب الرمز من جديد.',
     why: {
       openSettings: 'تحتوي الإعدادات على مفتاح الخدمة وقواعد العمل دون اتصال: يفتحها المدير.',
       acknowledge: 'الإقرار يُزيل الإخفاق أو التعارض من القائمة: يوافق عليه المدير.',
@@ -644,9 +646,7 @@ export const ar: MessageSchema = {
   },
   shiftReport: {
     title: 'تقرير نهاية الوردية',
-    period: '{till}: من {from} إلى {to}',
-    start: 'بداية الوردية',
-    startHint: 'بداية اليوم ما لم تختر وقتًا آخر. ما زال مفتوحًا يُدرج أيًّا كان وقت وضعه في الانتظار.',
+    startHint: 'ما زال مفتوحًا يُدرج أيًّا كان وقت وضعه في الانتظار.',
     savePdf: 'حفظ بصيغة PDF',
     print: 'طباعة',
     exportCsv: 'تصدير CSV',
@@ -677,6 +677,21 @@ export const ar: MessageSchema = {
     openRedeem: 'استبدال {code} ({reward})',
     openRegister: 'تسجيل {name}',
     openLine: '{what}، {who}، {phone}، {queued}، {cashier}',
+    periodLabel: 'الفترة',
+    periodShift: 'هذه الوردية',
+    periodYesterday: 'أمس',
+    periodChosen: 'اختيار فترة',
+    from: 'من',
+    to: 'إلى',
+    fromTo: 'من {from} إلى {to}',
+    endBeforeStart: 'يجب أن تأتي النهاية بعد البداية.',
+    branch: 'الفرع',
+    till: 'نقطة البيع',
+    printedAt: 'وقت الطباعة',
+    documentTitle: 'تقرير نهاية الوردية، {till}، من {from} إلى {to}',
+    total: 'المجموع',
+    failedBecause: 'سبب الإخفاق: {reason}',
+    failedUnknown: 'لم تُبلَّغ نقطة البيع بالسبب',
     queuedAt: 'وُضع في الانتظار {date}',
   },
   rewardGrants: {

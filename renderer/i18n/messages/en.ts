@@ -445,6 +445,8 @@ export const en = {
     serviceRedeemedAt: 'The service’s {field}: {value}',
     acknowledge: 'Acknowledge',
     requeue: 'Put back in the queue',
+    failedWhy: 'Why it failed',
+    pinSubject: '{what}, for {name}',
   },
   settingsView: {
     welcome: 'Welcome to Loyalty Till',
@@ -625,8 +627,8 @@ export const en = {
     wrong: 'That PIN is not right.',
     wrongWait:
       'That PIN is not right. Try again in {seconds} second. | That PIN is not right. Try again in {seconds} seconds.',
-    forgotten:
-      'Forgotten PIN: someone with this computer’s operating-system account deletes manager-pin.json from the till’s data folder and restarts the app (see the operations guide).',
+    tooSoon:
+      'Not sent: wait {seconds} more second, then type the PIN again. | Not sent: wait {seconds} more seconds, then type the PIN again.',
     why: {
       openSettings: 'Settings hold the service key and the offline rules: a manager opens them.',
       acknowledge: 'Acknowledging takes a failure or conflict off the list: a manager approves it.',
@@ -652,10 +654,7 @@ export const en = {
   },
   shiftReport: {
     title: 'End-of-shift report',
-    period: '{till}: from {from} to {to}',
-    start: 'Shift started',
-    startHint:
-      'The start of today unless you choose another time. What is still open is listed whenever it was queued.',
+    startHint: 'What is still open is listed whenever it was queued.',
     savePdf: 'Save as PDF',
     print: 'Print',
     exportCsv: 'Export CSV',
@@ -687,6 +686,21 @@ export const en = {
     openRegister: 'Register {name}',
     queuedAt: 'queued {date}',
     openLine: '{what} · {who} · {phone} · {queued} · {cashier}',
+    periodLabel: 'Period',
+    periodShift: 'This shift',
+    periodYesterday: 'Yesterday',
+    periodChosen: 'Choose a period',
+    from: 'From',
+    to: 'To',
+    fromTo: '{from} to {to}',
+    endBeforeStart: 'The end must come after the start.',
+    branch: 'Branch',
+    till: 'Till',
+    printedAt: 'Printed',
+    documentTitle: 'End-of-shift report, {till}, {from} to {to}',
+    total: 'Total',
+    failedBecause: 'Why it failed: {reason}',
+    failedUnknown: 'the till was not told why',
   },
   rewardGrants: {
     items: '{count} item | {count} items',
