@@ -187,6 +187,20 @@ export const TEMPLATE_POLICIES: readonly TemplatePolicy[] = [
     yesNo: { valueName: 'shopLedger' },
   },
   {
+    name: 'settings.shopRedeemWhenSplit',
+    category: 'settings',
+    key: SETTINGS,
+    title: {
+      en: 'Redeem offline while a till can’t be reached',
+      ar: 'الاستبدال دون اتصال حين يتعذّر الوصول إلى نقطة بيع',
+    },
+    explain: {
+      en: 'Enabled: while a till of the shop cannot be reached, a reward may still be redeemed offline, with the risk said.',
+      ar: 'مفعّل: حين يتعذّر الوصول إلى نقطة بيع في المتجر، يظل الاستبدال دون اتصال ممكنًا مع بيان الخطر.',
+    },
+    yesNo: { valueName: 'shopRedeemWhenSplit' },
+  },
+  {
     name: 'settings.shopPeers',
     category: 'settings',
     key: SETTINGS,

@@ -66,6 +66,11 @@ export const en = {
     checking: 'Checking…',
     unconfigured: 'Not set up',
     unknown: 'Not checked yet',
+    short: {
+      offline: 'Offline',
+      problem: 'Service problem',
+      keyRefused: 'Key refused',
+    },
     lostNetwork: 'The network connection was lost.',
     unreachable: 'The service cannot be reached.',
     notCachedCustomer: 'The service cannot be reached and this customer is not in the cache.',
@@ -228,6 +233,10 @@ export const en = {
     held: 'The POS sent a link: {what}.',
     heldAdvice: 'It waits so as not to interrupt your typing. Press {accept} to open it, {escape} to ignore it.',
     opened: 'Opened from a link sent by the POS: {what}. Nothing is done without your key press.',
+    openedFor:
+      'Opened from a link sent by the POS: {what}, for cashier {cashier}. Nothing is done without your key press.',
+    openedForUnlisted:
+      'Opened from a link sent by the POS: {what}, for cashier {cashier}, who is not on this till’s list. Nothing is done without your key press.',
   },
   card: {
     programmeAndKind: '{name} ({kind})',
@@ -610,6 +619,8 @@ export const en = {
   cashier: {
     label: 'Cashier',
     nobody: 'Not chosen',
+    option: '{number} · {name}',
+    unlisted: '{name} (not on the list)',
     settingsHeading: 'Cashiers',
     settingsHint:
       'The names chosen from in the header (no password at the counter), with the number the POS knows each by, if any. A POS link can name the cashier too.',
@@ -629,6 +640,8 @@ export const en = {
       'That PIN is not right. Try again in {seconds} second. | That PIN is not right. Try again in {seconds} seconds.',
     tooSoon:
       'Not sent: wait {seconds} more second, then type the PIN again. | Not sent: wait {seconds} more seconds, then type the PIN again.',
+    forgottenManager:
+      'A forgotten PIN is reset by whoever looks after this computer: see “A forgotten manager PIN” in the operations guide.',
     why: {
       openSettings: 'Settings hold the service key and the offline rules: a manager opens them.',
       acknowledge: 'Acknowledging takes a failure or conflict off the list: a manager approves it.',
