@@ -569,6 +569,14 @@ export interface TillOperations {
   endManagerApproval: { payload: void; result: Result<null> };
   /** Saves the page on screen (the end-of-shift report) as a PDF where the manager chooses. */
   saveReportPdf: { payload: { fileName: string }; result: Result<ReportPdfOutcome> };
+  /** The shop's other tills now: each asked, whether it answered, when it last did (Settings' live list). */
+  shopTills: { payload: void; result: Result<ShopTills> };
+}
+
+/** `enabled: false` when this till keeps no shop ledger; `lastHeardAt` ISO, null when never. */
+export interface ShopTills {
+  enabled: boolean;
+  tills: Array<{ till: string; reachable: boolean; lastHeardAt: string | null }>;
 }
 
 /**
@@ -610,6 +618,7 @@ export const CHANNELS = {
   setManagerPin: 'till:pin:set',
   endManagerApproval: 'till:pin:end',
   saveReportPdf: 'till:report:pdf',
+  shopTills: 'till:shop:tills',
 } as const satisfies Record<Operation, string>;
 
 export type Channel = (typeof CHANNELS)[Operation];

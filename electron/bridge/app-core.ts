@@ -35,6 +35,7 @@ import { systemLanguageTags } from './system-languages';
 import { resolveLanguage } from '../../common/interface-language';
 import { describe, type Wording } from '../messages';
 import { seenTillsFile } from '../shop-ledger/seen-tills';
+import { shopTillsHandler } from './shop-tills';
 import { createShopLedgerSwitch, errorKind, type DiscoveryFactory, type ShopLedgerConfig } from './shop-ledger-switch';
 import { createManagedSettings } from '../policy/managed-settings';
 import { describePolicyProblem, NO_POLICY, policyManagerPinHash, type PolicyReading } from '../policy/policy-reading';
@@ -536,6 +537,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       const held = shop.running()?.holder(reward_code) ?? null;
       return { ok: true, data: { holder: held && { till: held.till, at: held.at } } };
     }),
+    shopTills: op(payloads.noPayload, shopTillsHandler({ running: () => shop.running(), log })),
     reportActivity: op(payloads.tillActivityPayload, async (report) => {
       activity.report(report, now());
       return { ok: true, data: { policyRevision } };

@@ -161,17 +161,19 @@ export function tillNameCut(page: Page): Promise<boolean> {
 }
 
 /**
- * How many lines the shortcut bar takes: its visible shortcuts' distinct tops. It must keep
+ * How many lines the shortcut bar takes: its visible shortcuts' distinct middles. It must keep
  * one at every size, or it eats the screen's height and its keys move about as screens change.
  */
 export function shortcutBarLines(page: Page): Promise<number> {
   return page.evaluate(() => {
-    const tops = new Set<number>();
+    // By their middles: a key's button is taller than a line of words beside it.
+    const middles: number[] = [];
     for (const item of document.querySelectorAll('.shortcut-bar > *')) {
       const box = item.getBoundingClientRect();
-      if (box.width > 0 && box.height > 0) tops.add(Math.round(box.top));
+      if (box.width > 0 && box.height > 0) middles.push(box.top + box.height / 2);
     }
-    return tops.size;
+    middles.sort((a, b) => a - b);
+    return middles.filter((middle, index) => index === 0 || middle - middles[index - 1]! > 8).length;
   });
 }
 
@@ -395,6 +397,8 @@ export async function focusLeavesModal(page: Page): Promise<string[]> {
  */
 export async function printProblems(page: Page): Promise<string[]> {
   const viewport = page.viewportSize();
+  // Print hides the buttons and fields: the one with focus is given it back afterwards.
+  await page.evaluate(() => document.activeElement?.setAttribute('data-focus-before-print', ''));
   await page.setViewportSize({ width: 703, height: 1000 });
   await page.emulateMedia({ media: 'print' });
   try {
@@ -423,6 +427,11 @@ export async function printProblems(page: Page): Promise<string[]> {
   } finally {
     await page.emulateMedia({ media: 'screen' });
     if (viewport) await page.setViewportSize(viewport);
+    await page.evaluate(() => {
+      const focused = document.querySelector<HTMLElement>('[data-focus-before-print]');
+      focused?.removeAttribute('data-focus-before-print');
+      focused?.focus();
+    });
   }
 }
 

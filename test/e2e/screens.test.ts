@@ -508,7 +508,7 @@ describe.each(LANGUAGES)('the offline screens in $language', ({ language, words,
     await h.call('updateSettings', { cashiers: CASHIERS });
     await h.openApp();
     await page.getByTestId('cashier-select').selectOption(LONG_CASHIER);
-    await addFailedItem(page);
+    await addFailedItem(page, LONG_CASHIER);
     await page.keyboard.press('F7');
     await page.getByTestId('report-by-cashier').waitFor();
     // Every table adds up in a totals row; the failed item says why.
@@ -593,40 +593,45 @@ describe.each(LANGUAGES)('the offline screens in $language', ({ language, words,
 
 /**
  * A failed item, as the replayer leaves one when the service refuses a queued redemption for
- * good: the waiting item copied with the state and error a refusal writes. The sandbox has no
+ * good: a redemption of the outbox copied with the state and error a refusal writes, by
+ * `cashier`. The sandbox has no
  * way to refuse a replay that the till's own checks would not have refused first.
  */
-async function addFailedItem(page: Page): Promise<void> {
-  await page.evaluate(async (name) => {
-    const db = await new Promise<IDBDatabase>((resolve, reject) => {
-      const open = indexedDB.open(name);
-      open.onsuccess = () => resolve(open.result);
-      open.onerror = () => reject(open.error);
-    });
-    const rows = await new Promise<Array<Record<string, unknown>>>((resolve) => {
-      const read = db.transaction('outbox').objectStore('outbox').getAll();
-      read.onsuccess = () => resolve(read.result as Array<Record<string, unknown>>);
-    });
-    const waiting = rows.find((row) => row.state === 'pending' && row.kind === 'redeem');
-    if (!waiting) throw new Error('No waiting redemption to copy.');
-    const error = { kind: 'validation', message: 'The reward code is not valid.' };
-    await new Promise<void>((resolve, reject) => {
-      const write = db.transaction('outbox', 'readwrite');
-      write.objectStore('outbox').put({
-        ...waiting,
-        seq: 9001,
-        idempotencyKey: 'failed-copy-9001',
-        code: 'RW-FAILED01',
-        state: 'failed',
-        lastError: error,
-        note: error.message,
-        nextAttemptAt: null,
+async function addFailedItem(page: Page, cashier: string): Promise<void> {
+  await page.evaluate(
+    async ({ name, cashier }) => {
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const open = indexedDB.open(name);
+        open.onsuccess = () => resolve(open.result);
+        open.onerror = () => reject(open.error);
       });
-      write.oncomplete = () => resolve();
-      write.onerror = () => reject(write.error);
-    });
-    db.close();
-  }, DEFAULT_DB_NAME);
+      const rows = await new Promise<Array<Record<string, unknown>>>((resolve) => {
+        const read = db.transaction('outbox').objectStore('outbox').getAll();
+        read.onsuccess = () => resolve(read.result as Array<Record<string, unknown>>);
+      });
+      const waiting = rows.find((row) => row.kind === 'redeem');
+      if (!waiting) throw new Error('No redemption in the outbox to copy.');
+      const error = { kind: 'validation', message: 'The reward code is not valid.' };
+      await new Promise<void>((resolve, reject) => {
+        const write = db.transaction('outbox', 'readwrite');
+        write.objectStore('outbox').put({
+          ...waiting,
+          seq: 9001,
+          idempotencyKey: 'failed-copy-9001',
+          code: 'RW-FAILED01',
+          state: 'failed',
+          cashier,
+          lastError: error,
+          note: error.message,
+          nextAttemptAt: null,
+        });
+        write.oncomplete = () => resolve();
+        write.onerror = () => reject(write.error);
+      });
+      db.close();
+    },
+    { name: DEFAULT_DB_NAME, cashier },
+  );
   await page.reload();
   await page.locator('main.screen > *').first().waitFor();
 }
