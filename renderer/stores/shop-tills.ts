@@ -18,7 +18,14 @@ export const useShopTillsStore = defineStore('shopTills', () => {
   let timer: ReturnType<typeof setInterval> | null = null;
 
   async function refresh(): Promise<void> {
-    const answer = await till().shopTills();
+    let answer: Awaited<ReturnType<ReturnType<typeof till>['shopTills']>>;
+    try {
+      answer = await till().shopTills();
+    } catch (error) {
+      // The list is for information: a failed ask leaves the last one, and Settings works on.
+      console.warn('The shop’s tills could not be listed', error);
+      return;
+    }
     if (!answer.ok) return;
     enabled.value = answer.data.enabled;
     tills.value = answer.data.tills;

@@ -559,6 +559,11 @@ describe.each(LANGUAGES)('the offline screens in $language', ({ language, words,
     };
     await press('F8');
     await expect.poll(focusedTestId).toBe('acknowledge');
+    // A failed item names its reward and says why once, in the interface's language.
+    const failed = page.locator('[data-testid="outbox-failed"] .outbox-item');
+    expect(await failed.locator('.outbox-item__head').textContent()).toContain('Free coffee');
+    expect(await failed.getByTestId('item-error').textContent()).toBe(words.errors.validation.title);
+    expect(await failed.textContent()).not.toContain('The reward code is not valid.');
     const item = await page.evaluate(() =>
       document.activeElement?.closest('.outbox-item')?.querySelector('.outbox-item__head strong')?.textContent?.trim(),
     );
