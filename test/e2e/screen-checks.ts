@@ -331,20 +331,25 @@ export function truncatedStateText(page: Page): Promise<string[]> {
     const select = document.querySelector<HTMLSelectElement>('[data-testid="cashier-select"]');
     const option = select?.selectedOptions[0];
     if (select && option && option.value && shown(select)) {
-      const style = getComputedStyle(select);
-      const context = document.createElement('canvas').getContext('2d')!;
-      context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
-      // Inside the padding, less the drop-down arrow (about 1.5em).
-      const room =
-        select.clientWidth -
-        Number.parseFloat(style.paddingLeft) -
-        Number.parseFloat(style.paddingRight) -
-        1.5 * Number.parseFloat(style.fontSize);
+      // The width a select would take to show `text` whole: a copy holding only it, unconstrained.
+      const wholeWidth = (text: string): number => {
+        const copy = select.cloneNode(false) as HTMLSelectElement;
+        copy.removeAttribute('data-testid');
+        copy.append(new Option(text));
+        copy.style.cssText =
+          'position:fixed;inset-block-start:0;width:auto;min-width:0;max-width:none;visibility:hidden';
+        select.parentElement!.append(copy);
+        const width = copy.getBoundingClientRect().width;
+        copy.remove();
+        return width;
+      };
+      const width = select.getBoundingClientRect().width;
       const text = option.text.trim();
       const number = text.includes(' · ') ? text.slice(0, text.indexOf(' · ')) : null;
-      if (window.innerWidth >= 1366 && context.measureText(text).width > room)
+      if (window.innerWidth >= 1366 && wholeWidth(text) > width + 1)
         found.push(`the cashier “${text}” is cut in the header at ${window.innerWidth} px`);
-      if (number && context.measureText(number).width > room)
+      // The number and the ellipsis after it.
+      if (number && wholeWidth(`${number} · …`) > width + 1)
         found.push(`the cashier's number “${number}” is cut in the header`);
     }
     return found;
@@ -427,7 +432,8 @@ export async function printProblems(page: Page): Promise<string[]> {
       return found;
     });
   } finally {
-    await page.emulateMedia({ media: 'screen' });
+    // Back to no emulation (not 'screen', which page.pdf() would then print with).
+    await page.emulateMedia({ media: null });
     if (viewport) await page.setViewportSize(viewport);
     await page.evaluate(() => {
       const focused = document.querySelector<HTMLElement>('[data-focus-before-print]');

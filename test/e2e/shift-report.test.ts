@@ -81,6 +81,9 @@ describe('who redeemed, the manager PIN and the end-of-shift report', () => {
     expect(h.deliverLink(link)).toMatchObject({ accepted: true });
     await expect.poll(screen).toBe('reward');
     await expect.poll(cashierShown).toBe('Sara Ali (12)');
+    // The header changed: the link's line says for whom.
+    await expect.poll(() => h.page.getByTestId('link-opened').textContent()).toContain('for cashier');
+    expect(await h.page.getByTestId('link-opened').textContent()).toContain('Sara Ali (12)');
     await expect.poll(() => h.page.locator('[data-testid="reward-state"]').first().textContent()).toBe('Available');
     await h.page.keyboard.press('Enter');
     await h.page.getByTestId('redeemed').waitFor();
