@@ -212,7 +212,6 @@ export const ar: MessageSchema = {
     back: 'رجوع',
     findCustomer: 'البحث عن عميل',
     checkReward: 'التحقق من رمز مكافأة',
-    outbox: 'صندوق الصادر',
     report: 'تقرير الوردية',
     settings: 'الإعدادات',
     scanAnywhere: 'امسح رمز مكافأة أو رقم هاتف من أي شاشة',

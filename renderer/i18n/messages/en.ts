@@ -217,7 +217,6 @@ export const en = {
     back: 'back',
     findCustomer: 'find customer',
     checkReward: 'check a reward code',
-    outbox: 'outbox',
     report: 'shift report',
     settings: 'settings',
     scanAnywhere: 'Scan a reward code or phone from any screen',
