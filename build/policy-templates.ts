@@ -187,6 +187,15 @@ export const TEMPLATE_POLICIES: readonly TemplatePolicy[] = [
     'yes/no',
   ),
   row(
+    'settings.shopRedeemWhenSplit',
+    w('Redeem offline while a till can’t be reached', 'الاستبدال دون اتصال حين يتعذّر الوصول إلى نقطة بيع'),
+    w(
+      'Enabled: while a till of the shop cannot be reached, a reward may still be redeemed offline, with the risk said.',
+      'مفعّل: حين يتعذّر الوصول إلى نقطة بيع في المتجر، يظل الاستبدال دون اتصال ممكنًا مع بيان الخطر.',
+    ),
+    'yes/no',
+  ),
+  row(
     'settings.shopPeers',
     w('Tills of the shop', 'نقاط بيع المتجر'),
     w(

@@ -574,6 +574,14 @@ export interface TillOperations {
   saveReportPdf: { payload: { fileName: string }; result: Result<ReportPdfOutcome> };
   /** Saves a CSV the page made (the journal's, the shift's) where the manager chooses; guarded. */
   saveExport: { payload: ExportFile; result: Result<ExportOutcome> };
+  /** The shop's other tills now: each asked, whether it answered, when it last did (Settings' live list). */
+  shopTills: { payload: void; result: Result<ShopTills> };
+}
+
+/** `enabled: false` when this till keeps no shop ledger; `lastHeardAt` ISO, null when never. */
+export interface ShopTills {
+  enabled: boolean;
+  tills: Array<{ till: string; reachable: boolean; lastHeardAt: string | null }>;
 }
 
 /** A CSV export as the page hands it over: a plain file name and its text. */
@@ -632,6 +640,7 @@ export const CHANNELS = {
   endManagerApproval: 'till:pin:end',
   saveReportPdf: 'till:report:pdf',
   saveExport: 'till:export:save',
+  shopTills: 'till:shop:tills',
 } as const satisfies Record<Operation, string>;
 
 export type Channel = (typeof CHANNELS)[Operation];

@@ -36,6 +36,7 @@ export const MANAGED_SETTING_KEYS = [
   'posCallbackUrl',
   'cacheRefresh',
   'shopLedger',
+  'shopRedeemWhenSplit',
   'shopPeers',
   'shopLedgerPort',
 ] as const;

@@ -19,8 +19,10 @@ export type RunCommand = (program: string, args: readonly string[]) => Promise<s
 const YES_NO_PATHS = new Set([
   'settings.allowOfflineRedemption',
   'settings.shopLedger',
+  'settings.shopRedeemWhenSplit',
   'defaults.allowOfflineRedemption',
   'defaults.shopLedger',
+  'defaults.shopRedeemWhenSplit',
   'updates.enabled',
 ]);
 

@@ -81,6 +81,17 @@ export interface ShopLedger {
   setDiscovered(peers: readonly PeerAddress[]): void;
   /** How many claims this till holds, and what it has refused. */
   stats(): { claims: number; peers: number; refusals: Partial<Record<TransportRefusal, number>> };
+  /**
+   * The shop's other tills as they are now: each asked (at most `waitMs` in all), whether it
+   * answered, and when it last did (shop clock, ms; null: never). For Settings' live list.
+   */
+  tills(waitMs?: number): Promise<ShopTillNow[]>;
+}
+
+export interface ShopTillNow {
+  till: string;
+  reachable: boolean;
+  lastHeardAt: number | null;
 }
 
 const DEFAULT_ASK_TIMEOUT_MS = 1500;
@@ -320,5 +331,22 @@ export function createShopLedger(options: ShopLedgerOptions): ShopLedger {
     },
 
     stats: () => ({ claims: ledger.size, peers: peers().length, refusals: transport.refusals() }),
+
+    async tills(waitMs = askTimeoutMs) {
+      const unreachable = new Set(await catchUpAll(checkedWait(waitMs, 'waitMs')));
+      const byName = new Map<string, ShopTillNow>();
+      for (const peer of peers()) {
+        const till = nameOf(peer);
+        const heard = seen.get(peerName(peer))?.at ?? null;
+        const known = byName.get(till);
+        // One till at two addresses: reachable at either, last heard at the later.
+        byName.set(till, {
+          till,
+          reachable: (known?.reachable ?? false) || !unreachable.has(till),
+          lastHeardAt: Math.max(known?.lastHeardAt ?? 0, heard ?? 0) || null,
+        });
+      }
+      return [...byName.values()].sort((a, b) => a.till.localeCompare(b.till));
+    },
   };
 }

@@ -8,6 +8,7 @@ import type { Wording } from '../messages';
 import * as payloads from '../validation/bridge-payloads';
 import { operationMaker, type OperationTable } from '../validation/bridge-operation';
 import type { ShopLedger } from './shop-ledger-service';
+import { shopTillsHandler } from './shop-tills';
 
 export interface ShopNeeds {
   /** The ledger, once it listens; null while it starts, when off, or when it could not start. */
@@ -24,7 +25,7 @@ const NO_SHOP = { enabled: false, claimedBy: null, unreachable: [] };
 
 export function shopOperations(
   needs: ShopNeeds,
-): OperationTable<'shopCheck' | 'shopClaim' | 'shopSettle' | 'shopHolder'> {
+): OperationTable<'shopCheck' | 'shopClaim' | 'shopSettle' | 'shopHolder' | 'shopTills'> {
   const { running, log, errorKind } = needs;
   const op = operationMaker(needs.wording);
   return {
@@ -60,5 +61,6 @@ export function shopOperations(
       const held = running()?.holder(reward_code) ?? null;
       return { ok: true, data: { holder: held && { till: held.till, at: held.at } } };
     }),
+    shopTills: op(payloads.noPayload, shopTillsHandler({ running, errorKind, log })),
   };
 }

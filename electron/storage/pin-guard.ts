@@ -1,3 +1,4 @@
+import { MANAGER_APPROVAL_MS } from '../../common/manager-approval';
 import {
   DEFAULT_PIN_COST,
   PIN_PATTERN,
@@ -25,7 +26,7 @@ import {
 export const FIRST_WAIT_MS = 1000;
 export const MAX_WAIT_MS = 5 * 60_000;
 /** How long one right PIN approves risky operations for. */
-export const APPROVAL_MS = 5 * 60_000;
+export const APPROVAL_MS = MANAGER_APPROVAL_MS;
 
 export type PinVerdict =
   | { accepted: true; waitSeconds: 0 }

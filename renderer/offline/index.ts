@@ -28,7 +28,7 @@ import { openOfflineDb } from './db/open';
 import type { JournalEntry, OfflineDb, OutboxItem, RedemptionItem } from './db/schema';
 import { serviceNow } from './outbox/attribution';
 import { journalToCsv } from './outbox/journal-csv';
-import { buildShiftReport, type ShiftReport } from './outbox/shift-report';
+import { buildShiftReport, journalBefore, type ShiftReport } from './outbox/shift-report';
 import { Outbox, type OutboxCounts } from './outbox/outbox';
 import { Replayer, readServiceClock, type LockManagerLike, type ReplayPause, type ReplayRun } from './outbox/replayer';
 import { CacheRefresh, type RefreshProgress } from './refresh/cache-refresh';
@@ -236,16 +236,20 @@ export function createOfflineServices(options: OfflineServicesOptions) {
     },
     /** The whole journal, then what is still open (waiting, in conflict, failed), each with its state. */
     exportJournalCsv: async () => journalToCsv(await outbox.journal(), await outbox.items()),
-    /** The end-of-shift report from a time (ISO) to now: the journal since then and everything still open. */
-    shiftReport: async (since: string): Promise<ShiftReport> =>
+    /**
+     * The end-of-shift report from a time to another (ISO; without an end, to now): the
+     * journal between them and everything still open.
+     */
+    shiftReport: async (since: string, until?: string): Promise<ShiftReport> =>
       buildShiftReport({
         since,
-        until: now().toISOString(),
+        until: until ?? now().toISOString(),
         journal: await outbox.journalSince(since),
         open: await outbox.items(),
       }),
     /** The report's CSV: the same entries as the report, in the journal's columns. */
-    exportShiftCsv: async (since: string) => journalToCsv(await outbox.journalSince(since), await outbox.items()),
+    exportShiftCsv: async (since: string, until?: string) =>
+      journalToCsv(journalBefore(await outbox.journalSince(since), until), await outbox.items()),
     replayPause: () => replayer.pause(),
     /** "Retry now" on a paused queue. */
     resumeReplay: async () => {

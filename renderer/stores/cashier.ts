@@ -42,7 +42,13 @@ export const useCashierStore = defineStore('cashier', () => {
     set(label, 'chosen');
   }
 
-  return { current, source, roster, choices, fromLink, choose };
+  /** F6: the header's picker takes the keyboard (counted, so each press is seen). */
+  const pickAsked = ref(0);
+  function askToPick(): void {
+    pickAsked.value += 1;
+  }
+
+  return { current, source, roster, choices, pickAsked, fromLink, choose, askToPick };
 });
 
 function readStored(): string | null {

@@ -57,6 +57,19 @@ export const useConnectionStore = defineStore('connection', () => {
     }
   });
 
+  /**
+   * The state in a few words, for a narrow header (800 px) where the whole of `label` does
+   * not fit beside the cashier and the outbox: shorter, never cut.
+   */
+  const shortLabel = computed(() => {
+    if (state.value === 'offline') return t('connection.short.offline');
+    if (state.value === 'failing')
+      return offline.pause || status.value?.error?.kind === 'unauthorized'
+        ? t('connection.short.keyRefused')
+        : t('connection.short.problem');
+    return label.value;
+  });
+
   /** Why the till is offline, in the monitor's words, and when it next tries. */
   const detail = computed(() => {
     if (state.value !== 'offline') return null;
@@ -103,5 +116,17 @@ export const useConnectionStore = defineStore('connection', () => {
     timer = null;
   }
 
-  return { status, checking, state, label, detail, refresh, noteFailure, noteSuccess, startProbing, stopProbing };
+  return {
+    status,
+    checking,
+    state,
+    label,
+    shortLabel,
+    detail,
+    refresh,
+    noteFailure,
+    noteSuccess,
+    startProbing,
+    stopProbing,
+  };
 });

@@ -40,7 +40,13 @@ export const useLinksStore = defineStore('links', () => {
   /** A quiet line about a link that was refused or could not be opened. */
   const notice = ref<string | null>(null);
   /** The screen opened by a link, for "opened from a link" while it is on screen. */
-  const opened = ref<{ id: string; screen: string; words: string } | null>(null);
+  const opened = ref<{
+    id: string;
+    screen: string;
+    words: string;
+    /** The cashier the link named, as the header now shows them; `listed`: on Settings' list. */
+    cashier: { label: string; listed: boolean } | null;
+  } | null>(null);
 
   // Leaving the screen a link opened ends its "opened from a link" line.
   watch(
@@ -156,8 +162,15 @@ export const useLinksStore = defineStore('links', () => {
     }
   }
 
+  /** The screen a link opened, said while it is on show, with the cashier it named (the header changed). */
   function mark(link: HeldLink, screen: string, words: string): void {
-    opened.value = { id: link.id, screen, words };
+    const named = link.request.cashier && cashier.current ? cashier.current : null;
+    opened.value = {
+      id: link.id,
+      screen,
+      words,
+      cashier: named ? { label: named, listed: cashier.choices.includes(named) } : null,
+    };
   }
 
   /** Subscribes to pushed links, then takes any that arrived before the page listened. */

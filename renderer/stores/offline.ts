@@ -182,9 +182,9 @@ export const useOfflineStore = defineStore('offline', () => {
   }
 
   /** A person reviewed a failure or conflict: it moves to the journal, never silently. */
-  async function acknowledge(seq: number): Promise<boolean> {
+  async function acknowledge(seq: number, subject: string | null = null): Promise<boolean> {
     // A person takes responsibility for a failure or conflict: a manager, once a PIN is set.
-    if (!(await useManagerPinStore().ask('acknowledge'))) return false;
+    if (!(await useManagerPinStore().ask('acknowledge', subject))) return false;
     const done = await services().acknowledge(seq);
     await loadOutbox();
     return done;

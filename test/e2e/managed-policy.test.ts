@@ -56,6 +56,16 @@ describe('Settings under the organisation’s policy', () => {
     expect(await page.locator('#till-name').inputValue()).toBe('Till SHOP12-TILL3');
     expect(await page.locator('#base-url').getAttribute('readonly')).not.toBeNull();
     expect(await page.locator('#branch-id').getAttribute('readonly')).not.toBeNull();
+    // Read-only and looking it: out of the Tab order, no box, no "optional" tag or how-to hint.
+    for (const id of ['base-url', 'branch-id']) {
+      expect(await page.locator(`#${id}`).getAttribute('tabindex'), id).toBe('-1');
+      expect(await page.locator(`.field--locked:has(#${id})`).count(), id).toBe(1);
+      expect(await page.locator(`#${id}-hint`).count(), id).toBe(0);
+    }
+    expect(await page.locator('label[for="branch-id"] .field__tag').count()).toBe(0);
+    expect(await page.locator('#base-url').evaluate((el) => getComputedStyle(el).backgroundColor)).toBe(
+      'rgba(0, 0, 0, 0)',
+    );
     expect(await page.locator('#theme').isDisabled()).toBe(true);
     expect(await page.locator('#allow-offline-redemption').isDisabled()).toBe(true);
     // What the policy leaves alone stays the till's to choose.

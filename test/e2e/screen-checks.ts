@@ -161,17 +161,19 @@ export function tillNameCut(page: Page): Promise<boolean> {
 }
 
 /**
- * How many lines the shortcut bar takes: its visible shortcuts' distinct tops. It must keep
+ * How many lines the shortcut bar takes: its visible shortcuts' distinct middles. It must keep
  * one at every size, or it eats the screen's height and its keys move about as screens change.
  */
 export function shortcutBarLines(page: Page): Promise<number> {
   return page.evaluate(() => {
-    const tops = new Set<number>();
+    // By their middles: a key's button is taller than a line of words beside it.
+    const middles: number[] = [];
     for (const item of document.querySelectorAll('.shortcut-bar > *')) {
       const box = item.getBoundingClientRect();
-      if (box.width > 0 && box.height > 0) tops.add(Math.round(box.top));
+      if (box.width > 0 && box.height > 0) middles.push(box.top + box.height / 2);
     }
-    return tops.size;
+    middles.sort((a, b) => a - b);
+    return middles.filter((middle, index) => index === 0 || middle - middles[index - 1]! > 8).length;
   });
 }
 
@@ -265,6 +267,8 @@ export function unisolatedOrMisaligned(page: Page): Promise<string[]> {
       // A sentence of the catalogue may name a thing in the other script; a text of the other script alone is data.
       if (!parent || !other.test(text) || own.test(text)) continue;
       if (parent.closest('bdi, [dir]:not(html), script, style, option, .visually-hidden') || !visible(parent)) continue;
+      // SVG text has no dir: an isolate there is its unicode-bidi (a chart's names).
+      if (/isolate|plaintext/.test(getComputedStyle(parent).unicodeBidi)) continue;
       found.push(`${describe(parent)} is not isolated`);
     }
     for (const el of document.body.querySelectorAll('bdi, [dir]')) {
@@ -281,6 +285,202 @@ export function unisolatedOrMisaligned(page: Page): Promise<string[]> {
       if (text.width >= right - left - 2) continue; // it fills its row
       const gap = rtl ? right - text.right : text.left - left;
       if (gap > 2) found.push(`${describe(el)} starts ${Math.round(gap)} px from the start of its row`);
+    }
+    return found;
+  });
+}
+
+/**
+ * State text that is cut: the connection's state, the outbox's counts, badges and status
+ * lines, each clipped by its own box (an ellipsis), pushed out of the window, or covered
+ * by something drawn over it. And the cashier's select: the choice shown must fit whole at
+ * 1366 px, and its number (what tells two cashiers apart) at any width.
+ */
+export function truncatedStateText(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const describe = (el: Element): string =>
+      `${el.tagName.toLowerCase()}${el.getAttribute('data-testid') ? `[${el.getAttribute('data-testid')}]` : ''}${typeof el.className === 'string' && el.className.trim() ? `.${el.className.trim().split(/\s+/).join('.')}` : ''} “${(el.textContent ?? '').trim().replace(/\s+/g, ' ').slice(0, 40)}”`;
+    const shown = (el: Element): boolean => {
+      const rect = el.getBoundingClientRect();
+      const style = getComputedStyle(el);
+      return (
+        rect.width > 1 &&
+        rect.height > 1 &&
+        style.visibility !== 'hidden' &&
+        !el.closest('.visually-hidden') &&
+        style.clipPath === 'none'
+      );
+    };
+    const modal = document.querySelector('dialog[open]');
+    const found: string[] = [];
+    const states = document.querySelectorAll(
+      '.connection, .connection__label, .badge, .outbox-button, .outbox-button > span, [role="status"], .report__total dd',
+    );
+    for (const el of states) {
+      if (!shown(el) || !(el.textContent ?? '').trim()) continue;
+      const rect = el.getBoundingClientRect();
+      if (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'visible') {
+        found.push(`${describe(el)} is cut by its box (${el.scrollWidth} px in ${el.clientWidth})`);
+      } else if (rect.left < -1 || rect.right > document.documentElement.clientWidth + 1) {
+        found.push(`${describe(el)} runs out of the window`);
+      } else if (!modal && rect.top >= 0 && rect.bottom <= window.innerHeight) {
+        const top = document.elementFromPoint(rect.left + rect.width / 2, rect.top + rect.height / 2);
+        if (top && !el.contains(top) && !top.contains(el)) found.push(`${describe(el)} is covered by ${describe(top)}`);
+      }
+    }
+    const select = document.querySelector<HTMLSelectElement>('[data-testid="cashier-select"]');
+    const option = select?.selectedOptions[0];
+    if (select && option && option.value && shown(select)) {
+      // The width a select would take to show `text` whole: a copy holding only it, unconstrained.
+      const wholeWidth = (text: string): number => {
+        const copy = select.cloneNode(false) as HTMLSelectElement;
+        copy.removeAttribute('data-testid');
+        copy.append(new Option(text));
+        copy.style.cssText =
+          'position:fixed;inset-block-start:0;width:auto;min-width:0;max-width:none;visibility:hidden';
+        select.parentElement!.append(copy);
+        const width = copy.getBoundingClientRect().width;
+        copy.remove();
+        return width;
+      };
+      const width = select.getBoundingClientRect().width;
+      const text = option.text.trim();
+      const number = text.includes(' · ') ? text.slice(0, text.indexOf(' · ')) : null;
+      if (window.innerWidth >= 1366 && wholeWidth(text) > width + 1)
+        found.push(`the cashier “${text}” is cut in the header at ${window.innerWidth} px`);
+      // The number and the ellipsis after it.
+      if (number && wholeWidth(`${number} · …`) > width + 1)
+        found.push(`the cashier's number “${number}” is cut in the header`);
+    }
+    return found;
+  });
+}
+
+/**
+ * With a modal open (the manager PIN), the keyboard stays in it: Tab and Shift+Tab go round
+ * its own controls, and nothing behind it takes focus. Focus is put back where it was.
+ */
+export async function focusLeavesModal(page: Page): Promise<string[]> {
+  const modal = page.locator('dialog[open], [aria-modal="true"]');
+  if ((await modal.count()) === 0) return [];
+  const found: string[] = [];
+  const before = await page.evaluate(() => document.activeElement?.id ?? null);
+  const inside = () =>
+    page.evaluate(() => {
+      const open = document.querySelector('dialog[open], [aria-modal="true"]');
+      return !!open && open.contains(document.activeElement);
+    });
+  const controls = await page.evaluate(
+    () => document.querySelector('dialog[open], [aria-modal="true"]')!.querySelectorAll('button, input, select').length,
+  );
+  for (const key of ['Tab', 'Shift+Tab']) {
+    for (let press = 0; press < controls + 2; press += 1) {
+      await page.keyboard.press(key);
+      if (!(await inside())) {
+        found.push(`${key} ${press + 1} times leaves the modal`);
+        break;
+      }
+    }
+  }
+  const reachable = await page.evaluate(() => {
+    const open = document.querySelector('dialog[open], [aria-modal="true"]')!;
+    const names: string[] = [];
+    for (const el of document.querySelectorAll<HTMLElement>('button, input, select, textarea, a[href], [tabindex]')) {
+      if (open.contains(el)) continue;
+      el.focus();
+      if (document.activeElement === el)
+        names.push(`${el.tagName.toLowerCase()} “${(el.textContent ?? '').trim().slice(0, 30)}”`);
+    }
+    return names;
+  });
+  for (const name of reachable) found.push(`${name} behind the modal takes focus`);
+  await page.evaluate((id) => (id ? document.getElementById(id)?.focus() : undefined), before);
+  return found;
+}
+
+/**
+ * What the page prints, as on an A4 page (186 mm between the margins, 703 CSS px): no form
+ * control or notice about the screen's own actions, and every table within the page.
+ */
+export async function printProblems(page: Page): Promise<string[]> {
+  const viewport = page.viewportSize();
+  // Print hides the buttons and fields: the one with focus is given it back afterwards.
+  await page.evaluate(() => document.activeElement?.setAttribute('data-focus-before-print', ''));
+  await page.setViewportSize({ width: 703, height: 1000 });
+  await page.emulateMedia({ media: 'print' });
+  try {
+    return await page.evaluate(() => {
+      const found: string[] = [];
+      const shown = (el: Element) => {
+        const rect = el.getBoundingClientRect();
+        return rect.width > 1 && rect.height > 1 && getComputedStyle(el).visibility !== 'hidden';
+      };
+      const describe = (el: Element) =>
+        `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${typeof el.className === 'string' && el.className.trim() ? `.${el.className.trim().split(/\s+/).join('.')}` : ''} “${(el.textContent ?? '').trim().replace(/\s+/g, ' ').slice(0, 40)}”`;
+      for (const el of document.querySelectorAll(
+        'button, input, select, textarea, .notice, [role="alert"], [role="status"], .loading',
+      )) {
+        if (shown(el)) found.push(`${describe(el)} is printed`);
+      }
+      const width = document.documentElement.clientWidth;
+      for (const table of document.querySelectorAll('table')) {
+        if (!shown(table)) continue;
+        const rect = table.getBoundingClientRect();
+        if (rect.right > width + 1 || rect.left < -1 || table.scrollWidth > table.clientWidth + 1)
+          found.push(`${describe(table)} runs off the page (${Math.round(rect.width)} px on ${width})`);
+      }
+      return found;
+    });
+  } finally {
+    // Back to no emulation (not 'screen', which page.pdf() would then print with).
+    await page.emulateMedia({ media: null });
+    if (viewport) await page.setViewportSize(viewport);
+    await page.evaluate(() => {
+      const focused = document.querySelector<HTMLElement>('[data-focus-before-print]');
+      focused?.removeAttribute('data-focus-before-print');
+      focused?.focus();
+    });
+  }
+}
+
+/**
+ * A chart's labels clear of its bars and numbers, and inside the chart; and bars of two
+ * states in colours far enough apart to tell (each channel summed, at least 120 of 765).
+ */
+export function chartProblems(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const found: string[] = [];
+    const overlap = (a: DOMRect, b: DOMRect) =>
+      a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+    for (const svg of document.querySelectorAll<SVGSVGElement>('svg.shift-chart__svg')) {
+      const box = svg.getBoundingClientRect();
+      const labels = [...svg.querySelectorAll('.shift-chart__label')];
+      const others = [...svg.querySelectorAll('rect, .shift-chart__number')];
+      for (const label of labels) {
+        const rect = label.getBoundingClientRect();
+        const name = (label.textContent ?? '').trim();
+        if (rect.left < box.left - 1 || rect.right > box.right + 1)
+          found.push(`chart label “${name}” runs out of the chart`);
+        for (const other of others) {
+          if (overlap(rect, other.getBoundingClientRect()))
+            found.push(
+              `chart label “${name}” runs into ${other.tagName === 'rect' ? 'a bar' : `its count “${other.textContent?.trim()}”`}`,
+            );
+        }
+      }
+      const colours = new Map<string, number[]>();
+      for (const swatch of document.querySelectorAll<HTMLElement>('.shift-chart__swatch')) {
+        const state = [...swatch.classList].find((c) => c.startsWith('shift-chart__bar--')) ?? '';
+        colours.set(state, (getComputedStyle(swatch).backgroundColor.match(/\d+/g) ?? []).slice(0, 3).map(Number));
+      }
+      const entries = [...colours.entries()];
+      for (let i = 0; i < entries.length; i += 1)
+        for (let j = i + 1; j < entries.length; j += 1) {
+          const [a, ca] = entries[i]!;
+          const [b, cb] = entries[j]!;
+          const distance = ca.reduce((sum, value, k) => sum + Math.abs(value - (cb[k] ?? 0)), 0);
+          if (distance < 120) found.push(`${a} and ${b} are hard to tell apart (${distance})`);
+        }
     }
     return found;
   });

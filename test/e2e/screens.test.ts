@@ -1,22 +1,32 @@
+import { execFileSync } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ar } from '../../renderer/i18n/messages/ar';
 import { en } from '../../renderer/i18n/messages/en';
 import { DEMO_FIXTURES, PROGRAMS } from '../../sandbox';
+import { CHANNELS } from '../../common/contract';
+import { DEFAULT_DB_NAME } from '../../renderer/offline/db/schema';
 import { scannerBurst, startHarness, type Harness } from './harness';
 import {
   axeViolations,
+  chartProblems,
   CHROME_LIMIT_800x600,
   chromeHeight,
   expandablesWithoutMarker,
+  focusLeavesModal,
   horizontalOverflow,
   nestedScrolling,
+  printProblems,
+  SCREENS_DIR,
   shoot,
   shortcutBarLines,
   tillNameCut,
   SIZES,
   sizeProblems,
   THEMES,
+  truncatedStateText,
   unisolatedOrMisaligned,
   useTheme,
 } from './screen-checks';
@@ -28,15 +38,24 @@ const LANGUAGES = [
 ] as const;
 const BRANCH_ID = '5c2d7e10-8a4b-4f6c-9d1e-2b3a4c5d6e7f';
 const COFFEE_CLUB = PROGRAMS.find((programme) => programme.slug === 'coffee-club')!;
+/** A long name beside the number that tells two cashiers apart: the header's and the chart's hardest case. */
+const CASHIERS = [
+  { name: 'Mohammed Abdulrahman Al-Shamrani', number: 'POS-0042' },
+  { name: 'Sara Ali', number: '12' },
+];
+const LONG_CASHIER = 'Mohammed Abdulrahman Al-Shamrani (POS-0042)';
+const PIN = '739164';
 /** Points as the interface writes them (Arabic-Indic digits in Arabic, the setting's default). */
 const points = (language: string, value: number) =>
   new Intl.NumberFormat(language === 'ar' ? 'ar-u-nu-arab' : 'en-GB').format(value);
 
 /**
  * The checks every shot screen is held to, whatever screen it is: axe-core, touch targets
- * and type sizes at 1024x768; at 1024x768 and 800x600 no scrolling inside a page that
- * scrolls, a marker on everything that opens, and names isolated at the start of their
- * row; at 800x600 the chrome under its bound and no sideways scrolling.
+ * and type sizes at 1024x768, and there the keyboard kept in a modal; at 1024x768 and
+ * 800x600 no scrolling inside a page that scrolls, a marker on everything that opens, and
+ * names isolated at the start of their row; at every size no sideways scrolling, no state
+ * text cut (the connection, the outbox's counts, badges, the cashier's number) and a chart's
+ * labels clear of its bars; at 800x600 the chrome under its bound.
  */
 async function checkScreen(
   page: Page,
@@ -50,6 +69,7 @@ async function checkScreen(
     for (const problem of await sizeProblems(page)) findings.push(`${at}: ${problem.what} is ${problem.problem}`);
     for (const v of await axeViolations(page))
       findings.push(`${at}: axe ${v.id} (${v.impact}) at ${v.nodes.join(', ')}`);
+    for (const found of await focusLeavesModal(page)) findings.push(`${at}: ${found}`);
   }
   if (size.width === 1024 || size.width === 800) {
     for (const found of await nestedScrolling(page)) findings.push(`${at}: ${found}`);
@@ -59,9 +79,11 @@ async function checkScreen(
   if (await tillNameCut(page)) findings.push(`${at}: the till's name is cut in the header`);
   const barLines = await shortcutBarLines(page);
   if (barLines > 1) findings.push(`${at}: the shortcut bar takes ${barLines} lines`);
+  const overflow = await horizontalOverflow(page);
+  if (overflow > 0) findings.push(`${at}: scrolls sideways by ${overflow} px`);
+  for (const found of await truncatedStateText(page)) findings.push(`${at}: ${found}`);
+  for (const found of await chartProblems(page)) findings.push(`${at}: ${found}`);
   if (size.width === 800) {
-    const overflow = await horizontalOverflow(page);
-    if (overflow > 0) findings.push(`${at}: scrolls sideways by ${overflow} px`);
     const chrome = await chromeHeight(page);
     if (chrome > CHROME_LIMIT_800x600) findings.push(`${at}: header and shortcut bar take ${chrome} px`);
   }
@@ -84,6 +106,8 @@ async function everyWayOf(page: Page, name: string, findings: string[]): Promise
   }
   await useTheme(page, 'light');
   await page.setViewportSize({ width: 1366, height: 768 });
+  // Printed (Print or Save as PDF), any screen is its content alone, within an A4 page.
+  for (const found of await printProblems(page)) findings.push(`${name} printed: ${found}`);
   expect(
     await page.evaluate(
       () => (document.activeElement as HTMLElement | null)?.dataset.testid ?? document.activeElement?.id ?? null,
@@ -134,7 +158,11 @@ describe.each(LANGUAGES)(
       await h.openApp();
       await expect.poll(screenName).toBe('find');
       expect(await h.page.locator('.app-header__till').textContent()).toBe('Till 2');
+      // Find says it can scan in its own words; the bar says it elsewhere, once the till is set up.
+      expect(await h.page.locator('.shortcut--scan').count()).toBe(0);
+      await h.page.keyboard.press('F7');
       expect(await h.page.locator('.shortcut--scan').textContent()).toBe(words.shortcuts.scanAnywhere);
+      await h.page.keyboard.press('F2');
       // Nothing waits in the outbox: the header says no "0 waiting".
       expect(await h.page.getByTestId('header-outbox-pending').count()).toBe(0);
       await everyWay('02-find-empty');
@@ -306,6 +334,57 @@ describe.each(LANGUAGES)(
       await h.openApp();
     });
 
+    it('switches the cashier in two keys, F6 and ↓, and gives the keyboard back where it was', async () => {
+      const page = h.page;
+      const listed = await h.call('updateSettings', { cashiers: CASHIERS });
+      expect(listed.ok).toBe(true);
+      await h.openApp();
+      await page.keyboard.press('F2');
+      await page.locator('#search').fill('Lay');
+      let keys = 0;
+      for (const key of ['F6', 'ArrowDown']) {
+        keys += 1;
+        await page.keyboard.press(key);
+      }
+      await expect.poll(() => page.getByTestId('cashier-select').inputValue()).toBe(LONG_CASHIER);
+      expect(keys).toBeLessThanOrEqual(2);
+      await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('search');
+      expect(await page.locator('#search').inputValue()).toBe('Lay');
+      // The number first, so a narrow header cuts the name and never the number.
+      expect(await page.locator('[data-testid="cashier-select"] option:checked').textContent()).toBe(
+        'POS-0042 · Mohammed Abdulrahman Al-Shamrani',
+      );
+      await everyWay('15-find-long-cashier');
+      expectNoFindings();
+      await page.locator('#search').fill('');
+    });
+
+    it('opens the report, the Outbox and Settings by touch, and today’s report to a PDF in two keys', async () => {
+      const page = h.page;
+      await page.keyboard.press('F2');
+      // At 800x600 too: the bar's buttons, no keyboard.
+      await page.setViewportSize({ width: 800, height: 600 });
+      await page.getByTestId('shortcut-F7').click();
+      await expect.poll(screenName).toBe('report');
+      await page.getByTestId('outbox-button').click();
+      await expect.poll(screenName).toBe('outbox');
+      await page.getByTestId('shortcut-F9').click();
+      await expect.poll(screenName).toBe('settings');
+      await page.getByTestId('shortcut-Esc').click();
+      await expect.poll(screenName).not.toBe('settings');
+      await page.setViewportSize({ width: 1366, height: 768 });
+      await page.keyboard.press('F2');
+      // F7, then Enter on "Save as PDF", which has focus.
+      const calls = h.bridgeCalls.length;
+      await page.keyboard.press('F7');
+      await expect.poll(focusedTestId).toBe('report-pdf');
+      await page.keyboard.press('Enter');
+      await expect
+        .poll(() => h.bridgeCalls.slice(calls).filter((call) => call.channel === CHANNELS.saveReportPdf).length)
+        .toBe(1);
+      await page.keyboard.press('F2');
+    });
+
     if (language === 'en')
       it('follows the theme setting over the OS preference, and shows "spent" in the till’s currency', async () => {
         const page = h.page;
@@ -428,7 +507,145 @@ describe.each(LANGUAGES)('the offline screens in $language', ({ language, words,
     expectNoFindings();
   });
 
+  it('the report of a shift with waiting, conflict and failed work: on screen, printed and as a PDF', async () => {
+    const page = h.page;
+    await h.call('updateSettings', { cashiers: CASHIERS });
+    await h.openApp();
+    await page.getByTestId('cashier-select').selectOption(LONG_CASHIER);
+    await addFailedItem(page, LONG_CASHIER);
+    await page.keyboard.press('F7');
+    await page.getByTestId('report-by-cashier').waitFor();
+    // Every table adds up in a totals row; the failed item says why.
+    expect(await page.getByTestId('report-by-cashier-total').count()).toBe(1);
+    expect(await page.getByTestId('report-by-reward-total').count()).toBe(1);
+    await expect.poll(() => page.getByTestId('report-failed-reason').count()).toBe(1);
+    expect(await page.getByTestId('report-failed-reason').textContent()).toContain(
+      words.shiftReport.failedBecause.replace('{reason}', ''),
+    );
+    // The header counts all three, and fits.
+    await page.getByTestId('header-outbox-failed').waitFor();
+    await everyWay('14-report');
+    // Yesterday's shift on its own: none of today's work.
+    const today = await page.getByTestId('report-period').textContent();
+    await page.getByTestId('report-period-yesterday').click();
+    await expect.poll(() => page.getByTestId('report-period').textContent()).not.toBe(today);
+    expect(await page.getByTestId('report-total-done').textContent()).toBe(points(language, 0));
+    await page.getByTestId('report-period-shift').click();
+    await expect.poll(() => page.getByTestId('report-total-done').textContent()).toBe(points(language, 1));
+    expectNoFindings();
+
+    // The PDF: its text holds the header (till, period, printed at) and the page numbers.
+    await page.setViewportSize({ width: 1366, height: 768 });
+    const pdf = await page.pdf({ format: 'A4', printBackground: true });
+    await mkdir(SCREENS_DIR, { recursive: true });
+    const file = join(SCREENS_DIR, `screens-report-${language}.pdf`);
+    await writeFile(file, pdf);
+    execFileSync('pdftoppm', ['-png', '-r', '70', file, join(SCREENS_DIR, `screens-report-${language}-pdf`)]);
+    const text = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
+    const pages = (text.match(/\f/g) ?? []).length || 1;
+    expect(text).toContain('Till 2');
+    expect(text).toContain(BRANCH_ID);
+    for (const label of ['periodLabel', 'printedAt', 'till', 'branch'] as const)
+      expect(text, label).toContain(words.shiftReport[label]);
+    // "1 / 2" at the foot of page 1 (pdftotext drops the spaces; right to left it may read "2 / 1").
+    const [first, last] = [points(language, 1), points(language, pages)];
+    expect(text).toMatch(new RegExp(`${first}\\s*/\\s*${last}|${last}\\s*/\\s*${first}`));
+    expect(text).toContain(LONG_CASHIER);
+    // Its title names the report, the till and the period, not the app.
+    expect(await page.title()).toContain(words.shiftReport.documentTitle.split(',')[0]!.split('،')[0]!.trim());
+  });
+
+  it('approves a conflict in three keys and the PIN: a modal that names the item and gives focus back', async () => {
+    const page = h.page;
+    const set = await h.call('setManagerPin', { pin: PIN });
+    expect(set.ok).toBe(true);
+    await h.openApp();
+    let keys = 0;
+    const press = async (key: string) => {
+      keys += 1;
+      await page.keyboard.press(key);
+    };
+    await press('F8');
+    await expect.poll(focusedTestId).toBe('acknowledge');
+    // A failed item names its reward and says why once, in the interface's language.
+    const failed = page.locator('[data-testid="outbox-failed"] .outbox-item');
+    expect(await failed.locator('.outbox-item__head').textContent()).toContain('Free coffee');
+    expect(await failed.getByTestId('item-error').textContent()).toBe(words.errors.validation.title);
+    expect(await failed.textContent()).not.toContain('The reward code is not valid.');
+    const item = await page.evaluate(() =>
+      document.activeElement?.closest('.outbox-item')?.querySelector('.outbox-item__head strong')?.textContent?.trim(),
+    );
+    await press('Enter');
+    await page.getByTestId('manager-pin-dialog').waitFor();
+    // Which item it approves; no way round the PIN told to whoever is at the till.
+    expect(await page.getByTestId('manager-pin-subject').textContent()).toContain(item);
+    expect(await page.getByTestId('manager-pin-dialog').textContent()).not.toContain('manager-pin.json');
+    // Enter, ArrowDown and clicks do not reach what is behind it.
+    const cashierBefore = await page.getByTestId('cashier-select').inputValue();
+    await page.keyboard.press('ArrowDown');
+    expect(await page.getByTestId('cashier-select').inputValue()).toBe(cashierBefore);
+    await everyWay('16-manager-pin');
+    expectNoFindings();
+    await page.getByTestId('manager-pin-input').fill(PIN);
+    await press('Enter');
+    await expect.poll(() => page.getByTestId('manager-pin-dialog').isVisible()).toBe(false);
+    expect(keys).toBeLessThanOrEqual(3);
+    // Focus is on the screen, never the page's body.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).not.toBe('BODY');
+    // The next one within the approval's minutes: no second PIN, its Acknowledge has focus.
+    await expect.poll(() => page.locator('[data-testid="outbox-conflict"] .outbox-item').count()).toBe(0);
+    await expect.poll(focusedTestId).toBe('acknowledge');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('[data-testid="outbox-failed"] .outbox-item').count()).toBe(0);
+    expect(await page.getByTestId('manager-pin-dialog').isVisible()).toBe(false);
+  });
+
   function expectNoFindings(): void {
     expect(findings.splice(0)).toEqual([]);
   }
 });
+
+/**
+ * A failed item, as the replayer leaves one when the service refuses a queued redemption for
+ * good: a redemption of the outbox copied with the state and error a refusal writes, by
+ * `cashier`. The sandbox has no
+ * way to refuse a replay that the till's own checks would not have refused first.
+ */
+async function addFailedItem(page: Page, cashier: string): Promise<void> {
+  await page.evaluate(
+    async ({ name, cashier }) => {
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const open = indexedDB.open(name);
+        open.onsuccess = () => resolve(open.result);
+        open.onerror = () => reject(open.error);
+      });
+      const rows = await new Promise<Array<Record<string, unknown>>>((resolve) => {
+        const read = db.transaction('outbox').objectStore('outbox').getAll();
+        read.onsuccess = () => resolve(read.result as Array<Record<string, unknown>>);
+      });
+      const waiting = rows.find((row) => row.kind === 'redeem');
+      if (!waiting) throw new Error('No redemption in the outbox to copy.');
+      const error = { kind: 'validation', message: 'The reward code is not valid.' };
+      await new Promise<void>((resolve, reject) => {
+        const write = db.transaction('outbox', 'readwrite');
+        write.objectStore('outbox').put({
+          ...waiting,
+          seq: 9001,
+          idempotencyKey: 'failed-copy-9001',
+          code: 'RW-FAILED01',
+          state: 'failed',
+          cashier,
+          lastError: error,
+          note: error.message,
+          nextAttemptAt: null,
+        });
+        write.oncomplete = () => resolve();
+        write.onerror = () => reject(write.error);
+      });
+      db.close();
+    },
+    { name: DEFAULT_DB_NAME, cashier },
+  );
+  await page.reload();
+  await page.locator('main.screen > *').first().waitFor();
+}

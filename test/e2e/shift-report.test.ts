@@ -81,6 +81,9 @@ describe('who redeemed, the manager PIN and the end-of-shift report', () => {
     expect(h.deliverLink(link)).toMatchObject({ accepted: true });
     await expect.poll(screen).toBe('reward');
     await expect.poll(cashierShown).toBe('Sara Ali (12)');
+    // The header changed: the link's line says for whom.
+    await expect.poll(() => h.page.getByTestId('link-opened').textContent()).toContain('for cashier');
+    expect(await h.page.getByTestId('link-opened').textContent()).toContain('Sara Ali (12)');
     await expect.poll(() => h.page.locator('[data-testid="reward-state"]').first().textContent()).toBe('Available');
     await h.page.keyboard.press('Enter');
     await h.page.getByTestId('redeemed').waitFor();
@@ -201,17 +204,22 @@ describe('who redeemed, the manager PIN and the end-of-shift report', () => {
     await h.page.getByTestId('manager-pin-input').fill('000000');
     await h.page.keyboard.press('Enter');
     await expect.poll(() => h.page.getByTestId('manager-pin-error').textContent()).toMatch(/Try again in 1 second/);
-    // During the wait a PIN can be typed but not sent.
+    // During the wait a PIN can be typed but not sent: Enter is answered, and the field emptied.
+    const submitHeld = () => h.page.getByTestId('manager-pin-submit').getAttribute('aria-disabled');
     await h.page.getByTestId('manager-pin-input').fill('111111');
-    expect(await h.page.getByTestId('manager-pin-submit').isDisabled()).toBe(true);
-    await expect.poll(() => h.page.getByTestId('manager-pin-submit').isDisabled(), { timeout: 3000 }).toBe(false);
+    expect(await submitHeld()).toBe('true');
+    await h.page.keyboard.press('Enter');
+    await expect.poll(() => h.page.getByTestId('manager-pin-error').textContent()).toMatch(/^\s*Not sent: wait/);
+    expect(await h.page.getByTestId('manager-pin-input').inputValue()).toBe('');
+    await h.page.getByTestId('manager-pin-input').fill('111111');
+    await expect.poll(submitHeld, { timeout: 3000 }).toBe('false');
     await h.page.keyboard.press('Enter');
     await expect.poll(() => h.page.getByTestId('manager-pin-error').textContent()).toMatch(/Try again in 2 seconds/);
     await h.page.getByTestId('manager-pin-input').fill(PIN);
-    await expect.poll(() => h.page.getByTestId('manager-pin-submit').isDisabled(), { timeout: 4000 }).toBe(false);
+    await expect.poll(submitHeld, { timeout: 4000 }).toBe('false');
     await h.page.keyboard.press('Enter');
     await expect.poll(screen).toBe('settings');
-    expect(await h.page.getByTestId('manager-pin-dialog').count()).toBe(0);
+    expect(await h.page.getByTestId('manager-pin-dialog').isVisible()).toBe(false);
 
     // A cashier added to Settings' list is offered in the header at once.
     await h.page.getByTestId('cashier-name').fill('Nour');
@@ -219,7 +227,7 @@ describe('who redeemed, the manager PIN and the end-of-shift report', () => {
     await h.page.getByTestId('cashier-add').click();
     await expect
       .poll(() => h.page.locator('[data-testid="cashier-select"] option').allTextContents())
-      .toEqual(['Not chosen', 'Sara Ali (12)', 'Omar K', 'Nour (B-7)']);
+      .toEqual(['Not chosen', '12 · Sara Ali', 'Omar K', 'B-7 · Nour']);
     // Refused entries stay typed, with the reason beside them.
     await h.page.getByTestId('cashier-name').fill('Sam');
     await h.page.getByTestId('cashier-number').fill('12 34');
@@ -247,7 +255,7 @@ describe('who redeemed, the manager PIN and the end-of-shift report', () => {
     await h.page.getByTestId('export-journal').click();
     await h.page.getByTestId('manager-pin-dialog').waitFor();
     await h.page.keyboard.press('Escape');
-    expect(await h.page.getByTestId('manager-pin-dialog').count()).toBe(0);
+    expect(await h.page.getByTestId('manager-pin-dialog').isVisible()).toBe(false);
     expect(await screen()).toBe('outbox');
     // With the PIN, the file comes from the main process: served once by the shell, under its secret.
     await h.page.getByTestId('export-journal').click();

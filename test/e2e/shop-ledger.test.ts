@@ -87,10 +87,15 @@ describe('the tills of one shop keep the promise together while the service is d
         ),
       });
     }
-    // The reward itself no longer reads "Available".
+    // The reward itself no longer reads "Available", the cache's line no longer offers to queue
+    // it, and the refusal has focus (not the page's body, as the button it replaced went).
     expect(await two.page.locator('[data-testid="reward-result"] [data-testid="reward-state"]').textContent()).toBe(
       'Redeemed at Till 1, waiting to be sent',
     );
+    expect(await two.page.getByTestId('offline-check').textContent()).not.toContain('It was available then');
+    await expect
+      .poll(() => two.page.evaluate(() => document.activeElement?.getAttribute('data-testid')))
+      .toBe('redeem-refused');
     await two.screenshot('65-shop-claimed-elsewhere');
     for (const till of [two, three]) {
       await openOutbox(till.page);

@@ -63,6 +63,11 @@ export const ar: MessageSchema = {
     checking: 'جارٍ التحقق…',
     unconfigured: 'غير مُعدّ',
     unknown: 'لم يتم التحقق بعد',
+    short: {
+      offline: 'دون اتصال',
+      problem: 'مشكلة في الخدمة',
+      keyRefused: 'المفتاح مرفوض',
+    },
     lostNetwork: 'انقطع الاتصال بالشبكة.',
     unreachable: 'تعذّر الوصول إلى الخدمة.',
     notCachedCustomer: 'تعذّر الوصول إلى الخدمة، وهذا العميل غير موجود في النسخة المحفوظة.',
@@ -207,7 +212,6 @@ export const ar: MessageSchema = {
     back: 'رجوع',
     findCustomer: 'البحث عن عميل',
     checkReward: 'التحقق من رمز مكافأة',
-    outbox: 'صندوق الصادر',
     report: 'تقرير الوردية',
     settings: 'الإعدادات',
     scanAnywhere: 'امسح رمز مكافأة أو رقم هاتف من أي شاشة',
@@ -223,6 +227,9 @@ export const ar: MessageSchema = {
     held: 'أرسل نظام نقاط البيع رابطًا: {what}.',
     heldAdvice: 'ينتظر الرابط حتى لا يقاطع كتابتك. اضغط {accept} لفتحه، أو {escape} لتجاهله.',
     opened: 'فُتح من رابط أرسله نظام نقاط البيع: {what}. لا يُنفَّذ شيء دون ضغطك على المفتاح.',
+    openedFor: 'فُتح من رابط أرسله نظام نقاط البيع: {what}، للكاشير {cashier}. لا يُنفَّذ شيء دون ضغطك على المفتاح.',
+    openedForUnlisted:
+      'فُتح من رابط أرسله نظام نقاط البيع: {what}، للكاشير {cashier}، وهو ليس في قائمة هذه النقطة. لا يُنفَّذ شيء دون ضغطك على المفتاح.',
   },
   card: {
     programmeAndKind: '{name} ({kind})',
@@ -441,6 +448,8 @@ export const ar: MessageSchema = {
     serviceRedeemedAt: '{field} لدى الخدمة: {value}',
     acknowledge: 'إقرار',
     requeue: 'إعادة إلى قائمة الانتظار',
+    failedWhy: 'سبب الإخفاق',
+    pinSubject: '{what}، للعميل {name}',
   },
   settingsView: {
     welcome: 'مرحبًا بك في نقطة بيع الولاء',
@@ -513,6 +522,12 @@ export const ar: MessageSchema = {
       peersHint: 'فقط حين تمنع الشبكة التعرّف التلقائي: عنوان ومنفذ في كل سطر، مثل 192.168.1.12:47231.',
       port: 'المنفذ المخصّص لأجهزة الكاشير الأخرى',
       portHint: 'المنفذ نفسه على كل أجهزة الكاشير في المتجر؛ 47231 ما لم تتطلّب شبكتك غيره.',
+      tillsNow: 'نقاط البيع الأخرى في المتجر الآن',
+      tillsNone: 'لم تُجب أي نقطة بيع أخرى في المتجر بعد.',
+      tillReachable: 'تجيب الآن',
+      tillUnreachable: 'لا تجيب',
+      tillHeard: 'آخر اتصال {date}',
+      tillNeverHeard: 'لم يُسمع منها قط',
     },
     refreshEvery: 'تحديث النسخة المحفوظة للعمل دون اتصال',
     refreshDaily: 'مرة في اليوم، ليلًا',
@@ -601,6 +616,8 @@ export const ar: MessageSchema = {
   cashier: {
     label: 'الكاشير',
     nobody: 'لم يُختر',
+    option: '{number} · {name}',
+    unlisted: '{name} (ليس في القائمة)',
     settingsHeading: 'الكاشيرون',
     settingsHint:
       'الأسماء التي يُختار منها في رأس الشاشة (بلا كلمة مرور عند الصندوق)، مع الرقم الذي تعرف به نقطة البيع كلًّا منهم إن وُجد. ويمكن لرابط من نقطة البيع أن يسمّي الكاشير أيضًا.',
@@ -618,8 +635,9 @@ export const ar: MessageSchema = {
     wrong: 'الرمز غير صحيح.',
     wrongWait:
       'الرمز غير صحيح. أعد المحاولة بعد {seconds} ثانية. | الرمز غير صحيح. أعد المحاولة بعد ثانية واحدة. | الرمز غير صحيح. أعد المحاولة بعد ثانيتين. | الرمز غير صحيح. أعد المحاولة بعد {seconds} ثوانٍ. | الرمز غير صحيح. أعد المحاولة بعد {seconds} ثانية. | الرمز غير صحيح. أعد المحاولة بعد {seconds} ثانية.',
-    forgotten:
-      'إذا نُسي الرمز: يحذف من يملك حساب نظام التشغيل على هذا الجهاز الملف manager-pin.json من مجلد بيانات نقطة البيع ثم يعيد تشغيل التطبيق (انظر دليل التشغيل).',
+    tooSoon:
+      'لم يُرسل: انتظر {seconds} ثانية أخرى ثم اكتب الرمز من جديد. | لم يُرسل: انتظر ثانية واحدة أخرى ثم اكتب الرمز من جديد. | لم يُرسل: انتظر ثانيتين أخريين ثم اكتب الرمز من جديد. | لم يُرسل: انتظر {seconds} ثوانٍ أخرى ثم اكتب الرمز من جديد. | لم يُرسل: انتظر {seconds} ثانية أخرى ثم اكتب الرمز من جديد. | لم يُرسل: انتظر {seconds} ثانية أخرى ثم اكتب الرمز من جديد.',
+    forgottenManager: 'يعيد تعيين الرمز المنسي من يتولى إدارة هذا الجهاز: انظر «رمز مدير منسي» في دليل التشغيل.',
     why: {
       openSettings: 'تحتوي الإعدادات على مفتاح الخدمة وقواعد العمل دون اتصال: يفتحها المدير.',
       acknowledge: 'الإقرار يُزيل الإخفاق أو التعارض من القائمة: يوافق عليه المدير.',
@@ -649,9 +667,7 @@ export const ar: MessageSchema = {
   },
   shiftReport: {
     title: 'تقرير نهاية الوردية',
-    period: '{till}: من {from} إلى {to}',
-    start: 'بداية الوردية',
-    startHint: 'بداية اليوم ما لم تختر وقتًا آخر. ما زال مفتوحًا يُدرج أيًّا كان وقت وضعه في الانتظار.',
+    startHint: 'ما زال مفتوحًا يُدرج أيًّا كان وقت وضعه في الانتظار.',
     savePdf: 'حفظ بصيغة PDF',
     print: 'طباعة',
     exportCsv: 'تصدير CSV',
@@ -682,6 +698,21 @@ export const ar: MessageSchema = {
     openRedeem: 'استبدال {code} ({reward})',
     openRegister: 'تسجيل {name}',
     openLine: '{what}، {who}، {phone}، {queued}، {cashier}',
+    periodLabel: 'الفترة',
+    periodShift: 'هذه الوردية',
+    periodYesterday: 'أمس',
+    periodChosen: 'اختيار فترة',
+    from: 'من',
+    to: 'إلى',
+    fromTo: 'من {from} إلى {to}',
+    endBeforeStart: 'يجب أن تأتي النهاية بعد البداية.',
+    branch: 'الفرع',
+    till: 'نقطة البيع',
+    printedAt: 'وقت الطباعة',
+    documentTitle: 'تقرير نهاية الوردية، {till}، من {from} إلى {to}',
+    total: 'المجموع',
+    failedBecause: 'سبب الإخفاق: {reason}',
+    failedUnknown: 'لم تُبلَّغ نقطة البيع بالسبب',
     queuedAt: 'وُضع في الانتظار {date}',
   },
   rewardGrants: {

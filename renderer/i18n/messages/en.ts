@@ -66,6 +66,11 @@ export const en = {
     checking: 'Checking…',
     unconfigured: 'Not set up',
     unknown: 'Not checked yet',
+    short: {
+      offline: 'Offline',
+      problem: 'Service problem',
+      keyRefused: 'Key refused',
+    },
     lostNetwork: 'The network connection was lost.',
     unreachable: 'The service cannot be reached.',
     notCachedCustomer: 'The service cannot be reached and this customer is not in the cache.',
@@ -212,7 +217,6 @@ export const en = {
     back: 'back',
     findCustomer: 'find customer',
     checkReward: 'check a reward code',
-    outbox: 'outbox',
     report: 'shift report',
     settings: 'settings',
     scanAnywhere: 'Scan a reward code or phone from any screen',
@@ -228,6 +232,10 @@ export const en = {
     held: 'The POS sent a link: {what}.',
     heldAdvice: 'It waits so as not to interrupt your typing. Press {accept} to open it, {escape} to ignore it.',
     opened: 'Opened from a link sent by the POS: {what}. Nothing is done without your key press.',
+    openedFor:
+      'Opened from a link sent by the POS: {what}, for cashier {cashier}. Nothing is done without your key press.',
+    openedForUnlisted:
+      'Opened from a link sent by the POS: {what}, for cashier {cashier}, who is not on this till’s list. Nothing is done without your key press.',
   },
   card: {
     programmeAndKind: '{name} ({kind})',
@@ -445,6 +453,8 @@ export const en = {
     serviceRedeemedAt: 'The service’s {field}: {value}',
     acknowledge: 'Acknowledge',
     requeue: 'Put back in the queue',
+    failedWhy: 'Why it failed',
+    pinSubject: '{what}, for {name}',
   },
   settingsView: {
     welcome: 'Welcome to Loyalty Till',
@@ -518,6 +528,12 @@ export const en = {
       peersHint: 'Only where the network blocks discovery: one address:port a line, such as 192.168.1.12:47231.',
       port: 'Port for the other tills',
       portHint: 'The same on every till of the shop; 47231 unless your network needs another.',
+      tillsNow: 'The shop’s other tills now',
+      tillsNone: 'No other till of the shop has answered yet.',
+      tillReachable: 'Answers now',
+      tillUnreachable: 'Not answering',
+      tillHeard: 'last heard from {date}',
+      tillNeverHeard: 'never heard from',
     },
     refreshEvery: 'Refresh the offline cache',
     refreshDaily: 'Once a day, at night',
@@ -608,6 +624,8 @@ export const en = {
   cashier: {
     label: 'Cashier',
     nobody: 'Not chosen',
+    option: '{number} · {name}',
+    unlisted: '{name} (not on the list)',
     settingsHeading: 'Cashiers',
     settingsHint:
       'The names chosen from in the header (no password at the counter), with the number the POS knows each by, if any. A POS link can name the cashier too.',
@@ -625,8 +643,10 @@ export const en = {
     wrong: 'That PIN is not right.',
     wrongWait:
       'That PIN is not right. Try again in {seconds} second. | That PIN is not right. Try again in {seconds} seconds.',
-    forgotten:
-      'Forgotten PIN: someone with this computer’s operating-system account deletes manager-pin.json from the till’s data folder and restarts the app (see the operations guide).',
+    tooSoon:
+      'Not sent: wait {seconds} more second, then type the PIN again. | Not sent: wait {seconds} more seconds, then type the PIN again.',
+    forgottenManager:
+      'A forgotten PIN is reset by whoever looks after this computer: see “A forgotten manager PIN” in the operations guide.',
     why: {
       openSettings: 'Settings hold the service key and the offline rules: a manager opens them.',
       acknowledge: 'Acknowledging takes a failure or conflict off the list: a manager approves it.',
@@ -658,10 +678,7 @@ export const en = {
   },
   shiftReport: {
     title: 'End-of-shift report',
-    period: '{till}: from {from} to {to}',
-    start: 'Shift started',
-    startHint:
-      'The start of today unless you choose another time. What is still open is listed whenever it was queued.',
+    startHint: 'What is still open is listed whenever it was queued.',
     savePdf: 'Save as PDF',
     print: 'Print',
     exportCsv: 'Export CSV',
@@ -693,6 +710,21 @@ export const en = {
     openRegister: 'Register {name}',
     queuedAt: 'queued {date}',
     openLine: '{what} · {who} · {phone} · {queued} · {cashier}',
+    periodLabel: 'Period',
+    periodShift: 'This shift',
+    periodYesterday: 'Yesterday',
+    periodChosen: 'Choose a period',
+    from: 'From',
+    to: 'To',
+    fromTo: '{from} to {to}',
+    endBeforeStart: 'The end must come after the start.',
+    branch: 'Branch',
+    till: 'Till',
+    printedAt: 'Printed',
+    documentTitle: 'End-of-shift report, {till}, {from} to {to}',
+    total: 'Total',
+    failedBecause: 'Why it failed: {reason}',
+    failedUnknown: 'the till was not told why',
   },
   rewardGrants: {
     items: '{count} item | {count} items',

@@ -72,6 +72,13 @@ export const OPEN_ITEM_STATE: Readonly<Record<OutboxItem['state'], RedemptionSta
   failed: 'failed',
 };
 
+/** The entries done before `until` (ISO), all of them without one: a period's end is not included. */
+export function journalBefore<T extends Pick<JournalEntry, 'doneAt'>>(journal: readonly T[], until?: string): T[] {
+  if (until === undefined) return [...journal];
+  const end = Date.parse(until);
+  return journal.filter((entry) => Date.parse(entry.doneAt) < end);
+}
+
 export function buildShiftReport(input: {
   since: string;
   until: string;
@@ -116,7 +123,7 @@ export function buildShiftReport(input: {
     person.points += deducted;
   };
 
-  for (const entry of input.journal) {
+  for (const entry of journalBefore(input.journal, input.until)) {
     if (!(Date.parse(entry.doneAt) >= since)) continue;
     const state = entryState(entry);
     if (state) redemption(state, entry.rewardName || entry.code || '', entry.cashier, entry.points);

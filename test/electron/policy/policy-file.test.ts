@@ -21,6 +21,7 @@ export const GOOD_POLICY = {
     defaultCountry: 'ae',
     allowOfflineRedemption: false,
     shopLedger: true,
+    shopRedeemWhenSplit: false,
     shopPeers: ['till-2.local:47231'],
   },
   defaults: { theme: 'dark', language: 'ar' },
@@ -57,6 +58,8 @@ describe('the policy file', () => {
       baseUrl: 'https://loyalty.example.com',
       defaultCountry: 'AE',
       tillName: 'Till {computerName}',
+      // What a till does while another of the shop cannot be reached is the organisation's to lock too.
+      shopRedeemWhenSplit: false,
     });
     expect(reading.policy.updates?.pinVersion).toBe('1.4.2');
     expect(reading.policy.managerPinHash).toBe(GOOD_POLICY.managerPinHash);

@@ -99,6 +99,24 @@ describe('three tills of one shop', () => {
     expect((await tills[0].check(CODE, { waitMs: 300 })).unreachable).toEqual([peerName(addresses[2])]);
   });
 
+  test('lists the shop’s tills live for Settings: who answers now, and when each last did', async () => {
+    const { tills } = await shop();
+    await start(...tills);
+    const first = await tills[0].tills(300);
+    expect(first).toEqual([
+      { till: 'Till 2', reachable: true, lastHeardAt: clock.ms },
+      { till: 'Till 3', reachable: true, lastHeardAt: clock.ms },
+    ]);
+    const heard = clock.ms;
+    clock.ms += 60_000;
+    await tills[2].stop();
+    expect(await tills[0].tills(300)).toEqual([
+      { till: 'Till 2', reachable: true, lastHeardAt: clock.ms },
+      // Named as it answered before, not reachable now, last heard a minute ago.
+      { till: 'Till 3', reachable: false, lastHeardAt: heard },
+    ]);
+  });
+
   test('a till found by discovery is asked, and still named after it drops out of discovery', async () => {
     const { tills, addresses } = await shop();
     const lone = till('Till 4', { host: HOST, port: 0 }, []);

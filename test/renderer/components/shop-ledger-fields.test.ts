@@ -1,21 +1,26 @@
 import { mount } from '@vue/test-utils';
 import { createPinia, setActivePinia } from 'pinia';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import ShopLedgerFields from '../../../renderer/components/settings/ShopLedgerFields.vue';
 import { i18n } from '../../../renderer/i18n';
 import { useSettingsStore } from '../../../renderer/stores/settings';
-import { installFakeTill, tillState } from '../support/fake-till';
+import { installFakeTill, tillState, type FakeTill } from '../support/fake-till';
 
 // Settings' "Tills of this shop" (renderer/components/settings/ShopLedgerFields.vue): each setting
 // edits the draft, what the organisation's policy locks is marked and cannot be changed, and the
 // rest follows the ledger being on.
 describe('the shop group in Settings', () => {
   let pinia: ReturnType<typeof createPinia>;
+  let till: FakeTill;
+  let others: Array<{ till: string; reachable: boolean; lastHeardAt: string | null }>;
   beforeEach(() => {
     pinia = createPinia();
     setActivePinia(pinia);
-    installFakeTill();
+    till = installFakeTill();
+    others = [];
+    till.respond('shopTills', () => ({ ok: true, data: { enabled: true, tills: others } }));
   });
+  afterEach(() => vi.useRealTimers());
 
   function shown(locked: string[], ledger = true) {
     const state = tillState();
@@ -42,6 +47,40 @@ describe('the shop group in Settings', () => {
     expect(view.find('label[for="shop-ledger"]').text()).toContain('Set by your organisation');
     expect(view.find('#shop-peers').attributes('readonly')).toBeDefined();
     expect(view.find('#shop-redeem-when-split').attributes('disabled')).toBeUndefined();
+  });
+
+  it('a locked text field is read-only, out of the Tab order, without its optional tag or how-to hint', () => {
+    const open = shown([]);
+    expect(open.find('label[for="shop-peers"] .field__tag').exists()).toBe(true);
+    expect(open.find('#shop-peers-hint').exists()).toBe(true);
+    const locked = shown(['shopPeers', 'shopLedgerPort', 'shopRedeemWhenSplit']);
+    for (const id of ['shop-peers', 'shop-ledger-port']) {
+      expect(locked.find(`#${id}`).attributes('readonly'), id).toBeDefined();
+      expect(locked.find(`#${id}`).attributes('tabindex'), id).toBe('-1');
+      expect(locked.find(`#${id}-hint`).exists(), id).toBe(false);
+      expect(locked.find(`#${id}`).element.closest('.field--locked'), id).not.toBeNull();
+    }
+    expect(locked.find('label[for="shop-peers"] .field__tag').exists()).toBe(false);
+    // What a till does while another cannot be reached is the organisation's to lock too.
+    expect(locked.find('#shop-redeem-when-split').attributes('disabled')).toBeDefined();
+    expect(locked.find('label[for="shop-redeem-when-split"]').text()).toContain('Set by your organisation');
+  });
+
+  it('shows the shop’s other tills live: who answers now, and when each was last heard from', async () => {
+    vi.useFakeTimers();
+    others = [{ till: 'Till 3', reachable: true, lastHeardAt: '2026-11-27T08:00:00.000Z' }];
+    const view = shown([]);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(view.find('[data-testid="shop-tills"]').text()).toContain('Till 3');
+    expect(view.find('[data-reachable="true"]').text()).toContain('Answers now');
+    // Ten seconds later Till 3 no longer answers, and the list says so without a reload.
+    others = [{ till: 'Till 3', reachable: false, lastHeardAt: '2026-11-27T08:00:00.000Z' }];
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(view.find('[data-reachable="false"]').text()).toMatch(/Not answering.*last heard from/);
+    expect(till.callsTo('shopTills')).toHaveLength(2);
+    view.unmount();
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(till.callsTo('shopTills')).toHaveLength(2);
   });
 
   it('shows the main process’s word on the list, or on its first bad address, and on the port', async () => {

@@ -22,17 +22,32 @@ function bar(screen: ScreenName, options: { firstRun?: boolean; outcome?: boolea
 
 describe('the shortcut bar', () => {
   it('leaves out the key of the screen on show, and Esc where Esc leads', () => {
-    // Find's own keys fill the bar: the report's F7 works there but is not listed.
-    expect(bar('find').keys).toEqual(['↑ ↓', 'Enter', 'PgUp PgDn', 'F3', 'F8', 'F9']);
+    // The report is in the bar on Find too: a touch-only till has no F7.
+    // F8 is the header's Outbox button, which shows its key.
+    expect(bar('find').keys).toEqual(['↑ ↓', 'Enter', 'PgUp PgDn', 'F3', 'F7', 'F9']);
     expect(bar('outbox').keys).toEqual(['Esc', 'F2', 'F3', 'F7', 'F9']);
-    expect(bar('settings').keys).toEqual(['Esc', 'F2', 'F3', 'F7', 'F8']);
-    expect(bar('customer').keys).toEqual(['F4', 'Esc', 'F2', 'F3', 'F7', 'F8', 'F9']);
-    expect(bar('report').keys).toEqual(['Esc', 'F2', 'F3', 'F8', 'F9']);
+    expect(bar('settings').keys).toEqual(['Esc', 'F2', 'F3', 'F7']);
+    expect(bar('customer').keys).toEqual(['F4', 'Esc', 'F2', 'F3', 'F7', 'F9']);
+    expect(bar('report').keys).toEqual(['Esc', 'F2', 'F3', 'F9']);
   });
 
-  it('marks F7 (a manager’s key), F8 (the header has it), F9 and the scanning line as for wide screens only', () => {
-    expect(bar('customer').wide).toEqual(['F7', 'F8', 'F9']);
+  it('keeps F7 and F9 at every width, and leaves F2 (Esc leads there), the list keys and the scanning line to wide screens', () => {
+    expect(bar('customer').wide).toEqual(['F2']);
+    expect(bar('find').wide).toEqual(['↑ ↓', 'PgUp PgDn']);
     expect(bar('customer').scan).toBe(true);
+    // Find says it in the screen itself.
+    expect(bar('find').scan).toBe(false);
+  });
+
+  it('is a row of buttons for the app-wide keys: a tap does what the key does', async () => {
+    const view = mount(ShortcutBar, {
+      props: { screen: 'find', firstRun: false, outcome: false, scanning: true },
+      global,
+    });
+    expect(view.findAll('button.shortcut kbd').map((key) => key.text())).toEqual(['F3', 'F7', 'F9']);
+    await view.get('[data-testid="shortcut-F7"]').trigger('click');
+    await view.get('[data-testid="shortcut-F9"]').trigger('click');
+    expect(view.emitted('press')).toEqual([['F7'], ['F9']]);
   });
 
   it('says Esc is "next customer" on an outcome, and "back" elsewhere', () => {

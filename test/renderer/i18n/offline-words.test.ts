@@ -49,6 +49,7 @@ describe('a stopped cache refresh, in Settings', () => {
     setActivePinia(createPinia());
     const till = installFakeTill();
     till.respond('getState', () => ({ ok: true, data: tillState() }));
+    till.respond('shopTills', () => ({ ok: true, data: { enabled: false, tills: [] } }));
     await useSettingsStore().load();
     view = mount(SettingsView, { props: { firstRun: false }, global: { plugins: [i18n] } });
     db = freshDb();

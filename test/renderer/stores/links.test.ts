@@ -1,6 +1,7 @@
 import { createPinia, setActivePinia } from 'pinia';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LinkMessage, LinkRequest } from '../../../common/contract';
+import { useCashierStore } from '../../../renderer/stores/cashier';
 import { useLinksStore } from '../../../renderer/stores/links';
 import { useCustomersStore } from '../../../renderer/stores/customers';
 import { useNavigationStore } from '../../../renderer/stores/navigation';
@@ -10,9 +11,9 @@ import { card, installFakeTill, reward, tillState, type FakeTill } from '../supp
 
 const flush = () => new Promise((done) => setTimeout(done, 0));
 const LINK_ID = '1b4e28ba-2fa1-41d2-883f-0016d3cca427';
-const request = (r: LinkRequest): LinkMessage => ({
+const request = (r: LinkRequest, id = LINK_ID): LinkMessage => ({
   kind: 'request',
-  id: LINK_ID,
+  id,
   request: r,
   receivedAt: new Date().toISOString(),
 });
@@ -39,6 +40,22 @@ describe('links from the POS, in the page', () => {
     expect(till.callsTo('checkReward')).toEqual([{ reward_code: 'RW-LAYLA001', phone: '+966501234567' }]);
     expect(till.callsTo('redeemReward')).toEqual([]);
     expect(links.opened).toMatchObject({ screen: 'reward' });
+  });
+
+  it('a link that names the cashier says so, and marks a name the till does not list', async () => {
+    till.respond('getState', () => ({
+      ok: true,
+      data: { ...tillState(), settings: { ...tillState().settings, cashiers: [{ name: 'Sara Ali', number: '12' }] } },
+    }));
+    await useSettingsStore().load();
+    const links = useLinksStore();
+    links.receive(request({ route: 'find', q: 'Haddad', cashier: '12' }));
+    await vi.waitFor(() => expect(links.opened).not.toBeNull());
+    expect(links.opened?.cashier).toEqual({ label: 'Sara Ali (12)', listed: true });
+    links.receive(request({ route: 'find', q: 'Omar', cashier: 'Nadia' }, `${LINK_ID.slice(0, -1)}8`));
+    await vi.waitFor(() => expect(links.opened?.cashier).toEqual({ label: 'Nadia', listed: false }));
+    // Kept across a reload in localStorage: not into the tests that follow.
+    useCashierStore().choose(null);
   });
 
   it('after the cashier’s confirmation, reports the outcome once, for the link’s code', async () => {

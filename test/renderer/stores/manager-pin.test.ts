@@ -39,6 +39,8 @@ describe('the manager PIN in the page', () => {
     expect(pin.asking).toBe('openSettings');
     expect(await pin.submit('000000')).toBe(false);
     expect(pin).toMatchObject({ wrong: true, waitSeconds: 2, asking: 'openSettings' });
+    // The main process would not hear a try during the wait: the page waits it out too.
+    await expect.poll(() => pin.waitSeconds, { timeout: 3000 }).toBe(0);
     expect(await pin.submit('739164')).toBe(true);
     expect(await approved).toBe(true);
     expect(pin.asking).toBeNull();
@@ -138,5 +140,53 @@ describe('the manager PIN in the page', () => {
     pin.cancel();
     expect(await saved).toBe(false);
     expect(till.callsTo('updateSettings')).toHaveLength(1);
+  });
+
+  it('reuses an approval for its minutes, names what it approves, and asks again once the main process refuses', async () => {
+    const pin = await withPin(true);
+    const offline = useOfflineStore();
+    const first = offline.acknowledge(1, 'Redeem Cake (RW-1), for Layla');
+    await flush();
+    expect(pin).toMatchObject({ asking: 'acknowledge', subject: 'Redeem Cake (RW-1), for Layla' });
+    await pin.submit('739164');
+    await first;
+    expect(pin.subject).toBeNull();
+    // A second acknowledge a few seconds later: no dialog, no second PIN.
+    const second = offline.acknowledge(2, 'Redeem Tea (RW-2), for Omar');
+    await flush();
+    expect(pin.asking).toBeNull();
+    await second;
+    expect(till.callsTo('verifyManagerPin')).toHaveLength(1);
+    // The main process ended it (a restart): the page forgets its approval and asks.
+    till.respond('clearApiKey', () => ({
+      ok: false,
+      error: { kind: 'unauthorized', code: 'manager_pin_required', message: 'A manager must approve this.' },
+    }));
+    void useSettingsStore().clearKey(pin.withApproval);
+    await flush();
+    expect(pin.asking).toBe('changeKey');
+    pin.cancel();
+    // Past its minutes, it is asked again.
+    const later = Date.now() + 5 * 60_000 + 1000;
+    const realNow = Date.now;
+    Date.now = () => later;
+    try {
+      await pin.submit('739164');
+      void pin.ask('openSettings');
+      expect(pin.asking).toBe('openSettings');
+    } finally {
+      Date.now = realNow;
+    }
+  });
+
+  it('Enter during the wait is answered: nothing sent, the wait said', async () => {
+    const pin = await withPin(true);
+    void pin.ask('openSettings');
+    await pin.submit('000000');
+    expect(pin.waitSeconds).toBe(2);
+    expect(await pin.submit('111111')).toBe(false);
+    expect(pin.tooSoon).toBe(true);
+    expect(till.callsTo('verifyManagerPin')).toEqual([{ pin: '000000' }]);
+    pin.cancel();
   });
 });

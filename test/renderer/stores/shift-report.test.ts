@@ -1,7 +1,7 @@
 import { createPinia, setActivePinia } from 'pinia';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useSettingsStore } from '../../../renderer/stores/settings';
-import { startOfToday, useShiftReportStore } from '../../../renderer/stores/shift-report';
+import { periodBounds, startOfToday, useShiftReportStore } from '../../../renderer/stores/shift-report';
 import { useManagerPinStore } from '../../../renderer/stores/manager-pin';
 import { card, customer, installFakeTill, reward, tillState, type FakeTill } from '../support/fake-till';
 import { useOfflineStore } from '../../../renderer/stores/offline';
@@ -39,13 +39,36 @@ describe('the shift report store', () => {
     await shift.load();
     expect(shift.report).toMatchObject({ redemptions: { done: 1 }, pointsDeducted: 120 });
     expect(shift.report?.byReward).toMatchObject([{ reward: 'Cake', points: 120 }]);
-    // A start after the redemption: nothing done this shift.
-    await shift.startAt(new Date(Date.now() + 60_000));
+    // A start after the redemption: nothing done in the period.
+    await shift.chooseRange({ since: new Date(Date.now() + 60_000), until: new Date(Date.now() + 120_000) });
     expect(shift.report).toMatchObject({ redemptions: { done: 0 }, pointsDeducted: 0 });
-    // A start that is no date changes nothing.
+    // A period that ends before the redemption: nothing either; one around it finds it.
+    await shift.chooseRange({ since: new Date(Date.now() - 3_600_000), until: new Date(Date.now() - 60_000) });
+    expect(shift.report).toMatchObject({ redemptions: { done: 0 } });
+    await shift.chooseRange({ until: new Date(Date.now() + 60_000) });
+    expect(shift.report).toMatchObject({ redemptions: { done: 1 } });
+    // A start that is no date changes nothing; an end before the start is refused, and said.
     const before = shift.since;
-    await shift.startAt(new Date('not a date'));
+    await shift.chooseRange({ since: new Date('not a date') });
     expect(shift.since).toBe(before);
+    await shift.chooseRange({ until: new Date(before.getTime() - 1000) });
+    expect(shift.endBeforeStart).toBe(true);
+    expect(shift.report).toMatchObject({ redemptions: { done: 1 } });
+    // Yesterday: nothing today is in it.
+    await shift.choose('yesterday');
+    expect(shift.until).toEqual(startOfToday());
+    expect(shift.report).toMatchObject({ redemptions: { done: 0 } });
+    await shift.choose('shift');
+    expect(shift.until).toBeNull();
+    expect(shift.report).toMatchObject({ redemptions: { done: 1 } });
+  });
+
+  it('knows this shift and yesterday on the till’s clock', () => {
+    const now = new Date(2026, 10, 27, 9, 30);
+    expect(periodBounds('shift', now)).toEqual({ since: new Date(2026, 10, 27), until: null });
+    expect(periodBounds('yesterday', now)).toEqual({ since: new Date(2026, 10, 26), until: new Date(2026, 10, 27) });
+    // The first of the month: yesterday is the last of the one before.
+    expect(periodBounds('yesterday', new Date(2026, 11, 1, 8))).toMatchObject({ since: new Date(2026, 10, 30) });
   });
 
   it('the CSV goes to the main process, which asks for the manager PIN; cancelled, nothing is saved', async () => {
