@@ -35,6 +35,7 @@ import { systemLanguageTags } from './system-languages';
 import { resolveLanguage } from '../../common/interface-language';
 import { describe, type Wording } from '../messages';
 import { seenTillsFile } from '../shop-ledger/seen-tills';
+import { claimsFile } from '../shop-ledger/claim-store';
 import { createShopLedgerSwitch, errorKind, type DiscoveryFactory, type ShopLedgerConfig } from './shop-ledger-switch';
 import { createManagedSettings } from '../policy/managed-settings';
 import { describePolicyProblem, NO_POLICY, policyManagerPinHash, type PolicyReading } from '../policy/policy-reading';
@@ -287,6 +288,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   const shop = createShopLedgerSwitch({
     hosts: options.shopLedgerHosts ?? DEFAULT_SHOP_LEDGER_HOSTS,
     seenTills: seenTillsFile(join(userDataDir, 'shop-tills.json')),
+    claims: claimsFile(join(userDataDir, 'shop-claims.json')),
     ...(options.shopDiscovery ? { discovery: options.shopDiscovery } : {}),
     log,
     ...(options.shopLedgerAskTimeoutMs ? { askTimeoutMs: options.shopLedgerAskTimeoutMs } : {}),

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { ClaimLedger } from './claim-ledger';
+import { ClaimLedger, type LedgerSnapshot } from './claim-ledger';
 import { claimToken, newClaim, winningClaim, type Claim } from './claims';
 import { isTillName } from './fields';
 import { createPeerTransport, type PeerAddress, type TransportLimits, type TransportRefusal } from './peer-transport';
@@ -40,6 +40,12 @@ export interface ShopLedgerOptions {
   seenBefore?: readonly SeenTill[];
   /** A till answered for the first time, from a new address or name, or again after a while: keep the list. */
   onSeen?: (tills: SeenTill[]) => void;
+  /** The claims kept on disk before a restart (`claim-store.ts`). */
+  keptClaims?: LedgerSnapshot;
+  /** The claims held changed: keep `snapshot()` on disk. */
+  onClaimsChanged?: () => void;
+  /** How often every peer is asked for what it holds (anti-entropy); 3 minutes by default. */
+  syncEveryMs?: number;
 }
 
 export interface CheckResult {
@@ -81,6 +87,13 @@ export interface ShopLedger {
   setDiscovered(peers: readonly PeerAddress[]): void;
   /** How many claims this till holds, and what it has refused. */
   stats(): { claims: number; peers: number; refusals: Partial<Record<TransportRefusal, number>> };
+  /** What is kept on disk. */
+  snapshot(): LedgerSnapshot;
+  /**
+   * One round of anti-entropy: every peer is asked for everything it holds (as on the timer,
+   * and with one peer whenever its link comes back). The peers that did not answer.
+   */
+  sync(): Promise<string[]>;
 }
 
 const DEFAULT_ASK_TIMEOUT_MS = 1500;
@@ -101,6 +114,8 @@ const MAX_WAIT_MS = 10_000;
 const MAX_PAGES = 64;
 /** An `ask` since the epoch: every claim the peer holds (settled ones are dropped there). */
 const EVERY_CLAIM = new Date(0).toISOString();
+/** Anti-entropy: often enough that a healed split is known well within a customer's visit. */
+const DEFAULT_SYNC_EVERY_MS = 3 * 60 * 1000;
 
 function checkedWait(value: number, name: string): number {
   if (!Number.isFinite(value) || value <= 0 || value > MAX_WAIT_MS) {
@@ -140,6 +155,10 @@ export function createShopLedger(options: ShopLedgerOptions): ShopLedger {
   const askTimeoutMs = checkedWait(options.askTimeoutMs ?? DEFAULT_ASK_TIMEOUT_MS, 'askTimeoutMs');
   const seenForMs = options.seenForMs ?? DEFAULT_SEEN_FOR_MS;
   const ledger = new ClaimLedger();
+  if (options.keptClaims) ledger.restore(options.keptClaims);
+  const changed = (): void => options.onClaimsChanged?.();
+  const syncEveryMs = options.syncEveryMs ?? DEFAULT_SYNC_EVERY_MS;
+  let syncTimer: ReturnType<typeof setInterval> | undefined;
   let discovered: PeerAddress[] = [];
   /** By `peerName(address)`: who answered there last, and when. */
   const seen = new Map<string, Seen & { address: PeerAddress }>();
@@ -153,20 +172,30 @@ export function createShopLedger(options: ShopLedgerOptions): ShopLedger {
     const at = down.get(peerName(peer));
     return at !== undefined && performance.now() - at < DOWN_FOR_MS;
   };
+  /** By `peerName(address)`: peers whose last exchange failed; hearing from one again starts a catch-up. */
+  const failing = new Set<string>();
 
   const transport = createPeerTransport({
     keys,
     tillName,
     now,
     seenNonces: new ReplayCache(),
-    limits: options.limits,
+    limits: { knownForMs: seenForMs, ...options.limits },
     ...(options.acceptRemote ? { acceptRemote: options.acceptRemote } : {}),
     onMessage: answer,
   });
 
-  function answer(message: OpenedMessage): ShopMessage | undefined {
+  function answer(message: OpenedMessage, remote: string): ShopMessage | undefined {
+    // The sealed hello: the till's name and port. A till that only ever dialled us is named,
+    // and asked, by it; one whose link was down is back, and what it holds is fetched.
+    if (message.port > 0) {
+      const peer = { host: remote, port: message.port };
+      const back = failing.has(peerName(peer));
+      heardFrom(peer, message.from);
+      if (back) void catchUp(peer, performance.now() + askTimeoutMs);
+    }
     if (message.kind === 'claim') {
-      ledger.add(message.claim);
+      if (ledger.add(message.claim) === 'added') changed();
       // The claimer learns every claim on the reward this till holds, its own included.
       const claims = ledger.claimsFor(message.claim.token).slice(0, MAX_CLAIMS_PER_MESSAGE);
       return { kind: 'answer', inReplyTo: message.nonce, claims };
@@ -191,6 +220,7 @@ export function createShopLedger(options: ShopLedgerOptions): ShopLedger {
     const before = seen.get(key);
     seen.set(key, { till, at: now(), address: peer });
     down.delete(key);
+    failing.delete(key);
     if (before === undefined || before.till !== till || now() - before.at >= SEEN_SAVE_EVERY_MS) {
       options.onSeen?.(
         [...seen.values()].map(({ till: name, at, address }) => ({
@@ -205,6 +235,7 @@ export function createShopLedger(options: ShopLedgerOptions): ShopLedger {
 
   function failed(peer: PeerAddress, failure: 'unreachable' | 'timeout'): void {
     if (failure === 'timeout') down.set(peerName(peer), performance.now());
+    failing.add(peerName(peer));
   }
 
   /** How a peer that did not answer is named to the cashier. */
@@ -237,7 +268,7 @@ export function createShopLedger(options: ShopLedgerOptions): ShopLedger {
       }
       heardFrom(peer, exchange.reply.from);
       const { claims } = exchange.reply;
-      ledger.merge(claims);
+      if (ledger.merge(claims) > 0) changed();
       const last = claims.at(-1)?.at;
       // A short page is the last; a full page all at one instant cannot be paged past.
       if (claims.length < MAX_CLAIMS_PER_MESSAGE || last === undefined || last === since) return true;
@@ -271,25 +302,40 @@ export function createShopLedger(options: ShopLedgerOptions): ShopLedger {
         unanswered.push(peer);
         return;
       }
+      const back = failing.has(peerName(peer));
       heardFrom(peer, exchange.reply.from);
-      ledger.merge(exchange.reply.claims.filter((held) => held.token === claim.token));
+      if (ledger.merge(exchange.reply.claims.filter((held) => held.token === claim.token)) > 0) changed();
+      // Its link came back: what it learned meanwhile is fetched too.
+      if (back) void catchUp(peer, performance.now() + askTimeoutMs);
     });
     return namesOf(unanswered);
+  }
+
+  /** Anti-entropy: drops the claims of a finished shift, then fetches what every peer holds. */
+  async function sync(): Promise<string[]> {
+    if (ledger.prune(now(), seenForMs)) changed();
+    return catchUpAll(askTimeoutMs);
   }
 
   return {
     async start() {
       const address = await transport.listen(listenAt);
       await catchUpAll(askTimeoutMs);
+      syncTimer = setInterval(() => void sync(), syncEveryMs);
+      // The timer never keeps a process alive by itself.
+      syncTimer.unref();
       return address;
     },
 
-    stop: () => transport.close(),
+    stop() {
+      clearInterval(syncTimer);
+      return transport.close();
+    },
 
     async claim(code) {
       const token = claimToken(keys, code);
       const made = newClaim(keys, code, tillName, new Date(now()));
-      ledger.add(made);
+      if (ledger.add(made) === 'added') changed();
       // Should this till have claimed the reward before (a retry), the earlier claim stands.
       const ours = ledger.claimsFor(token).find((claim) => claim.till === tillName);
       const unreachable = ours === undefined ? [] : await announce(ours);
@@ -302,6 +348,8 @@ export function createShopLedger(options: ShopLedgerOptions): ShopLedger {
     async check(code, { waitMs = askTimeoutMs } = {}) {
       const token = claimToken(keys, code);
       const unreachable = await catchUpAll(checkedWait(waitMs, 'waitMs'));
+      // Settled here: the service holds the redemption and answers for it; the claims stay to name the till.
+      if (ledger.isSettled(token)) return { claimedBy: null, unreachable };
       const winner = winningClaim(ledger.claimsFor(token));
       return { claimedBy: winner !== undefined && winner.till !== tillName ? winner : null, unreachable };
     },
@@ -313,6 +361,7 @@ export function createShopLedger(options: ShopLedgerOptions): ShopLedger {
 
     settle(code) {
       ledger.settle(claimToken(keys, code), now());
+      changed();
     },
 
     setDiscovered(found) {
@@ -320,5 +369,7 @@ export function createShopLedger(options: ShopLedgerOptions): ShopLedger {
     },
 
     stats: () => ({ claims: ledger.size, peers: peers().length, refusals: transport.refusals() }),
+    snapshot: () => ledger.snapshot(),
+    sync,
   };
 }

@@ -63,7 +63,7 @@ describe('a valid message round-trips', () => {
     const result = open(seal(message));
     expect(result).toEqual({
       ok: true,
-      message: { ...message, from: 'Till 1', sentAt: NOW.toISOString(), nonce: expect.any(String) },
+      message: { ...message, from: 'Till 1', port: 0, sentAt: NOW.toISOString(), nonce: expect.any(String) },
     });
   });
 
