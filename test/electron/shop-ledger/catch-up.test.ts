@@ -45,14 +45,14 @@ async function stop(till: ShopLedger): Promise<void> {
 describe('a till restarted while its link was down', () => {
   async function restartCase(kept: boolean): Promise<Awaited<ReturnType<ShopLedger['check']>>> {
     const [at1, at2] = [await address(), await address()];
-    let one = await started('Till 1', at1, [at2]);
+    const one = await started('Till 1', at1, [at2]);
     // The link to Till 2 is down when Till 1 redeems.
     const { unreachable } = await one.claim(CODE);
     expect(unreachable).toEqual([`${LOOPBACK}:${at2.port}`]);
     const snapshot: LedgerSnapshot = JSON.parse(JSON.stringify(one.snapshot()));
     await stop(one);
     // Till 1 restarts, with what it kept on disk; then the link comes back.
-    one = await started('Till 1', at1, [at2], kept ? { keptClaims: snapshot } : {});
+    await started('Till 1', at1, [at2], kept ? { keptClaims: snapshot } : {});
     const two = await started('Till 2', at2, [at1]);
     return two.check(CODE);
   }
