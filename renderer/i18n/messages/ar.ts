@@ -103,6 +103,9 @@ export const ar: MessageSchema = {
     },
     shop: {
       unreachable: 'تعذّر الوصول إلى {tills}: ربما استُبدلت هذه المكافأة هناك.',
+      splitQuestion: 'تعذّر الوصول إلى {tills}: ربما استُبدلت هذه المكافأة هناك. اسأل على {tills} أو استبدلها على أي حال.',
+      askFirst: 'اسأل على {tills}',
+      redeemAnyway: 'استبدلها على أي حال',
     },
     unavailable: {
       usedMaybeOurs:
@@ -243,7 +246,7 @@ export const ar: MessageSchema = {
     queued: 'الاستبدال في قائمة الانتظار على هذا الجهاز',
     usedOn: 'استُخدمت في {date}',
     blockedOffline: 'متاحة — لا يمكن استبدالها دون اتصال',
-    claimedElsewhere: 'استُبدلت على {till}، بانتظار الإرسال',
+    claimedElsewhere: 'استُبدلت على {till} في {time}، بانتظار الإرسال',
     availableOffline: 'متاحة حسب النسخة المحفوظة على الجهاز',
     available: 'متاحة',
     code: 'الرمز',

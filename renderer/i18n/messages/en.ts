@@ -108,6 +108,9 @@ export const en = {
     },
     shop: {
       unreachable: '{tills} can’t be reached: it may have redeemed this reward.',
+      splitQuestion: '{tills} can’t be reached: it may have redeemed this reward. Ask at {tills} or redeem anyway.',
+      askFirst: 'Ask at {tills}',
+      redeemAnyway: 'Redeem anyway',
     },
     unavailable: {
       usedMaybeOurs:
@@ -248,7 +251,7 @@ export const en = {
     queued: 'Redemption queued on this till',
     usedOn: 'Used on {date}',
     blockedOffline: 'Available — can’t be redeemed while offline',
-    claimedElsewhere: 'Redeemed at {till}, waiting to be sent',
+    claimedElsewhere: 'Redeemed at {till} at {time}, waiting to be sent',
     availableOffline: 'Available by the till’s cache',
     available: 'Available',
     code: 'Code',

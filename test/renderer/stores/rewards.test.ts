@@ -30,6 +30,17 @@ describe('rewards store', () => {
     expect(till.callsTo('checkReward')).toEqual([{ reward_code: 'RW-LAYLA001', phone: '+966501234567' }]);
   });
 
+  it('online too, the check asks the shop: the service’s “available” does not hide another till’s claim', async () => {
+    till.respond('shopCheck', () => ({
+      ok: true,
+      data: { enabled: true, claimedBy: { till: 'Till 1', at: '2026-11-26T11:35:00.000Z' }, unreachable: [] },
+    }));
+    const rewards = await checked();
+    expect(till.callsTo('shopCheck')).toEqual([{ reward_code: 'RW-LAYLA001' }]);
+    expect(rewards.claimedElsewhere).toEqual({ till: 'Till 1', at: '2026-11-26T11:35:00.000Z' });
+    expect(rewards.canRedeem).toBe(false);
+  });
+
   it('asks for a phone when no customer is on screen, reading local numbers with the till’s country', async () => {
     const rewards = useRewardsStore();
     till.respond('checkReward', () => ({ ok: true, data: reward() }));
@@ -350,8 +361,10 @@ describe('rewards store', () => {
           ok: true,
           data: { ...claimOk().data, unreachable: ['Till 2', 'Till 3'] },
         }));
-        expect(await rewards.redeem()).toBe(true);
-        expect(rewards.unreachableTills).toEqual(['Till 2', 'Till 3']);
+        expect(await rewards.redeem()).toBe(false);
+        expect(await rewards.redeem({ anyway: true })).toBe(true);
+        // Till 2 the cashier chose to redeem without; Till 3 is news.
+        expect(rewards.unreachableTills).toEqual(['Till 3']);
       });
 
       it('keeps the queued redemption when the shop claim fails', async () => {
@@ -363,22 +376,46 @@ describe('rewards store', () => {
         expect(await useOfflineStore().services().outboxItems()).toHaveLength(1);
       });
 
-      it('queues it, warning that tills which did not answer may have redeemed it', async () => {
+      it('asks the cashier before queuing anything while a till cannot be reached', async () => {
         const rewards = await checkedOffline();
         till.respond('shopCheck', () => ({
           ok: true,
-          data: { enabled: true, claimedBy: null, unreachable: ['10.0.0.12:47231', '10.0.0.13:47231'] },
+          data: { enabled: true, claimedBy: null, unreachable: ['Till 1'] },
         }));
         till.respond('shopClaim', claimOk);
-        expect(await rewards.redeem()).toBe(true);
-        expect(rewards.queued).toMatchObject({ code: 'RW-LAYLA001' });
-        expect(rewards.unreachableTills).toEqual(['10.0.0.12:47231', '10.0.0.13:47231']);
-        expect(rewards.unreachableNote).toBe(
-          '10.0.0.12:47231, 10.0.0.13:47231 can’t be reached: it may have redeemed this reward.',
+        expect(await rewards.redeem()).toBe(false);
+        expect(rewards.splitQuestion).toBe(
+          'Till 1 can’t be reached: it may have redeemed this reward. Ask at Till 1 or redeem anyway.',
         );
-        // A fresh start forgets the warning.
-        rewards.start('RW-LAYLA001');
+        expect(rewards.queued).toBeNull();
+        expect(till.callsTo('shopClaim')).toHaveLength(0);
+        expect(await useOfflineStore().services().outboxItems()).toHaveLength(0);
+        // "Ask at Till 1": still nothing queued, and the redeem is there to press again.
+        rewards.askAtTheOtherTill();
+        expect(rewards.splitQuestion).toBeNull();
+        expect(rewards.canRedeem).toBe(true);
+        expect(await useOfflineStore().services().outboxItems()).toHaveLength(0);
+        // Asked again, "redeem anyway": queued and claimed, with no second warning.
+        expect(await rewards.redeem()).toBe(false);
+        expect(await rewards.redeem({ anyway: true })).toBe(true);
+        expect(rewards.queued).toMatchObject({ code: 'RW-LAYLA001' });
         expect(rewards.unreachableNote).toBeNull();
+        expect(till.callsTo('shopClaim')).toHaveLength(1);
+        expect(await useOfflineStore().services().outboxItems()).toHaveLength(1);
+      });
+
+      it('the check itself asks the shop: a reward another till redeemed reads so, with no redeem offered', async () => {
+        const customers = await cachedThenOffline(true);
+        till.respond('shopCheck', () => ({
+          ok: true,
+          data: { enabled: true, claimedBy: { till: 'Till 1', at: '2026-11-26T11:35:00.000Z' }, unreachable: [] },
+        }));
+        const rewards = useRewardsStore();
+        rewards.start('RW-LAYLA001', customers.current);
+        expect(await rewards.check()).toBe(true);
+        expect(till.callsTo('shopCheck')).toEqual([{ reward_code: 'RW-LAYLA001' }]);
+        expect(rewards.claimedElsewhere).toEqual({ till: 'Till 1', at: '2026-11-26T11:35:00.000Z' });
+        expect(rewards.canRedeem).toBe(false);
       });
 
       for (const [name, answer] of [
