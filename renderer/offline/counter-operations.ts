@@ -326,6 +326,17 @@ export class CounterOperations {
     return null;
   }
 
+  /**
+   * Tells the shop again of every redemption still waiting in this till's outbox (at start-up:
+   * the claims on disk may be gone, or the other tills may have missed them). Whether the
+   * ledger took them: false while it is not running yet, so the caller may try again.
+   */
+  async announcePending(): Promise<boolean> {
+    const waiting = (await this.outbox.items()).filter((item) => item.kind === 'redeem' && item.state === 'pending');
+    const claims = await Promise.all(waiting.map((item) => this.claimInShop(item.code)));
+    return claims.every((claim) => claim !== null);
+  }
+
   /** A redemption of this code already waits (or failed, or conflicts) in this till's outbox. */
   private async redemptionWaitsHere(code: string): Promise<boolean> {
     const cached = await this.db.rewards.get(rewardKey(code));

@@ -94,6 +94,10 @@ function defaultLocks(): LockManagerLike | null {
   return locks && typeof locks.request === 'function' ? locks : null;
 }
 
+/** The waiting redemptions are announced to the shop at start-up; tried this often, this far apart. */
+const ANNOUNCE_TRIES = 5;
+const ANNOUNCE_RETRY_MS = 5000;
+
 export function createOfflineServices(options: OfflineServicesOptions) {
   const now = options.now ?? (() => new Date());
   const random = options.random ?? Math.random;
@@ -146,7 +150,23 @@ export function createOfflineServices(options: OfflineServicesOptions) {
     ...(options.cashier ? { cashier: options.cashier } : {}),
   });
 
+  /**
+   * The outbox's waiting redemptions, told to the shop again at start-up; the ledger starts
+   * beside the window, so a try it was not yet running for is made again a little later.
+   */
+  let announceTimer: unknown;
+  function announcePending(triesLeft: number): void {
+    void counter
+      .announcePending()
+      .catch(() => false)
+      .then((done) => {
+        if (done || triesLeft <= 1) return;
+        announceTimer = timers.setTimeout(() => announcePending(triesLeft - 1), ANNOUNCE_RETRY_MS);
+      });
+  }
+
   function stop(): void {
+    timers.clearTimeout(announceTimer);
     background.stop();
     connection.stop();
   }
@@ -186,6 +206,7 @@ export function createOfflineServices(options: OfflineServicesOptions) {
       void cache.loadIndex();
       connection.start();
       background.start();
+      announcePending(ANNOUNCE_TRIES);
     },
 
     stop,
@@ -195,6 +216,9 @@ export function createOfflineServices(options: OfflineServicesOptions) {
       stop();
       db.close();
     },
+
+    /** Tells the shop again of every redemption waiting in the outbox (start() does it too). */
+    announcePending: () => counter.announcePending(),
 
     /** Find customers by phone, name words or part of a number; from the cache when offline. */
     searchCustomers: (text: string, page = 1) => counter.searchCustomers(text, page),

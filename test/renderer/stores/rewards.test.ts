@@ -308,6 +308,22 @@ describe('rewards store', () => {
         expect(await useOfflineStore().services().outboxItems()).toHaveLength(1);
       });
 
+      it('at start-up, every redemption still waiting is announced to the shop again', async () => {
+        const rewards = await checkedOffline();
+        till.respond('shopCheck', () => ({ ok: true, data: { enabled: true, claimedBy: null, unreachable: [] } }));
+        till.respond('shopClaim', claimOk);
+        expect(await rewards.redeem()).toBe(true);
+        till.calls.length = 0;
+        expect(await useOfflineStore().services().announcePending()).toBe(true);
+        expect(till.callsTo('shopClaim')).toEqual([{ reward_code: 'RW-LAYLA001' }]);
+        // A ledger not running yet takes nothing: the caller tries again later.
+        till.respond('shopClaim', () => ({
+          ok: true,
+          data: { enabled: false, winner: null, won: false, unreachable: [] },
+        }));
+        expect(await useOfflineStore().services().announcePending()).toBe(false);
+      });
+
       it('withdraws its queued item when another till’s claim at the same moment wins', async () => {
         const rewards = await checkedOffline();
         till.respond('shopCheck', () => ({ ok: true, data: { enabled: true, claimedBy: null, unreachable: [] } }));
