@@ -332,7 +332,9 @@ export class CounterOperations {
    * ledger took them: false while it is not running yet, so the caller may try again.
    */
   async announcePending(): Promise<boolean> {
-    const waiting = (await this.outbox.items()).filter((item) => item.kind === 'redeem' && item.state === 'pending');
+    const waiting = (await this.outbox.items()).filter(
+      (item): item is RedemptionItem => item.kind === 'redeem' && item.state === 'pending',
+    );
     const claims = await Promise.all(waiting.map((item) => this.claimInShop(item.code)));
     return claims.every((claim) => claim !== null);
   }
