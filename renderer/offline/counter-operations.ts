@@ -143,15 +143,9 @@ export interface CounterDeps {
   cashier?: () => string | null;
 }
 
-/** Refused: another till of the shop claimed the reward first. */
-function claimedElsewhere(holder: ShopClaimHolder): RedeemOutcome {
-  const { till, at } = holder;
-  return {
-    outcome: 'refused',
-    reason: 'claimed_elsewhere',
-    message: t('rewards.refusal.claimedElsewhere', { till: isolate(till), time: formatDayTime(at) }),
-    claimedBy: { till, at },
-  };
+/** The cashier's words when another till of the shop claimed the reward first. */
+function claimedElsewhereWords({ till, at }: ShopClaimHolder): string {
+  return t('rewards.refusal.claimedElsewhere', { till: isolate(till), time: formatDayTime(at) });
 }
 
 export class CounterOperations {
@@ -288,7 +282,7 @@ export class CounterOperations {
     if (!this.settings().allowOfflineRedemption) return this.queueRedemption(queueInput);
     const code = input.code.trim();
     const shop = await this.askShop(code);
-    if (shop?.claimedBy) return claimedElsewhere(shop.claimedBy);
+    if (shop?.claimedBy) return this.refusedElsewhere(input, shop.claimedBy);
     if (shop && shop.unreachable.length > 0 && this.settings().shopRedeemWhenSplit === false) {
       return {
         outcome: 'refused',
@@ -307,11 +301,39 @@ export class CounterOperations {
     if (claim && !claim.won && claim.winner) {
       // Never sent, so withdrawn; should the replayer have sent it meanwhile, it stays, and a
       // 422 on it will name the till that won.
-      if (await this.outbox.withdraw(outcome.item.seq!)) return claimedElsewhere(claim.winner);
+      if (await this.outbox.withdraw(outcome.item.seq!)) return this.refusedElsewhere(input, claim.winner);
     }
     // Tills the cashier already chose to redeem without are not warned about twice.
     const unreachable = [...new Set(claim?.unreachable ?? [])].filter((till) => !shop.unreachable.includes(till));
     return unreachable.length > 0 ? { ...outcome, unreachableTills: unreachable } : outcome;
+  }
+
+  /**
+   * Refused: another till of the shop claimed the reward first. Nothing happened, yet the
+   * attempt is journalled (who, which reward, which till held it) for the manager.
+   */
+  private refusedElsewhere(input: { code: string; phone: string }, holder: ShopClaimHolder): RedeemOutcome {
+    this.journalRefusedElsewhere(input, holder);
+    return {
+      outcome: 'refused',
+      reason: 'claimed_elsewhere',
+      message: claimedElsewhereWords(holder),
+      claimedBy: { till: holder.till, at: holder.at },
+    };
+  }
+
+  /** A refused attempt into the journal, behind the answer (the cashier never waits for it). */
+  private journalRefusedElsewhere(input: { code: string; phone: string }, holder: ShopClaimHolder): void {
+    const phoneE164 = readPhone(input.phone, this.settings().defaultCountry)?.e164 ?? input.phone.trim();
+    const attempt = {
+      code: input.code.trim(),
+      phoneE164,
+      cashier: this.cashier(),
+      attemptedAt: this.now().toISOString(),
+      heldBy: holder,
+      note: claimedElsewhereWords(holder),
+    };
+    this.writeBehind.queue('a refused redemption for the journal', () => this.outbox.journalRefusedElsewhere(attempt));
   }
 
   /** This till's claim, told to the shop; null when the ledger is off or the claim failed. */
@@ -449,6 +471,12 @@ export class CounterOperations {
    */
   async checkReward(code: string, phone: string): Promise<RewardCheck> {
     const shop = this.askShop(code.trim()).then((answer) => answer?.claimedBy ?? null);
+    // The check is the cashier's attempt: a reward another till holds is refused here, and journalled.
+    const refusedBy = async (): Promise<ShopClaimHolder | null> => {
+      const holder = await shop;
+      if (holder) this.journalRefusedElsewhere({ code, phone }, holder);
+      return holder;
+    };
     const country = this.settings().defaultCountry;
     const offline = async () => ({
       ok: true as const,
@@ -456,7 +484,7 @@ export class CounterOperations {
       check: await this.afterWrites(() =>
         checkRewardOffline(this.db, { code, phone }, { defaultCountry: country, now: this.now() }),
       ),
-      claimedBy: await shop,
+      claimedBy: await refusedBy(),
     });
     if (this.offlineNow()) return offline();
     const reading = readPhone(phone, country);
@@ -468,7 +496,7 @@ export class CounterOperations {
       // The pending mark is set by the outbox, not by write-through: read it as it stands.
       const pendingHere = (await this.db.rewards.get(rewardKey(reward.code)))?.pendingOutboxSeq !== undefined;
       // The service's "redeemed" or "expired" stands; a claim matters only while it says available.
-      const claimedBy = reward.status === 'available' ? await shop : null;
+      const claimedBy = reward.status === 'available' ? await refusedBy() : null;
       return { ok: true, source: 'service', reward, pendingHere, claimedBy };
     }
     if (isUnreachable(result.error)) return offline();

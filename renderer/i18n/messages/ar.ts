@@ -103,7 +103,8 @@ export const ar: MessageSchema = {
     },
     shop: {
       unreachable: 'تعذّر الوصول إلى {tills}: ربما استُبدلت هذه المكافأة هناك.',
-      splitQuestion: 'تعذّر الوصول إلى {tills}: ربما استُبدلت هذه المكافأة هناك. اسأل على {tills} أو استبدلها على أي حال.',
+      splitQuestion:
+        'تعذّر الوصول إلى {tills}: ربما استُبدلت هذه المكافأة هناك. اسأل على {tills} أو استبدلها على أي حال.',
       askFirst: 'اسأل على {tills}',
       redeemAnyway: 'استبدلها على أي حال',
     },
@@ -159,6 +160,7 @@ export const ar: MessageSchema = {
       conflictAcknowledged: 'تعارض (تم الإقرار به)',
       failureAcknowledged: 'أخفق (تم الإقرار به)',
       corrected: 'صُحّحت البيانات',
+      refusedElsewhere: 'مرفوض (استُبدلت على جهاز آخر في المتجر)',
       openRedeem: 'استبدال',
       openRegister: 'تسجيل',
     },
@@ -392,6 +394,7 @@ export const ar: MessageSchema = {
       conflictAcknowledged: 'تعارض، تم الإقرار به',
       failureAcknowledged: 'إخفاق، تم الإقرار به',
       corrected: 'صُحّحت البيانات',
+      refusedElsewhere: 'مرفوض: استُبدلت على جهاز آخر في المتجر',
     },
     redeemNamed: 'استبدال {name} ({code})',
     redeem: 'استبدال {code}',
@@ -662,6 +665,7 @@ export const ar: MessageSchema = {
       queued: 'بانتظار الإرسال',
       conflict: 'في تعارض',
       failed: 'أخفقت',
+      refused: 'مرفوضة (جهاز آخر)',
     },
     points: 'النقاط المخصومة',
     registrations: 'التسجيلات',

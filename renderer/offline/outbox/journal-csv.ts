@@ -36,6 +36,7 @@ const OUTCOME_WORDS: Record<JournalOutcome, MessageKey> = {
   conflict_acknowledged: 'journalCsv.outcome.conflictAcknowledged',
   failure_acknowledged: 'journalCsv.outcome.failureAcknowledged',
   corrected: 'journalCsv.outcome.corrected',
+  refused_elsewhere: 'journalCsv.outcome.refusedElsewhere',
 };
 
 /** The state column: done for the journal, and the outbox's own state for what is still open. */

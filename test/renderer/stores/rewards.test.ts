@@ -293,6 +293,26 @@ describe('rewards store', () => {
         expect(till.callsTo('shopClaim')).toHaveLength(0);
         expect(till.callsTo('redeemReward')).toHaveLength(0);
         expect(await useOfflineStore().services().outboxItems()).toHaveLength(0);
+        // The refused attempt is kept: who, which reward, which till held it; in the CSV too.
+        const services = useOfflineStore().services();
+        const refused = await vi.waitFor(async () => {
+          const found = (await services.journalSince('2000-01-01T00:00:00.000Z')).filter(
+            (entry) => entry.outcome === 'refused_elsewhere',
+          );
+          expect(found).toHaveLength(1);
+          return found[0]!;
+        });
+        expect(refused).toMatchObject({
+          kind: 'redeem',
+          code: 'RW-LAYLA001',
+          heldBy: { till: 'Till 2', at: '2026-11-26T09:15:00.000Z' },
+          note: expect.stringMatching(/^Already redeemed at Till 2 at /),
+        });
+        const csv = await services.exportJournalCsv();
+        expect(csv).toMatch(/refused \(redeemed at another till of the shop\)/);
+        expect(csv).toMatch(/Already redeemed at Till 2 at/);
+        const report = await services.shiftReport('2000-01-01T00:00:00.000Z');
+        expect(report.redemptions.refused).toBe(1);
       });
 
       it('queues a reward no other till claimed, then claims it once in the shop', async () => {
