@@ -10,6 +10,7 @@ import { createShopLedger, type ShopLedger } from '../../electron/shop-ledger/sh
 import { freePort, LOOPBACK } from '../support/free-port';
 import { SHOP_KEYS } from '../support/shop-keys';
 import type { Report } from './report';
+import { siegeFigures } from './shop-siege';
 import { summarize } from './stats';
 
 const WAIT_MS = 300;
@@ -82,4 +83,5 @@ export async function shopFigures(report: Report, redemptions: number): Promise<
     for (const socket of held) socket.destroy();
     await new Promise<void>((resolve) => silent.close(() => resolve()));
   }
+  await siegeFigures(report, 200);
 }
