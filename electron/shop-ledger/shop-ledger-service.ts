@@ -200,6 +200,10 @@ export function createShopLedger(options: ShopLedgerOptions): ShopLedger {
       const claims = ledger.claimsFor(message.claim.token).slice(0, MAX_CLAIMS_PER_MESSAGE);
       return { kind: 'answer', inReplyTo: message.nonce, claims };
     }
+    if (message.kind === 'query') {
+      const claims = ledger.claimsFor(message.token).slice(0, MAX_CLAIMS_PER_MESSAGE);
+      return { kind: 'answer', inReplyTo: message.nonce, claims };
+    }
     if (message.kind !== 'ask') return undefined;
     // Earliest first: a peer reading page after page asks again from the last `at` it got.
     const claims = ledger.since(message.since).slice(0, MAX_CLAIMS_PER_MESSAGE);
@@ -285,16 +289,19 @@ export function createShopLedger(options: ShopLedgerOptions): ShopLedger {
     return namesOf(asked.filter((_peer, index) => !answered[index]));
   }
 
-  /** Tells every peer of `claim`; merges what each holds on the reward; those that failed. */
-  async function announce(claim: Claim): Promise<string[]> {
-    const all = peers();
-    // Those that timed out a moment ago are not waited for twice; the next check tries them again.
-    const skipped = all.filter(isDown);
-    const asked = all.filter((peer) => !isDown(peer));
-    const exchanges = await Promise.all(
-      asked.map((peer) => transport.send(peer, { kind: 'claim', claim }, askTimeoutMs)),
-    );
-    const unanswered: PeerAddress[] = [...skipped];
+  /**
+   * Sends `message` (a claim or a query on one reward) to every peer in `asked` at once and
+   * merges what each holds on `token`; the peers that did not answer within `waitMs`. A peer
+   * whose link just came back is asked for everything it holds, too.
+   */
+  async function exchangeOnReward(
+    asked: PeerAddress[],
+    message: ShopMessage,
+    token: string,
+    waitMs: number,
+  ): Promise<PeerAddress[]> {
+    const exchanges = await Promise.all(asked.map((peer) => transport.send(peer, message, waitMs)));
+    const unanswered: PeerAddress[] = [];
     exchanges.forEach((exchange, index) => {
       const peer = asked[index]!;
       if (!exchange.ok) {
@@ -304,11 +311,25 @@ export function createShopLedger(options: ShopLedgerOptions): ShopLedger {
       }
       const back = failing.has(peerName(peer));
       heardFrom(peer, exchange.reply.from);
-      if (ledger.merge(exchange.reply.claims.filter((held) => held.token === claim.token)) > 0) changed();
-      // Its link came back: what it learned meanwhile is fetched too.
+      if (ledger.merge(exchange.reply.claims.filter((held) => held.token === token)) > 0) changed();
       if (back) void catchUp(peer, performance.now() + askTimeoutMs);
     });
-    return namesOf(unanswered);
+    return unanswered;
+  }
+
+  /** A check: every peer asked at once what it holds on one reward (one round trip each, whatever the ledger's size). */
+  async function queryAll(token: string, waitMs: number): Promise<string[]> {
+    return namesOf(await exchangeOnReward(peers(), { kind: 'query', token }, token, waitMs));
+  }
+
+  /** Tells every peer of `claim`; merges what each holds on the reward; those that failed. */
+  async function announce(claim: Claim): Promise<string[]> {
+    const all = peers();
+    // Those that timed out a moment ago are not waited for twice; the next check tries them again.
+    const skipped = all.filter(isDown);
+    const asked = all.filter((peer) => !isDown(peer));
+    const unanswered = await exchangeOnReward(asked, { kind: 'claim', claim }, claim.token, askTimeoutMs);
+    return namesOf([...skipped, ...unanswered]);
   }
 
   /** Anti-entropy: drops the claims of a finished shift, then fetches what every peer holds. */
@@ -347,7 +368,7 @@ export function createShopLedger(options: ShopLedgerOptions): ShopLedger {
 
     async check(code, { waitMs = askTimeoutMs } = {}) {
       const token = claimToken(keys, code);
-      const unreachable = await catchUpAll(checkedWait(waitMs, 'waitMs'));
+      const unreachable = await queryAll(token, checkedWait(waitMs, 'waitMs'));
       // Settled here: the service holds the redemption and answers for it; the claims stay to name the till.
       if (ledger.isSettled(token)) return { claimedBy: null, unreachable };
       const winner = winningClaim(ledger.claimsFor(token));

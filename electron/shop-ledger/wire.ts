@@ -10,6 +10,7 @@ import { BOX_OVERHEAD, type ShopKeys } from './shop-secret';
  * What the tills of a shop say to each other, whatever carries it (docs/shop-ledger.md):
  * - `claim`: "I have just claimed this reward" (the till's own claim);
  * - `ask`: "send me the claims made since this time" (a till back on the LAN);
+ * - `query`: "send me the claims you hold on this reward" (a check);
  * - `answer`: some of those claims, in reply to one `ask`.
  * Each is one JSON object with the sender's till name and the port it listens on (the sealed
  * hello: a till that only ever dialled us is still named, and dialled back, by them), its
@@ -21,6 +22,8 @@ import { BOX_OVERHEAD, type ShopKeys } from './shop-secret';
 export type ShopMessage =
   | { kind: 'claim'; claim: Claim }
   | { kind: 'ask'; since: string }
+  /** "What do you hold on this reward?": a check, one round trip whatever the ledger's size. */
+  | { kind: 'query'; token: string }
   | { kind: 'answer'; inReplyTo: string; claims: Claim[] };
 
 /** A message as it was opened: what was said, by which till, when. */
@@ -45,6 +48,7 @@ const ENVELOPE_FIELDS = ['from', 'kind', 'mac', 'nonce', 'port', 'sentAt', 'v'];
 const BODY_FIELDS: Record<ShopMessage['kind'], string[]> = {
   claim: ['claim'],
   ask: ['since'],
+  query: ['token'],
   answer: ['claims', 'inReplyTo'],
 };
 
@@ -130,6 +134,9 @@ function readShape(
     case 'ask':
       if (!isIsoTime(value.since)) return { ok: false, reason: 'malformed' };
       return { ok: true, mac, message: { kind: 'ask', since: value.since, ...envelope } };
+    case 'query':
+      if (!isMacText(value.token)) return { ok: false, reason: 'malformed' };
+      return { ok: true, mac, message: { kind: 'query', token: value.token, ...envelope } };
     case 'answer': {
       const { claims, inReplyTo } = value;
       if (!Array.isArray(claims) || !isNonce(inReplyTo)) return { ok: false, reason: 'malformed' };

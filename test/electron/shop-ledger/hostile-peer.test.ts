@@ -165,6 +165,13 @@ describe('a hostile peer is refused, counted, and the shop still served', () => 
     await stillServesTheShop();
   });
 
+  test('a till of the shop heard from this shift is not rate-limited, however often it asks', async () => {
+    for (let round = 0; round < LIMITS.connectionsPerAddress * 2; round += 1) {
+      expect((await till2.check(`RW-OFTEN${round}`)).unreachable).toEqual([]);
+    }
+    expect(refusals('rate-limited')).toBe(0);
+  });
+
   test('a flood from one address is rate-limited; other addresses are served', async () => {
     const flood = Array.from({ length: 25 }, () => sendRaw(encodeFrame(Buffer.from('{}'))));
     await Promise.all(flood);
