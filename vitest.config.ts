@@ -12,6 +12,8 @@ export default defineConfig({
           name: 'node',
           environment: 'node',
           include: ['test/sandbox/**/*.test.ts', 'test/electron/**/*.test.ts', 'test/build/**/*.test.ts'],
+          // No multicast or broadcast on the machine's own network (docs/tests.md).
+          setupFiles: ['test/support/host-network-guard-setup.ts'],
         },
       },
       {
@@ -29,6 +31,7 @@ export default defineConfig({
           name: 'e2e',
           environment: 'node',
           include: ['test/e2e/**/*.test.ts'],
+          setupFiles: ['test/support/host-network-guard-setup.ts'],
           fileParallelism: false,
           testTimeout: 60_000,
           hookTimeout: 180_000,

@@ -7,6 +7,8 @@
  *   npm run bench -- --million        also 1,000,000 cached customers (several minutes more)
  *   npm run bench -- --only=search,fill,scan,replay,size,shop   some sections only
  */
+// First: no multicast or broadcast on the machine's own network (docs/tests.md).
+import '../support/host-network-guard-setup';
 import { readFile } from 'node:fs/promises';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';

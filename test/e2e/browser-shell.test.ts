@@ -15,6 +15,7 @@ import { WebSocket } from 'ws';
 import { CHANNELS } from '../../common/contract';
 import { CONTENT_SECURITY_POLICY } from '../../electron/app-page/content-security-policy';
 import { DEMO_FIXTURES } from '../../sandbox';
+import { HOST_NETWORK_GUARD_SETUP } from '../support/host-network-guard';
 import { rawGet } from '../support/raw-get';
 import { checkCode, confirmRedeem, openCustomer } from './cashier';
 import { buildRenderer, CHROMIUM_ARGS, CHROMIUM_PATH, requireChromium, VIEWPORT } from './harness';
@@ -35,7 +36,18 @@ interface Shell {
 function runShell(userDataDir: string, rendererDir: string): Shell {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', ENTRY, '--user-data-dir', userDataDir, '--renderer-dir', rendererDir, '--no-open'],
+    [
+      '--import',
+      'tsx',
+      '--import',
+      HOST_NETWORK_GUARD_SETUP,
+      ENTRY,
+      '--user-data-dir',
+      userDataDir,
+      '--renderer-dir',
+      rendererDir,
+      '--no-open',
+    ],
     { cwd: ROOT, env: { ...process.env, LANG: 'en_GB.UTF-8', LC_ALL: 'en_GB.UTF-8' }, stdio: 'pipe' },
   );
   let output = '';
