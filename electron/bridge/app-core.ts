@@ -36,6 +36,8 @@ import { resolveLanguage } from '../../common/interface-language';
 import { describe, type Wording } from '../messages';
 import { seenTillsFile } from '../shop-ledger/seen-tills';
 import { claimsFile } from '../shop-ledger/claim-store';
+import { createReportRelay } from '../shop-ledger/report-relay';
+import { REPORT_BUILD_MS, shopReportOperations } from './shop-report-operations';
 import { createShopLedgerSwitch, errorKind, type DiscoveryFactory, type ShopLedgerConfig } from './shop-ledger-switch';
 import { createManagedSettings } from '../policy/managed-settings';
 import { describePolicyProblem, NO_POLICY, policyManagerPinHash, type PolicyReading } from '../policy/policy-reading';
@@ -283,12 +285,14 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
 
   const reportRendererError = createRendererErrorLog(log);
 
+  const shopReportRelay = createReportRelay();
   // The shop ledger: only a till that talks to its service (not the demo) with a branch,
   // and with the ledger on in Settings, is in a shop.
   const shop = createShopLedgerSwitch({
     hosts: options.shopLedgerHosts ?? DEFAULT_SHOP_LEDGER_HOSTS,
     seenTills: seenTillsFile(join(userDataDir, 'shop-tills.json')),
     claims: claimsFile(join(userDataDir, 'shop-claims.json')),
+    report: (since) => shopReportRelay.ask(since, REPORT_BUILD_MS),
     ...(options.shopDiscovery ? { discovery: options.shopDiscovery } : {}),
     log,
     ...(options.shopLedgerAskTimeoutMs ? { askTimeoutMs: options.shopLedgerAskTimeoutMs } : {}),
@@ -538,6 +542,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       const held = shop.running()?.holder(reward_code) ?? null;
       return { ok: true, data: { holder: held && { till: held.till, at: held.at } } };
     }),
+    ...shopReportOperations({ op, shop, relay: shopReportRelay, approval: approval.refusal, log }),
     reportActivity: op(payloads.tillActivityPayload, async (report) => {
       activity.report(report, now());
       return { ok: true, data: { policyRevision } };
@@ -580,6 +585,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     activity,
     async dispose() {
       policyWatch?.stop();
+      shopReportRelay.close();
       await shop.stop();
       await demo.shutdown();
     },

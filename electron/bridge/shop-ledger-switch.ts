@@ -6,6 +6,7 @@ import type { Discovery, DiscoveryOptions } from '../shop-ledger/discovery';
 import type { PeerAddress } from '../shop-ledger/peer-transport';
 import type { SeenTill, SeenTillsStore } from '../shop-ledger/seen-tills';
 import type { ClaimStore } from '../shop-ledger/claim-store';
+import type { ShopReportPart } from '../../common/contract';
 import { parseShopPeer } from '../storage/settings';
 
 /**
@@ -53,6 +54,8 @@ export function createShopLedgerSwitch(options: {
   seenTills?: SeenTillsStore;
   /** The claims held, kept across a restart (0600, atomic); none kept when absent. */
   claims?: ClaimStore;
+  /** This till's report for another till's request (the shop's report); none when absent. */
+  report?: (since: string) => Promise<ShopReportPart | null>;
   log: Logger;
   askTimeoutMs?: number;
   discovery?: DiscoveryFactory;
@@ -153,6 +156,7 @@ export function createShopLedgerSwitch(options: {
           onSeen: keepSeen(tag, generation),
           ...(keptClaims ? { keptClaims } : {}),
           onClaimsChanged: keepClaims(tag, generation, () => made),
+          ...(options.report ? { report: options.report } : {}),
           ...(options.askTimeoutMs ? { askTimeoutMs: options.askTimeoutMs } : {}),
         });
         made = ledger;

@@ -77,7 +77,8 @@ export type TransportRefusal =
 
 /** What a request to a peer came to. */
 export type Exchange =
-  { ok: true; reply: Extract<OpenedMessage, { kind: 'answer' }> } | { ok: false; failure: 'unreachable' | 'timeout' };
+  | { ok: true; reply: Extract<OpenedMessage, { kind: 'answer' | 'report' }> }
+  | { ok: false; failure: 'unreachable' | 'timeout' };
 
 export interface PeerTransportOptions {
   keys: ShopKeys;
@@ -85,8 +86,12 @@ export interface PeerTransportOptions {
   /** The shop's clock (ms): stamps and checks message times, and counts rate windows. */
   now: () => number;
   seenNonces: ReplayCache;
-  /** What the till makes of a message (from the remote `address`); the message to send back, if any. */
-  onMessage: (message: OpenedMessage, address: string) => ShopMessage | undefined;
+  /**
+   * What the till makes of a message (from the remote `address`); the message to send back, if
+   * any. A report is built by the page, so the reply may come later, within `readTimeoutMs`'s
+   * sibling wait the ledger sets.
+   */
+  onMessage: (message: OpenedMessage, address: string) => ShopMessage | undefined | Promise<ShopMessage | undefined>;
   /** Which remote addresses may connect: the shop's LAN (`isLanAddress`) by default. */
   acceptRemote?: (address: string | undefined) => boolean;
   limits?: Partial<TransportLimits>;
@@ -183,8 +188,8 @@ export function createPeerTransport(options: PeerTransportOptions): PeerTranspor
     // A valid sealed frame: a till of the shop is there, and keeps a reserved place this shift.
     admission.know(remote, now());
     // Answers travel back on the asker's own connection, never to the port.
-    if (message.kind === 'answer') return refuse('unexpected-kind', socket);
-    const reply = onMessage(message, remote);
+    if (message.kind === 'answer' || message.kind === 'report') return refuse('unexpected-kind', socket);
+    const reply = await onMessage(message, remote);
     if (reply === undefined) socket.end();
     else socket.end(encodeFrame(sealMessage(reply, keys, sender())));
   }
@@ -217,8 +222,9 @@ export function createPeerTransport(options: PeerTransportOptions): PeerTranspor
     },
 
     send(peer, message, timeoutMs) {
-      if (message.kind === 'answer')
+      if (message.kind === 'answer' || message.kind === 'report')
         return Promise.reject(new TypeError('peer transport: an answer goes back on its connection'));
+      const expected = message.kind === 'report-ask' ? 'report' : 'answer';
       // The nonce the answer must name as `inReplyTo`.
       const { bytes: sealed, nonce: sentNonce } = sealWithNonce(message, keys, sender());
       return new Promise((resolve) => {
@@ -237,7 +243,7 @@ export function createPeerTransport(options: PeerTransportOptions): PeerTranspor
           socket.write(encodeFrame(sealed));
           void receive(socket).then((reply) => {
             if (reply === undefined) return settle({ ok: false, failure: 'unreachable' });
-            if (reply.kind !== 'answer' || reply.inReplyTo !== sentNonce) {
+            if (reply.kind !== expected || reply.inReplyTo !== sentNonce) {
               refuse('unexpected-kind');
               return settle({ ok: false, failure: 'unreachable' });
             }

@@ -6,6 +6,7 @@ import { createPeerTransport, type PeerAddress, type TransportLimits, type Trans
 import { ReplayCache } from './replay-cache';
 import type { SeenTill } from './seen-tills';
 import type { ShopKeys } from './shop-secret';
+import type { ShopReportPart } from '../../common/contract';
 import { MAX_CLAIMS_PER_MESSAGE, type OpenedMessage, type ShopMessage } from './wire';
 
 /**
@@ -46,6 +47,14 @@ export interface ShopLedgerOptions {
   onClaimsChanged?: () => void;
   /** How often every peer is asked for what it holds (anti-entropy); 3 minutes by default. */
   syncEveryMs?: number;
+  /** This till's report since a time, for another till's `report-ask` (built by the page); null: none. */
+  report?: (since: string) => Promise<ShopReportPart | null>;
+}
+
+/** The other tills' reports: each by its name, and the tills that did not answer. */
+export interface GatheredReports {
+  tills: Array<{ till: string; report: ShopReportPart }>;
+  silent: string[];
 }
 
 export interface CheckResult {
@@ -89,6 +98,8 @@ export interface ShopLedger {
   stats(): { claims: number; peers: number; refusals: Partial<Record<TransportRefusal, number>> };
   /** What is kept on disk. */
   snapshot(): LedgerSnapshot;
+  /** Asks every peer for its report since `since`, all within `waitMs` (the shop's report). */
+  gatherReports(since: string, waitMs: number): Promise<GatheredReports>;
   /**
    * One round of anti-entropy: every peer is asked for everything it holds (as on the timer,
    * and with one peer whenever its link comes back). The peers that did not answer.
@@ -112,6 +123,11 @@ const DOWN_FOR_MS = 10_000;
 const MAX_WAIT_MS = 10_000;
 /** Pages of claims read from one peer in one catch-up (128 claims a page). */
 const MAX_PAGES = 64;
+/** The claims an answer carries (a report carries none). */
+function claimsIn(reply: Extract<OpenedMessage, { kind: 'answer' | 'report' }>): Claim[] {
+  return reply.kind === 'answer' ? reply.claims : [];
+}
+
 /** An `ask` since the epoch: every claim the peer holds (settled ones are dropped there). */
 const EVERY_CLAIM = new Date(0).toISOString();
 /** Anti-entropy: often enough that a healed split is known well within a customer's visit. */
@@ -185,7 +201,7 @@ export function createShopLedger(options: ShopLedgerOptions): ShopLedger {
     onMessage: answer,
   });
 
-  function answer(message: OpenedMessage, remote: string): ShopMessage | undefined {
+  function answer(message: OpenedMessage, remote: string): ShopMessage | undefined | Promise<ShopMessage | undefined> {
     // The sealed hello: the till's name and port. A till that only ever dialled us is named,
     // and asked, by it; one whose link was down is back, and what it holds is fetched.
     if (message.port > 0) {
@@ -204,10 +220,17 @@ export function createShopLedger(options: ShopLedgerOptions): ShopLedger {
       const claims = ledger.claimsFor(message.token).slice(0, MAX_CLAIMS_PER_MESSAGE);
       return { kind: 'answer', inReplyTo: message.nonce, claims };
     }
+    if (message.kind === 'report-ask') return reportFor(message.nonce, message.since);
     if (message.kind !== 'ask') return undefined;
     // Earliest first: a peer reading page after page asks again from the last `at` it got.
     const claims = ledger.since(message.since).slice(0, MAX_CLAIMS_PER_MESSAGE);
     return { kind: 'answer', inReplyTo: message.nonce, claims };
+  }
+
+  /** This till's report for a `report-ask`; none (the asker names this till silent) when the page gives none. */
+  async function reportFor(inReplyTo: string, since: string): Promise<ShopMessage | undefined> {
+    const report = await options.report?.(since).catch(() => null);
+    return report ? { kind: 'report', inReplyTo, ...report } : undefined;
   }
 
   /** Named in Settings, seen by discovery now, or answered within `seenForMs`; each once. */
@@ -271,7 +294,7 @@ export function createShopLedger(options: ShopLedgerOptions): ShopLedger {
         return false;
       }
       heardFrom(peer, exchange.reply.from);
-      const { claims } = exchange.reply;
+      const claims = claimsIn(exchange.reply);
       if (ledger.merge(claims) > 0) changed();
       const last = claims.at(-1)?.at;
       // A short page is the last; a full page all at one instant cannot be paged past.
@@ -311,7 +334,7 @@ export function createShopLedger(options: ShopLedgerOptions): ShopLedger {
       }
       const back = failing.has(peerName(peer));
       heardFrom(peer, exchange.reply.from);
-      if (ledger.merge(exchange.reply.claims.filter((held) => held.token === token)) > 0) changed();
+      if (ledger.merge(claimsIn(exchange.reply).filter((held) => held.token === token)) > 0) changed();
       if (back) void catchUp(peer, performance.now() + askTimeoutMs);
     });
     return unanswered;
@@ -391,6 +414,26 @@ export function createShopLedger(options: ShopLedgerOptions): ShopLedger {
 
     stats: () => ({ claims: ledger.size, peers: peers().length, refusals: transport.refusals() }),
     snapshot: () => ledger.snapshot(),
+    async gatherReports(since, waitMs) {
+      const asked = peers();
+      const wait = checkedWait(waitMs, 'waitMs');
+      const exchanges = await Promise.all(
+        asked.map((peer) => transport.send(peer, { kind: 'report-ask', since }, wait)),
+      );
+      const tills = new Map<string, ShopReportPart>();
+      const silent: PeerAddress[] = [];
+      exchanges.forEach((exchange, index) => {
+        if (!exchange.ok || exchange.reply.kind !== 'report') return void silent.push(asked[index]!);
+        heardFrom(asked[index]!, exchange.reply.from);
+        const { totals, byReward, byCashier } = exchange.reply;
+        // One till reached at two addresses answers once.
+        tills.set(exchange.reply.from, { totals, byReward, byCashier });
+      });
+      return {
+        tills: [...tills].map(([till, report]) => ({ till, report })),
+        silent: namesOf(silent).filter((name) => !tills.has(name)),
+      };
+    },
     sync,
   };
 }

@@ -1,7 +1,9 @@
 import { isRecord } from '../../common/is-record';
 import { nestsDeeperThan } from '../../common/json-depth';
 import { canonicalJson } from './canonical-json';
+import type { ShopReportPart } from '../../common/contract';
 import { isClaim, type Claim } from './claims';
+import { isReportPart } from './report-part';
 import { isIsoTime, isMacText, isNonce, isTillName, newNonce } from './fields';
 import { MESSAGE_WINDOW_MS, type ReplayCache } from './replay-cache';
 import { BOX_OVERHEAD, type ShopKeys } from './shop-secret';
@@ -11,7 +13,8 @@ import { BOX_OVERHEAD, type ShopKeys } from './shop-secret';
  * - `claim`: "I have just claimed this reward" (the till's own claim);
  * - `ask`: "send me the claims made since this time" (a till back on the LAN);
  * - `query`: "send me the claims you hold on this reward" (a check);
- * - `answer`: some of those claims, in reply to one `ask`.
+ * - `answer`: some of those claims, in reply to one `ask`, `query` or `claim`;
+ * - `report-ask` and `report`: one till's end-of-shift figures, for the shop's report.
  * Each is one JSON object with the sender's till name and the port it listens on (the sealed
  * hello: a till that only ever dialled us is still named, and dialled back, by them), its
  * time, a random nonce and an
@@ -24,6 +27,10 @@ export type ShopMessage =
   | { kind: 'ask'; since: string }
   /** "What do you hold on this reward?": a check, one round trip whatever the ledger's size. */
   | { kind: 'query'; token: string }
+  /** "Send me your report since this time" (the shop's report, asked with the manager's approval). */
+  | { kind: 'report-ask'; since: string }
+  /** One till's report, in reply to one `report-ask`. */
+  | ({ kind: 'report'; inReplyTo: string } & ShopReportPart)
   | { kind: 'answer'; inReplyTo: string; claims: Claim[] };
 
 /** A message as it was opened: what was said, by which till, when. */
@@ -49,6 +56,8 @@ const BODY_FIELDS: Record<ShopMessage['kind'], string[]> = {
   claim: ['claim'],
   ask: ['since'],
   query: ['token'],
+  'report-ask': ['since'],
+  report: ['byCashier', 'byReward', 'inReplyTo', 'totals'],
   answer: ['claims', 'inReplyTo'],
 };
 
@@ -137,6 +146,15 @@ function readShape(
     case 'query':
       if (!isMacText(value.token)) return { ok: false, reason: 'malformed' };
       return { ok: true, mac, message: { kind: 'query', token: value.token, ...envelope } };
+    case 'report-ask':
+      if (!isIsoTime(value.since)) return { ok: false, reason: 'malformed' };
+      return { ok: true, mac, message: { kind: 'report-ask', since: value.since, ...envelope } };
+    case 'report': {
+      const { inReplyTo, totals, byReward, byCashier } = value;
+      const part = { totals, byReward, byCashier };
+      if (!isNonce(inReplyTo) || !isReportPart(part)) return { ok: false, reason: 'malformed' };
+      return { ok: true, mac, message: { kind: 'report', inReplyTo, ...part, ...envelope } };
+    }
     case 'answer': {
       const { claims, inReplyTo } = value;
       if (!Array.isArray(claims) || !isNonce(inReplyTo)) return { ok: false, reason: 'malformed' };
