@@ -29,6 +29,8 @@ import type { JournalEntry, OfflineDb, OutboxItem, RedemptionItem } from './db/s
 import { serviceNow } from './outbox/attribution';
 import { journalToCsv } from './outbox/journal-csv';
 import { buildShiftReport, type ShiftReport } from './outbox/shift-report';
+import { serveReportRequests } from './outbox/report-requests';
+import { toReportPart } from './outbox/shop-report';
 import { Outbox, type OutboxCounts } from './outbox/outbox';
 import { Replayer, readServiceClock, type LockManagerLike, type ReplayPause, type ReplayRun } from './outbox/replayer';
 import { CacheRefresh, type RefreshProgress } from './refresh/cache-refresh';
@@ -49,6 +51,7 @@ export type {
 };
 export type { CashierLine, RedemptionState, RewardLine, StateCounts } from './outbox/shift-report';
 export { OPEN_ITEM_STATE, REDEMPTION_STATES } from './outbox/shift-report';
+export { mergeShopReport, shopReportToCsv, type ShopShiftReport, type TillLine } from './outbox/shop-report';
 export type {
   CacheNote,
   CustomerLookup,
@@ -165,8 +168,21 @@ export function createOfflineServices(options: OfflineServicesOptions) {
       });
   }
 
+  const shiftReport = async (since: string): Promise<ShiftReport> =>
+    buildShiftReport({
+      since,
+      until: now().toISOString(),
+      journal: await outbox.journalSince(since),
+      open: await outbox.items(),
+    });
+  /** This till's report for the shop's other tills, from the journal (none of its customers' details). */
+  const reportPart = async (since: string) => toReportPart(await shiftReport(since));
+  let stopServingReports: (() => void) | null = null;
+
   function stop(): void {
     timers.clearTimeout(announceTimer);
+    stopServingReports?.();
+    stopServingReports = null;
     background.stop();
     connection.stop();
   }
@@ -207,6 +223,7 @@ export function createOfflineServices(options: OfflineServicesOptions) {
       connection.start();
       background.start();
       announcePending(ANNOUNCE_TRIES);
+      stopServingReports ??= serveReportRequests({ api, build: reportPart, timers });
     },
 
     stop,
@@ -261,13 +278,9 @@ export function createOfflineServices(options: OfflineServicesOptions) {
     /** The whole journal, then what is still open (waiting, in conflict, failed), each with its state. */
     exportJournalCsv: async () => journalToCsv(await outbox.journal(), await outbox.items()),
     /** The end-of-shift report from a time (ISO) to now: the journal since then and everything still open. */
-    shiftReport: async (since: string): Promise<ShiftReport> =>
-      buildShiftReport({
-        since,
-        until: now().toISOString(),
-        journal: await outbox.journalSince(since),
-        open: await outbox.items(),
-      }),
+    shiftReport,
+    /** This till's report as the shop's other tills receive it. */
+    shopReportPart: reportPart,
     /** The report's CSV: the same entries as the report, in the journal's columns. */
     exportShiftCsv: async (since: string) => journalToCsv(await outbox.journalSince(since), await outbox.items()),
     replayPause: () => replayer.pause(),

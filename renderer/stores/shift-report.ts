@@ -1,8 +1,9 @@
 import { defineStore } from 'pinia';
 import { ref, shallowRef } from 'vue';
-import type { ShiftReport } from '../offline';
+import { mergeShopReport, shopReportToCsv, type ShiftReport, type ShopShiftReport } from '../offline';
 import { useManagerPinStore } from './manager-pin';
 import { useOfflineStore } from './offline';
+import { useSettingsStore } from './settings';
 import { till } from './till';
 
 /** The shift starts, unless a manager says otherwise, at the start of today on the till's clock. */
@@ -22,12 +23,29 @@ export const useShiftReportStore = defineStore('shiftReport', () => {
   const report = shallowRef<ShiftReport | null>(null);
   const loading = ref(false);
   const failed = ref(false);
+  /** "This till" or "The whole shop": the other tills' reports gathered over the shop ledger. */
+  const scope = ref<'till' | 'shop'>('till');
+  const shopReport = shallowRef<ShopShiftReport | null>(null);
+  /** The whole shop was asked for, and this till keeps no ledger (or the manager's PIN was not given). */
+  const shopUnavailable = ref(false);
+
+  /** The other tills' reports for the same period, merged with this till's; null when none can be had. */
+  async function gatherShop(own: ShiftReport): Promise<ShopShiftReport | null> {
+    const since = own.since;
+    const answer = await useManagerPinStore().withApproval('approve', () => till().shopReports({ since }));
+    if (!answer.ok || !answer.data.enabled) return null;
+    const here = { till: useSettingsStore().tillName, report: own };
+    return mergeShopReport({ here, others: answer.data.tills, silent: answer.data.silent });
+  }
 
   async function load(): Promise<void> {
     loading.value = true;
     failed.value = false;
+    shopUnavailable.value = false;
     try {
       report.value = await offline.services().shiftReport(since.value.toISOString());
+      shopReport.value = scope.value === 'shop' ? await gatherShop(report.value) : null;
+      shopUnavailable.value = scope.value === 'shop' && shopReport.value === null;
     } catch (error) {
       console.error('The shift report could not be read', error);
       failed.value = true;
@@ -42,9 +60,17 @@ export const useShiftReportStore = defineStore('shiftReport', () => {
     await load();
   }
 
-  /** The CSV of the report's entries; null when the manager PIN was asked and not given. */
+  async function showScope(next: 'till' | 'shop'): Promise<void> {
+    if (scope.value === next) return;
+    scope.value = next;
+    await load();
+  }
+
+  /** The CSV of the report on screen; null when the manager PIN was asked and not given. */
   async function csv(): Promise<string | null> {
     if (!(await useManagerPinStore().ask('exportJournal'))) return null;
+    // The shop's: the same figures as on screen. This till's: the entries behind them.
+    if (shopReport.value) return shopReportToCsv(shopReport.value);
     return offline.services().exportShiftCsv(since.value.toISOString());
   }
 
@@ -57,5 +83,18 @@ export const useShiftReportStore = defineStore('shiftReport', () => {
     return 'print-dialog';
   }
 
-  return { since, report, loading, failed, load, startAt, csv, savePdf };
+  return {
+    since,
+    report,
+    loading,
+    failed,
+    scope,
+    shopReport,
+    shopUnavailable,
+    load,
+    startAt,
+    showScope,
+    csv,
+    savePdf,
+  };
 });

@@ -92,7 +92,11 @@ export function openItemRow(item: OutboxItem): string[] {
 }
 
 export function journalToCsv(entries: readonly JournalEntry[], open: readonly OutboxItem[] = []): string {
-  const rows = [journalCsvHeader(), ...entries.map(journalRow), ...open.map(openItemRow)];
+  return csvText([journalCsvHeader(), ...entries.map(journalRow), ...open.map(openItemRow)]);
+}
+
+/** Rows as CSV text: every cell quoted as needed, CRLF line ends (what spreadsheet programs expect). */
+export function csvText(rows: ReadonlyArray<readonly string[]>): string {
   return rows.map((row) => row.map(csvCell).join(',')).join('\r\n') + '\r\n';
 }
 
