@@ -10,9 +10,7 @@
  * run in a worker thread, so their loops do not share the tills' event loop.
  */
 import { Worker } from 'node:worker_threads';
-import { createShopLedger } from '../../electron/shop-ledger/shop-ledger-service';
-import { freePort, LOOPBACK } from '../support/free-port';
-import { SHOP_KEYS } from '../support/shop-keys';
+import { threeTills } from './shop-tills';
 import type { Report } from './report';
 import { summarize } from './stats';
 
@@ -55,17 +53,8 @@ parentPort.on('message', () => { stopped = true; parentPort.postMessage(counts);
 `;
 
 export async function siegeFigures(report: Report, tries: number): Promise<void> {
-  const ports = [await freePort(), await freePort(), await freePort()];
-  const at = ports.map((port) => ({ host: LOOPBACK, port }));
-  const tills = at.map((listen, index) =>
-    createShopLedger({
-      keys: SHOP_KEYS,
-      tillName: `Till ${index + 1}`,
-      listen,
-      peers: at.filter((other) => other !== listen),
-      askTimeoutMs: WAIT_MS,
-    }),
-  );
+  const { tills, at } = await threeTills(WAIT_MS);
+  const ports = at.map((address) => address.port);
   let attack: Worker | undefined;
   try {
     // The tills start and hear from each other: each is a till of the shop heard from this shift.

@@ -212,7 +212,7 @@ describe('the tills of one shop keep the promise together while the service is d
     const byTill = one.page.getByTestId('report-by-till');
     await byTill.waitFor();
     expect(
-      await byTill.locator('tbody tr').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-till'))),
+      await byTill.locator('tbody tr').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-key'))),
     ).toEqual(['Till 1', 'Till 2']);
     expect(await one.page.getByTestId('report-silent').textContent()).toContain(
       'No report from Till 3: their figures are missing from these totals.',
