@@ -14,6 +14,9 @@ import type { CheckResult, ClaimResult } from '../../../electron/shop-ledger/sho
 import { createLan, requireNetworkNamespaces, type Lan, type LanHost } from '../../support/network-namespace';
 
 const TILL = 'test/support/netns/shop-till.ts';
+const SIEGE = 'test/support/netns/siege-host.ts';
+/** The port every till's ledger listens on (shop-till.ts). */
+const LEDGER_PORT = 47231;
 /** Anti-entropy every second here (three minutes in the app), so that a healed split shows within the test. */
 const SYNC_MS = '1000';
 
@@ -85,8 +88,9 @@ describe('three tills of one shop on three hosts', () => {
     // Loud, never quiet: without namespaces this test cannot run, and says why.
     requireNetworkNamespaces();
     dir = await mkdtemp(join(tmpdir(), 'till-lan-'));
-    lan = await createLan(3);
-    for (const [index, host] of lan.hosts.entries()) {
+    // Three tills, and a fourth host for the siege.
+    lan = await createLan(4);
+    for (const [index, host] of lan.hosts.slice(0, 3).entries()) {
       tills.push(await startTill(host, `Till ${index + 1}`, claimsOf(index)));
     }
     // Each finds the two others by mDNS, with no address named anywhere.
@@ -116,6 +120,28 @@ describe('three tills of one shop on three hosts', () => {
       async () => expect(await tills[1]!.check('RW-LAN0002')).toMatchObject({ claimedBy: { till: 'Till 1' } }),
       { timeout: 15_000 },
     );
+  }, 60_000);
+
+  test('a siege from one host: 40 idle connections to each till, and the checks still reach every till', async () => {
+    const hostile = lan.hosts[3]!;
+    const targets = lan.hosts.slice(0, 3).map((host) => `${host.address}:${LEDGER_PORT}`);
+    const siege = hostile.spawnTsx(SIEGE, ['--per-port', '40', ...targets]);
+    let holding = 0;
+    createInterface({ input: siege.stdout! }).on('line', (line) => {
+      holding = (JSON.parse(line) as { holding: number }).holding;
+    });
+    try {
+      // The host holds all it can: a few connections on each till, renewed as they are closed.
+      await vi.waitFor(() => expect(holding).toBeGreaterThan(0), { timeout: 10_000 });
+      for (let round = 0; round < 10; round += 1) {
+        const started = performance.now();
+        const result = await tills[1]!.check(`RW-SIEGE${round}`);
+        expect(result.unreachable).toEqual([]);
+        expect(performance.now() - started).toBeLessThan(1500);
+      }
+    } finally {
+      siege.kill('SIGKILL');
+    }
   }, 60_000);
 
   test('a split heals: every till knows every claim, asking nothing itself', async () => {
