@@ -1,6 +1,8 @@
 import { defineStore } from 'pinia';
 import { ref, shallowRef } from 'vue';
 import { mergeShopReport, shopReportToCsv, type ShiftReport, type ShopShiftReport } from '../offline';
+import { t } from '../i18n';
+import { REDEMPTION_STATE_WORDS } from '../lib/redemption-state-words';
 import { useManagerPinStore } from './manager-pin';
 import { useOfflineStore } from './offline';
 import { useSettingsStore } from './settings';
@@ -70,7 +72,7 @@ export const useShiftReportStore = defineStore('shiftReport', () => {
   async function csv(): Promise<string | null> {
     if (!(await useManagerPinStore().ask('exportJournal'))) return null;
     // The shop's: the same figures as on screen. This till's: the entries behind them.
-    if (shopReport.value) return shopReportToCsv(shopReport.value);
+    if (shopReport.value) return shopReportToCsv(shopReport.value, (state) => t(REDEMPTION_STATE_WORDS[state]));
     return offline.services().exportShiftCsv(since.value.toISOString());
   }
 

@@ -9,11 +9,11 @@
  */
 import type { ShopReportCounts, ShopReportPart } from '../../../common/contract';
 import { t } from '../../i18n';
-import { REDEMPTION_STATE_WORDS } from '../../lib/redemption-state-words';
 import { csvText } from './journal-csv';
 import {
   REDEMPTION_STATES,
   type CashierLine,
+  type RedemptionState,
   type RewardLine,
   type ShiftReport,
   type StateCounts,
@@ -157,12 +157,15 @@ export function mergeShopReport(input: {
   };
 }
 
-/** The shop's report as a CSV: one row per till, per reward and per cashier, then the silent tills. */
-export function shopReportToCsv(report: ShopShiftReport): string {
+/**
+ * The shop's report as a CSV: one row per till, per reward and per cashier, then the silent
+ * tills. `stateWord`: a state's heading, as the report on screen words it.
+ */
+export function shopReportToCsv(report: ShopShiftReport, stateWord: (state: RedemptionState) => string): string {
   const header = [
     t('shopReport.csv.group'),
     t('shopReport.csv.name'),
-    ...REDEMPTION_STATES.map((state) => t(REDEMPTION_STATE_WORDS[state])),
+    ...REDEMPTION_STATES.map(stateWord),
     t('shiftReport.points'),
   ];
   const row = (group: string, who: string, counts: StateCounts, points: number): string[] => [

@@ -77,7 +77,14 @@ describe('the shop’s report', () => {
       { cashier: 'Omar', counts: counts(5, 1), points: 250, registrations: 1, corrections: 2 },
     ]);
     expect(merged.silent).toEqual(['Till 3']);
-    const csv = shopReportToCsv(merged).split('\r\n');
+    const words = {
+      done: 'Redeemed',
+      queued: 'Waiting',
+      conflict: 'In conflict',
+      failed: 'Failed',
+      refused: 'Refused (another till)',
+    };
+    const csv = shopReportToCsv(merged, (state) => words[state]).split('\r\n');
     expect(csv[0]).toBe('group,name,Redeemed,Waiting,In conflict,Failed,Refused (another till),Points deducted');
     expect(csv).toContain('whole shop,,5,0,0,0,1,250');
     expect(csv).toContain('till,Till 2,2,0,0,0,0,100');
