@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { ClaimLedger, type LedgerSnapshot } from './claim-ledger';
 import { claimToken, newClaim, winningClaim, type Claim } from './claims';
 import { isTillName } from './fields';
+import { createPeerBook, peerName } from './peer-book';
 import { createPeerTransport, type PeerAddress, type TransportLimits, type TransportRefusal } from './peer-transport';
 import { ReplayCache } from './replay-cache';
 import type { SeenTill } from './seen-tills';
@@ -110,15 +111,6 @@ export interface ShopLedger {
 const DEFAULT_ASK_TIMEOUT_MS = 1500;
 /** A shift: a till that answered within it is still one of the shop's. */
 const DEFAULT_SEEN_FOR_MS = 8 * 60 * 60 * 1000;
-/** A till's "last answered" is written again at most this often: every check must not write a file. */
-const SEEN_SAVE_EVERY_MS = 10 * 60 * 1000;
-/**
- * A peer that just timed out (a till unplugged: its packets go nowhere) is not waited for
- * again this soon: the claim that follows a check would otherwise wait for it a second time,
- * and a redemption must cost the cashier at most one bounded wait. A refused connection is
- * not remembered: it costs nothing to try again, and the till may just have started.
- */
-const DOWN_FOR_MS = 10_000;
 /** A check holds the cashier's screen: never longer than this, whatever is asked. */
 const MAX_WAIT_MS = 10_000;
 /** Pages of claims read from one peer in one catch-up (128 claims a page). */
@@ -151,16 +143,7 @@ function checkedAddress(address: PeerAddress, lowestPort: number): PeerAddress {
   return { host, port };
 }
 
-/** How a peer is named in results and logs: its address only. */
-export function peerName({ host, port }: PeerAddress): string {
-  return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
-}
-
-/** A till the ledger has heard from: its name and when, on the shop's clock. */
-interface Seen {
-  till: string;
-  at: number;
-}
+export { peerName };
 
 export function createShopLedger(options: ShopLedgerOptions): ShopLedger {
   const { keys, tillName } = options;
@@ -175,21 +158,14 @@ export function createShopLedger(options: ShopLedgerOptions): ShopLedger {
   const changed = (): void => options.onClaimsChanged?.();
   const syncEveryMs = options.syncEveryMs ?? DEFAULT_SYNC_EVERY_MS;
   let syncTimer: ReturnType<typeof setInterval> | undefined;
-  let discovered: PeerAddress[] = [];
-  /** By `peerName(address)`: who answered there last, and when. */
-  const seen = new Map<string, Seen & { address: PeerAddress }>();
-  for (const before of options.seenBefore ?? []) {
-    const address = { host: before.host, port: before.port };
-    seen.set(peerName(address), { till: before.till, at: before.at, address });
-  }
-  /** By `peerName(address)`: when (monotonic ms) a peer last timed out. */
-  const down = new Map<string, number>();
-  const isDown = (peer: PeerAddress): boolean => {
-    const at = down.get(peerName(peer));
-    return at !== undefined && performance.now() - at < DOWN_FOR_MS;
-  };
-  /** By `peerName(address)`: peers whose last exchange failed; hearing from one again starts a catch-up. */
-  const failing = new Set<string>();
+  const book = createPeerBook({
+    configured,
+    now,
+    seenForMs,
+    ...(options.seenBefore ? { seenBefore: options.seenBefore } : {}),
+    ...(options.onSeen ? { onSeen: options.onSeen } : {}),
+  });
+  const { peers, failed, isDown, namesOf } = book;
 
   const transport = createPeerTransport({
     keys,
@@ -206,9 +182,7 @@ export function createShopLedger(options: ShopLedgerOptions): ShopLedger {
     // and asked, by it; one whose link was down is back, and what it holds is fetched.
     if (message.port > 0) {
       const peer = { host: remote, port: message.port };
-      const back = failing.has(peerName(peer));
-      heardFrom(peer, message.from);
-      if (back) void catchUp(peer, performance.now() + askTimeoutMs);
+      if (book.heardFrom(peer, message.from)) void catchUp(peer, performance.now() + askTimeoutMs);
     }
     if (message.kind === 'claim') {
       if (ledger.add(message.claim) === 'added') changed();
@@ -233,49 +207,6 @@ export function createShopLedger(options: ShopLedgerOptions): ShopLedger {
     return report ? { kind: 'report', inReplyTo, ...report } : undefined;
   }
 
-  /** Named in Settings, seen by discovery now, or answered within `seenForMs`; each once. */
-  function peers(): PeerAddress[] {
-    const cutoff = now() - seenForMs;
-    const recent = [...seen.values()].filter((entry) => entry.at >= cutoff).map((entry) => entry.address);
-    const byName = new Map<string, PeerAddress>();
-    for (const peer of [...configured, ...discovered, ...recent]) byName.set(peerName(peer), peer);
-    return [...byName.values()];
-  }
-
-  function heardFrom(peer: PeerAddress, till: string): void {
-    const key = peerName(peer);
-    const before = seen.get(key);
-    seen.set(key, { till, at: now(), address: peer });
-    down.delete(key);
-    failing.delete(key);
-    if (before === undefined || before.till !== till || now() - before.at >= SEEN_SAVE_EVERY_MS) {
-      options.onSeen?.(
-        [...seen.values()].map(({ till: name, at, address }) => ({
-          till: name,
-          at,
-          host: address.host,
-          port: address.port,
-        })),
-      );
-    }
-  }
-
-  function failed(peer: PeerAddress, failure: 'unreachable' | 'timeout'): void {
-    if (failure === 'timeout') down.set(peerName(peer), performance.now());
-    failing.add(peerName(peer));
-  }
-
-  /** How a peer that did not answer is named to the cashier. */
-  function nameOf(peer: PeerAddress): string {
-    const last = seen.get(peerName(peer));
-    return last !== undefined && last.at >= now() - seenForMs ? last.till : peerName(peer);
-  }
-
-  /** Names of the peers that failed, without repeats (one till may have two addresses). */
-  function namesOf(failed: PeerAddress[]): string[] {
-    return [...new Set(failed.map(nameOf))];
-  }
-
   /**
    * Every claim `peer` holds, page by page, merged as they come; false when the peer did not
    * answer before `deadline` (monotonic ms).
@@ -293,7 +224,7 @@ export function createShopLedger(options: ShopLedgerOptions): ShopLedger {
         failed(peer, exchange.failure);
         return false;
       }
-      heardFrom(peer, exchange.reply.from);
+      book.heardFrom(peer, exchange.reply.from);
       const claims = claimsIn(exchange.reply);
       if (ledger.merge(claims) > 0) changed();
       const last = claims.at(-1)?.at;
@@ -332,8 +263,7 @@ export function createShopLedger(options: ShopLedgerOptions): ShopLedger {
         unanswered.push(peer);
         return;
       }
-      const back = failing.has(peerName(peer));
-      heardFrom(peer, exchange.reply.from);
+      const back = book.heardFrom(peer, exchange.reply.from);
       if (ledger.merge(claimsIn(exchange.reply).filter((held) => held.token === token)) > 0) changed();
       if (back) void catchUp(peer, performance.now() + askTimeoutMs);
     });
@@ -409,7 +339,7 @@ export function createShopLedger(options: ShopLedgerOptions): ShopLedger {
     },
 
     setDiscovered(found) {
-      discovered = found.map((peer) => checkedAddress(peer, 1));
+      book.setDiscovered(found.map((peer) => checkedAddress(peer, 1)));
     },
 
     stats: () => ({ claims: ledger.size, peers: peers().length, refusals: transport.refusals() }),
@@ -424,7 +354,7 @@ export function createShopLedger(options: ShopLedgerOptions): ShopLedger {
       const silent: PeerAddress[] = [];
       exchanges.forEach((exchange, index) => {
         if (!exchange.ok || exchange.reply.kind !== 'report') return void silent.push(asked[index]!);
-        heardFrom(asked[index]!, exchange.reply.from);
+        book.heardFrom(asked[index]!, exchange.reply.from);
         const { totals, byReward, byCashier } = exchange.reply;
         // One till reached at two addresses answers once.
         tills.set(exchange.reply.from, { totals, byReward, byCashier });
