@@ -522,6 +522,46 @@ export interface ShopHolder {
   holder: ShopClaimHolder | null;
 }
 
+// The shop's report (docs/shop-ledger.md, "The shop's report"): each till's figures for one
+// period, gathered over the ledger's sealed transport. Flat lines: they cross the LAN.
+/** Redemptions by state, as the end-of-shift report counts them. */
+export interface ShopReportCounts {
+  done: number;
+  queued: number;
+  conflict: number;
+  failed: number;
+  refused: number;
+  /** Points deducted by the redemptions done. */
+  points: number;
+}
+
+export interface ShopReportTotals extends ShopReportCounts {
+  registrations: number;
+  registrationsQueued: number;
+  registrationsFailed: number;
+  corrections: number;
+}
+
+/** One till's report as the shop's other tills receive it. */
+export interface ShopReportPart {
+  totals: ShopReportTotals;
+  byReward: Array<ShopReportCounts & { reward: string }>;
+  byCashier: Array<ShopReportCounts & { cashier: string | null; registrations: number; corrections: number }>;
+}
+
+/** The other tills' reports for a period; `silent`: tills of the shop that did not answer. */
+export interface ShopReports {
+  enabled: boolean;
+  tills: Array<{ till: string; report: ShopReportPart }>;
+  silent: string[];
+}
+
+/** A report another till asked this till for: from `since` (ISO) to now. */
+export interface ShopReportRequest {
+  /** The period asked for (ISO): the asking till's, so that every till reports the same one. */
+  request: { id: number; since: string; until: string } | null;
+}
+
 export interface LinkOutcomeReceipt {
   /** `not_set`: no callback URL in Settings, nothing is sent. */
   callback: 'sending' | 'not_set';
@@ -562,6 +602,12 @@ export interface TillOperations {
   shopSettle: { payload: ShopRewardPayload; result: Result<null> };
   /** Which other till claimed the reward, from this till's ledger (for a conflict's words). */
   shopHolder: { payload: ShopRewardPayload; result: Result<ShopHolder> };
+  /** The other tills' reports since a time, over the ledger (the manager's approval needed). */
+  shopReports: { payload: { since: string; until?: string }; result: Result<ShopReports> };
+  /** Waits (at most 20 s) for another till to ask for this till's report; null when none did. */
+  shopReportRequest: { payload: void; result: Result<ShopReportRequest> };
+  /** This till's report, for the request of that id (or null: it cannot be read). */
+  shopReportAnswer: { payload: { id: number; report: ShopReportPart | null }; result: Result<null> };
   /** The page says whether the till is idle; the answer carries the policy's revision. */
   reportActivity: { payload: TillActivity; result: Result<{ policyRevision: number }> };
   /** Checks the manager PIN (a right one approves risky operations for a few minutes). */
@@ -634,6 +680,9 @@ export const CHANNELS = {
   shopClaim: 'till:shop:claim',
   shopSettle: 'till:shop:settle',
   shopHolder: 'till:shop:holder',
+  shopReports: 'till:shop:reports',
+  shopReportRequest: 'till:shop:report-request',
+  shopReportAnswer: 'till:shop:report-answer',
   reportActivity: 'till:activity:report',
   verifyManagerPin: 'till:pin:verify',
   setManagerPin: 'till:pin:set',

@@ -29,6 +29,8 @@ export const GUARDED_ACTIONS = {
   changeCashiers: { enforcedIn: 'main', settings: ['cashiers'] },
   /** A till already set up going (back) to the demo's practice data. */
   switchToDemo: { enforcedIn: 'main', settings: [] },
+  /** Gathering the other tills' figures for the whole shop's report (the till that asks). */
+  gatherShopReport: { enforcedIn: 'main', settings: [] },
   /** Changing or removing the manager PIN itself. */
   changePin: { enforcedIn: 'main', settings: [] },
 } as const satisfies Record<string, { enforcedIn: 'main' | 'page'; settings: readonly string[] }>;

@@ -88,4 +88,3 @@ export const DEFAULT_TIMEOUT_MS = 8000;
 export const DEFAULT_SHOP_LEDGER_HOSTS: readonly string[] = ['127.0.0.1'];
 /** Every address, IPv6 and IPv4 (dual stack), or IPv4 alone on a machine without IPv6. */
 export const LAN_HOSTS: readonly string[] = ['::', '0.0.0.0'];
-export const DEFAULT_SHOP_CHECK_WAIT_MS = 1500;

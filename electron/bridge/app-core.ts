@@ -29,13 +29,7 @@ import { errorKind } from './shop-ledger-switch';
 import { followShopSettings, shopConfigOf } from './shop-config';
 import { systemLanguageTags } from './system-languages';
 import { tillStateOf } from './till-state';
-import {
-  DEFAULT_SHOP_CHECK_WAIT_MS,
-  DEFAULT_SHOP_LEDGER_HOSTS,
-  DEFAULT_TIMEOUT_MS,
-  type AppCore,
-  type AppCoreOptions,
-} from './app-core-options';
+import { DEFAULT_SHOP_LEDGER_HOSTS, DEFAULT_TIMEOUT_MS, type AppCore, type AppCoreOptions } from './app-core-options';
 
 export { LAN_HOSTS, type AppCore, type AppCoreOptions } from './app-core-options';
 export type { BridgeHandler, BridgeHandlers, BridgeSender } from './guarded-handlers';
@@ -116,10 +110,15 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   });
 
   // The shop ledger follows the settings (shop-config.ts), and so whatever the policy locks.
-  const { shop, follow: followShop } = followShopSettings({
+  const {
+    shop,
+    follow: followShop,
+    reports,
+    stop: stopShop,
+  } = followShopSettings({
     config: () => shopConfigOf(settings.get(), vault.key(), mode()),
     hosts: options.shopLedgerHosts ?? DEFAULT_SHOP_LEDGER_HOSTS,
-    seenTillsPath: join(userDataDir, 'shop-tills.json'),
+    folder: userDataDir,
     ...(options.shopDiscovery ? { discovery: options.shopDiscovery } : {}),
     ...(options.shopLedgerAskTimeoutMs ? { askTimeoutMs: options.shopLedgerAskTimeoutMs } : {}),
     log,
@@ -165,7 +164,9 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       ...reportOperations({ refusal: () => approval.refusal('exportJournal'), shell: options, log, wording }),
       ...shopOperations({
         running: () => shop.running(),
-        checkWaitMs: options.shopCheckWaitMs ?? DEFAULT_SHOP_CHECK_WAIT_MS,
+        checkWaitMs: options.shopCheckWaitMs,
+        relay: reports,
+        refusal: approval.refusal,
         errorKind,
         log,
         wording,
@@ -186,7 +187,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     reloadPolicy: policy.reload,
     async dispose() {
       policy.stop();
-      await shop.stop();
+      await stopShop();
       await demo.shutdown();
     },
   };

@@ -22,6 +22,7 @@ export const ACTION_LOG_WORDS: Record<GuardedAction, string> = {
   changeShopLedger: 'changing the shop ledger',
   changeCashiers: 'changing the cashier list',
   switchToDemo: 'switching to the demo',
+  gatherShopReport: 'gathering the shop’s report',
   changePin: 'changing the manager PIN',
 };
 

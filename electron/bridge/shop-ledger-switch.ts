@@ -5,6 +5,8 @@ import { createShopLedger, peerName, type ShopLedger } from '../shop-ledger/shop
 import type { Discovery, DiscoveryOptions } from '../shop-ledger/discovery';
 import type { PeerAddress } from '../shop-ledger/peer-transport';
 import type { SeenTill, SeenTillsStore } from '../shop-ledger/seen-tills';
+import type { ClaimStore } from '../shop-ledger/claim-store';
+import type { ShopReportPart } from '../../common/contract';
 import { parseShopPeer } from '../storage/settings';
 
 /**
@@ -50,6 +52,10 @@ export function createShopLedgerSwitch(options: {
   hosts: readonly string[];
   /** The tills heard from, kept across a restart; none kept when absent. */
   seenTills?: SeenTillsStore;
+  /** The claims held, kept across a restart (0600, atomic); none kept when absent. */
+  claims?: ClaimStore;
+  /** This till's report for another till's request (the shop's report); none when absent. */
+  report?: (since: string, until: string) => Promise<ShopReportPart | null>;
   log: Logger;
   askTimeoutMs?: number;
   discovery?: DiscoveryFactory;
@@ -95,6 +101,35 @@ export function createShopLedgerSwitch(options: {
     };
   }
 
+  /**
+   * Writes the claims of the ledger of `mine` after each change, coalesced: at most one write
+   * runs, and one more follows with whatever changed meanwhile. A failed write is one line in
+   * the log; the claims are still held in memory.
+   */
+  function keepClaims(tag: string, mine: number, ledger: () => ShopLedger | null): () => void {
+    // A change while a write runs: one more write follows it, with the claims of then.
+    let claimsDirty = false;
+    let claimsWriting = false;
+    const write = (): void => {
+      const store = options.claims;
+      const current = ledger();
+      if (!store || current === null || mine !== generation || claimsWriting) return;
+      claimsDirty = false;
+      claimsWriting = true;
+      saving = saving
+        .then(() => store.save(tag, current.snapshot()))
+        .catch((error) => log.warn(`The shop's claims could not be kept on disk (${errorKind(error)}).`))
+        .finally(() => {
+          claimsWriting = false;
+          if (claimsDirty) write();
+        });
+    };
+    return () => {
+      claimsDirty = true;
+      write();
+    };
+  }
+
   async function apply(config: ShopLedgerConfig | null): Promise<void> {
     const digest = config && createHash('sha256').update(JSON.stringify(config), 'utf8').digest('hex');
     if (digest === applied) return;
@@ -107,9 +142,11 @@ export function createShopLedgerSwitch(options: {
     const failures: string[] = [];
     const tag = keys.discoveryTag;
     const seenBefore = options.seenTills ? await options.seenTills.load(tag) : [];
+    const keptClaims = options.claims ? await options.claims.load(tag) : undefined;
     for (const host of hosts) {
       const listen = { host, port: config.port };
       try {
+        let made: ShopLedger | null = null;
         const ledger = createShopLedger({
           keys,
           tillName: config.tillName,
@@ -117,8 +154,12 @@ export function createShopLedgerSwitch(options: {
           listen,
           seenBefore,
           onSeen: keepSeen(tag, generation),
+          ...(keptClaims ? { keptClaims } : {}),
+          onClaimsChanged: keepClaims(tag, generation, () => made),
+          ...(options.report ? { report: options.report } : {}),
           ...(options.askTimeoutMs ? { askTimeoutMs: options.askTimeoutMs } : {}),
         });
+        made = ledger;
         current = ledger;
         const address = await ledger.start();
         running = ledger;

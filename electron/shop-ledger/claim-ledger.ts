@@ -31,11 +31,18 @@ export interface ClaimLedgerOptions {
    * the cap only stops a broken or hostile peer from filling the till's memory.
    */
   maxClaims?: number;
-  /** How long a settled token is remembered, so that a late copy of its claim is not taken back. */
+  /** How long a dropped token is remembered, so that a late copy of its claim is not taken back. */
   settledMemoryMs?: number;
 }
 
 const DEFAULTS = { maxClaims: 50_000, settledMemoryMs: 7 * 24 * 60 * 60 * 1000 };
+
+/** What a ledger keeps on disk (`claim-store.ts`): its claims, and when each settled token was settled. */
+export interface LedgerSnapshot {
+  claims: Claim[];
+  /** Token → when the service was known to hold its redemption (ms). */
+  settled: Array<[string, number]>;
+}
 
 /** What `add` did with a claim. */
 export type AddOutcome = 'added' | 'known' | 'settled' | 'full';
@@ -43,8 +50,14 @@ export type AddOutcome = 'added' | 'known' | 'settled' | 'full';
 export class ClaimLedger {
   /** Token → till → claim: what a redemption asks about is one token. */
   readonly #byToken = new Map<string, Map<string, Claim>>();
-  /** Token → when it was settled (ms): claims for it are no longer taken. */
+  /**
+   * Token → when the service was known to hold its redemption (ms). Its claims are kept (and
+   * told to peers) for the rest of the shift: a till whose own copy was refused must still
+   * learn which till redeemed it.
+   */
   readonly #settled = new Map<string, number>();
+  /** Token → when its claims were dropped (ms): a late copy is no longer taken. */
+  readonly #dropped = new Map<string, number>();
   readonly #maxClaims: number;
   readonly #settledMemoryMs: number;
   #size = 0;
@@ -60,7 +73,7 @@ export class ClaimLedger {
 
   /** Takes one claim (already validated with `isClaim` when it came from a peer). */
   add(claim: Claim): AddOutcome {
-    if (this.#settled.has(claim.token)) return 'settled';
+    if (this.#dropped.has(claim.token)) return 'settled';
     const tills = this.#byToken.get(claim.token) ?? new Map<string, Claim>();
     const replacing = tills.has(claim.till);
     if (!replacing && this.#size >= this.#maxClaims) return 'full';
@@ -96,20 +109,45 @@ export class ClaimLedger {
   }
 
   /**
-   * The service has settled this redemption (the queued redeem was answered): its claims
-   * have done their work and are dropped, and the token is remembered for a while so that a
-   * peer still gossiping an old copy does not bring them back.
+   * The service holds this redemption (the queued redeem was answered). Its claims are kept
+   * until `prune` finds the shift over: another till's refused copy still names the winner.
    */
   settle(token: string, now: number): void {
-    this.#size -= this.#byToken.get(token)?.size ?? 0;
-    this.#byToken.delete(token);
-    this.#settled.set(token, now);
-    this.#forgetSettled(now);
+    if (!this.#settled.has(token)) this.#settled.set(token, now);
   }
 
-  #forgetSettled(now: number): void {
+  /** Whether the service is known to hold this reward's redemption (its claims are kept a while yet). */
+  isSettled(token: string): boolean {
+    return this.#settled.has(token);
+  }
+
+  /**
+   * Drops the claims of tokens settled more than `keepMs` ago (the shift is over), and
+   * remembers the tokens for a while so that a peer still gossiping an old copy does not
+   * bring them back. Whether anything changed.
+   */
+  prune(now: number, keepMs: number): boolean {
+    let changed = false;
     for (const [token, at] of this.#settled) {
-      if (now - at > this.#settledMemoryMs) this.#settled.delete(token);
+      if (now - at <= keepMs) continue;
+      this.#size -= this.#byToken.get(token)?.size ?? 0;
+      this.#byToken.delete(token);
+      this.#settled.delete(token);
+      this.#dropped.set(token, now);
+      changed = true;
     }
+    for (const [token, at] of this.#dropped) if (now - at > this.#settledMemoryMs) this.#dropped.delete(token);
+    return changed;
+  }
+
+  /** What is kept on disk. */
+  snapshot(): LedgerSnapshot {
+    return { claims: this.all(), settled: [...this.#settled] };
+  }
+
+  /** Takes a snapshot read back from disk (validated by the store). */
+  restore(snapshot: LedgerSnapshot): void {
+    this.merge(snapshot.claims);
+    for (const [token, at] of snapshot.settled) if (this.#byToken.has(token)) this.settle(token, at);
   }
 }

@@ -1,5 +1,6 @@
 import { createConnection, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { createAddressRateLimit, type AddressRateLimit } from './address-rate-limit';
+import { createAdmission, plainAddress, type AdmissionRefusal } from './admission';
 import { encodeFrame, readFrame, type FrameRefusal } from './frames';
 import { isLanAddress } from './lan-address';
 import type { ReplayCache } from './replay-cache';
@@ -11,6 +12,7 @@ import {
   sealWithNonce,
   type OpenedMessage,
   type RefusalReason,
+  type Sender,
   type ShopMessage,
 } from './wire';
 
@@ -33,22 +35,33 @@ export interface PeerAddress {
 export interface TransportLimits {
   /** The largest frame read; a bigger one is refused from its length, before it is buffered. */
   maxFrameBytes: number;
-  /** How long a connection may take to deliver its whole frame. */
+  /** How long a connection may take to deliver its whole frame: a valid sealed frame, or it is closed. */
   readTimeoutMs: number;
-  /** Connections served at once; more are dropped by the server. */
+  /** Connections served at once; more are refused. */
   maxConnections: number;
+  /** Of `maxConnections`, the places kept for tills heard from this shift (`admission.ts`). */
+  reservedConnections: number;
+  /** Connections one remote address may hold open at once. */
+  openPerAddress: number;
   /** Connections one remote address may open per `rateWindowMs`. */
   connectionsPerAddress: number;
   rateWindowMs: number;
+  /** How long an address whose till was heard from keeps its reserved place. */
+  knownForMs: number;
 }
 
 export const DEFAULT_LIMITS: Readonly<TransportLimits> = Object.freeze({
   maxFrameBytes: MAX_MESSAGE_BYTES,
-  readTimeoutMs: 2000,
+  // A till writes its frame as soon as it connects: a second is ample on any LAN.
+  readTimeoutMs: 1000,
   // A shop has a handful of tills; each holds a connection for milliseconds.
   maxConnections: 32,
+  reservedConnections: 16,
+  openPerAddress: 4,
   connectionsPerAddress: 120,
   rateWindowMs: 10_000,
+  // A shift.
+  knownForMs: 8 * 60 * 60 * 1000,
 });
 
 /** Why something that arrived was not taken. */
@@ -56,7 +69,7 @@ export type TransportRefusal =
   | RefusalReason
   | Exclude<FrameRefusal, 'closed'>
   | 'rate-limited'
-  | 'too-many-connections'
+  | AdmissionRefusal
   /** A connection from outside the shop's LAN (a public address). */
   | 'not-lan'
   /** An `answer` sent to the port, or a reply that is not the answer to our `ask`. */
@@ -64,7 +77,8 @@ export type TransportRefusal =
 
 /** What a request to a peer came to. */
 export type Exchange =
-  { ok: true; reply: Extract<OpenedMessage, { kind: 'answer' }> } | { ok: false; failure: 'unreachable' | 'timeout' };
+  | { ok: true; reply: Extract<OpenedMessage, { kind: 'answer' | 'report' }> }
+  | { ok: false; failure: 'unreachable' | 'timeout' };
 
 export interface PeerTransportOptions {
   keys: ShopKeys;
@@ -72,8 +86,12 @@ export interface PeerTransportOptions {
   /** The shop's clock (ms): stamps and checks message times, and counts rate windows. */
   now: () => number;
   seenNonces: ReplayCache;
-  /** What the till makes of a message; the message to send back, if any. */
-  onMessage: (message: OpenedMessage) => ShopMessage | undefined;
+  /**
+   * What the till makes of a message (from the remote `address`); the message to send back, if
+   * any. A report is built by the page, so the reply may come later, within `readTimeoutMs`'s
+   * sibling wait the ledger sets.
+   */
+  onMessage: (message: OpenedMessage, address: string) => ShopMessage | undefined | Promise<ShopMessage | undefined>;
   /** Which remote addresses may connect: the shop's LAN (`isLanAddress`) by default. */
   acceptRemote?: (address: string | undefined) => boolean;
   limits?: Partial<TransportLimits>;
@@ -102,6 +120,8 @@ function checkedLimits(given: Partial<TransportLimits> = {}): TransportLimits {
   }
   if (limits.maxFrameBytes > MAX_MESSAGE_BYTES)
     throw new RangeError('peer transport: maxFrameBytes above the wire limit');
+  if (limits.reservedConnections >= limits.maxConnections)
+    throw new RangeError('peer transport: reservedConnections must leave strangers a place');
   return limits;
 }
 
@@ -113,9 +133,17 @@ export function createPeerTransport(options: PeerTransportOptions): PeerTranspor
     max: limits.connectionsPerAddress,
     windowMs: limits.rateWindowMs,
   });
+  const admission = createAdmission({
+    total: limits.maxConnections,
+    reserved: limits.reservedConnections,
+    perAddress: limits.openPerAddress,
+    knownForMs: limits.knownForMs,
+  });
   const counts: Partial<Record<TransportRefusal, number>> = {};
   const sockets = new Set<Socket>();
   let server: Server | undefined;
+  /** The port this till listens on, sent in every message's sealed hello (0 until it listens). */
+  let listeningPort = 0;
 
   const refuse = (reason: TransportRefusal, socket?: Socket): void => {
     counts[reason] = (counts[reason] ?? 0) + 1;
@@ -128,7 +156,7 @@ export function createPeerTransport(options: PeerTransportOptions): PeerTranspor
     socket.on('error', () => socket.destroy());
     return socket;
   };
-  const sender = (): { from: string; now: Date } => ({ from: tillName, now: new Date(now()) });
+  const sender = (): Sender => ({ from: tillName, now: new Date(now()), port: listeningPort });
 
   /** One frame in, through `openMessage`; a refusal is counted and closes the connection. */
   async function receive(socket: Socket): Promise<OpenedMessage | undefined> {
@@ -148,12 +176,20 @@ export function createPeerTransport(options: PeerTransportOptions): PeerTranspor
   async function serve(socket: Socket): Promise<void> {
     track(socket);
     if (!acceptRemote(socket.remoteAddress)) return refuse('not-lan', socket);
-    if (!rate.take(socket.remoteAddress ?? '', now())) return refuse('rate-limited', socket);
+    const remote = plainAddress(socket.remoteAddress ?? '');
+    // A till of the shop heard from this shift is not rate-limited (a busy shop checks often);
+    // it is still held to a few connections at once.
+    if (!admission.isKnown(remote, now()) && !rate.take(remote, now())) return refuse('rate-limited', socket);
+    const admitted = admission.admit(remote, now());
+    if (!admitted.ok) return refuse(admitted.reason, socket);
+    socket.once('close', () => admission.release(remote));
     const message = await receive(socket);
     if (message === undefined) return;
+    // A valid sealed frame: a till of the shop is there, and keeps a reserved place this shift.
+    admission.know(remote, now());
     // Answers travel back on the asker's own connection, never to the port.
-    if (message.kind === 'answer') return refuse('unexpected-kind', socket);
-    const reply = onMessage(message);
+    if (message.kind === 'answer' || message.kind === 'report') return refuse('unexpected-kind', socket);
+    const reply = await onMessage(message, remote);
     if (reply === undefined) socket.end();
     else socket.end(encodeFrame(sealMessage(reply, keys, sender())));
   }
@@ -164,8 +200,6 @@ export function createPeerTransport(options: PeerTransportOptions): PeerTranspor
       return new Promise((resolve, reject) => {
         // A handler that fails (it should not) ends its connection, never the main process.
         const listening = createServer((socket) => void serve(socket).catch(() => socket.destroy()));
-        listening.maxConnections = limits.maxConnections;
-        listening.on('drop', () => refuse('too-many-connections'));
         // Before listening, an error (the port taken) fails `listen`; after, one failed accept
         // must not crash the till: the server goes on accepting.
         listening.on('error', (error) => {
@@ -174,6 +208,7 @@ export function createPeerTransport(options: PeerTransportOptions): PeerTranspor
         listening.listen(at.port, at.host, () => {
           server = listening;
           const { port } = listening.address() as AddressInfo;
+          listeningPort = port;
           resolve({ host: at.host, port });
         });
       });
@@ -187,8 +222,9 @@ export function createPeerTransport(options: PeerTransportOptions): PeerTranspor
     },
 
     send(peer, message, timeoutMs) {
-      if (message.kind === 'answer')
+      if (message.kind === 'answer' || message.kind === 'report')
         return Promise.reject(new TypeError('peer transport: an answer goes back on its connection'));
+      const expected = message.kind === 'report-ask' ? 'report' : 'answer';
       // The nonce the answer must name as `inReplyTo`.
       const { bytes: sealed, nonce: sentNonce } = sealWithNonce(message, keys, sender());
       return new Promise((resolve) => {
@@ -207,10 +243,12 @@ export function createPeerTransport(options: PeerTransportOptions): PeerTranspor
           socket.write(encodeFrame(sealed));
           void receive(socket).then((reply) => {
             if (reply === undefined) return settle({ ok: false, failure: 'unreachable' });
-            if (reply.kind !== 'answer' || reply.inReplyTo !== sentNonce) {
+            if (reply.kind !== expected || reply.inReplyTo !== sentNonce) {
               refuse('unexpected-kind');
               return settle({ ok: false, failure: 'unreachable' });
             }
+            // A till of the shop answered from there: its connections to us keep a reserved place.
+            admission.know(plainAddress(socket.remoteAddress ?? peer.host), now());
             settle({ ok: true, reply });
           });
         });

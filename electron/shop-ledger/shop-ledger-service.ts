@@ -1,11 +1,13 @@
 import { performance } from 'node:perf_hooks';
-import { ClaimLedger } from './claim-ledger';
+import { ClaimLedger, type LedgerSnapshot } from './claim-ledger';
 import { claimToken, newClaim, winningClaim, type Claim } from './claims';
 import { isTillName } from './fields';
+import { createPeerBook, peerName } from './peer-book';
 import { createPeerTransport, type PeerAddress, type TransportLimits, type TransportRefusal } from './peer-transport';
 import { ReplayCache } from './replay-cache';
 import type { SeenTill } from './seen-tills';
 import type { ShopKeys } from './shop-secret';
+import type { ShopReportPart } from '../../common/contract';
 import { MAX_CLAIMS_PER_MESSAGE, type OpenedMessage, type ShopMessage } from './wire';
 
 /**
@@ -40,6 +42,20 @@ export interface ShopLedgerOptions {
   seenBefore?: readonly SeenTill[];
   /** A till answered for the first time, from a new address or name, or again after a while: keep the list. */
   onSeen?: (tills: SeenTill[]) => void;
+  /** The claims kept on disk before a restart (`claim-store.ts`). */
+  keptClaims?: LedgerSnapshot;
+  /** The claims held changed: keep `snapshot()` on disk. */
+  onClaimsChanged?: () => void;
+  /** How often every peer is asked for what it holds (anti-entropy); 3 minutes by default. */
+  syncEveryMs?: number;
+  /** This till's report for a period, for another till's `report-ask` (built by the page); null: none. */
+  report?: (since: string, until: string) => Promise<ShopReportPart | null>;
+}
+
+/** The other tills' reports: each by its name, and the tills that did not answer. */
+export interface GatheredReports {
+  tills: Array<{ till: string; report: ShopReportPart }>;
+  silent: string[];
 }
 
 export interface CheckResult {
@@ -81,6 +97,15 @@ export interface ShopLedger {
   setDiscovered(peers: readonly PeerAddress[]): void;
   /** How many claims this till holds, and what it has refused. */
   stats(): { claims: number; peers: number; refusals: Partial<Record<TransportRefusal, number>> };
+  /** What is kept on disk. */
+  snapshot(): LedgerSnapshot;
+  /** Asks every peer for its report from `since` to `until`, all within `waitMs` (the shop's report). */
+  gatherReports(since: string, until: string, waitMs: number): Promise<GatheredReports>;
+  /**
+   * One round of anti-entropy: every peer is asked for everything it holds (as on the timer,
+   * and with one peer whenever its link comes back). The peers that did not answer.
+   */
+  sync(): Promise<string[]>;
   /**
    * The shop's other tills as they are now: each asked (at most `waitMs` in all), whether it
    * answered, and when it last did (shop clock, ms; null: never). For Settings' live list.
@@ -97,21 +122,19 @@ export interface ShopTillNow {
 const DEFAULT_ASK_TIMEOUT_MS = 1500;
 /** A shift: a till that answered within it is still one of the shop's. */
 const DEFAULT_SEEN_FOR_MS = 8 * 60 * 60 * 1000;
-/** A till's "last answered" is written again at most this often: every check must not write a file. */
-const SEEN_SAVE_EVERY_MS = 10 * 60 * 1000;
-/**
- * A peer that just timed out (a till unplugged: its packets go nowhere) is not waited for
- * again this soon: the claim that follows a check would otherwise wait for it a second time,
- * and a redemption must cost the cashier at most one bounded wait. A refused connection is
- * not remembered: it costs nothing to try again, and the till may just have started.
- */
-const DOWN_FOR_MS = 10_000;
 /** A check holds the cashier's screen: never longer than this, whatever is asked. */
 const MAX_WAIT_MS = 10_000;
 /** Pages of claims read from one peer in one catch-up (128 claims a page). */
 const MAX_PAGES = 64;
+/** The claims an answer carries (a report carries none). */
+function claimsIn(reply: Extract<OpenedMessage, { kind: 'answer' | 'report' }>): Claim[] {
+  return reply.kind === 'answer' ? reply.claims : [];
+}
+
 /** An `ask` since the epoch: every claim the peer holds (settled ones are dropped there). */
 const EVERY_CLAIM = new Date(0).toISOString();
+/** Anti-entropy: often enough that a healed split is known well within a customer's visit. */
+const DEFAULT_SYNC_EVERY_MS = 3 * 60 * 1000;
 
 function checkedWait(value: number, name: string): number {
   if (!Number.isFinite(value) || value <= 0 || value > MAX_WAIT_MS) {
@@ -131,16 +154,7 @@ function checkedAddress(address: PeerAddress, lowestPort: number): PeerAddress {
   return { host, port };
 }
 
-/** How a peer is named in results and logs: its address only. */
-export function peerName({ host, port }: PeerAddress): string {
-  return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
-}
-
-/** A till the ledger has heard from: its name and when, on the shop's clock. */
-interface Seen {
-  till: string;
-  at: number;
-}
+export { peerName };
 
 export function createShopLedger(options: ShopLedgerOptions): ShopLedger {
   const { keys, tillName } = options;
@@ -151,82 +165,57 @@ export function createShopLedger(options: ShopLedgerOptions): ShopLedger {
   const askTimeoutMs = checkedWait(options.askTimeoutMs ?? DEFAULT_ASK_TIMEOUT_MS, 'askTimeoutMs');
   const seenForMs = options.seenForMs ?? DEFAULT_SEEN_FOR_MS;
   const ledger = new ClaimLedger();
-  let discovered: PeerAddress[] = [];
-  /** By `peerName(address)`: who answered there last, and when. */
-  const seen = new Map<string, Seen & { address: PeerAddress }>();
-  for (const before of options.seenBefore ?? []) {
-    const address = { host: before.host, port: before.port };
-    seen.set(peerName(address), { till: before.till, at: before.at, address });
-  }
-  /** By `peerName(address)`: when (monotonic ms) a peer last timed out. */
-  const down = new Map<string, number>();
-  const isDown = (peer: PeerAddress): boolean => {
-    const at = down.get(peerName(peer));
-    return at !== undefined && performance.now() - at < DOWN_FOR_MS;
-  };
+  if (options.keptClaims) ledger.restore(options.keptClaims);
+  const changed = (): void => options.onClaimsChanged?.();
+  const syncEveryMs = options.syncEveryMs ?? DEFAULT_SYNC_EVERY_MS;
+  let syncTimer: ReturnType<typeof setInterval> | undefined;
+  const book = createPeerBook({
+    configured,
+    now,
+    seenForMs,
+    ...(options.seenBefore ? { seenBefore: options.seenBefore } : {}),
+    ...(options.onSeen ? { onSeen: options.onSeen } : {}),
+  });
+  const { peers, failed, isDown, namesOf } = book;
 
   const transport = createPeerTransport({
     keys,
     tillName,
     now,
     seenNonces: new ReplayCache(),
-    limits: options.limits,
+    limits: { knownForMs: seenForMs, ...options.limits },
     ...(options.acceptRemote ? { acceptRemote: options.acceptRemote } : {}),
     onMessage: answer,
   });
 
-  function answer(message: OpenedMessage): ShopMessage | undefined {
+  function answer(message: OpenedMessage, remote: string): ShopMessage | undefined | Promise<ShopMessage | undefined> {
+    // The sealed hello: the till's name and port. A till that only ever dialled us is named,
+    // and asked, by it; one whose link was down is back, and what it holds is fetched.
+    if (message.port > 0) {
+      const peer = { host: remote, port: message.port };
+      if (book.heardFrom(peer, message.from)) void catchUp(peer, performance.now() + askTimeoutMs);
+    }
     if (message.kind === 'claim') {
-      ledger.add(message.claim);
+      if (ledger.add(message.claim) === 'added') changed();
       // The claimer learns every claim on the reward this till holds, its own included.
       const claims = ledger.claimsFor(message.claim.token).slice(0, MAX_CLAIMS_PER_MESSAGE);
       return { kind: 'answer', inReplyTo: message.nonce, claims };
     }
+    if (message.kind === 'query') {
+      const claims = ledger.claimsFor(message.token).slice(0, MAX_CLAIMS_PER_MESSAGE);
+      return { kind: 'answer', inReplyTo: message.nonce, claims };
+    }
+    if (message.kind === 'report-ask') return reportFor(message.nonce, message.since, message.until);
     if (message.kind !== 'ask') return undefined;
     // Earliest first: a peer reading page after page asks again from the last `at` it got.
     const claims = ledger.since(message.since).slice(0, MAX_CLAIMS_PER_MESSAGE);
     return { kind: 'answer', inReplyTo: message.nonce, claims };
   }
 
-  /** Named in Settings, seen by discovery now, or answered within `seenForMs`; each once. */
-  function peers(): PeerAddress[] {
-    const cutoff = now() - seenForMs;
-    const recent = [...seen.values()].filter((entry) => entry.at >= cutoff).map((entry) => entry.address);
-    const byName = new Map<string, PeerAddress>();
-    for (const peer of [...configured, ...discovered, ...recent]) byName.set(peerName(peer), peer);
-    return [...byName.values()];
-  }
-
-  function heardFrom(peer: PeerAddress, till: string): void {
-    const key = peerName(peer);
-    const before = seen.get(key);
-    seen.set(key, { till, at: now(), address: peer });
-    down.delete(key);
-    if (before === undefined || before.till !== till || now() - before.at >= SEEN_SAVE_EVERY_MS) {
-      options.onSeen?.(
-        [...seen.values()].map(({ till: name, at, address }) => ({
-          till: name,
-          at,
-          host: address.host,
-          port: address.port,
-        })),
-      );
-    }
-  }
-
-  function failed(peer: PeerAddress, failure: 'unreachable' | 'timeout'): void {
-    if (failure === 'timeout') down.set(peerName(peer), performance.now());
-  }
-
-  /** How a peer that did not answer is named to the cashier. */
-  function nameOf(peer: PeerAddress): string {
-    const last = seen.get(peerName(peer));
-    return last !== undefined && last.at >= now() - seenForMs ? last.till : peerName(peer);
-  }
-
-  /** Names of the peers that failed, without repeats (one till may have two addresses). */
-  function namesOf(failed: PeerAddress[]): string[] {
-    return [...new Set(failed.map(nameOf))];
+  /** This till's report for a `report-ask`; none (the asker names this till silent) when the page gives none. */
+  async function reportFor(inReplyTo: string, since: string, until: string): Promise<ShopMessage | undefined> {
+    const report = await options.report?.(since, until).catch(() => null);
+    return report ? { kind: 'report', inReplyTo, ...report } : undefined;
   }
 
   /**
@@ -246,9 +235,9 @@ export function createShopLedger(options: ShopLedgerOptions): ShopLedger {
         failed(peer, exchange.failure);
         return false;
       }
-      heardFrom(peer, exchange.reply.from);
-      const { claims } = exchange.reply;
-      ledger.merge(claims);
+      book.heardFrom(peer, exchange.reply.from);
+      const claims = claimsIn(exchange.reply);
+      if (ledger.merge(claims) > 0) changed();
       const last = claims.at(-1)?.at;
       // A short page is the last; a full page all at one instant cannot be paged past.
       if (claims.length < MAX_CLAIMS_PER_MESSAGE || last === undefined || last === since) return true;
@@ -265,16 +254,19 @@ export function createShopLedger(options: ShopLedgerOptions): ShopLedger {
     return namesOf(asked.filter((_peer, index) => !answered[index]));
   }
 
-  /** Tells every peer of `claim`; merges what each holds on the reward; those that failed. */
-  async function announce(claim: Claim): Promise<string[]> {
-    const all = peers();
-    // Those that timed out a moment ago are not waited for twice; the next check tries them again.
-    const skipped = all.filter(isDown);
-    const asked = all.filter((peer) => !isDown(peer));
-    const exchanges = await Promise.all(
-      asked.map((peer) => transport.send(peer, { kind: 'claim', claim }, askTimeoutMs)),
-    );
-    const unanswered: PeerAddress[] = [...skipped];
+  /**
+   * Sends `message` (a claim or a query on one reward) to every peer in `asked` at once and
+   * merges what each holds on `token`; the peers that did not answer within `waitMs`. A peer
+   * whose link just came back is asked for everything it holds, too.
+   */
+  async function exchangeOnReward(
+    asked: PeerAddress[],
+    message: ShopMessage,
+    token: string,
+    waitMs: number,
+  ): Promise<PeerAddress[]> {
+    const exchanges = await Promise.all(asked.map((peer) => transport.send(peer, message, waitMs)));
+    const unanswered: PeerAddress[] = [];
     exchanges.forEach((exchange, index) => {
       const peer = asked[index]!;
       if (!exchange.ok) {
@@ -282,25 +274,53 @@ export function createShopLedger(options: ShopLedgerOptions): ShopLedger {
         unanswered.push(peer);
         return;
       }
-      heardFrom(peer, exchange.reply.from);
-      ledger.merge(exchange.reply.claims.filter((held) => held.token === claim.token));
+      const back = book.heardFrom(peer, exchange.reply.from);
+      if (ledger.merge(claimsIn(exchange.reply).filter((held) => held.token === token)) > 0) changed();
+      if (back) void catchUp(peer, performance.now() + askTimeoutMs);
     });
-    return namesOf(unanswered);
+    return unanswered;
+  }
+
+  /** A check: every peer asked at once what it holds on one reward (one round trip each, whatever the ledger's size). */
+  async function queryAll(token: string, waitMs: number): Promise<string[]> {
+    return namesOf(await exchangeOnReward(peers(), { kind: 'query', token }, token, waitMs));
+  }
+
+  /** Tells every peer of `claim`; merges what each holds on the reward; those that failed. */
+  async function announce(claim: Claim): Promise<string[]> {
+    const all = peers();
+    // Those that timed out a moment ago are not waited for twice; the next check tries them again.
+    const skipped = all.filter(isDown);
+    const asked = all.filter((peer) => !isDown(peer));
+    const unanswered = await exchangeOnReward(asked, { kind: 'claim', claim }, claim.token, askTimeoutMs);
+    return namesOf([...skipped, ...unanswered]);
+  }
+
+  /** Anti-entropy: drops the claims of a finished shift, then fetches what every peer holds. */
+  async function sync(): Promise<string[]> {
+    if (ledger.prune(now(), seenForMs)) changed();
+    return catchUpAll(askTimeoutMs);
   }
 
   return {
     async start() {
       const address = await transport.listen(listenAt);
       await catchUpAll(askTimeoutMs);
+      syncTimer = setInterval(() => void sync(), syncEveryMs);
+      // The timer never keeps a process alive by itself.
+      syncTimer.unref();
       return address;
     },
 
-    stop: () => transport.close(),
+    stop() {
+      clearInterval(syncTimer);
+      return transport.close();
+    },
 
     async claim(code) {
       const token = claimToken(keys, code);
       const made = newClaim(keys, code, tillName, new Date(now()));
-      ledger.add(made);
+      if (ledger.add(made) === 'added') changed();
       // Should this till have claimed the reward before (a retry), the earlier claim stands.
       const ours = ledger.claimsFor(token).find((claim) => claim.till === tillName);
       const unreachable = ours === undefined ? [] : await announce(ours);
@@ -312,7 +332,9 @@ export function createShopLedger(options: ShopLedgerOptions): ShopLedger {
 
     async check(code, { waitMs = askTimeoutMs } = {}) {
       const token = claimToken(keys, code);
-      const unreachable = await catchUpAll(checkedWait(waitMs, 'waitMs'));
+      const unreachable = await queryAll(token, checkedWait(waitMs, 'waitMs'));
+      // Settled here: the service holds the redemption and answers for it; the claims stay to name the till.
+      if (ledger.isSettled(token)) return { claimedBy: null, unreachable };
       const winner = winningClaim(ledger.claimsFor(token));
       return { claimedBy: winner !== undefined && winner.till !== tillName ? winner : null, unreachable };
     },
@@ -324,20 +346,43 @@ export function createShopLedger(options: ShopLedgerOptions): ShopLedger {
 
     settle(code) {
       ledger.settle(claimToken(keys, code), now());
+      changed();
     },
 
     setDiscovered(found) {
-      discovered = found.map((peer) => checkedAddress(peer, 1));
+      book.setDiscovered(found.map((peer) => checkedAddress(peer, 1)));
     },
 
     stats: () => ({ claims: ledger.size, peers: peers().length, refusals: transport.refusals() }),
+    snapshot: () => ledger.snapshot(),
+    async gatherReports(since, until, waitMs) {
+      const asked = peers();
+      const wait = checkedWait(waitMs, 'waitMs');
+      const exchanges = await Promise.all(
+        asked.map((peer) => transport.send(peer, { kind: 'report-ask', since, until }, wait)),
+      );
+      const tills = new Map<string, ShopReportPart>();
+      const silent: PeerAddress[] = [];
+      exchanges.forEach((exchange, index) => {
+        if (!exchange.ok || exchange.reply.kind !== 'report') return void silent.push(asked[index]!);
+        book.heardFrom(asked[index]!, exchange.reply.from);
+        const { totals, byReward, byCashier } = exchange.reply;
+        // One till reached at two addresses answers once.
+        tills.set(exchange.reply.from, { totals, byReward, byCashier });
+      });
+      return {
+        tills: [...tills].map(([till, report]) => ({ till, report })),
+        silent: namesOf(silent).filter((name) => !tills.has(name)),
+      };
+    },
+    sync,
 
     async tills(waitMs = askTimeoutMs) {
       const unreachable = new Set(await catchUpAll(checkedWait(waitMs, 'waitMs')));
       const byName = new Map<string, ShopTillNow>();
       for (const peer of peers()) {
-        const till = nameOf(peer);
-        const heard = seen.get(peerName(peer))?.at ?? null;
+        const till = book.nameOf(peer);
+        const heard = book.lastHeardAt(peer);
         const known = byName.get(till);
         // One till at two addresses: reachable at either, last heard at the later.
         byName.set(till, {

@@ -9,23 +9,36 @@ import * as payloads from '../validation/bridge-payloads';
 import { operationMaker, type OperationTable } from '../validation/bridge-operation';
 import type { ShopLedger } from './shop-ledger-service';
 import { shopTillsHandler } from './shop-tills';
+import { shopReportOperations, type ShopReportNeeds } from './shop-report-operations';
 
-export interface ShopNeeds {
+export interface ShopNeeds extends Pick<ShopReportNeeds, 'relay' | 'refusal'> {
   /** The ledger, once it listens; null while it starts, when off, or when it could not start. */
   running: () => ShopLedger | null;
-  /** How long `shopCheck` waits for the other tills in all. */
-  checkWaitMs: number;
+  /** How long `shopCheck` waits for the other tills in all; `DEFAULT_SHOP_CHECK_WAIT_MS` when not given. */
+  checkWaitMs: number | undefined;
   /** The one word of an error a log line may carry. */
   errorKind: (error: unknown) => string;
   log: Logger;
   wording: () => Wording;
 }
 
+/** How long `shopCheck` waits for the other tills in all, unless the core is told otherwise. */
+export const DEFAULT_SHOP_CHECK_WAIT_MS = 1500;
+
 const NO_SHOP = { enabled: false, claimedBy: null, unreachable: [] };
 
 export function shopOperations(
   needs: ShopNeeds,
-): OperationTable<'shopCheck' | 'shopClaim' | 'shopSettle' | 'shopHolder' | 'shopTills'> {
+): OperationTable<
+  | 'shopCheck'
+  | 'shopClaim'
+  | 'shopSettle'
+  | 'shopHolder'
+  | 'shopTills'
+  | 'shopReports'
+  | 'shopReportRequest'
+  | 'shopReportAnswer'
+> {
   const { running, log, errorKind } = needs;
   const op = operationMaker(needs.wording);
   return {
@@ -33,7 +46,9 @@ export function shopOperations(
       const ledger = running();
       if (ledger === null) return { ok: true, data: NO_SHOP };
       try {
-        const { claimedBy, unreachable } = await ledger.check(reward_code, { waitMs: needs.checkWaitMs });
+        const { claimedBy, unreachable } = await ledger.check(reward_code, {
+          waitMs: needs.checkWaitMs ?? DEFAULT_SHOP_CHECK_WAIT_MS,
+        });
         const holder = claimedBy && { till: claimedBy.till, at: claimedBy.at };
         return { ok: true, data: { enabled: true, claimedBy: holder, unreachable } };
       } catch (error) {
@@ -62,5 +77,6 @@ export function shopOperations(
       return { ok: true, data: { holder: held && { till: held.till, at: held.at } } };
     }),
     shopTills: op(payloads.noPayload, shopTillsHandler({ running, errorKind, log })),
+    ...shopReportOperations(needs),
   };
 }

@@ -1,7 +1,9 @@
 import { isRecord } from '../../common/is-record';
 import { nestsDeeperThan } from '../../common/json-depth';
 import { canonicalJson } from './canonical-json';
+import type { ShopReportPart } from '../../common/contract';
 import { isClaim, type Claim } from './claims';
+import { isReportPart } from './report-part';
 import { isIsoTime, isMacText, isNonce, isTillName, newNonce } from './fields';
 import { MESSAGE_WINDOW_MS, type ReplayCache } from './replay-cache';
 import { BOX_OVERHEAD, type ShopKeys } from './shop-secret';
@@ -10,8 +12,12 @@ import { BOX_OVERHEAD, type ShopKeys } from './shop-secret';
  * What the tills of a shop say to each other, whatever carries it (docs/shop-ledger.md):
  * - `claim`: "I have just claimed this reward" (the till's own claim);
  * - `ask`: "send me the claims made since this time" (a till back on the LAN);
- * - `answer`: some of those claims, in reply to one `ask`.
- * Each is one JSON object with the sender's till name, its time, a random nonce and an
+ * - `query`: "send me the claims you hold on this reward" (a check);
+ * - `answer`: some of those claims, in reply to one `ask`, `query` or `claim`;
+ * - `report-ask` and `report`: one till's end-of-shift figures, for the shop's report.
+ * Each is one JSON object with the sender's till name and the port it listens on (the sealed
+ * hello: a till that only ever dialled us is still named, and dialled back, by them), its
+ * time, a random nonce and an
  * HMAC-SHA256 under the shop's message key over the canonical encoding of the rest, sent in an
  * AES-256-GCM box under the shop's box key (`ShopKeys.box`): nothing of it is readable to a
  * host without the shop's secret, and a box changed on the way does not open.
@@ -19,10 +25,23 @@ import { BOX_OVERHEAD, type ShopKeys } from './shop-secret';
 export type ShopMessage =
   | { kind: 'claim'; claim: Claim }
   | { kind: 'ask'; since: string }
+  /** "What do you hold on this reward?": a check, one round trip whatever the ledger's size. */
+  | { kind: 'query'; token: string }
+  /** "Send me your report for this period" (the shop's report, asked with the manager's approval). */
+  | { kind: 'report-ask'; since: string; until: string }
+  /** One till's report, in reply to one `report-ask`. */
+  | ({ kind: 'report'; inReplyTo: string } & ShopReportPart)
   | { kind: 'answer'; inReplyTo: string; claims: Claim[] };
 
 /** A message as it was opened: what was said, by which till, when. */
-export type OpenedMessage = ShopMessage & { from: string; sentAt: string; nonce: string };
+export type OpenedMessage = ShopMessage & { from: string; port: number; sentAt: string; nonce: string };
+
+/** Who seals a message: its till name, the port its ledger listens on (0: none), and when. */
+export interface Sender {
+  from: string;
+  now: Date;
+  port?: number;
+}
 
 const VERSION = 1;
 /** Far above any message the till sends, far below what could strain a till to read. */
@@ -32,10 +51,13 @@ export const MAX_CLAIMS_PER_MESSAGE = 128;
 /** The envelope (0), an answer's list (1), a claim in it (2): nothing nests deeper. */
 const MAX_DEPTH = 3;
 
-const ENVELOPE_FIELDS = ['from', 'kind', 'mac', 'nonce', 'sentAt', 'v'];
+const ENVELOPE_FIELDS = ['from', 'kind', 'mac', 'nonce', 'port', 'sentAt', 'v'];
 const BODY_FIELDS: Record<ShopMessage['kind'], string[]> = {
   claim: ['claim'],
   ask: ['since'],
+  query: ['token'],
+  'report-ask': ['since', 'until'],
+  report: ['byCashier', 'byReward', 'inReplyTo', 'totals'],
   answer: ['claims', 'inReplyTo'],
 };
 
@@ -60,18 +82,15 @@ export type OpenResult = { ok: true; message: OpenedMessage } | { ok: false; rea
  * The bytes to send for `message`, from the till `from`, sent at `now`. The till's own
  * messages are checked as a peer would check them, so a bug here shows at the sender.
  */
-export function sealMessage(message: ShopMessage, keys: ShopKeys, sender: { from: string; now: Date }): Buffer {
+export function sealMessage(message: ShopMessage, keys: ShopKeys, sender: Sender): Buffer {
   return sealWithNonce(message, keys, sender).bytes;
 }
 
 /** As `sealMessage`, with the nonce the message carries: what its answer must name as `inReplyTo`. */
-export function sealWithNonce(
-  message: ShopMessage,
-  keys: ShopKeys,
-  sender: { from: string; now: Date },
-): { bytes: Buffer; nonce: string } {
+export function sealWithNonce(message: ShopMessage, keys: ShopKeys, sender: Sender): { bytes: Buffer; nonce: string } {
   const nonce = newNonce();
-  const unsigned = { ...message, v: VERSION, from: sender.from, sentAt: sender.now.toISOString(), nonce };
+  const port = sender.port ?? 0;
+  const unsigned = { ...message, v: VERSION, from: sender.from, port, sentAt: sender.now.toISOString(), nonce };
   const sealed = { ...unsigned, mac: keys.messageMac(canonicalJson(unsigned)).toString('base64url') };
   const shape = readShape(sealed);
   if (!shape.ok) throw new RangeError(`sealMessage: ${shape.reason}`);
@@ -109,10 +128,13 @@ function readShape(
   if (!hasExactly(value, [...ENVELOPE_FIELDS, ...BODY_FIELDS[value.kind]]) || value.v !== VERSION) {
     return { ok: false, reason: 'malformed' };
   }
-  const { from, sentAt, nonce, mac } = value;
+  const { from, port, sentAt, nonce, mac } = value;
   if (!isTillName(from)) return { ok: false, reason: 'bad-till' };
   if (!isIsoTime(sentAt) || !isNonce(nonce) || !isMacText(mac)) return { ok: false, reason: 'malformed' };
-  const envelope = { from, sentAt, nonce };
+  if (!Number.isSafeInteger(port) || (port as number) < 0 || (port as number) > 65_535) {
+    return { ok: false, reason: 'malformed' };
+  }
+  const envelope = { from, port: port as number, sentAt, nonce };
   switch (value.kind) {
     case 'claim':
       // An announcement is the sender's own claim; others' travel in answers.
@@ -121,6 +143,18 @@ function readShape(
     case 'ask':
       if (!isIsoTime(value.since)) return { ok: false, reason: 'malformed' };
       return { ok: true, mac, message: { kind: 'ask', since: value.since, ...envelope } };
+    case 'query':
+      if (!isMacText(value.token)) return { ok: false, reason: 'malformed' };
+      return { ok: true, mac, message: { kind: 'query', token: value.token, ...envelope } };
+    case 'report-ask':
+      if (!isIsoTime(value.since) || !isIsoTime(value.until)) return { ok: false, reason: 'malformed' };
+      return { ok: true, mac, message: { kind: 'report-ask', since: value.since, until: value.until, ...envelope } };
+    case 'report': {
+      const { inReplyTo, totals, byReward, byCashier } = value;
+      const part = { totals, byReward, byCashier };
+      if (!isNonce(inReplyTo) || !isReportPart(part)) return { ok: false, reason: 'malformed' };
+      return { ok: true, mac, message: { kind: 'report', inReplyTo, ...part, ...envelope } };
+    }
     case 'answer': {
       const { claims, inReplyTo } = value;
       if (!Array.isArray(claims) || !isNonce(inReplyTo)) return { ok: false, reason: 'malformed' };

@@ -10,4 +10,5 @@ export const REDEMPTION_STATE_WORDS: Readonly<Record<RedemptionState, MessageKey
   queued: 'shiftReport.state.queued',
   conflict: 'shiftReport.state.conflict',
   failed: 'shiftReport.state.failed',
+  refused: 'shiftReport.state.refused',
 });

@@ -62,12 +62,15 @@ export type CustomerLookup =
       cachedAt: string | null;
       pendingCodes: string[];
       localOnly: boolean;
+      /** By reward code: another till of the shop redeemed it offline, as this till's ledger knows now. */
+      claimedElsewhere: Record<string, ShopClaimHolder>;
     }
   | { ok: false; error: BridgeError };
 
+/** `claimedBy`: the shop's other tills were asked too, and one of them redeemed it, not yet sent. */
 export type RewardCheck =
-  | { ok: true; source: 'service'; reward: Reward; pendingHere: boolean }
-  | { ok: true; source: 'cache'; check: OfflineCheck }
+  | { ok: true; source: 'service'; reward: Reward; pendingHere: boolean; claimedBy: ShopClaimHolder | null }
+  | { ok: true; source: 'cache'; check: OfflineCheck; claimedBy: ShopClaimHolder | null }
   | { ok: false; error: BridgeError };
 
 export type RedeemOutcome =
@@ -87,6 +90,11 @@ export type RedeemOutcome =
     }
   /** Another till of the shop claimed it offline first: nothing is queued or sent. */
   | { outcome: 'refused'; reason: 'claimed_elsewhere'; message: string; claimedBy: ShopClaimHolder }
+  /**
+   * Nothing queued yet: a till of the shop cannot be reached and may have redeemed it. The
+   * cashier decides (ask at that till, or redeem anyway: again with `splitAccepted`).
+   */
+  | { outcome: 'split'; unreachableTills: string[] }
   /** A till of the shop cannot be reached and Settings refuse offline redemption then. */
   | { outcome: 'refused'; reason: 'shop_split'; message: string; unreachableTills: string[] }
   | {
@@ -104,6 +112,14 @@ export type RegisterOutcome =
   | { outcome: 'known_here'; customer: Customer }
   | { outcome: 'refused'; message: string; fields: Record<string, string> }
   | { outcome: 'failed'; error: BridgeError };
+
+/** A redemption asked for; `splitAccepted`: the cashier chose to redeem while a till of the shop is out of reach. */
+export interface RedeemInput {
+  code: string;
+  phone: string;
+  orderReference?: string | null;
+  splitAccepted?: boolean;
+}
 
 /** The settings the counter reads; `shopRedeemWhenSplit` is true unless said otherwise. */
 export type CounterSettings = Pick<Settings, 'defaultCountry' | 'branchId' | 'allowOfflineRedemption'> &
@@ -127,15 +143,9 @@ export interface CounterDeps {
   cashier?: () => string | null;
 }
 
-/** Refused: another till of the shop claimed the reward first. */
-function claimedElsewhere(holder: ShopClaimHolder): RedeemOutcome {
-  const { till, at } = holder;
-  return {
-    outcome: 'refused',
-    reason: 'claimed_elsewhere',
-    message: t('rewards.refusal.claimedElsewhere', { till: isolate(till), time: formatDayTime(at) }),
-    claimedBy: { till, at },
-  };
+/** The cashier's words when another till of the shop claimed the reward first. */
+function claimedElsewhereWords({ till, at }: ShopClaimHolder): string {
+  return t('rewards.refusal.claimedElsewhere', { till: isolate(till), time: formatDayTime(at) });
 }
 
 export class CounterOperations {
@@ -188,16 +198,40 @@ export class CounterOperations {
       .map((row) => row.code);
   }
 
+  /**
+   * Another till's claim on each of these rewards that is still available by the service's or
+   * the cache's word, as this till's ledger holds it (asking no one: the list must not wait
+   * for the LAN; checks and anti-entropy keep the ledger current). None when the ledger is off.
+   */
+  private async shopHoldersOf(rewards: readonly Reward[]): Promise<Record<string, ShopClaimHolder>> {
+    const held: Record<string, ShopClaimHolder> = {};
+    await Promise.all(
+      rewards
+        .filter((reward) => reward.status === 'available')
+        .map(async ({ code }) => {
+          try {
+            const answer = await this.api.shopHolder({ reward_code: code });
+            if (answer.ok && answer.data.holder) held[code.toUpperCase()] = answer.data.holder;
+          } catch (failure) {
+            console.warn('The shop ledger could not be read', failure);
+          }
+        }),
+    );
+    return held;
+  }
+
   private async lookupOffline(id: string, error: BridgeError): Promise<CustomerLookup> {
     const cached = await this.afterWrites(() => this.cache.getCustomer(id));
     if (!cached) return { ok: false, error };
+    const rewards = cached.rewards.map((row) => row.reward);
     return {
       ok: true,
       source: 'cache',
-      customer: { ...cached.record.customer, rewards: cached.rewards.map((row) => row.reward) },
+      customer: { ...cached.record.customer, rewards },
       cachedAt: cached.record.fetchedAt,
       pendingCodes: cached.rewards.filter((row) => row.pendingOutboxSeq !== undefined).map((row) => row.code),
       localOnly: cached.record.localOnly === true,
+      claimedElsewhere: await this.shopHoldersOf(rewards),
     };
   }
 
@@ -242,16 +276,13 @@ export class CounterOperations {
    *    queued item before the cashier hands anything over.
    * A ledger that is off or fails leaves the till deciding alone, as before the ledger.
    */
-  private async queueOffline(input: {
-    code: string;
-    phone: string;
-    orderReference?: string | null;
-  }): Promise<RedeemOutcome> {
+  private async queueOffline(input: RedeemInput): Promise<RedeemOutcome> {
     // Refused by the settings anyway: asking the shop would only make the cashier wait.
-    if (!this.settings().allowOfflineRedemption) return this.queueRedemption(input);
+    const { splitAccepted, ...queueInput } = input;
+    if (!this.settings().allowOfflineRedemption) return this.queueRedemption(queueInput);
     const code = input.code.trim();
     const shop = await this.askShop(code);
-    if (shop?.claimedBy) return claimedElsewhere(shop.claimedBy);
+    if (shop?.claimedBy) return this.refusedElsewhere(input, shop.claimedBy);
     if (shop && shop.unreachable.length > 0 && this.settings().shopRedeemWhenSplit === false) {
       return {
         outcome: 'refused',
@@ -260,16 +291,49 @@ export class CounterOperations {
         unreachableTills: [...shop.unreachable],
       };
     }
-    const outcome = await this.queueRedemption(input);
+    // Asked before anything is queued: the cashier has not told the customer yes yet.
+    if (shop && shop.unreachable.length > 0 && !splitAccepted) {
+      return { outcome: 'split', unreachableTills: [...shop.unreachable] };
+    }
+    const outcome = await this.queueRedemption(queueInput);
     if (outcome.outcome !== 'queued' || !shop) return outcome;
     const claim = await this.claimInShop(code);
     if (claim && !claim.won && claim.winner) {
       // Never sent, so withdrawn; should the replayer have sent it meanwhile, it stays, and a
       // 422 on it will name the till that won.
-      if (await this.outbox.withdraw(outcome.item.seq!)) return claimedElsewhere(claim.winner);
+      if (await this.outbox.withdraw(outcome.item.seq!)) return this.refusedElsewhere(input, claim.winner);
     }
-    const unreachable = [...new Set([...shop.unreachable, ...(claim?.unreachable ?? [])])];
+    // Tills the cashier already chose to redeem without are not warned about twice.
+    const unreachable = [...new Set(claim?.unreachable ?? [])].filter((till) => !shop.unreachable.includes(till));
     return unreachable.length > 0 ? { ...outcome, unreachableTills: unreachable } : outcome;
+  }
+
+  /**
+   * Refused: another till of the shop claimed the reward first. Nothing happened, yet the
+   * attempt is journalled (who, which reward, which till held it) for the manager.
+   */
+  private refusedElsewhere(input: { code: string; phone: string }, holder: ShopClaimHolder): RedeemOutcome {
+    this.journalRefusedElsewhere(input, holder);
+    return {
+      outcome: 'refused',
+      reason: 'claimed_elsewhere',
+      message: claimedElsewhereWords(holder),
+      claimedBy: { till: holder.till, at: holder.at },
+    };
+  }
+
+  /** A refused attempt into the journal, behind the answer (the cashier never waits for it). */
+  private journalRefusedElsewhere(input: { code: string; phone: string }, holder: ShopClaimHolder): void {
+    const phoneE164 = readPhone(input.phone, this.settings().defaultCountry)?.e164 ?? input.phone.trim();
+    const attempt = {
+      code: input.code.trim(),
+      phoneE164,
+      cashier: this.cashier(),
+      attemptedAt: this.now().toISOString(),
+      heldBy: holder,
+      note: claimedElsewhereWords(holder),
+    };
+    this.writeBehind.queue('a refused redemption for the journal', () => this.outbox.journalRefusedElsewhere(attempt));
   }
 
   /** This till's claim, told to the shop; null when the ledger is off or the claim failed. */
@@ -282,6 +346,19 @@ export class CounterOperations {
       console.warn('The shop ledger did not take the claim', failure);
     }
     return null;
+  }
+
+  /**
+   * Tells the shop again of every redemption still waiting in this till's outbox (at start-up:
+   * the claims on disk may be gone, or the other tills may have missed them). Whether the
+   * ledger took them: false while it is not running yet, so the caller may try again.
+   */
+  async announcePending(): Promise<boolean> {
+    const waiting = (await this.outbox.items()).filter(
+      (item): item is RedemptionItem => item.kind === 'redeem' && item.state === 'pending',
+    );
+    const claims = await Promise.all(waiting.map((item) => this.claimInShop(item.code)));
+    return claims.every((claim) => claim !== null);
   }
 
   /** A redemption of this code already waits (or failed, or conflicts) in this till's outbox. */
@@ -380,14 +457,26 @@ export class CounterOperations {
         // Pending marks live on the rewards table, which the refresh never writes: a quick read.
         pendingCodes: await this.pendingCodesOf(id),
         localOnly: false,
+        claimedElsewhere: await this.shopHoldersOf(customer.rewards ?? []),
       };
     }
     if (isUnreachable(result.error)) return this.lookupOffline(id, result.error);
     return { ok: false, error: result.error };
   }
 
-  /** Check a code; offline, from the cached rewards, saying so. */
+  /**
+   * Check a code; offline, from the cached rewards, saying so. The shop's other tills are
+   * asked at the same time (within the ledger's bounded wait), online as well: a reward one of
+   * them redeemed offline is still "available" to the service until that till sends it.
+   */
   async checkReward(code: string, phone: string): Promise<RewardCheck> {
+    const shop = this.askShop(code.trim()).then((answer) => answer?.claimedBy ?? null);
+    // The check is the cashier's attempt: a reward another till holds is refused here, and journalled.
+    const refusedBy = async (): Promise<ShopClaimHolder | null> => {
+      const holder = await shop;
+      if (holder) this.journalRefusedElsewhere({ code, phone }, holder);
+      return holder;
+    };
     const country = this.settings().defaultCountry;
     const offline = async () => ({
       ok: true as const,
@@ -395,6 +484,7 @@ export class CounterOperations {
       check: await this.afterWrites(() =>
         checkRewardOffline(this.db, { code, phone }, { defaultCountry: country, now: this.now() }),
       ),
+      claimedBy: await refusedBy(),
     });
     if (this.offlineNow()) return offline();
     const reading = readPhone(phone, country);
@@ -405,7 +495,9 @@ export class CounterOperations {
       this.writeBehind.queue('a checked reward', () => this.cache.putReward(reward, reading?.e164 ?? null, fetchedAt));
       // The pending mark is set by the outbox, not by write-through: read it as it stands.
       const pendingHere = (await this.db.rewards.get(rewardKey(reward.code)))?.pendingOutboxSeq !== undefined;
-      return { ok: true, source: 'service', reward, pendingHere };
+      // The service's "redeemed" or "expired" stands; a claim matters only while it says available.
+      const claimedBy = reward.status === 'available' ? await refusedBy() : null;
+      return { ok: true, source: 'service', reward, pendingHere, claimedBy };
     }
     if (isUnreachable(result.error)) return offline();
     return { ok: false, error: result.error };
@@ -415,7 +507,7 @@ export class CounterOperations {
    * Redeem after the order is settled. Offline (or when the answer is lost) it is queued,
    * if the settings allow it, and the caller hears "queued" only once it is stored.
    */
-  async redeemReward(input: { code: string; phone: string; orderReference?: string | null }): Promise<RedeemOutcome> {
+  async redeemReward(input: RedeemInput): Promise<RedeemOutcome> {
     if (await this.redemptionWaitsHere(input.code)) {
       return { outcome: 'refused', reason: 'already_queued', message: t('rewards.refusal.alreadyQueued') };
     }

@@ -29,6 +29,8 @@ import type { JournalEntry, OfflineDb, OutboxItem, RedemptionItem } from './db/s
 import { serviceNow } from './outbox/attribution';
 import { journalToCsv } from './outbox/journal-csv';
 import { buildShiftReport, journalBefore, type ShiftReport } from './outbox/shift-report';
+import { serveReportRequests } from './outbox/report-requests';
+import { toReportPart } from './outbox/shop-report';
 import { Outbox, type OutboxCounts } from './outbox/outbox';
 import { Replayer, readServiceClock, type LockManagerLike, type ReplayPause, type ReplayRun } from './outbox/replayer';
 import { CacheRefresh, type RefreshProgress } from './refresh/cache-refresh';
@@ -49,6 +51,7 @@ export type {
 };
 export type { CashierLine, RedemptionState, RewardLine, StateCounts } from './outbox/shift-report';
 export { OPEN_ITEM_STATE, REDEMPTION_STATES } from './outbox/shift-report';
+export { mergeShopReport, shopReportToCsv, type ShopShiftReport, type TillLine } from './outbox/shop-report';
 export type {
   CacheNote,
   CustomerLookup,
@@ -93,6 +96,10 @@ function defaultLocks(): LockManagerLike | null {
   const locks = (globalThis.navigator as { locks?: LockManagerLike } | undefined)?.locks;
   return locks && typeof locks.request === 'function' ? locks : null;
 }
+
+/** The waiting redemptions are announced to the shop at start-up; tried this often, this far apart. */
+const ANNOUNCE_TRIES = 5;
+const ANNOUNCE_RETRY_MS = 5000;
 
 export function createOfflineServices(options: OfflineServicesOptions) {
   const now = options.now ?? (() => new Date());
@@ -146,7 +153,36 @@ export function createOfflineServices(options: OfflineServicesOptions) {
     ...(options.cashier ? { cashier: options.cashier } : {}),
   });
 
+  /**
+   * The outbox's waiting redemptions, told to the shop again at start-up; the ledger starts
+   * beside the window, so a try it was not yet running for is made again a little later.
+   */
+  let announceTimer: unknown;
+  function announcePending(triesLeft: number): void {
+    void counter
+      .announcePending()
+      .catch(() => false)
+      .then((done) => {
+        if (done || triesLeft <= 1) return;
+        announceTimer = timers.setTimeout(() => announcePending(triesLeft - 1), ANNOUNCE_RETRY_MS);
+      });
+  }
+
+  const shiftReport = async (since: string, until?: string): Promise<ShiftReport> =>
+    buildShiftReport({
+      since,
+      until: until ?? now().toISOString(),
+      journal: await outbox.journalSince(since),
+      open: await outbox.items(),
+    });
+  /** This till's report for the shop's other tills, from the journal (none of its customers' details). */
+  const reportPart = async (since: string, until: string) => toReportPart(await shiftReport(since, until));
+  let stopServingReports: (() => void) | null = null;
+
   function stop(): void {
+    timers.clearTimeout(announceTimer);
+    stopServingReports?.();
+    stopServingReports = null;
     background.stop();
     connection.stop();
   }
@@ -186,6 +222,8 @@ export function createOfflineServices(options: OfflineServicesOptions) {
       void cache.loadIndex();
       connection.start();
       background.start();
+      announcePending(ANNOUNCE_TRIES);
+      stopServingReports ??= serveReportRequests({ api, build: reportPart, timers });
     },
 
     stop,
@@ -195,6 +233,9 @@ export function createOfflineServices(options: OfflineServicesOptions) {
       stop();
       db.close();
     },
+
+    /** Tells the shop again of every redemption waiting in the outbox (start() does it too). */
+    announcePending: () => counter.announcePending(),
 
     /** Find customers by phone, name words or part of a number; from the cache when offline. */
     searchCustomers: (text: string, page = 1) => counter.searchCustomers(text, page),
@@ -240,13 +281,9 @@ export function createOfflineServices(options: OfflineServicesOptions) {
      * The end-of-shift report from a time to another (ISO; without an end, to now): the
      * journal between them and everything still open.
      */
-    shiftReport: async (since: string, until?: string): Promise<ShiftReport> =>
-      buildShiftReport({
-        since,
-        until: until ?? now().toISOString(),
-        journal: await outbox.journalSince(since),
-        open: await outbox.items(),
-      }),
+    shiftReport,
+    /** This till's report as the shop's other tills receive it. */
+    shopReportPart: reportPart,
     /** The report's CSV: the same entries as the report, in the journal's columns. */
     exportShiftCsv: async (since: string, until?: string) =>
       journalToCsv(journalBefore(await outbox.journalSince(since), until), await outbox.items()),

@@ -1,6 +1,14 @@
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
-import type { BridgeError, Card, Customer, PageMeta, Redemption, UpdateCustomerPayload } from '../../common/contract';
+import type {
+  BridgeError,
+  Card,
+  Customer,
+  PageMeta,
+  Redemption,
+  ShopClaimHolder,
+  UpdateCustomerPayload,
+} from '../../common/contract';
 import { z } from 'zod';
 import { t } from '../i18n';
 import { isolate } from '../i18n/isolate';
@@ -43,6 +51,8 @@ export interface CustomerOrigin {
   pendingCodes: string[];
   /** Registered while offline; the service does not know this customer yet. */
   localOnly: boolean;
+  /** By reward code (upper case): another till of the shop redeemed it offline, not yet sent. */
+  claimedElsewhere?: Record<string, ShopClaimHolder>;
 }
 
 function emptyDraft(phone = ''): CustomerDraft {
@@ -186,6 +196,7 @@ export const useCustomersStore = defineStore('customers', () => {
         cachedAt: result.cachedAt,
         pendingCodes: result.pendingCodes,
         localOnly: result.localOnly,
+        claimedElsewhere: result.claimedElsewhere,
       };
       return true;
     } finally {

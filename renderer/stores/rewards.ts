@@ -66,6 +66,11 @@ export const useRewardsStore = defineStore('rewards', () => {
   const answerLost = ref(false);
   /** Tills of the shop (`host:port`) that did not answer before the redemption was queued. */
   const unreachableTills = ref<string[]>([]);
+  /**
+   * Tills of the shop that could not be reached when the cashier pressed redeem, and may have
+   * redeemed it: nothing is queued until the cashier answers (ask there, or redeem anyway).
+   */
+  const splitTills = ref<string[]>([]);
   /** Another till of the shop redeemed the checked reward offline: the screen says so on the reward. */
   const claimedElsewhere = ref<{ till: string; at: string } | null>(null);
   /** Plain words when the till would not redeem or queue it (offline redemption turned off, say). */
@@ -117,6 +122,7 @@ export const useRewardsStore = defineStore('rewards', () => {
       queued.value === null &&
       refusedNote.value === null &&
       unavailableNote.value === null &&
+      claimedElsewhere.value === null &&
       !redeeming.value,
   );
 
@@ -132,6 +138,7 @@ export const useRewardsStore = defineStore('rewards', () => {
     redeemedAt.value = null;
     answerLost.value = false;
     unreachableTills.value = [];
+    splitTills.value = [];
     claimedElsewhere.value = null;
     refusedNote.value = null;
     unavailableNote.value = null;
@@ -193,6 +200,8 @@ export const useRewardsStore = defineStore('rewards', () => {
         reward.value = result.check.reward;
         pendingHere.value = result.check.verdict === 'pending';
       }
+      // Another till of the shop redeemed it and has not sent it yet: no redeem is offered.
+      claimedElsewhere.value = result.claimedBy;
       checkedFor.value = { code, phone };
       return true;
     } finally {
@@ -207,19 +216,26 @@ export const useRewardsStore = defineStore('rewards', () => {
    * while one is in flight, or after the reward was redeemed or refused, sends nothing —
    * whatever the buttons do. Returns true when the service redeemed it.
    */
-  async function redeem(): Promise<boolean> {
+  async function redeem(options: { anyway?: boolean } = {}): Promise<boolean> {
     const target = checkedFor.value;
     if (!canRedeem.value || !target) return false;
     // Guard set before the first await: a repeated Enter or double click lands here and stops.
     redeeming.value = true;
     redeemError.value = null;
+    const splitAccepted = options.anyway === true && splitTills.value.length > 0;
+    splitTills.value = [];
     try {
       const outcome = await offline.services().redeemReward({
         code: target.code,
         phone: target.phone,
         orderReference: draft.value.orderReference,
+        ...(splitAccepted ? { splitAccepted } : {}),
       });
       switch (outcome.outcome) {
+        case 'split':
+          // Nothing queued: the cashier is asked first.
+          splitTills.value = outcome.unreachableTills;
+          return false;
         case 'redeemed': {
           connection.noteSuccess();
           const { card } = outcome.redemption;
@@ -314,6 +330,16 @@ export const useRewardsStore = defineStore('rewards', () => {
       : null,
   );
 
+  /** The question before queuing while a till of the shop is out of reach; null when none is asked. */
+  const splitQuestion = computed(() =>
+    splitTills.value.length > 0 ? t('rewards.shop.splitQuestion', { tills: isolatedList(splitTills.value) }) : null,
+  );
+
+  /** "Ask at Till 1": nothing is queued, and the redeem stays to press again once they answer. */
+  function askAtTheOtherTill(): void {
+    splitTills.value = [];
+  }
+
   /** The service refused: ask it (without changing anything) what state the reward is in, to say why. */
   async function explainUnavailable(target: CheckedFor): Promise<void> {
     const result = await offline.services().checkReward(target.code, target.phone);
@@ -356,6 +382,9 @@ export const useRewardsStore = defineStore('rewards', () => {
     answerLost,
     unreachableTills,
     unreachableNote,
+    splitTills,
+    splitQuestion,
+    askAtTheOtherTill,
     claimedElsewhere,
     refusedNote,
     offlineCheck,

@@ -1,10 +1,17 @@
 import { defineStore } from 'pinia';
 import { computed, ref, shallowRef } from 'vue';
-import type { ShiftReport } from '../offline';
+import {
+  mergeShopReport,
+  shopReportToCsv,
+  type RedemptionState,
+  type ShiftReport,
+  type ShopShiftReport,
+} from '../offline';
 import { useManagerPinStore } from './manager-pin';
 import { exportFileName, saveCsv } from './export-file';
 import type { FailedExport, SavedExport } from '../lib/export-outcome';
 import { useOfflineStore } from './offline';
+import { useSettingsStore } from './settings';
 import { till } from './till';
 
 /** The shift starts, unless a manager says otherwise, at the start of today on the till's clock. */
@@ -41,12 +48,29 @@ export const useShiftReportStore = defineStore('shiftReport', () => {
   /** The chosen end is before the start: said beside the field, the report left as it was. */
   const endBeforeStart = ref(false);
   const untilIso = computed(() => until.value?.toISOString());
+  /** "This till" or "The whole shop": the other tills' reports gathered over the shop ledger. */
+  const scope = ref<'till' | 'shop'>('till');
+  const shopReport = shallowRef<ShopShiftReport | null>(null);
+  /** The whole shop was asked for, and this till keeps no ledger (or the manager's PIN was not given). */
+  const shopUnavailable = ref(false);
+
+  /** The other tills' reports for the same period, merged with this till's; null when none can be had. */
+  async function gatherShop(own: ShiftReport): Promise<ShopShiftReport | null> {
+    const period = { since: own.since, ...(untilIso.value ? { until: untilIso.value } : {}) };
+    const answer = await useManagerPinStore().withApproval('gatherShopReport', () => till().shopReports(period));
+    if (!answer.ok || !answer.data.enabled) return null;
+    const here = { till: useSettingsStore().tillName, report: own };
+    return mergeShopReport({ here, others: answer.data.tills, silent: answer.data.silent });
+  }
 
   async function load(): Promise<void> {
     loading.value = true;
     failed.value = false;
+    shopUnavailable.value = false;
     try {
       report.value = await offline.services().shiftReport(since.value.toISOString(), untilIso.value);
+      shopReport.value = scope.value === 'shop' ? await gatherShop(report.value) : null;
+      shopUnavailable.value = scope.value === 'shop' && shopReport.value === null;
     } catch (error) {
       console.error('The shift report could not be read', error);
       failed.value = true;
@@ -82,12 +106,22 @@ export const useShiftReportStore = defineStore('shiftReport', () => {
     await load();
   }
 
-  /** Saves the CSV of the report's entries through the main process; null when cancelled. */
-  async function exportCsv(): Promise<SavedExport | FailedExport | null> {
-    return saveCsv(
-      exportFileName('shift', 'csv'),
-      await offline.services().exportShiftCsv(since.value.toISOString(), untilIso.value),
-    );
+  async function showScope(next: 'till' | 'shop'): Promise<void> {
+    if (scope.value === next) return;
+    scope.value = next;
+    await load();
+  }
+
+  /**
+   * Saves the CSV of the report on screen through the main process; null when cancelled.
+   * `stateWord` words a redemption's state as the screen does (the view owns those words).
+   */
+  async function exportCsv(stateWord: (state: RedemptionState) => string): Promise<SavedExport | FailedExport | null> {
+    // The shop's: the same figures as on screen. This till's: the entries behind them.
+    const csv = shopReport.value
+      ? shopReportToCsv(shopReport.value, stateWord)
+      : await offline.services().exportShiftCsv(since.value.toISOString(), untilIso.value);
+    return saveCsv(exportFileName(shopReport.value ? 'shop' : 'shift', 'csv'), csv);
   }
 
   /**
@@ -111,9 +145,13 @@ export const useShiftReportStore = defineStore('shiftReport', () => {
     loading,
     failed,
     endBeforeStart,
+    scope,
+    shopReport,
+    shopUnavailable,
     load,
     choose,
     chooseRange,
+    showScope,
     exportCsv,
     savePdf,
   };

@@ -7,9 +7,11 @@
  */
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { createShopLedger, type ShopLedger } from '../../electron/shop-ledger/shop-ledger-service';
-import { freePort, LOOPBACK } from '../support/free-port';
+import { LOOPBACK } from '../support/free-port';
 import { SHOP_KEYS } from '../support/shop-keys';
 import type { Report } from './report';
+import { siegeFigures } from './shop-siege';
+import { threeTills } from './shop-tills';
 import { summarize } from './stats';
 
 const WAIT_MS = 300;
@@ -30,17 +32,7 @@ async function timeRedemptions(till: ShopLedger, prefix: string, count: number):
 }
 
 export async function shopFigures(report: Report, redemptions: number): Promise<void> {
-  const ports = [await freePort(), await freePort(), await freePort()];
-  const at = ports.map((port) => ({ host: LOOPBACK, port }));
-  const tills = at.map((listen, index) =>
-    createShopLedger({
-      keys: SHOP_KEYS,
-      tillName: `Till ${index + 1}`,
-      listen,
-      peers: at.filter((other) => other !== listen),
-      askTimeoutMs: WAIT_MS,
-    }),
-  );
+  const { tills, at } = await threeTills(WAIT_MS);
   // Takes connections and never answers; its sockets are destroyed at the end, or closing it
   // would wait for them forever.
   const held = new Set<Socket>();
@@ -82,4 +74,5 @@ export async function shopFigures(report: Report, redemptions: number): Promise<
     for (const socket of held) socket.destroy();
     await new Promise<void>((resolve) => silent.close(() => resolve()));
   }
+  await siegeFigures(report, 200);
 }

@@ -108,6 +108,10 @@ export const ar: MessageSchema = {
     },
     shop: {
       unreachable: 'تعذّر الوصول إلى {tills}: ربما استُبدلت هذه المكافأة هناك.',
+      splitQuestion:
+        'تعذّر الوصول إلى {tills}: ربما استُبدلت هذه المكافأة هناك. اسأل على {tills} أو استبدلها على أي حال.',
+      askFirst: 'اسأل على {tills}',
+      redeemAnyway: 'استبدلها على أي حال',
     },
     unavailable: {
       usedMaybeOurs:
@@ -161,6 +165,7 @@ export const ar: MessageSchema = {
       conflictAcknowledged: 'تعارض (تم الإقرار به)',
       failureAcknowledged: 'أخفق (تم الإقرار به)',
       corrected: 'صُحّحت البيانات',
+      refusedElsewhere: 'مرفوض (استُبدلت على جهاز آخر في المتجر)',
       openRedeem: 'استبدال',
       openRegister: 'تسجيل',
     },
@@ -250,7 +255,7 @@ export const ar: MessageSchema = {
     queued: 'الاستبدال في قائمة الانتظار على هذا الجهاز',
     usedOn: 'استُخدمت في {date}',
     blockedOffline: 'متاحة — لا يمكن استبدالها دون اتصال',
-    claimedElsewhere: 'استُبدلت على {till}، بانتظار الإرسال',
+    claimedElsewhere: 'استُبدلت على {till} في {time}، بانتظار الإرسال',
     availableOffline: 'متاحة حسب النسخة المحفوظة على الجهاز',
     available: 'متاحة',
     code: 'الرمز',
@@ -396,6 +401,7 @@ export const ar: MessageSchema = {
       conflictAcknowledged: 'تعارض، تم الإقرار به',
       failureAcknowledged: 'إخفاق، تم الإقرار به',
       corrected: 'صُحّحت البيانات',
+      refusedElsewhere: 'مرفوض: استُبدلت على جهاز آخر في المتجر',
     },
     redeemNamed: 'استبدال {name} ({code})',
     redeem: 'استبدال {code}',
@@ -650,6 +656,7 @@ export const ar: MessageSchema = {
       changeShopLedger: 'سجل المتجر يضمن استبدال كل مكافأة مرة واحدة بين أجهزة المتجر: يغيّره المدير.',
       changeCashiers: 'قائمة الكاشيرين تسمّي من يعمل على هذا الجهاز: يغيّرها المدير.',
       switchToDemo: 'تحويل جهاز مُعدّ إلى بيانات التجربة يحتاج إلى المدير.',
+      gatherShopReport: 'جمع تقرير المتجر كله من نقاط البيع الأخرى يحتاج إلى المدير.',
     },
     settingsHeading: 'رمز المدير',
     isSet:
@@ -664,6 +671,25 @@ export const ar: MessageSchema = {
     change: 'تغيير الرمز',
     remove: 'إزالة الرمز',
     saved: 'حُفظ رمز المدير.',
+  },
+  shopReport: {
+    thisTill: 'هذا الجهاز',
+    wholeShop: 'المتجر كله',
+    gathering: 'يُطلب من أجهزة المتجر الأخرى إرسال تقاريرها…',
+    off: 'هذا الجهاز لا يحتفظ بسجل المتجر: يمكن عرض تقريره وحده فقط.',
+    silent: 'لم يصل تقرير من {tills}: أرقامها غير داخلة في هذه المجاميع.',
+    byTill: 'الاستبدالات حسب الجهاز',
+    till: 'الجهاز',
+    here: '{till} (هذا الجهاز)',
+    csv: {
+      group: 'المجموعة',
+      name: 'الاسم',
+      shop: 'المتجر كله',
+      till: 'جهاز',
+      reward: 'مكافأة',
+      cashier: 'كاشير',
+      silent: 'لا تقرير من',
+    },
   },
   shiftReport: {
     title: 'تقرير نهاية الوردية',
@@ -680,6 +706,7 @@ export const ar: MessageSchema = {
       queued: 'بانتظار الإرسال',
       conflict: 'في تعارض',
       failed: 'أخفقت',
+      refused: 'مرفوضة (جهاز آخر)',
     },
     points: 'النقاط المخصومة',
     registrations: 'التسجيلات',

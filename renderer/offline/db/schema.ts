@@ -170,7 +170,8 @@ export type JournalOutcome =
   | 'registered'
   | 'conflict_acknowledged' // used elsewhere while we were offline; a person reviewed it
   | 'failure_acknowledged' // refused by the service; a person reviewed it
-  | 'corrected'; // a customer's details corrected (online only: corrections are not queued)
+  | 'corrected' // a customer's details corrected (online only: corrections are not queued)
+  | 'refused_elsewhere'; // refused here: another till of the shop redeemed it (`heldBy`), not yet sent
 
 /**
  * Everything that left the outbox, and every redemption, registration and correction the
@@ -201,6 +202,8 @@ export interface JournalEntry {
   /** For a redemption: the reward's name and the points it cost, where known. */
   rewardName?: string | null;
   points?: number | null;
+  /** For `refused_elsewhere`: the till of the shop that held the reward, and when it claimed it. */
+  heldBy?: { till: string; at: string } | null;
 }
 
 /** Resumable state of the background refresh (cache-refresh.ts). */

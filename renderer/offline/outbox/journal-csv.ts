@@ -36,6 +36,7 @@ const OUTCOME_WORDS: Record<JournalOutcome, MessageKey> = {
   conflict_acknowledged: 'journalCsv.outcome.conflictAcknowledged',
   failure_acknowledged: 'journalCsv.outcome.failureAcknowledged',
   corrected: 'journalCsv.outcome.corrected',
+  refused_elsewhere: 'journalCsv.outcome.refusedElsewhere',
 };
 
 /** The state column: done for the journal, and the outbox's own state for what is still open. */
@@ -91,7 +92,11 @@ export function openItemRow(item: OutboxItem): string[] {
 }
 
 export function journalToCsv(entries: readonly JournalEntry[], open: readonly OutboxItem[] = []): string {
-  const rows = [journalCsvHeader(), ...entries.map(journalRow), ...open.map(openItemRow)];
+  return csvText([journalCsvHeader(), ...entries.map(journalRow), ...open.map(openItemRow)]);
+}
+
+/** Rows as CSV text: every cell quoted as needed, CRLF line ends (what spreadsheet programs expect). */
+export function csvText(rows: ReadonlyArray<readonly string[]>): string {
   return rows.map((row) => row.map(csvCell).join(',')).join('\r\n') + '\r\n';
 }
 

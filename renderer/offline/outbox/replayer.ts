@@ -167,6 +167,7 @@ export class Replayer {
       const run: ReplayRun = { ran: lock !== null, done: 0, conflicts: 0, failed: 0, stoppedBy: null };
       if (lock === null) return run;
       try {
+        await this.nameConflictsFromShop();
         await this.replay(run);
       } finally {
         this.options.outbox.notify();
@@ -336,6 +337,32 @@ export class Replayer {
       if (reward) await cache.putReward(reward, item.phoneE164);
     });
     return 'conflict';
+  }
+
+  /**
+   * Conflicts recorded before this till learned which till of the shop holds the reward (the
+   * service's refusal came before the claims synced after a split): named now, from the
+   * ledger, so the Outbox, the journal and the CSV name the till whatever the order was.
+   */
+  private async nameConflictsFromShop(): Promise<void> {
+    const { db } = this.options;
+    const unnamed = (await db.outbox.where('state').equals('conflict').toArray()).filter(
+      (item): item is RedemptionItem =>
+        item.kind === 'redeem' &&
+        item.attribution !== null &&
+        item.attribution !== undefined &&
+        !item.attribution.claimedBy &&
+        (item.attribution.verdict === 'no_unanswered_attempt' || item.attribution.verdict === 'outside_attempts'),
+    );
+    for (const item of unnamed) {
+      const claimedBy = await this.shopHolder(item.code);
+      if (!claimedBy || !item.attribution) continue;
+      const attribution = { ...item.attribution, claimedBy };
+      const note = conflictNote(attribution, item.serviceReward?.status);
+      await db.outbox.update(item.seq!, (row) => {
+        if (row.kind === 'redeem' && row.state === 'conflict') Object.assign(row, { attribution, note });
+      });
+    }
   }
 
   /** Another till of the shop that claimed the reward, from the ledger this till keeps; null if none or off. */

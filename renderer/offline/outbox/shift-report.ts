@@ -9,10 +9,17 @@
  */
 import type { JournalEntry, OutboxItem } from '../db/schema';
 
-export type RedemptionState = 'done' | 'queued' | 'conflict' | 'failed';
+/** `refused`: refused at this till because another till of the shop held the reward (nothing redeemed). */
+export type RedemptionState = 'done' | 'queued' | 'conflict' | 'failed' | 'refused';
 
 /** The states in the order the report shows them. */
-export const REDEMPTION_STATES: readonly RedemptionState[] = Object.freeze(['done', 'queued', 'conflict', 'failed']);
+export const REDEMPTION_STATES: readonly RedemptionState[] = Object.freeze([
+  'done',
+  'queued',
+  'conflict',
+  'failed',
+  'refused',
+]);
 
 export type StateCounts = Record<RedemptionState, number>;
 
@@ -47,7 +54,7 @@ export interface ShiftReport {
   open: OutboxItem[];
 }
 
-const none = (): StateCounts => ({ done: 0, queued: 0, conflict: 0, failed: 0 });
+const none = (): StateCounts => ({ done: 0, queued: 0, conflict: 0, failed: 0, refused: 0 });
 
 /** A journal entry's state, as the report counts it; null for what is not a redemption. */
 function entryState(entry: JournalEntry): RedemptionState | null {
@@ -60,6 +67,8 @@ function entryState(entry: JournalEntry): RedemptionState | null {
       return 'conflict';
     case 'failure_acknowledged':
       return 'failed';
+    case 'refused_elsewhere':
+      return 'refused';
     default:
       return null;
   }

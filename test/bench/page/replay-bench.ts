@@ -123,6 +123,7 @@ export async function runReplay(options: { backoff: BackoffPolicy; timeLimitMs: 
     conflict_acknowledged: 0,
     failure_acknowledged: 0,
     corrected: 0,
+    refused_elsewhere: 0,
   };
   const verdicts: ReplayResult['verdicts'] = [];
   for (const entry of await db.journal.toArray()) {

@@ -229,3 +229,58 @@ describe('the shop ledger behind the bridge', () => {
     }
   });
 });
+
+describe('the shop’s report behind the bridge', () => {
+  const counts = { done: 2, queued: 0, conflict: 0, failed: 0, refused: 1, points: 100 };
+  const PART = {
+    totals: { ...counts, registrations: 0, registrationsQueued: 0, registrationsFailed: 0, corrections: 0 },
+    byReward: [{ reward: 'Coffee', ...counts }],
+    byCashier: [{ cashier: 'Omar', ...counts, registrations: 0, corrections: 0 }],
+  };
+  const SINCE = '2026-11-26T06:00:00.000Z';
+
+  test('the other till’s page answers the request; a till without an answering page is named silent', async () => {
+    const [portA, portB, portC] = [await freePort(), await freePort(), await freePort()];
+    const a = await shopTill({ tillName: 'Till A', port: portA, peers: [portB, portC] });
+    const b = await shopTill({ tillName: 'Till B', port: portB, peers: [portA] });
+    await shopTill({ tillName: 'Till C', port: portC, peers: [portA] });
+    // Till B's page keeps its call waiting, as the app does; Till C's page never asks.
+    const pageB = (async () => {
+      const waiting = await b.call('shopReportRequest', undefined);
+      const request = waiting.ok ? waiting.data.request : null;
+      expect(request).toMatchObject({ since: SINCE });
+      expect(await b.call('shopReportAnswer', { id: request!.id, report: PART })).toEqual({ ok: true, data: null });
+    })();
+    const gathered = await a.call('shopReports', { since: SINCE });
+    await pageB;
+    expect(gathered).toEqual({
+      ok: true,
+      data: { enabled: true, tills: [{ till: 'Till B', report: PART }], silent: ['Till C'] },
+    });
+  }, 20_000);
+
+  test('a report that is not one, or a start that is not a time, is refused with a clear error', async () => {
+    const a = await shopTill({ tillName: 'Till A', port: await freePort(), peers: [] });
+    const bad = await a.call('shopReportAnswer', { id: 1, report: { ...PART, phone: '+966501234567' } });
+    expect(bad).toMatchObject({ ok: false, error: { kind: 'validation' } });
+    expect(await a.call('shopReports', { since: 'yesterday' })).toMatchObject({
+      ok: false,
+      error: { kind: 'validation' },
+    });
+  });
+
+  test('with a manager PIN set, the shop’s report needs the manager’s approval', async () => {
+    const a = await shopTill({ tillName: 'Till A', port: await freePort(), peers: [] });
+    expect((await a.call('setManagerPin', { pin: '2468' })).ok).toBe(true);
+    await a.call('endManagerApproval', undefined);
+    expect(await a.call('shopReports', { since: SINCE })).toMatchObject({
+      ok: false,
+      error: { kind: 'unauthorized', code: 'manager_pin_required' },
+    });
+    expect(await a.call('verifyManagerPin', { pin: '2468' })).toMatchObject({ ok: true, data: { accepted: true } });
+    expect(await a.call('shopReports', { since: SINCE })).toEqual({
+      ok: true,
+      data: { enabled: true, tills: [], silent: [] },
+    });
+  });
+});

@@ -135,17 +135,33 @@ describe('ClaimLedger', () => {
     expect(ledger.since('2026-11-26T09:00:00.000Z')).toHaveLength(2);
   });
 
-  test("settle drops a reward's claims and refuses late copies until it forgets", () => {
+  test("settle keeps a reward's claims for the shift; prune drops them and refuses late copies until it forgets", () => {
     const ledger = new ClaimLedger({ settledMemoryMs: 1000 });
     const kept = claim('Till 1', '2026-11-26T10:00:00.000Z', undefined, claimToken(SHOP_KEYS, 'RW-KEPT1'));
     ledger.merge([claim('Till 1', '2026-11-26T10:00:00.000Z'), claim('Till 2', '2026-11-26T10:00:00.000Z'), kept]);
     ledger.settle(TOKEN, 0);
+    expect(ledger.isSettled(TOKEN)).toBe(true);
+    // Still held, and still told to peers: a till whose copy the service refused must learn who won.
+    expect(ledger.claimsFor(TOKEN).map((c) => c.till)).toEqual(['Till 1', 'Till 2']);
+    expect(ledger.prune(100, 500)).toBe(false);
+    expect(ledger.prune(600, 500)).toBe(true);
     expect(ledger.claimsFor(TOKEN)).toEqual([]);
     expect(ledger.size).toBe(1);
     expect(ledger.add(claim('Till 3', '2026-11-26T10:00:00.000Z'))).toBe('settled');
-    ledger.settle('another', 1500); // any later settlement forgets the tokens settled long ago
+    ledger.prune(1700, 500); // a later prune forgets the tokens dropped long ago
     expect(ledger.add(claim('Till 3', '2026-11-26T10:00:00.000Z'))).toBe('added');
     expect(ledger.all()).toHaveLength(2);
+  });
+
+  test('a snapshot restores the same claims and settlements', () => {
+    const ledger = new ClaimLedger();
+    ledger.merge([claim('Till 1', '2026-11-26T10:00:00.000Z'), claim('Till 2', '2026-11-26T10:00:01.000Z')]);
+    ledger.settle(TOKEN, 42);
+    const copy = new ClaimLedger();
+    copy.restore(JSON.parse(JSON.stringify(ledger.snapshot())));
+    expect(copy.all()).toEqual(ledger.all());
+    expect(copy.isSettled(TOKEN)).toBe(true);
+    expect(copy.snapshot()).toEqual(ledger.snapshot());
   });
 
   test('a full ledger takes no new claim but still keeps the earlier of two', () => {

@@ -14,7 +14,14 @@ import { OTHER_SHOP_KEYS, SHOP_KEYS } from '../../support/shop-keys';
 
 const clock = { ms: Date.parse('2026-11-26T10:00:00.000Z') };
 const now = () => clock.ms;
-const LIMITS = { readTimeoutMs: 200, maxConnections: 4, connectionsPerAddress: 10, rateWindowMs: 10_000 };
+const LIMITS = {
+  readTimeoutMs: 200,
+  maxConnections: 6,
+  reservedConnections: 3,
+  openPerAddress: 2,
+  connectionsPerAddress: 10,
+  rateWindowMs: 10_000,
+};
 /** Linux routes all of 127/8 to loopback: the hostile host gets addresses of its own. */
 const HOSTILE = '127.0.0.2';
 
@@ -158,6 +165,13 @@ describe('a hostile peer is refused, counted, and the shop still served', () => 
     await stillServesTheShop();
   });
 
+  test('a till of the shop heard from this shift is not rate-limited, however often it asks', async () => {
+    for (let round = 0; round < LIMITS.connectionsPerAddress * 2; round += 1) {
+      expect((await till2.check(`RW-OFTEN${round}`)).unreachable).toEqual([]);
+    }
+    expect(refusals('rate-limited')).toBe(0);
+  });
+
   test('a flood from one address is rate-limited; other addresses are served', async () => {
     const flood = Array.from({ length: 25 }, () => sendRaw(encodeFrame(Buffer.from('{}'))));
     await Promise.all(flood);
@@ -165,15 +179,19 @@ describe('a hostile peer is refused, counted, and the shop still served', () => 
     await stillServesTheShop();
   });
 
-  test('more connections at once than allowed are dropped', async () => {
-    // Silent connections from three more addresses, so the rate limit is not what stops them.
+  test('idle connections: a few per address, strangers never take the places kept for the shop’s tills', async () => {
+    // Three silent connections from each of three addresses: two per address at most, and the
+    // three places strangers may hold; the rate limit is not what stops them.
     const idle = ['127.0.0.3', '127.0.0.4', '127.0.0.5'].flatMap((address) => [
       sendRaw(Buffer.alloc(0), address),
       sendRaw(Buffer.alloc(0), address),
+      sendRaw(Buffer.alloc(0), address),
     ]);
-    await Promise.all(idle);
-    expect(refusals('too-many-connections')).toBe(2);
-    expect(refusals('timeout')).toBe(4);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // During the siege, Till 2 (heard from at start) still reaches Till 1 through its reserved places.
     await stillServesTheShop();
+    await Promise.all(idle);
+    expect(refusals('address-busy') + refusals('too-many-connections')).toBe(6);
+    expect(refusals('timeout')).toBe(3);
   });
 });

@@ -57,13 +57,14 @@ describe('a valid message round-trips', () => {
   test.each<[string, ShopMessage]>([
     ['a claim', { kind: 'claim', claim: CLAIM }],
     ['an ask', { kind: 'ask', since: '2026-11-26T08:00:00.000Z' }],
+    ['a query', { kind: 'query', token: CLAIM.token }],
     ['an answer', { kind: 'answer', inReplyTo: ASK_NONCE, claims: [CLAIM, { ...CLAIM, till: 'Till 2' }] }],
     ['an empty answer', { kind: 'answer', inReplyTo: ASK_NONCE, claims: [] }],
   ])('%s', (_what, message) => {
     const result = open(seal(message));
     expect(result).toEqual({
       ok: true,
-      message: { ...message, from: 'Till 1', sentAt: NOW.toISOString(), nonce: expect.any(String) },
+      message: { ...message, from: 'Till 1', port: 0, sentAt: NOW.toISOString(), nonce: expect.any(String) },
     });
   });
 

@@ -30,6 +30,17 @@ describe('rewards store', () => {
     expect(till.callsTo('checkReward')).toEqual([{ reward_code: 'RW-LAYLA001', phone: '+966501234567' }]);
   });
 
+  it('online too, the check asks the shop: the service’s “available” does not hide another till’s claim', async () => {
+    till.respond('shopCheck', () => ({
+      ok: true,
+      data: { enabled: true, claimedBy: { till: 'Till 1', at: '2026-11-26T11:35:00.000Z' }, unreachable: [] },
+    }));
+    const rewards = await checked();
+    expect(till.callsTo('shopCheck')).toEqual([{ reward_code: 'RW-LAYLA001' }]);
+    expect(rewards.claimedElsewhere).toEqual({ till: 'Till 1', at: '2026-11-26T11:35:00.000Z' });
+    expect(rewards.canRedeem).toBe(false);
+  });
+
   it('asks for a phone when no customer is on screen, reading local numbers with the till’s country', async () => {
     const rewards = useRewardsStore();
     till.respond('checkReward', () => ({ ok: true, data: reward() }));
@@ -282,6 +293,26 @@ describe('rewards store', () => {
         expect(till.callsTo('shopClaim')).toHaveLength(0);
         expect(till.callsTo('redeemReward')).toHaveLength(0);
         expect(await useOfflineStore().services().outboxItems()).toHaveLength(0);
+        // The refused attempt is kept: who, which reward, which till held it; in the CSV too.
+        const services = useOfflineStore().services();
+        const refused = await vi.waitFor(async () => {
+          const found = (await services.journalSince('2000-01-01T00:00:00.000Z')).filter(
+            (entry) => entry.outcome === 'refused_elsewhere',
+          );
+          expect(found).toHaveLength(1);
+          return found[0]!;
+        });
+        expect(refused).toMatchObject({
+          kind: 'redeem',
+          code: 'RW-LAYLA001',
+          heldBy: { till: 'Till 2', at: '2026-11-26T09:15:00.000Z' },
+          note: expect.stringMatching(/^Already redeemed at Till 2 at /),
+        });
+        const csv = await services.exportJournalCsv();
+        expect(csv).toMatch(/refused \(redeemed at another till of the shop\)/);
+        expect(csv).toMatch(/Already redeemed at Till 2 at/);
+        const report = await services.shiftReport('2000-01-01T00:00:00.000Z');
+        expect(report.redemptions.refused).toBe(1);
       });
 
       it('queues a reward no other till claimed, then claims it once in the shop', async () => {
@@ -295,6 +326,22 @@ describe('rewards store', () => {
         expect(till.callsTo('shopClaim')).toEqual([{ reward_code: 'RW-LAYLA001' }]);
         expect(till.callsTo('redeemReward')).toHaveLength(0);
         expect(await useOfflineStore().services().outboxItems()).toHaveLength(1);
+      });
+
+      it('at start-up, every redemption still waiting is announced to the shop again', async () => {
+        const rewards = await checkedOffline();
+        till.respond('shopCheck', () => ({ ok: true, data: { enabled: true, claimedBy: null, unreachable: [] } }));
+        till.respond('shopClaim', claimOk);
+        expect(await rewards.redeem()).toBe(true);
+        till.calls.length = 0;
+        expect(await useOfflineStore().services().announcePending()).toBe(true);
+        expect(till.callsTo('shopClaim')).toEqual([{ reward_code: 'RW-LAYLA001' }]);
+        // A ledger not running yet takes nothing: the caller tries again later.
+        till.respond('shopClaim', () => ({
+          ok: true,
+          data: { enabled: false, winner: null, won: false, unreachable: [] },
+        }));
+        expect(await useOfflineStore().services().announcePending()).toBe(false);
       });
 
       it('withdraws its queued item when another till’s claim at the same moment wins', async () => {
@@ -350,8 +397,10 @@ describe('rewards store', () => {
           ok: true,
           data: { ...claimOk().data, unreachable: ['Till 2', 'Till 3'] },
         }));
-        expect(await rewards.redeem()).toBe(true);
-        expect(rewards.unreachableTills).toEqual(['Till 2', 'Till 3']);
+        expect(await rewards.redeem()).toBe(false);
+        expect(await rewards.redeem({ anyway: true })).toBe(true);
+        // Till 2 the cashier chose to redeem without; Till 3 is news.
+        expect(rewards.unreachableTills).toEqual(['Till 3']);
       });
 
       it('keeps the queued redemption when the shop claim fails', async () => {
@@ -363,22 +412,46 @@ describe('rewards store', () => {
         expect(await useOfflineStore().services().outboxItems()).toHaveLength(1);
       });
 
-      it('queues it, warning that tills which did not answer may have redeemed it', async () => {
+      it('asks the cashier before queuing anything while a till cannot be reached', async () => {
         const rewards = await checkedOffline();
         till.respond('shopCheck', () => ({
           ok: true,
-          data: { enabled: true, claimedBy: null, unreachable: ['10.0.0.12:47231', '10.0.0.13:47231'] },
+          data: { enabled: true, claimedBy: null, unreachable: ['Till 1'] },
         }));
         till.respond('shopClaim', claimOk);
-        expect(await rewards.redeem()).toBe(true);
-        expect(rewards.queued).toMatchObject({ code: 'RW-LAYLA001' });
-        expect(rewards.unreachableTills).toEqual(['10.0.0.12:47231', '10.0.0.13:47231']);
-        expect(rewards.unreachableNote).toBe(
-          '10.0.0.12:47231, 10.0.0.13:47231 can’t be reached: it may have redeemed this reward.',
+        expect(await rewards.redeem()).toBe(false);
+        expect(rewards.splitQuestion).toBe(
+          'Till 1 can’t be reached: it may have redeemed this reward. Ask at Till 1 or redeem anyway.',
         );
-        // A fresh start forgets the warning.
-        rewards.start('RW-LAYLA001');
+        expect(rewards.queued).toBeNull();
+        expect(till.callsTo('shopClaim')).toHaveLength(0);
+        expect(await useOfflineStore().services().outboxItems()).toHaveLength(0);
+        // "Ask at Till 1": still nothing queued, and the redeem is there to press again.
+        rewards.askAtTheOtherTill();
+        expect(rewards.splitQuestion).toBeNull();
+        expect(rewards.canRedeem).toBe(true);
+        expect(await useOfflineStore().services().outboxItems()).toHaveLength(0);
+        // Asked again, "redeem anyway": queued and claimed, with no second warning.
+        expect(await rewards.redeem()).toBe(false);
+        expect(await rewards.redeem({ anyway: true })).toBe(true);
+        expect(rewards.queued).toMatchObject({ code: 'RW-LAYLA001' });
         expect(rewards.unreachableNote).toBeNull();
+        expect(till.callsTo('shopClaim')).toHaveLength(1);
+        expect(await useOfflineStore().services().outboxItems()).toHaveLength(1);
+      });
+
+      it('the check itself asks the shop: a reward another till redeemed reads so, with no redeem offered', async () => {
+        const customers = await cachedThenOffline(true);
+        till.respond('shopCheck', () => ({
+          ok: true,
+          data: { enabled: true, claimedBy: { till: 'Till 1', at: '2026-11-26T11:35:00.000Z' }, unreachable: [] },
+        }));
+        const rewards = useRewardsStore();
+        rewards.start('RW-LAYLA001', customers.current);
+        expect(await rewards.check()).toBe(true);
+        expect(till.callsTo('shopCheck')).toEqual([{ reward_code: 'RW-LAYLA001' }]);
+        expect(rewards.claimedElsewhere).toEqual({ till: 'Till 1', at: '2026-11-26T11:35:00.000Z' });
+        expect(rewards.canRedeem).toBe(false);
       });
 
       for (const [name, answer] of [

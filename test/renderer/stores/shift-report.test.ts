@@ -77,7 +77,7 @@ describe('the shift report store', () => {
       error: { kind: 'unauthorized', code: 'manager_pin_required', message: 'A manager must approve this.' },
     }));
     const shift = useShiftReportStore();
-    const csv = shift.exportCsv();
+    const csv = shift.exportCsv(String);
     for (let tick = 0; tick < 5 && !useManagerPinStore().asking; tick++) await flush();
     expect(useManagerPinStore().asking).toBe('exportJournal');
     useManagerPinStore().cancel();
@@ -90,10 +90,10 @@ describe('the shift report store', () => {
       ok: true,
       data: { outcome: 'download', downloadPath: './__till/download/t' },
     }));
-    expect(await shift.exportCsv()).toMatchObject({ ok: true, downloadPath: './__till/download/t' });
+    expect(await shift.exportCsv(String)).toMatchObject({ ok: true, downloadPath: './__till/download/t' });
     // A failure to save is said, not swallowed.
     till.respond('saveExport', () => ({ ok: false, error: { kind: 'server', message: 'The disk is full.' } }));
-    expect(await shift.exportCsv()).toEqual({ ok: false, message: 'The disk is full.' });
+    expect(await shift.exportCsv(String)).toEqual({ ok: false, message: 'The disk is full.' });
   });
 
   it('the PDF waits for the manager PIN too; refused, neither the PDF nor the print dialog', async () => {

@@ -204,6 +204,25 @@ describe('reconciling a 422 reward_unavailable', () => {
     expect(csv).toMatch(/already redeemed at Till 2 at/);
   });
 
+  test('a conflict recorded before the claims synced is named once the ledger learns the till', async () => {
+    const holder = { till: 'Till 1', at: '2026-11-26T08:35:00.000Z' };
+    let known: typeof holder | null = null;
+    await withAnswers({ shopHolder: async () => ({ ok: true, data: { holder: known } }) });
+    const item = await queue(CODE_A, 'ORD-MINE');
+    expect((await harness.api.redeemReward({ reward_code: CODE_A, phone: layla.phone })).ok).toBe(true);
+    harness.clock.advance(5_000);
+    expect(await harness.till.replayer.runOnce()).toMatchObject({ conflicts: 1 });
+    expect((await harness.till.db.outbox.get(item.seq!))?.note).toMatch(/not by this till/);
+    // The split heals: the ledger now holds Till 1's claim. The next round names it.
+    known = holder;
+    await harness.till.replayer.runOnce();
+    const named = await harness.till.db.outbox.get(item.seq!);
+    expect(named).toMatchObject({ state: 'conflict', attribution: { claimedBy: holder } });
+    expect(named?.note).toMatch(/^The reward was already redeemed at Till 1 at /);
+    await harness.till.outbox.acknowledge(item.seq!);
+    expect(journalToCsv(await harness.till.outbox.journal())).toMatch(/already redeemed at Till 1 at/);
+  });
+
   test('a replayed redemption the service holds settles its claims in the shop', async () => {
     const settled: string[] = [];
     await withAnswers({

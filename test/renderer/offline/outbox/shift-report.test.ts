@@ -57,6 +57,14 @@ describe('the end-of-shift report', () => {
       entry({ cashier: 'Omar', rewardName: null, code: 'RW-X', points: null }),
       entry({ cashier: 'Omar', rewardName: 'Coffee', outcome: 'conflict_acknowledged', points: 50 }),
       entry({ cashier: null, rewardName: 'Cake', outcome: 'failure_acknowledged' }),
+      // Refused here: Till 1 of the shop held it. Nothing redeemed, yet counted, and no points.
+      entry({
+        cashier: 'Omar',
+        rewardName: 'Coffee',
+        outcome: 'refused_elsewhere',
+        points: null,
+        heldBy: { till: 'Till 1', at: '2026-03-01T08:35:00.000Z' },
+      }),
       entry({ kind: 'register', outcome: 'registered', code: null, cashier: 'Omar' }),
       entry({ kind: 'register', outcome: 'failure_acknowledged', code: null, cashier: 'Omar' }),
       entry({ kind: 'correct', outcome: 'corrected', code: null, cashier: 'Sara (12)' }),
@@ -87,7 +95,7 @@ describe('the end-of-shift report', () => {
   });
 
   test('counts redemptions done since the start, and everything still open, by state', () => {
-    expect(report.redemptions).toEqual({ done: 3, queued: 1, conflict: 2, failed: 2 });
+    expect(report.redemptions).toEqual({ done: 3, queued: 1, conflict: 2, failed: 2, refused: 1 });
   });
 
   test('deducts only the points of redemptions done', () => {
@@ -96,10 +104,10 @@ describe('the end-of-shift report', () => {
 
   test('by reward, named where known, by code otherwise, most first', () => {
     expect(report.byReward).toEqual([
-      { reward: 'Coffee', counts: { done: 2, queued: 1, conflict: 1, failed: 0 }, points: 100 },
-      { reward: 'Cake', counts: { done: 0, queued: 0, conflict: 1, failed: 1 }, points: 0 },
-      { reward: 'RW-F', counts: { done: 0, queued: 0, conflict: 0, failed: 1 }, points: 0 },
-      { reward: 'RW-X', counts: { done: 1, queued: 0, conflict: 0, failed: 0 }, points: 0 },
+      { reward: 'Coffee', counts: { done: 2, queued: 1, conflict: 1, failed: 0, refused: 1 }, points: 100 },
+      { reward: 'Cake', counts: { done: 0, queued: 0, conflict: 1, failed: 1, refused: 0 }, points: 0 },
+      { reward: 'RW-F', counts: { done: 0, queued: 0, conflict: 0, failed: 1, refused: 0 }, points: 0 },
+      { reward: 'RW-X', counts: { done: 1, queued: 0, conflict: 0, failed: 0, refused: 0 }, points: 0 },
     ]);
   });
 
@@ -107,21 +115,21 @@ describe('the end-of-shift report', () => {
     expect(report.byCashier).toEqual([
       {
         cashier: 'Omar',
-        counts: { done: 1, queued: 1, conflict: 1, failed: 0 },
+        counts: { done: 1, queued: 1, conflict: 1, failed: 0, refused: 1 },
         points: 0,
         registrations: 1,
         corrections: 0,
       },
       {
         cashier: 'Sara (12)',
-        counts: { done: 2, queued: 0, conflict: 1, failed: 0 },
+        counts: { done: 2, queued: 0, conflict: 1, failed: 0, refused: 0 },
         points: 100,
         registrations: 0,
         corrections: 1,
       },
       {
         cashier: null,
-        counts: { done: 0, queued: 0, conflict: 0, failed: 2 },
+        counts: { done: 0, queued: 0, conflict: 0, failed: 2, refused: 0 },
         points: 0,
         registrations: 0,
         corrections: 0,

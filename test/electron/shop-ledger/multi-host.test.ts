@@ -1,0 +1,163 @@
+// Three tills of one shop on three hosts: network namespaces this test makes, joined by veth
+// pairs to a bridge, finding each other by mDNS (test/support/network-namespace.ts). Each host
+// runs the till's shop ledger as the main process does (test/support/netns/shop-till.ts).
+// Partitions are made by taking a host's link down. Nothing leaves the machine: where
+// namespaces cannot be made (not Linux, not root, no `ip`), the test fails saying so.
+import type { ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import type { Claim } from '../../../electron/shop-ledger/claims';
+import type { CheckResult, ClaimResult } from '../../../electron/shop-ledger/shop-ledger-service';
+import { createLan, requireNetworkNamespaces, type Lan, type LanHost } from '../../support/network-namespace';
+
+const TILL = 'test/support/netns/shop-till.ts';
+const SIEGE = 'test/support/netns/siege-host.ts';
+/** The port every till's ledger listens on (shop-till.ts). */
+const LEDGER_PORT = 47231;
+/** Anti-entropy every second here (three minutes in the app), so that a healed split shows within the test. */
+const SYNC_MS = '1000';
+
+interface ShopTill {
+  readonly name: string;
+  peersSeen: number;
+  claim(code: string): Promise<ClaimResult>;
+  check(code: string): Promise<CheckResult>;
+  holder(code: string): Promise<Claim | null>;
+  stop(): Promise<void>;
+}
+
+function startTill(host: LanHost, name: string, claims: string): Promise<ShopTill> {
+  const child: ChildProcess = host.spawnTsx(TILL, ['--name', name, '--claims', claims, '--sync-ms', SYNC_MS]);
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  let next = 0;
+  const waiting = new Map<number, { done: (value: unknown) => void; fail: (error: Error) => void }>();
+  const ask = <T>(what: string, code?: string): Promise<T> =>
+    new Promise((done, fail) => {
+      next += 1;
+      waiting.set(next, { done: done as (value: unknown) => void, fail });
+      child.stdin!.write(`${JSON.stringify({ id: next, do: what, ...(code ? { code } : {}) })}\n`);
+    });
+  const till: ShopTill = {
+    name,
+    peersSeen: 0,
+    claim: (code) => ask('claim', code),
+    check: (code) => ask('check', code),
+    holder: (code) => ask('holder', code),
+    async stop() {
+      const exited = new Promise((done) => child.once('exit', done));
+      await ask('stop');
+      await exited;
+    },
+  };
+  return new Promise((ready, fail) => {
+    child.once('exit', (code) => fail(new Error(`${name} in ${host.name} exited (${code}): ${stderr}`)));
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      const event = JSON.parse(line) as {
+        ready?: true;
+        peers?: unknown[];
+        id?: number;
+        result?: unknown;
+        error?: string;
+      };
+      if (event.ready) {
+        child.removeAllListeners('exit');
+        ready(till);
+      }
+      if (event.peers) till.peersSeen = event.peers.length;
+      if (event.id !== undefined) {
+        const call = waiting.get(event.id);
+        waiting.delete(event.id);
+        if (event.error !== undefined) call?.fail(new Error(event.error));
+        else call?.done(event.result);
+      }
+    });
+  });
+}
+
+describe('three tills of one shop on three hosts', () => {
+  let lan: Lan;
+  let dir: string;
+  const tills: ShopTill[] = [];
+  const claimsOf = (index: number): string => join(dir, `till-${index + 1}-claims.json`);
+
+  beforeAll(async () => {
+    // Loud, never quiet: without namespaces this test cannot run, and says why.
+    requireNetworkNamespaces();
+    dir = await mkdtemp(join(tmpdir(), 'till-lan-'));
+    // Three tills, and a fourth host for the siege.
+    lan = await createLan(4);
+    for (const [index, host] of lan.hosts.slice(0, 3).entries()) {
+      tills.push(await startTill(host, `Till ${index + 1}`, claimsOf(index)));
+    }
+    // Each finds the two others by mDNS, with no address named anywhere.
+    await vi.waitFor(() => expect(tills.map((till) => till.peersSeen)).toEqual([2, 2, 2]), { timeout: 15_000 });
+  }, 60_000);
+
+  afterAll(async () => {
+    await Promise.all(tills.map((till) => till.stop().catch(() => undefined)));
+    await lan?.remove();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  test('the check at Till 2 names a reward Till 1 redeemed', async () => {
+    expect((await tills[0]!.claim('RW-LAN0001')).unreachable).toEqual([]);
+    const result = await tills[1]!.check('RW-LAN0001');
+    expect(result).toMatchObject({ claimedBy: { till: 'Till 1' }, unreachable: [] });
+  }, 30_000);
+
+  test('Till 1 redeems with its link to Till 2 down, restarts, and the link comes back: Till 2 refuses it', async () => {
+    await lan.cut(1);
+    // Named by its till name, heard in the sealed hello, not by an address.
+    expect((await tills[0]!.claim('RW-LAN0002')).unreachable).toEqual(['Till 2']);
+    await tills[0]!.stop();
+    tills[0] = await startTill(lan.hosts[0]!, 'Till 1', claimsOf(0));
+    await lan.heal(1);
+    await vi.waitFor(
+      async () => expect(await tills[1]!.check('RW-LAN0002')).toMatchObject({ claimedBy: { till: 'Till 1' } }),
+      { timeout: 15_000 },
+    );
+  }, 60_000);
+
+  test('a siege from one host: 40 idle connections to each till, and the checks still reach every till', async () => {
+    const hostile = lan.hosts[3]!;
+    const targets = lan.hosts.slice(0, 3).map((host) => `${host.address}:${LEDGER_PORT}`);
+    const siege = hostile.spawnTsx(SIEGE, ['--per-port', '40', ...targets]);
+    let holding = 0;
+    createInterface({ input: siege.stdout! }).on('line', (line) => {
+      holding = (JSON.parse(line) as { holding: number }).holding;
+    });
+    try {
+      // The host holds all it can: a few connections on each till, renewed as they are closed.
+      await vi.waitFor(() => expect(holding).toBeGreaterThan(0), { timeout: 10_000 });
+      for (let round = 0; round < 10; round += 1) {
+        const started = performance.now();
+        const result = await tills[1]!.check(`RW-SIEGE${round}`);
+        expect(result.unreachable).toEqual([]);
+        expect(performance.now() - started).toBeLessThan(1500);
+      }
+    } finally {
+      siege.kill('SIGKILL');
+    }
+  }, 60_000);
+
+  test('a split heals: every till knows every claim, asking nothing itself', async () => {
+    await lan.cut(2);
+    expect((await tills[2]!.claim('RW-LAN0003')).unreachable.sort()).toEqual(['Till 1', 'Till 2']);
+    expect((await tills[0]!.claim('RW-LAN0004')).unreachable).toEqual(['Till 3']);
+    await lan.heal(2);
+    // Anti-entropy: no check, no claim; each till learns what the others hold.
+    await vi.waitFor(
+      async () => {
+        expect((await tills[0]!.holder('RW-LAN0003'))?.till).toBe('Till 3');
+        expect((await tills[1]!.holder('RW-LAN0003'))?.till).toBe('Till 3');
+        expect((await tills[2]!.holder('RW-LAN0004'))?.till).toBe('Till 1');
+        expect((await tills[2]!.holder('RW-LAN0002'))?.till).toBe('Till 1');
+      },
+      { timeout: 20_000, interval: 500 },
+    );
+  }, 60_000);
+});
