@@ -133,6 +133,8 @@ const ELECTRON_LAYERS = {
   policy: [...SHELLS, 'bridge', 'service', 'links', 'demo', 'app-page', 'shop-ledger', 'updates'],
   updates: [...SHELLS, 'bridge', 'service', 'storage', 'links', 'demo', 'app-page', 'shop-ledger'],
   bridge: SHELLS,
+  // The customer display's hub and model check (docs/screens.md#the-customer-display).
+  display: [...SHELLS, 'bridge', 'service', 'storage', 'links', 'demo', 'app-page', 'shop-ledger', ...MANAGEMENT],
 };
 
 /** The browser shell runs where Electron cannot: importing it there would fail on those very machines. */

@@ -275,6 +275,7 @@ export interface Redemption {
 export { ARABIC_DIGITS, INTERFACE_LANGUAGES, THEMES } from './settings-choices';
 export type { ArabicDigits, InterfaceLanguage, Theme } from './settings-choices';
 import type { ArabicDigits, InterfaceLanguage, Theme } from './settings-choices';
+import type { DisplayModel } from './display-model';
 
 /** Not secret; kept by the main process in the user-data folder. */
 export interface Settings {
@@ -331,6 +332,14 @@ export interface Settings {
    * optionally their number on the POS; at most 50. A POS link may name one (`cashier`).
    */
   cashiers: CashierEntry[];
+  /**
+   * The customer display (docs/screens.md#the-customer-display): the id of the screen its
+   * window opens on (Electron's `Display.id`), or null for none. Never the cashier's screen
+   * unless chosen.
+   */
+  customerDisplayId: number | null;
+  /** Seconds without activity after which the customer display clears back to idle (10-600). */
+  displayIdleSeconds: number;
 }
 
 /** One of the till's cashiers, as Settings lists them. */
@@ -461,7 +470,9 @@ export type LinkRoute = LinkRequest['route'];
 /** Pushed from the main process to the page, or handed over when the page starts. */
 export type LinkMessage =
   | { kind: 'request'; id: string; request: LinkRequest; receivedAt: string }
-  | { kind: 'refused'; reason: string; receivedAt: string };
+  | { kind: 'refused'; reason: string; receivedAt: string }
+  /** The customer typed their phone on the customer display (digits only); never stored. */
+  | { kind: 'customer-entry'; digits: string; receivedAt: string };
 
 export type LinkOutcome = 'redeemed' | 'queued' | 'refused';
 
@@ -569,6 +580,21 @@ export interface TillOperations {
   endManagerApproval: { payload: void; result: Result<null> };
   /** Saves the page on screen (the end-of-shift report) as a PDF where the manager chooses. */
   saveReportPdf: { payload: { fileName: string }; result: Result<ReportPdfOutcome> };
+  // ---- the customer display (common/display-model.ts) ----
+  /** Shows the sanitised model on the customer display; the answer says whether one is attached. */
+  showOnDisplay: { payload: DisplayModel; result: Result<{ displays: number }> };
+  /** The screens a display window can open on (Electron); none in the browser shell. */
+  listScreens: { payload: void; result: Result<DisplayScreen[]> };
+}
+
+/** A screen of the till PC, as Settings offers it for the customer display. */
+export interface DisplayScreen {
+  id: number;
+  label: string;
+  width: number;
+  height: number;
+  /** The screen the till's own window is on. */
+  cashiers: boolean;
 }
 
 /**
@@ -610,6 +636,8 @@ export const CHANNELS = {
   setManagerPin: 'till:pin:set',
   endManagerApproval: 'till:pin:end',
   saveReportPdf: 'till:report:pdf',
+  showOnDisplay: 'till:display:show',
+  listScreens: 'till:display:screens',
 } as const satisfies Record<Operation, string>;
 
 export type Channel = (typeof CHANNELS)[Operation];

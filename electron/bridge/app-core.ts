@@ -41,6 +41,10 @@ import { describePolicyProblem, NO_POLICY, policyManagerPinHash, type PolicyRead
 import { watchPolicy, type PolicyWatch } from '../policy/policy-watch';
 import type { MachinePolicySource } from '../policy/machine-policy';
 import { createActivityBoard, type ActivityBoard } from '../updates/till-activity';
+import { createDisplayHub, type DisplayHub } from '../display/display-hub';
+import { displayModelSchema } from '../display/display-model-schema';
+import { isDisplayPage } from '../display/display-page';
+import type { DisplayScreen } from '../../common/contract';
 
 export type BridgeSender = { url: string } | null | undefined;
 export type BridgeHandler = (sender: BridgeSender, payload: unknown) => Promise<unknown>;
@@ -64,6 +68,8 @@ export interface AppCore {
   reloadPolicy(): Promise<PolicyReading>;
   /** What the page last said about the till's work: the updater installs only when it is idle. */
   activity: ActivityBoard;
+  /** The customer display: the till's model to its windows, the keypad's entries to the page. */
+  display: DisplayHub;
 }
 
 export interface AppCoreOptions {
@@ -113,6 +119,8 @@ export interface AppCoreOptions {
   pinCost?: PinCost;
   /** Prints the page to a PDF the manager saves (Electron's `printToPDF`); absent where the shell cannot. */
   reportPdf?: (fileName: string) => Promise<'saved' | 'cancelled'>;
+  /** The screens a customer display can open on (Electron's `screen`); none where the shell has no windows. */
+  screens?: () => DisplayScreen[];
 }
 
 const DEFAULT_TIMEOUT_MS = 8000;
@@ -326,6 +334,11 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     ...(options.callbackRetryDelaysMs ? { retryDelaysMs: options.callbackRetryDelaysMs } : {}),
   });
   const deliveries = new Set<Promise<DeliveryResult>>();
+  const display = createDisplayHub({
+    log,
+    toTill: (message) => links.hand(message),
+    isDisplaySender: (sender) => isDisplayPage(sender?.url, appOrigin),
+  });
 
   // Each operation: the schema its payload must match, and what to do with a valid payload.
   type Run = (payload: unknown) => Promise<Result<unknown> | Failure>;
@@ -540,6 +553,8 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       activity.report(report, now());
       return { ok: true, data: { policyRevision } };
     }),
+    showOnDisplay: op(displayModelSchema, async (model) => ({ ok: true, data: { displays: display.show(model) } })),
+    listScreens: op(payloads.noPayload, async () => ({ ok: true, data: options.screens?.() ?? [] })),
   };
 
   const handlers = {} as BridgeHandlers;
@@ -576,6 +591,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     policy: policyReading,
     reloadPolicy: () => policyWatch?.reload() ?? Promise.resolve(NO_POLICY),
     activity,
+    display,
     async dispose() {
       policyWatch?.stop();
       await shop.stop();

@@ -71,6 +71,7 @@ async function main(): Promise<void> {
     server = await startPageServer({
       secret: newAccessSecret(),
       bridgeScript: await bundlePageBridge(),
+      displayScript: await bundlePageBridge('display-bridge.ts'),
       appProtocol: createAppProtocolHandler({
         rootDir: options.rendererDir,
         fetchFile: async (fileUrl) => new Response(await readFile(fileURLToPath(fileUrl))),
@@ -118,6 +119,8 @@ async function main(): Promise<void> {
   lock.publish(address);
   for (const url of options.links) core.links.receive(url, 'command-line');
   console.log(`Loyalty Till is running at ${address} (open it in a browser; Ctrl+C stops it).`);
+  // On a second screen of this computer only: the page carries the same secret (docs/screens.md).
+  console.log(`The customer display is at ${server.displayAddress}`);
   if (options.openBrowser) openInBrowser(address);
 }
 

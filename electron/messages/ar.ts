@@ -158,4 +158,8 @@ export const ar: Record<MainMessageKey, string> = {
   'keyImport.tooLong': 'يحمل الإدخال القياسي أكثر من {max} بايت، وهذا أكثر بكثير من مفتاح API؛ لم يُخزَّن شيء.',
   'keyImport.refused': 'رُفض مفتاح API: {why} لم يُخزَّن شيء.',
   'keyImport.failed': 'تعذّر تخزين مفتاح API ({reason}).',
+
+  // The customer display's settings.
+  'settings.customerDisplayId': 'اختر إحدى الشاشات المعروضة، أو لا شيء.',
+  'settings.displayIdleSeconds': 'اختر بين ١٠ و٦٠٠ ثانية.',
 };

@@ -175,6 +175,10 @@ export const en = {
   'keyImport.tooLong': 'Standard input holds more than {max} bytes, far more than an API key; nothing was stored.',
   'keyImport.refused': 'The API key was refused: {why} Nothing was stored.',
   'keyImport.failed': 'The API key could not be stored ({reason}).',
+
+  // The customer display's settings.
+  'settings.customerDisplayId': 'Choose one of the screens listed, or none.',
+  'settings.displayIdleSeconds': 'Choose between 10 and 600 seconds.',
 } as const;
 
 export type MainMessageKey = keyof typeof en;

@@ -49,6 +49,7 @@ describe('the browser shell’s page server', () => {
     server = await startPageServer({
       secret: newAccessSecret(),
       bridgeScript: BRIDGE_SCRIPT,
+      displayScript: 'window.tillDisplay = {};',
       appProtocol: createAppProtocolHandler({
         rootDir: join(dir, 'renderer'),
         fetchFile: async (fileUrl) => new Response(await readFile(fileURLToPath(fileUrl))),
