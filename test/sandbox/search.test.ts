@@ -317,13 +317,13 @@ describe('search by a loyalty card’s serial number (docs/sandbox.md)', () => {
       for (const customer of reply.body.data)
         expect(
           customer.cards.some((card: any) => card.serial_number.toUpperCase().includes(term.toUpperCase())) ||
-            customer.phone.replace(/\D/g, '').includes(term.replace(/\D/g, '')),
+            customer.phone.replace(/\D/g, '').includes(term.replace(/\D/g, '').replace(/^0+/, '')),
         ).toBe(true);
     }
   });
 
   it('a serial nobody holds finds nobody, and names are still searched as before', async () => {
     expect((await search('search=ZZ-99999999')).body.data).toEqual([]);
-    expect(names(await search('search=layla'))).toEqual([layla.name]);
+    expect(names(await search('search=layla%20haddad'))).toEqual([layla.name]);
   });
 });
