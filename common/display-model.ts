@@ -19,8 +19,11 @@ export interface DisplayCard {
 export interface DisplayReward {
   name: string;
   description: string | null;
-  /** What the customer is handed: "2 × Latte, Tea"; null where the service did not say. */
-  products: { quantity: number; names: string[] } | null;
+  /**
+   * What the customer is handed: how many items, chosen from how many products (the service
+   * lists products by id, which the display never shows); null where the service did not say.
+   */
+  products: { quantity: number; choices: number } | null;
   /** The day it expires (YYYY-MM-DD, the till's calendar), or null. */
   expiresOn: string | null;
   /** It expires within the next seven days. */

@@ -15,7 +15,7 @@ const points = z.int().min(-1_000_000_000).max(1_000_000_000);
 const reward = z.strictObject({
   name: text(200),
   description: text(500).nullable(),
-  products: z.strictObject({ quantity: z.int().min(0).max(10_000), names: z.array(text(200)).max(20) }).nullable(),
+  products: z.strictObject({ quantity: z.int().min(0).max(10_000), choices: z.int().min(0).max(10_000) }).nullable(),
   expiresOn: z.iso.date().nullable(),
   expiresThisWeek: z.boolean(),
 });

@@ -34,7 +34,7 @@ export function displayReward(reward: Reward, now: Date): DisplayReward {
     name: reward.name,
     description: reward.description,
     products: reward.allowed_products
-      ? { quantity: reward.allowed_products.quantity, names: [...reward.allowed_products.products_list] }
+      ? { quantity: reward.allowed_products.quantity, choices: reward.allowed_products.products_list.length }
       : null,
     expiresOn: reward.expires_at ? localDay(reward.expires_at) : null,
     expiresThisWeek: Number.isFinite(expires) && expires >= now.getTime() && expires - now.getTime() <= WEEK_MS,

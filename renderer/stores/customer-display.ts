@@ -6,7 +6,6 @@ import { t } from '../i18n';
 import { displayView } from '../lib/display-model';
 import { readPhone } from '../lib/phone';
 import { useCustomersStore } from './customers';
-import { useLinksStore } from './links';
 import { useNavigationStore } from './navigation';
 import { useRewardsStore } from './rewards';
 import { useSettingsStore } from './settings';
@@ -26,7 +25,6 @@ export const useCustomerDisplayStore = defineStore('customerDisplay', () => {
   const navigation = useNavigationStore();
   const customers = useCustomersStore();
   const rewards = useRewardsStore();
-  const links = useLinksStore();
 
   const blanked = ref(false);
   const lookingUp = ref(false);
@@ -110,8 +108,9 @@ export const useCustomerDisplayStore = defineStore('customerDisplay', () => {
   /** A phone the customer typed on the display: looked up as the cashier's own search would. */
   async function receive(message: LinkMessage): Promise<void> {
     if (message?.kind !== 'customer-entry' || !settings.isConfigured) return;
-    // A cashier in the middle of a form or a redemption is not interrupted by the queue.
-    if (links.cashierBusy()) return;
+    // A cashier in the middle of a form or a redemption is not interrupted by the queue; one
+    // who just pressed a key may be, since the customer at the counter is the one they serve.
+    if (inTheMiddleOfSomething()) return;
     const phone = readPhone(message.digits, settings.defaultCountry);
     navigation.home();
     blanked.value = false;
@@ -134,6 +133,12 @@ export const useCustomerDisplayStore = defineStore('customerDisplay', () => {
     } finally {
       lookingUp.value = false;
     }
+  }
+
+  function inTheMiddleOfSomething(): boolean {
+    const screen = navigation.screen.name;
+    if (screen === 'register' || screen === 'correct' || screen === 'settings' || screen === 'report') return true;
+    return screen === 'reward' && (rewards.checking || rewards.redeeming || rewards.canRedeem);
   }
 
   let stopPushing: (() => void) | null = null;

@@ -18,7 +18,7 @@ const MODEL: DisplayModel = {
       {
         name: 'Free coffee',
         description: null,
-        products: { quantity: 1, names: ['Latte'] },
+        products: { quantity: 1, choices: 2 },
         expiresOn: '2026-12-01',
         expiresThisWeek: true,
       },
