@@ -126,7 +126,7 @@ export const ar: MessageSchema = {
     },
   },
   scans: {
-    notRecognised: 'تم مسح «{text}»: ليس رمز مكافأة ولا رقم هاتف.',
+    notRecognised: 'تم مسح «{text}»: ليس رمز مكافأة ولا رقم هاتف ولا بطاقة ولاء.',
   },
   settings: {
     key: {
@@ -723,5 +723,8 @@ export const ar: MessageSchema = {
     otherLanguage: 'English',
     enteredByCustomer: 'أدخله العميل على شاشته',
     blankKey: 'إخفاء شاشة العميل',
+    noCard: 'لا يحمل أي عميل بطاقة الولاء {serial}.',
+    severalCards: 'يحمل أكثر من عميل بطاقة الولاء {serial}: ابحث عن العميل بدلًا من ذلك.',
+    openedAsCard: 'لا يملك أحد الرقم {serial} هاتفًا: فُتح كبطاقة ولاء.',
   },
 };

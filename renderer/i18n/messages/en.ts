@@ -130,7 +130,7 @@ export const en = {
     },
   },
   scans: {
-    notRecognised: 'Scanned “{text}”: not a reward code or a phone number.',
+    notRecognised: 'Scanned “{text}”: not a reward code, a phone number or a loyalty card.',
   },
   settings: {
     key: {
@@ -731,6 +731,9 @@ export const en = {
     otherLanguage: 'العربية',
     enteredByCustomer: 'Entered by the customer on the display',
     blankKey: 'blank the customer display',
+    noCard: 'No customer holds the loyalty card {serial}.',
+    severalCards: 'More than one customer holds the loyalty card {serial}: search for the customer instead.',
+    openedAsCard: 'Nobody has {serial} as a phone number: opened as a loyalty card.',
   },
 };
 

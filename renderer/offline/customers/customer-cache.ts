@@ -26,6 +26,7 @@ import type { CachedCustomer, CachedReward, OfflineDb } from '../db/schema';
 import { loadSearchIndex, yieldToBrowser, type IndexLoadOptions, type IndexLoadProgress } from '../search/index-loader';
 import { ListingMemory } from '../search/listing-memory';
 import { SlimSearchIndex, type IndexEntry } from '../search/search-index';
+import { SerialIndex } from './serial-index';
 
 // Its parts' names, as the rest of the offline core has long imported them from here.
 export { MAX_RESULTS, PAGE_SIZE, type CacheSearchResult } from './cache-search';
@@ -62,6 +63,8 @@ export class CustomerCache {
   readonly index = new SlimSearchIndex(yieldToBrowser);
   /** What the results list shows of every customer (loaded after the index). */
   readonly listings: ListingMemory;
+  /** Every cached card's serial (loaded after the listings), for a loyalty card's scan. */
+  readonly serials: SerialIndex;
   /** The cashier's searches, which background writes make way for. */
   private readonly rhythm = new SearchRhythm();
   private readonly searcher: CacheSearch;
@@ -86,6 +89,7 @@ export class CustomerCache {
   ) {
     this.now = options.now ?? (() => new Date());
     this.listings = ListingMemory.open(db);
+    this.serials = new SerialIndex(db);
     this.rewards = new RewardCache(db);
     feedOf(db).onCommitted((writes) => this.followCommitted(writes));
     this.newCustomers = new NewCustomerWrites(db, (alongside, options, scope) =>
@@ -132,6 +136,7 @@ export class CustomerCache {
       });
       this.loading = index.then(async (progress) => {
         await this.listings.load(this.db, { yieldToPage: yieldToSearches });
+        await this.serials.load({ yieldToPage: yieldToSearches });
         return progress;
       });
     }
