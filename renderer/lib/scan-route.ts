@@ -23,19 +23,26 @@ export function normaliseRewardCode(text: string): string {
   return text.trim().toUpperCase();
 }
 
-// A card's serial as printed and encoded: letters, digits and `-`, 4 to 64 of them.
-const SERIAL = /^[A-Z0-9][A-Z0-9-]{3,63}$/i;
+// A card's serial as printed and encoded: letters, digits and `-`, 6 to 64 of them, at least
+// four of them digits (so that a word, or a password typed by a password manager, is not one).
+const SERIAL = /^(?=(?:[^\d]*\d){4})[A-Z0-9][A-Z0-9-]{5,63}$/i;
 // International numbers are written with `+` (or `00`): those are never serials.
 const INTERNATIONAL = /^(\+|00)/;
 const HAS_LETTER = /[A-Z]/i;
 const ONLY_DIGITS = /^\d+$/;
 
+/** A loyalty card's serial as scanned: 6-64 letters, digits and `-`, four of them digits at least. */
+export function isCardSerial(text: string): boolean {
+  const trimmed = text.trim();
+  return SERIAL.test(trimmed) && !INTERNATIONAL.test(trimmed);
+}
+
 /**
  * What a scan is (docs/screens.md, "Barcode scanners"), in this order:
  * 1. `RW-` and letters or digits: a reward code (the service issues them so; no card is).
  * 2. `+` or `00` first, reading as a phone: a phone.
- * 3. Letters, digits and `-` with a letter among them: a card's serial.
- * 4. Digits only: reading as a phone of the till's country, a phone first and a card's serial
+ * 3. 6-64 letters, digits and `-`, with a letter and at least four digits: a card's serial.
+ * 4. 6-64 digits only: reading as a phone of the till's country, a phone first and a card's serial
  *    when nobody has that phone (`phone-or-card`); otherwise a card's serial.
  * 5. Any other text reading as a phone (spaces, brackets): a phone. Anything else: nothing.
  */
@@ -44,8 +51,8 @@ export function readScan(text: string, defaultCountry: string): ScanMeaning {
   if (isRewardCode(trimmed)) return { kind: 'reward', code: normaliseRewardCode(trimmed) };
   const phone = readPhone(trimmed, defaultCountry);
   if (INTERNATIONAL.test(trimmed)) return phone ? { kind: 'phone', phone } : { kind: 'unknown', text };
-  if (SERIAL.test(trimmed) && HAS_LETTER.test(trimmed)) return { kind: 'card', serial: trimmed.toUpperCase() };
-  if (ONLY_DIGITS.test(trimmed) && SERIAL.test(trimmed))
+  if (isCardSerial(trimmed) && HAS_LETTER.test(trimmed)) return { kind: 'card', serial: trimmed.toUpperCase() };
+  if (ONLY_DIGITS.test(trimmed) && isCardSerial(trimmed))
     return phone ? { kind: 'phone-or-card', phone, serial: trimmed } : { kind: 'card', serial: trimmed };
   if (phone) return { kind: 'phone', phone };
   return { kind: 'unknown', text };

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_FIXTURES } from '../../sandbox';
 import type { DisplayModel } from '../../common/display-model';
 import { checkCode, confirmRedeem, openCustomer } from './cashier';
-import { SCREENSHOT_DIR, startHarness, type Harness } from './harness';
+import { SCREENSHOT_DIR, scannerBurst, startHarness, type Harness } from './harness';
+import { CHANNELS } from '../../common/contract';
 import { axeViolations, THEMES } from './screen-checks';
 
 // The customer display end to end: the till's page and the display's page in Chromium, each
@@ -189,7 +190,18 @@ describe('the customer display', () => {
     await expect.poll(() => display.locator('html').getAttribute('dir')).toBe('ltr');
   });
 
-  it('with the service cut: the customer from the cache "as of", the check by the cache, the queued redemption', async () => {
+  it('a scanned loyalty card opens its customer: the service’s search, kept to the exact serial', async () => {
+    const serial = laylaRecord.cards[0]!.serial_number;
+    await scannerBurst(h.page, serial.toLowerCase());
+    await expect.poll(() => h.page.getByTestId('customer-name').textContent()).toBe(layla.name);
+    await expect.poll(view).toBe('customer');
+    const searches = h.bridgeCalls.filter((call) => call.channel === CHANNELS.searchCustomers);
+    expect(searches.map((call) => call.payload)).toContainEqual({ search: serial, page: 1, per_page: 20 });
+    await h.page.keyboard.press('Escape');
+    await expect.poll(view).toBe('idle');
+  });
+
+  it('with the service cut: the customer from the cache "as of", the check by the cache, the queued redemption, a scanned card', async () => {
     await h.stopSandbox();
     await typeOnDisplay('0501234567');
     await display.getByTestId('display-submit').click();
@@ -208,6 +220,15 @@ describe('the customer display', () => {
     expect(await displayText()).toContain('Your card is updated when the till reconnects.');
     await checkState('offline-queued');
     await h.page.getByTestId('next-customer').click();
+    await expect.poll(view).toBe('idle');
+    // A loyalty card scanned offline: its holder from the cache's serials.
+    const searchesBefore = h.bridgeCalls.filter((call) => call.channel === CHANNELS.searchCustomers).length;
+    await scannerBurst(h.page, laylaRecord.cards[0]!.serial_number);
+    await expect.poll(() => h.page.getByTestId('customer-name').textContent()).toBe(layla.name);
+    await expect.poll(view).toBe('customer');
+    expect(await display.getByTestId('display-as-of').textContent()).toMatch(/^as of /);
+    expect(h.bridgeCalls.filter((call) => call.channel === CHANNELS.searchCustomers).length).toBe(searchesBefore);
+    await h.page.keyboard.press('Escape');
     await expect.poll(view).toBe('idle');
     await h.restartSandbox();
   });
