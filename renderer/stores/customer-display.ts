@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia';
 import { computed, ref, watch } from 'vue';
-import type { LinkMessage } from '../../common/contract';
+import type { DisplayScreen, LinkMessage, SettingsPatch } from '../../common/contract';
 import type { DisplayModel } from '../../common/display-model';
 import { t } from '../i18n';
 import { displayView } from '../lib/display-model';
@@ -36,6 +36,25 @@ export const useCustomerDisplayStore = defineStore('customerDisplay', () => {
   /** The name of this till's programme, learnt from the cards of customers opened. */
   const programmeName = ref<string | null>(null);
   let revision = 0;
+  /** The screens a display window can open on (Electron); none in the browser shell. */
+  const screens = ref<DisplayScreen[]>([]);
+  /** Field errors of the last save of the display's settings. */
+  const fieldErrors = ref<Record<string, string>>({});
+
+  async function loadScreens(): Promise<void> {
+    const result = await till().listScreens();
+    screens.value = result.ok ? result.data : [];
+  }
+
+  /** Saves the display's settings on their own (Settings' "Customer display" group). */
+  async function saveSettings(
+    patch: Pick<SettingsPatch, 'customerDisplayId' | 'displayIdleSeconds'>,
+  ): Promise<boolean> {
+    const result = await till().updateSettings(patch);
+    fieldErrors.value = result.ok ? {} : (result.error.fields ?? { customerDisplayId: result.error.message });
+    if (result.ok) await settings.load();
+    return result.ok;
+  }
 
   watch(
     () => navigation.screen.name,
@@ -164,5 +183,21 @@ export const useCustomerDisplayStore = defineStore('customerDisplay', () => {
     window.removeEventListener('keydown', onKeyDown);
   }
 
-  return { blanked, lookingUp, notFound, enteredByCustomer, attached, view, model, toggleBlank, receive, start, stop };
+  return {
+    blanked,
+    lookingUp,
+    notFound,
+    enteredByCustomer,
+    attached,
+    view,
+    model,
+    screens,
+    fieldErrors,
+    loadScreens,
+    saveSettings,
+    toggleBlank,
+    receive,
+    start,
+    stop,
+  };
 });
