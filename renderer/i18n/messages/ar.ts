@@ -713,7 +713,8 @@ export const ar: MessageSchema = {
     expired: 'انتهت صلاحية هذه المكافأة.',
     unavailable: 'لا يمكن استخدام هذه المكافأة.',
     enjoy: '{reward} — بالهناء',
-    pointsLeft: 'لم تبقَ نقاط، −{cost} | بقيت نقطة واحدة، −{cost} | بقيت نقطتان، −{cost} | بقيت {left} نقاط، −{cost} | بقيت {left} نقطة، −{cost} | بقيت {left} نقطة، −{cost}',
+    pointsLeft:
+      'لم تبقَ نقاط، −{cost} | بقيت نقطة واحدة، −{cost} | بقيت نقطتان، −{cost} | بقيت {left} نقاط، −{cost} | بقيت {left} نقطة، −{cost} | بقيت {left} نقطة، −{cost}',
     queued: 'تُحدَّث بطاقتك عند عودة اتصال نقطة البيع.',
     notFound: 'لم نجد هذا الرقم.',
     signUp: 'يمكن لأمين الصندوق تسجيلك.',
