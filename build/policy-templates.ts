@@ -198,38 +198,6 @@ export const TEMPLATE_POLICIES: readonly TemplatePolicy[] = [
     elements: [{ kind: 'list', valueName: 'shopPeers', label: { en: 'Tills', ar: 'نقاط البيع' } }],
   },
   {
-    name: 'settings.customerDisplayId',
-    category: 'settings',
-    key: SETTINGS,
-    title: { en: 'Customer display screen', ar: 'شاشة عرض العميل' },
-    explain: {
-      en: "The id of the screen the customer display opens on (the till's Settings list them).",
-      ar: 'معرّف الشاشة التي تُفتح عليها شاشة العميل (تعرضها إعدادات نقطة البيع).',
-    },
-    elements: [
-      {
-        kind: 'number',
-        valueName: 'customerDisplayId',
-        min: 0,
-        max: 4294967295,
-        label: { en: 'Screen id', ar: 'معرّف الشاشة' },
-      },
-    ],
-  },
-  {
-    name: 'settings.displayIdleSeconds',
-    category: 'settings',
-    key: SETTINGS,
-    title: { en: 'Customer display back to idle', ar: 'عودة شاشة العميل إلى الانتظار' },
-    explain: {
-      en: 'Seconds without activity after which the customer display clears, 10 to 600.',
-      ar: 'الثواني دون نشاط التي تُمسح بعدها شاشة العميل، من ١٠ إلى ٦٠٠.',
-    },
-    elements: [
-      { kind: 'number', valueName: 'displayIdleSeconds', min: 10, max: 600, label: { en: 'Seconds', ar: 'الثواني' } },
-    ],
-  },
-  {
     name: 'settings.shopLedgerPort',
     category: 'settings',
     key: SETTINGS,
