@@ -118,9 +118,11 @@ async function main(): Promise<void> {
 
   lock.publish(address);
   for (const url of options.links) core.links.receive(url, 'command-line');
-  console.log(`Loyalty Till is running at ${address} (open it in a browser; Ctrl+C stops it).`);
-  // On a second screen of this computer only: the page carries the same secret (docs/screens.md).
-  console.log(`The customer display is at ${server.displayAddress}`);
+  // The customer display's address beside it, for a second screen of this computer only
+  // (docs/screens.md#the-customer-display): one line, as scripts read it.
+  console.log(
+    `Loyalty Till is running at ${address} (open it in a browser; Ctrl+C stops it); its customer display is at ${server.displayAddress}`,
+  );
   if (options.openBrowser) openInBrowser(address);
 }
 

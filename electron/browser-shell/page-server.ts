@@ -11,12 +11,11 @@ import { createPageLinks, MAX_MESSAGE_BYTES, serveBridgeSocket } from './bridge-
 import { DISPLAY_PAGE_FILE, DISPLAY_SHELL_PATH } from '../display/display-page';
 import { serveDisplaySocket } from './display-socket';
 
+import { DISPLAY_SCRIPT_PATH, DISPLAY_SOCKET_PATH } from './socket-paths';
+
 /** Under the secret, beside the renderer's files: names the Vite build never produces. */
 export const BRIDGE_SCRIPT_PATH = '/__till/bridge.js';
 export const BRIDGE_SOCKET_PATH = '/__till/socket';
-/** The customer display's page bridge and socket (docs/screens.md#the-customer-display). */
-export const DISPLAY_SCRIPT_PATH = '/__till/display.js';
-export const DISPLAY_SOCKET_PATH = '/__till/display-socket';
 
 /**
  * Added to every answer, on top of what the `app://` handler sends: the secret is in the page's
