@@ -37,6 +37,8 @@ export function startCustomerDisplay(options: {
   const { core, preloadPath, devTools } = options;
   let window: BrowserWindow | null = null;
   let detach: (() => void) | null = null;
+  /** Where the window was last put, so that the settings' poll moves it only on a change. */
+  let placedAt = '';
 
   const allScreens = (): ScreenInfo[] => screen.getAllDisplays();
   const chosenId = async (): Promise<number | null> => {
@@ -66,10 +68,15 @@ export function startCustomerDisplay(options: {
     const bounds = displayBounds(allScreens(), await chosenId());
     if (!bounds) return close();
     if (window && !window.isDestroyed()) {
+      if (placedAt === JSON.stringify(bounds)) return;
+      placedAt = JSON.stringify(bounds);
+      // Out of full screen first: a full-screen window keeps its screen's bounds on some systems.
+      window.setFullScreen(false);
       window.setBounds(bounds);
       window.setFullScreen(true);
       return;
     }
+    placedAt = JSON.stringify(bounds);
     const created = new BrowserWindow({
       ...bounds,
       frame: false,

@@ -249,6 +249,27 @@ describe('the customer display', () => {
     await checkState('wait');
   });
 
+  it('the states the flows above pass through too quickly to check: looking up, and a refusal', async () => {
+    const base = models.at(-1)!;
+    const reward = {
+      name: 'Free coffee',
+      description: null,
+      products: { quantity: 1, choices: 2 },
+      expiresOn: null,
+      expiresThisWeek: false,
+    };
+    // As the till's page sends them (the same channel, the same checks), one after the other.
+    await h.call('showOnDisplay', { ...base, view: { kind: 'looking-up' }, revision: base.revision + 1 });
+    await expect.poll(view).toBe('looking-up');
+    await checkState('looking-up');
+    await h.call('showOnDisplay', { ...base, view: { kind: 'refused', reward }, revision: base.revision + 2 });
+    await expect.poll(view).toBe('refused');
+    expect(await displayText()).toContain('This reward was already used.');
+    await checkState('refused');
+    await h.call('showOnDisplay', { ...base, view: { kind: 'idle' }, revision: base.revision + 3 });
+    await expect.poll(view).toBe('idle');
+  });
+
   it('no pushed model and no DOM held a phone, email, birthday, reward code, id or order reference', async () => {
     expect(models.length).toBeGreaterThan(10);
     const forbidden = [
