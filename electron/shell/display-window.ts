@@ -88,6 +88,9 @@ export function startCustomerDisplay(options: {
       webPreferences: secureWebPreferences({ preloadPath, devTools }),
     });
     created.setMenu(null);
+    // The display never goes anywhere, not even to the till's own page (the app-wide guards
+    // already keep every window on the app's origin).
+    created.webContents.on('will-navigate', (event) => event.preventDefault());
     window = created;
     detach = core.display.attach((model) => created.webContents.send(DISPLAY_PUSH_CHANNEL, model));
     created.on('closed', () => {

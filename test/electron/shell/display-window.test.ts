@@ -106,6 +106,10 @@ describe('the customer display window', () => {
     const [window] = electron.windows;
     expect(window.options).toMatchObject({ x: 1366, y: 0, width: 1024, height: 768, frame: false, fullscreen: true });
     expect(window.setMenu).toHaveBeenCalledWith(null);
+    // It never navigates, not even to the till's own page on the same origin.
+    const navigation = { url: 'app://till/index.html', preventDefault: vi.fn() };
+    window.webContents.emit('will-navigate', navigation);
+    expect(navigation.preventDefault).toHaveBeenCalled();
     expect(window.loaded).toEqual(['app://till/display.html']);
     // The till window's preferences (whose values electron-shell.test.ts holds to the
     // checklist), with the display's own preload.
