@@ -12,6 +12,7 @@ import { newAccessSecret } from '../../../electron/browser-shell/access-guard';
 import { startPageServer, withBridgeScript, type PageServer } from '../../../electron/browser-shell/page-server';
 import { createAppCore } from '../../../electron/bridge/app-core';
 import { createCapturedLog } from '../../support/captured-log';
+import { IDLE_DISPLAY_MODEL } from '../../support/display-models';
 import { rawGet } from '../../support/raw-get';
 import { createTestCipher } from '../../support/test-cipher';
 
@@ -180,16 +181,7 @@ describe('the browser shell’s page server', () => {
       expect(await nextMessage(display)).toEqual({ id: 2, result: null });
       till.send(JSON.stringify({ id: 3, channel: DISPLAY_CHANNELS.enterPhone, payload: { digits: '0501234567' } }));
       expect(await nextMessage(till)).toEqual({ id: 3, refused: 'No such channel.' });
-      const model = {
-        view: { kind: 'idle' },
-        programme: null,
-        asOf: null,
-        language: 'en',
-        digits: 'arab',
-        theme: 'system',
-        idleSeconds: 30,
-        revision: 1,
-      };
+      const model = IDLE_DISPLAY_MODEL;
       const pushed = nextMessage(display);
       expect(await server.core.handlers[CHANNELS.showOnDisplay]({ url: `${origin}/` }, model)).toMatchObject({
         ok: true,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import { DISPLAY_CHANNELS, DISPLAY_PUSH_CHANNEL, type DisplayModel } from '../../../common/display-model';
+import { DISPLAY_CHANNELS, DISPLAY_PUSH_CHANNEL } from '../../../common/display-model';
 import { createCoreFixture, type CoreFixture } from '../../support/app-core-fixture';
+import { IDLE_DISPLAY_MODEL } from '../../support/display-models';
 
 // The customer display's window (electron/shell/display-window.ts) against a recording stand-in
 // for `electron`, as the till's window is in electron-shell.test.ts: which screen it opens on,
@@ -59,16 +60,7 @@ let fixture: CoreFixture;
 let display: ReturnType<typeof startCustomerDisplay>;
 const mainWindow = new electron.BrowserWindow({ x: 0, y: 0, width: 1366, height: 768 });
 
-const MODEL: DisplayModel = {
-  view: { kind: 'idle' },
-  programme: 'Coffee Club',
-  asOf: null,
-  language: 'en',
-  digits: 'arab',
-  theme: 'system',
-  idleSeconds: 30,
-  revision: 1,
-};
+const MODEL = IDLE_DISPLAY_MODEL;
 
 beforeAll(async () => {
   fixture = await createCoreFixture();
