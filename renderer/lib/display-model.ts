@@ -73,8 +73,11 @@ export interface TillScene {
     redemption: Redemption | null;
     /** The reward and card before a redemption queued offline. */
     queued: boolean;
-    /** The service or another till of the shop refused it as already used. */
-    refused: boolean;
+    /**
+     * A redemption refused: `used` when the service, another till of the shop or this till's
+     * outbox already has it; `other` for any other refusal (offline redemption off, the shop split).
+     */
+    refused: 'used' | 'other' | null;
     customer: Customer | null;
   };
   now: Date;
@@ -102,7 +105,13 @@ export function displayView(scene: TillScene): DisplayView {
         points: pointsOf(known, cards, scene.tillProgramId),
         queued: true,
       };
-    if (r.refused && known) return { kind: 'refused', reward: displayReward(known, now) };
+    if (r.refused === 'used' && known) return { kind: 'refused', reward: displayReward(known, now) };
+    if (r.refused === 'other' && known)
+      return {
+        kind: 'check',
+        reward: displayReward(known, now),
+        verdict: known.status === 'expired' ? 'expired' : 'unavailable',
+      };
     if (known) return { kind: 'check', reward: displayReward(known, now), verdict: verdictOf(known, r.offlineVerdict) };
     if (r.customer) return customerView(r.customer, scene);
     return { kind: 'idle' };

@@ -79,6 +79,15 @@ export const useCustomerDisplayStore = defineStore('customerDisplay', () => {
     return null;
   });
 
+  /** Whether a redemption was refused, and whether because the reward was already used. */
+  const refusal = computed<'used' | 'other' | null>(() => {
+    const usedElsewhere = rewards.claimedElsewhere !== null;
+    const queuedHere = rewards.refusedNote !== null && rewards.pendingHere;
+    const usedAtService = rewards.unavailableNote !== null && !!rewards.reward?.redeemed_at;
+    if (usedElsewhere || queuedHere || usedAtService) return 'used';
+    return rewards.refusedNote !== null || rewards.unavailableNote !== null ? 'other' : null;
+  });
+
   const view = computed(() =>
     displayView({
       screen: navigation.screen.name,
@@ -92,7 +101,7 @@ export const useCustomerDisplayStore = defineStore('customerDisplay', () => {
         offlineVerdict: rewards.offlineCheck?.verdict ?? null,
         redemption: rewards.redemption,
         queued: rewards.queued !== null,
-        refused: rewards.refusedNote !== null || rewards.claimedElsewhere !== null,
+        refused: refusal.value,
         customer: rewards.forCustomer,
       },
       now: new Date(),

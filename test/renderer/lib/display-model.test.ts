@@ -26,7 +26,7 @@ function scene(overrides: Partial<TillScene> = {}, rewardPart: Partial<TillScene
       offlineVerdict: null,
       redemption: null,
       queued: false,
-      refused: false,
+      refused: null,
       customer: null,
       ...rewardPart,
     },
@@ -128,9 +128,14 @@ describe('the customer display’s model', () => {
       points: { before: 180, after: 130, cost: 50 },
       queued: true,
     });
-    expect(displayView(scene({ screen: 'reward' }, { checked: breakfast, refused: true }))).toMatchObject({
+    expect(displayView(scene({ screen: 'reward' }, { checked: breakfast, refused: 'used' }))).toMatchObject({
       kind: 'refused',
       reward: { name: 'Breakfast' },
+    });
+    // Refused for another reason (offline redemption off, the shop split): not "already used".
+    expect(displayView(scene({ screen: 'reward' }, { checked: breakfast, refused: 'other' }))).toMatchObject({
+      kind: 'check',
+      verdict: 'unavailable',
     });
   });
 
