@@ -63,7 +63,17 @@ const RENDERER_DYNAMIC_IMPORTS = noDynamicImportOf(
  * on validation/ and log/, which import only messages/, which imports no other folder.
  */
 const BELOW_SUBSYSTEMS = ['validation', 'log', 'messages'];
-const ELECTRON_SUBSYSTEMS = ['updates', 'policy', 'demo', 'links', 'shop-ledger', 'service', 'storage', 'app-page'];
+const ELECTRON_SUBSYSTEMS = [
+  'updates',
+  'policy',
+  'demo',
+  'links',
+  'shop-ledger',
+  'service',
+  'storage',
+  'app-page',
+  'display',
+];
 const ELECTRON_ROWS = {
   shell: ['bridge', ...ELECTRON_SUBSYSTEMS, ...BELOW_SUBSYSTEMS],
   'browser-shell': ['bridge', ...ELECTRON_SUBSYSTEMS, ...BELOW_SUBSYSTEMS],
@@ -76,6 +86,8 @@ const ELECTRON_ROWS = {
   service: BELOW_SUBSYSTEMS,
   storage: BELOW_SUBSYSTEMS,
   'app-page': ['log', 'messages'],
+  // The customer display's hub, its model check and its window's page (docs/screens.md).
+  display: BELOW_SUBSYSTEMS,
   validation: ['messages'],
   log: ['messages'],
   messages: [],
@@ -102,7 +114,16 @@ const OFFLINE_ROWS = {
   refresh: ['db', 'db/schema.ts', 'connection', 'search', 'customers'],
   'counter-operations.ts': OFFLINE_BELOW_TOP,
   'background-work.ts': OFFLINE_BELOW_TOP,
-  'index.ts': [...OFFLINE_BELOW_TOP, 'db/open.ts', 'db/migrations', 'counter-operations.ts', 'background-work.ts'],
+  // A loyalty card's scan: the service's search filtered to the serial, else the cache's index.
+  'card-lookup.ts': OFFLINE_BELOW_TOP,
+  'index.ts': [
+    ...OFFLINE_BELOW_TOP,
+    'db/open.ts',
+    'db/migrations',
+    'counter-operations.ts',
+    'background-work.ts',
+    'card-lookup.ts',
+  ],
 };
 /** Where the offline core still imports the renderer's lib/ and i18n/. */
 const OFFLINE_REACHING_UP = {
@@ -125,6 +146,8 @@ const RENDERER_ROWS = {
   views: ['components', 'stores', 'lib', 'i18n', OFFLINE_FACADE],
   components: ['stores', 'lib', 'i18n', OFFLINE_FACADE],
   stores: ['lib', 'i18n', OFFLINE_FACADE],
+  // The customer display's own page: a second entry, with none of the till's stores or views.
+  display: ['styles.css', 'lib', 'i18n'],
   lib: ['i18n'],
   i18n: [],
   'env.d.ts': [],

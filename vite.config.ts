@@ -19,5 +19,12 @@ export default defineConfig({
     emptyOutDir: true,
     target: 'chrome130',
     sourcemap: false,
+    // Two pages: the till's, and the customer display's (docs/screens.md#the-customer-display).
+    rollupOptions: {
+      input: {
+        index: fileURLToPath(new URL('./renderer/index.html', import.meta.url)),
+        display: fileURLToPath(new URL('./renderer/display.html', import.meta.url)),
+      },
+    },
   },
 });

@@ -75,6 +75,13 @@ export async function buildMain(outDir = 'dist/main'): Promise<void> {
       outfile: `${outDir}/preload.cjs`,
       external: ['electron'],
     }),
+    // The customer display's window has its own preload: `window.tillDisplay` only.
+    build({
+      ...shared,
+      entryPoints: ['electron/shell/display-preload.ts'],
+      outfile: `${outDir}/display-preload.cjs`,
+      external: ['electron'],
+    }),
   ]);
 }
 

@@ -278,6 +278,7 @@ import type { GuardedAction } from './guarded-actions';
 export { ARABIC_DIGITS, INTERFACE_LANGUAGES, THEMES } from './settings-choices';
 export type { ArabicDigits, InterfaceLanguage, Theme } from './settings-choices';
 import type { ArabicDigits, InterfaceLanguage, Theme } from './settings-choices';
+import type { DisplayModel } from './display-model';
 
 /** Not secret; kept by the main process in the user-data folder. */
 export interface Settings {
@@ -334,6 +335,14 @@ export interface Settings {
    * optionally their number on the POS; at most 50. A POS link may name one (`cashier`).
    */
   cashiers: CashierEntry[];
+  /**
+   * The customer display (docs/screens.md#the-customer-display): the id of the screen its
+   * window opens on (Electron's `Display.id`), or null for none. Never the cashier's screen
+   * unless chosen.
+   */
+  customerDisplayId: number | null;
+  /** Seconds without activity after which the customer display clears back to idle (10-600). */
+  displayIdleSeconds: number;
 }
 
 /** One of the till's cashiers, as Settings lists them. */
@@ -464,7 +473,9 @@ export type LinkRoute = LinkRequest['route'];
 /** Pushed from the main process to the page, or handed over when the page starts. */
 export type LinkMessage =
   | { kind: 'request'; id: string; request: LinkRequest; receivedAt: string }
-  | { kind: 'refused'; reason: string; receivedAt: string };
+  | { kind: 'refused'; reason: string; receivedAt: string }
+  /** The customer typed their phone on the customer display (digits only); never stored. */
+  | { kind: 'customer-entry'; digits: string; receivedAt: string };
 
 export type LinkOutcome = 'redeemed' | 'queued' | 'refused';
 
@@ -622,6 +633,21 @@ export interface TillOperations {
   saveExport: { payload: ExportFile; result: Result<ExportOutcome> };
   /** The shop's other tills now: each asked, whether it answered, when it last did (Settings' live list). */
   shopTills: { payload: void; result: Result<ShopTills> };
+  // ---- the customer display (common/display-model.ts) ----
+  /** Shows the sanitised model on the customer display; the answer says whether one is attached. */
+  showOnDisplay: { payload: DisplayModel; result: Result<{ displays: number }> };
+  /** The screens a display window can open on (Electron); none in the browser shell. */
+  listScreens: { payload: void; result: Result<DisplayScreen[]> };
+}
+
+/** A screen of the till PC, as Settings offers it for the customer display. */
+export interface DisplayScreen {
+  id: number;
+  label: string;
+  width: number;
+  height: number;
+  /** The screen the till's own window is on. */
+  cashiers: boolean;
 }
 
 /** `enabled: false` when this till keeps no shop ledger; `lastHeardAt` ISO, null when never. */
@@ -690,6 +716,8 @@ export const CHANNELS = {
   saveReportPdf: 'till:report:pdf',
   saveExport: 'till:export:save',
   shopTills: 'till:shop:tills',
+  showOnDisplay: 'till:display:show',
+  listScreens: 'till:display:screens',
 } as const satisfies Record<Operation, string>;
 
 export type Channel = (typeof CHANNELS)[Operation];

@@ -5,6 +5,7 @@ import { i18n } from './i18n';
 import { followInterfaceLocale } from './i18n/interface-locale';
 import { installScanListener } from './lib/scanner';
 import { useActivityStore } from './stores/activity';
+import { useCustomerDisplayStore } from './stores/customer-display';
 import { useErrorLogStore } from './stores/error-log';
 import { useScansStore } from './stores/scans';
 import { useSettingsStore } from './stores/settings';
@@ -33,3 +34,6 @@ installScanListener(window, (text, context) => scans.handle(text, context));
 
 // The updater installs only while the till is idle: the page tells the main process when it is.
 useActivityStore(pinia).start();
+
+// The customer display follows the till, and its keypad's entries come here.
+useCustomerDisplayStore(pinia).start();

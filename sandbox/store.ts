@@ -250,21 +250,40 @@ export class LoyaltyStore {
     }
     const term = query.term?.trim();
     if (!term) return candidates;
+    // A card's serial number is a number too ("part of a name or number", docs/sandbox.md).
+    const serialOwners = this.serialOwners(term);
     if (isNumberFragment(term)) {
       const digits = term.replace(/\D+/g, '');
       // "050 123" is typed with the national trunk prefix, which E.164 does not carry.
       const withoutTrunk = digits.replace(/^0+/, '');
       return candidates.filter((customer) => {
         const phoneDigits = customer.phone.slice(1);
-        return phoneDigits.includes(digits) || (withoutTrunk.length > 0 && phoneDigits.includes(withoutTrunk));
+        return (
+          phoneDigits.includes(digits) ||
+          (withoutTrunk.length > 0 && phoneDigits.includes(withoutTrunk)) ||
+          serialOwners.has(customer.id)
+        );
       });
     }
     const words = foldWords(term);
     const names = this.folded();
     return candidates.filter((customer) => {
       const name = names.get(customer.id) ?? '';
-      return words.every((word) => name.includes(word));
+      return words.every((word) => name.includes(word)) || serialOwners.has(customer.id);
     });
+  }
+
+  /**
+   * The customers holding a card whose serial contains the term, case-insensitively: only for
+   * a term of one word with a digit in it, which no name search is.
+   */
+  private serialOwners(term: string): Set<string> {
+    if (/\s/.test(term) || !/\d/.test(term)) return new Set();
+    const wanted = term.toUpperCase();
+    const owners = new Set<string>();
+    for (const card of this.cardsById.values())
+      if (card.serial_number.toUpperCase().includes(wanted)) owners.add(card.customer_id);
+    return owners;
   }
 
   private folded(): Map<string, string> {

@@ -1,4 +1,6 @@
 /** What the main process's core is made with, and what it gives the shells (app-core.ts). */
+import type { DisplayHub } from '../display/display-hub';
+import type { DisplayScreen } from '../../common/contract';
 import type { ReportPdf, SaveFile } from './exports';
 import type { KeyCipher } from '../storage/key-cipher';
 import type { PinCost } from '../storage/manager-pin';
@@ -31,6 +33,8 @@ export interface AppCore {
   reloadPolicy(): Promise<PolicyReading>;
   /** What the page last said about the till's work: the updater installs only when it is idle. */
   activity: ActivityBoard;
+  /** The customer display: the till's model to its windows, the keypad's entries to the page. */
+  display: DisplayHub;
 }
 
 export interface AppCoreOptions {
@@ -82,6 +86,8 @@ export interface AppCoreOptions {
   reportPdf?: ReportPdf;
   /** Saves an export where the manager chooses (Electron's save dialog; the browser shell's one-time download). */
   saveFile?: SaveFile;
+  /** The screens a customer display can open on (Electron's `screen`); none where the shell has no windows. */
+  screens?: () => DisplayScreen[];
 }
 
 export const DEFAULT_TIMEOUT_MS = 8000;

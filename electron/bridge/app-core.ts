@@ -12,7 +12,7 @@ import { demoLeaver, demoOperations } from '../demo/demo-operations';
 import { serviceTargetOf } from '../demo/service-target';
 import { createServiceConnection } from '../service/service-connection';
 import { serviceOperations } from '../service/service-operations';
-import { createRedactingLogger, describeError, type Logger } from '../log/log';
+import { createRedactingLogger, describeError, quietConsoleLogger } from '../log/log';
 import { linkOperations } from '../links/link-operations';
 import type { Wording } from '../messages';
 import { shopOperations } from '../shop-ledger/shop-operations';
@@ -21,6 +21,7 @@ import { followPolicy } from '../policy/policy-follower';
 import { policyManagerPinHash } from '../policy/policy-reading';
 import { createActivityBoard } from '../updates/till-activity';
 import { activityOperations } from '../updates/activity-operations';
+import { customerDisplay } from '../display/display-operations';
 import { guardedHandlers } from './guarded-handlers';
 import { createManagerApproval } from './manager-approval';
 import { managerOperations } from './manager-operations';
@@ -147,6 +148,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     log,
   });
 
+  const display = customerDisplay({ log, wording, links: linking.links, shell: options });
   const handlers = guardedHandlers(
     {
       ...serviceOperations({
@@ -160,6 +162,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       ...storageOperations({ settings, vault, approval, state, configured, changed: followShop, wording }),
       ...demoOperations({ demo, settings, mode, refusal: approval.refusal, state, changed: followShop, log, wording }),
       ...linking.operations,
+      ...display.operations,
       ...managerOperations({ approval, wording }),
       ...reportOperations({ refusal: () => approval.refusal('exportJournal'), shell: options, log, wording }),
       ...shopOperations({
@@ -180,6 +183,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     handlers,
     log,
     links: linking.links,
+    display: display.hub,
     activity,
     callbackDeliveries: linking.deliveries,
     shopLedgerSettled: () => shop.settled(),
@@ -191,8 +195,4 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       await demo.shutdown();
     },
   };
-}
-
-function quietConsoleLogger(): Logger {
-  return { info: () => undefined, warn: (m) => console.warn(m), error: (m) => console.error(m) };
 }

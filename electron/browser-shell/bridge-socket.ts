@@ -97,7 +97,7 @@ export function createPageLinks(links: LinkInbox): PageLinks {
   };
 }
 
-function readRequest(text: string): PageToShell | null {
+export function readRequest(text: string): PageToShell | null {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

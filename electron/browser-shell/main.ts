@@ -75,6 +75,7 @@ async function main(): Promise<void> {
     server = await startPageServer({
       secret: newAccessSecret(),
       bridgeScript: await bundlePageBridge(),
+      displayScript: await bundlePageBridge('display-bridge.ts'),
       appProtocol: createAppProtocolHandler({
         rootDir: options.rendererDir,
         fetchFile: async (fileUrl) => new Response(await readFile(fileURLToPath(fileUrl))),
@@ -122,7 +123,11 @@ async function main(): Promise<void> {
 
   lock.publish(address);
   for (const url of options.links) core.links.receive(url, 'command-line');
-  console.log(`Loyalty Till is running at ${address} (open it in a browser; Ctrl+C stops it).`);
+  // The customer display's address beside it, for a second screen of this computer only
+  // (docs/screens.md#the-customer-display): one line, as scripts read it.
+  console.log(
+    `Loyalty Till is running at ${address} (open it in a browser; Ctrl+C stops it); its customer display is at ${server.displayAddress}`,
+  );
   if (options.openBrowser) openInBrowser(address);
 }
 

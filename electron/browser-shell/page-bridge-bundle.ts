@@ -6,9 +6,11 @@ import { fileURLToPath } from 'node:url';
  * from source under tsx, on machines that have the project's development dependencies, so a
  * build step of its own would only add a file that can go stale.
  */
-export async function bundlePageBridge(): Promise<string> {
+export async function bundlePageBridge(
+  entry: 'page-bridge.ts' | 'display-bridge.ts' = 'page-bridge.ts',
+): Promise<string> {
   const result = await build({
-    entryPoints: [fileURLToPath(new URL('./page-bridge.ts', import.meta.url))],
+    entryPoints: [fileURLToPath(new URL(`./${entry}`, import.meta.url))],
     bundle: true,
     format: 'iife',
     platform: 'browser',

@@ -10,6 +10,9 @@ import { createAccessGuard, type AccessGuard } from './access-guard';
 import { createPageLinks, MAX_MESSAGE_BYTES, serveBridgeSocket } from './bridge-socket';
 import type { SaveFile } from '../bridge/exports';
 import { createOneTimeDownloads, DOWNLOAD_PATH_PREFIX, type OneTimeDownloads } from './one-time-downloads';
+import { DISPLAY_PAGE_FILE, DISPLAY_SHELL_PATH } from '../display/display-page';
+import { serveDisplaySocket } from './display-socket';
+import { DISPLAY_SCRIPT_PATH, DISPLAY_SOCKET_PATH } from './socket-paths';
 
 /** Under the secret, beside the renderer's files: names the Vite build never produces. */
 export const BRIDGE_SCRIPT_PATH = '/__till/bridge.js';
@@ -28,6 +31,8 @@ const SHELL_HEADERS = {
 export interface PageServer {
   /** The address a person opens, with the secret. */
   address: string;
+  /** The customer display's address, beside it: `…/<secret>/display`. */
+  displayAddress: string;
   guard: AccessGuard;
   /** The core made for this server's origin. */
   core: AppCore;
@@ -45,6 +50,8 @@ export interface PageServerOptions {
   appProtocol: (request: Request) => Promise<Response>;
   /** The bundled `page-bridge.ts`. */
   bridgeScript: string;
+  /** The bundled `display-bridge.ts`: the customer display's page gets this, never the till's. */
+  displayScript: string;
   secret: string;
   /** 0 for a free port. */
   port?: number;
@@ -104,6 +111,18 @@ export async function startPageServer(options: PageServerOptions): Promise<PageS
     }
     if (verdict.path === BRIDGE_SCRIPT_PATH) return send(response, method, 200, scriptHeaders(), bridgeScript);
     if (verdict.path.startsWith(DOWNLOAD_PATH_PREFIX)) return serveDownload(response, method, downloads, verdict.path);
+    // ---- the customer display: its page with its own bridge, never the till's ----
+    if (verdict.path === DISPLAY_SCRIPT_PATH) {
+      if (method !== 'GET' && method !== 'HEAD') return plain(response, 405, 'Method not allowed');
+      return send(response, method, 200, scriptHeaders(), options.displayScript);
+    }
+    if (verdict.path === DISPLAY_SHELL_PATH || verdict.path === DISPLAY_PAGE_FILE) {
+      const served = await appProtocol(new Request(`${APP_ORIGIN}${DISPLAY_PAGE_FILE}`, { method }));
+      const headers: Record<string, string> = { ...Object.fromEntries(served.headers), ...SHELL_HEADERS };
+      delete headers['content-length'];
+      if (served.status !== 200) return plain(response, served.status, 'The customer display is missing.');
+      return send(response, method, 200, headers, withBridgeScript(await served.text(), DISPLAY_SCRIPT_PATH));
+    }
     // The request Electron would make for the same file: `app://till/<path>`.
     const served = await appProtocol(new Request(`${APP_ORIGIN}${verdict.path}`, { method }));
     const headers: Record<string, string> = { ...Object.fromEntries(served.headers), ...SHELL_HEADERS };
@@ -119,6 +138,16 @@ export async function startPageServer(options: PageServerOptions): Promise<PageS
 
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const verdict = guard.check(headOf(request), { websocket: true });
+    if (verdict.allowed && 'path' in verdict && verdict.path === DISPLAY_SOCKET_PATH) {
+      sockets.handleUpgrade(request, socket, head, (webSocket) =>
+        serveDisplaySocket(webSocket, {
+          hub: core.display,
+          senderUrl: `${guard.appOrigin}${DISPLAY_SHELL_PATH}`,
+          log: core.log,
+        }),
+      );
+      return;
+    }
     if (!verdict.allowed || !('path' in verdict) || verdict.path !== BRIDGE_SOCKET_PATH) {
       socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       return;
@@ -130,6 +159,7 @@ export async function startPageServer(options: PageServerOptions): Promise<PageS
 
   return {
     address: guard.address,
+    displayAddress: `${guard.address.replace(/\/$/, '')}${DISPLAY_SHELL_PATH}`,
     guard,
     core,
     close: () =>
@@ -166,10 +196,10 @@ function serveDownload(response: ServerResponse, method: string, downloads: OneT
 }
 
 /** The bridge's classic script runs before the app's module script (modules are deferred). */
-export function withBridgeScript(html: string): string {
+export function withBridgeScript(html: string, scriptPath = BRIDGE_SCRIPT_PATH): string {
   const end = html.indexOf('</head>');
   if (end === -1) throw new Error('index.html has no </head> to put the bridge script in.');
-  return `${html.slice(0, end)}<script src=".${BRIDGE_SCRIPT_PATH}"></script>\n${html.slice(end)}`;
+  return `${html.slice(0, end)}<script src=".${scriptPath}"></script>\n${html.slice(end)}`;
 }
 
 function headOf(request: IncomingMessage) {

@@ -21,6 +21,11 @@ export interface LinkInbox {
   take(): LinkMessage[];
   /** The reward link with this id, once: a second claim (a second outcome report) gets nothing. */
   claimRewardLink(id: string): Extract<LinkRequest, { route: 'reward' }> | null;
+  /**
+   * Hands a message from inside the app (a phone typed on the customer display) to the page
+   * on the same push, only while it listens: false, and nothing kept, when it does not.
+   */
+  hand(message: LinkMessage): boolean;
 }
 
 export interface LinkInboxOptions {
@@ -127,6 +132,15 @@ export function createLinkInbox(options: LinkInboxOptions): LinkInbox {
       waitingRequest = null;
       waitingRefusal = null;
       return waiting;
+    },
+    hand(message) {
+      if (!push || !listening) return false;
+      try {
+        push(message);
+        return true;
+      } catch {
+        return false;
+      }
     },
     claimRewardLink(id) {
       const link = rewardLinks.get(id) ?? null;

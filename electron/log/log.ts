@@ -56,3 +56,8 @@ export function describeError(error: unknown): string {
   if (error instanceof Error) return `${error.name}: ${error.message}`;
   return String(error);
 }
+
+/** The console, quieted to warnings and errors: the core's log where its shell gives none. */
+export function quietConsoleLogger(): Logger {
+  return { info: () => undefined, warn: (m) => console.warn(m), error: (m) => console.error(m) };
+}

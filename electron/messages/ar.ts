@@ -169,4 +169,7 @@ export const ar: Record<MainMessageKey, string> = {
   'payload.csvFileName': 'اسم الملف حروف وأرقام ونقاط وشرطات، وينتهي بـ ‎.csv.',
   'payload.exportTooLarge': 'الملف المُصدَّر أكبر مما يحفظه الجهاز دفعة واحدة.',
   'export.notAvailable': 'لا يستطيع هذا الجهاز حفظ الملفات هنا.',
+  // The customer display's settings.
+  'settings.customerDisplayId': 'اختر إحدى الشاشات المعروضة، أو لا شيء.',
+  'settings.displayIdleSeconds': 'اختر بين ١٠ و٦٠٠ ثانية.',
 };

@@ -186,6 +186,9 @@ export const en = {
   'payload.csvFileName': 'The file name is letters, digits, dots and dashes, ending in .csv.',
   'payload.exportTooLarge': 'The export is larger than the till saves at once.',
   'export.notAvailable': 'This till cannot save files here.',
+  // The customer display's settings.
+  'settings.customerDisplayId': 'Choose one of the screens listed, or none.',
+  'settings.displayIdleSeconds': 'Choose between 10 and 600 seconds.',
 } as const;
 
 export type MainMessageKey = keyof typeof en;

@@ -18,12 +18,14 @@ import { IMPORT_API_KEY_FLAG, importApiKey } from '../storage/key-import';
 import { createMainWindow } from './window';
 import { saveReportPdf } from './report-pdf';
 import { saveExportWithDialog } from './save-with-dialog';
+import { startCustomerDisplay, type CustomerDisplayWindow } from './display-window';
 
 // The Electron shell around the app core: protocol, window, IPC registration, lifecycle.
 // Everything with logic in it lives in modules that are tested under Node.
 
 // Bundled to dist/main/main.cjs: the preload sits beside it, the renderer in dist/renderer.
 const PRELOAD = join(__dirname, 'preload.cjs');
+const DISPLAY_PRELOAD = join(__dirname, 'display-preload.cjs');
 const RENDERER_ROOT = join(__dirname, '..', 'renderer');
 
 protocol.registerSchemesAsPrivileged([
@@ -58,6 +60,7 @@ function run(): void {
   let window: BrowserWindow | null = null;
   let disposed = false;
   let stopUpdates = (): void => undefined;
+  let customerDisplay: CustomerDisplayWindow | null = null;
   const devTools = !app.isPackaged;
   // Links that arrive before the core is ready (macOS sends open-url before `ready`).
   const early: Array<{ url: string; via: LinkSource }> = [];
@@ -105,6 +108,7 @@ function run(): void {
     event.preventDefault();
     disposed = true;
     stopUpdates();
+    customerDisplay?.stop();
     core
       .dispose()
       .catch((error) => core?.log.error(`Shutting down: ${describeError(error)}`))
@@ -138,6 +142,7 @@ function run(): void {
           window && !window.isDestroyed()
             ? saveExportWithDialog(window, file)
             : { outcome: 'cancelled', downloadPath: null },
+        screens: () => customerDisplay?.screens() ?? [],
       });
       const handlers = core.handlers;
       const log = core.log;
@@ -149,8 +154,20 @@ function run(): void {
         APP_SCHEME,
         createAppProtocolHandler({ rootDir: RENDERER_ROOT, fetchFile: (url) => net.fetch(url) }),
       );
+      // The customer display's window reaches its own channels only, never the till's.
+      customerDisplay = startCustomerDisplay({
+        core,
+        preloadPath: DISPLAY_PRELOAD,
+        devTools,
+        mainWindow: () => window,
+      });
       for (const channel of Object.values(CHANNELS)) {
-        ipcMain.handle(channel, (event, payload) => handlers[channel]({ url: event.senderFrame?.url ?? '' }, payload));
+        ipcMain.handle(channel, (event, payload) =>
+          handlers[channel](
+            customerDisplay?.owns(event.sender) ? null : { url: event.senderFrame?.url ?? '' },
+            payload,
+          ),
+        );
       }
       Menu.setApplicationMenu(
         buildAppMenu({
@@ -165,6 +182,7 @@ function run(): void {
       for (const url of linksInArgv(process.argv.slice(1))) receiveLink(url, 'command-line');
       for (const { url, via } of early.splice(0)) receiveLink(url, via);
       showWindow();
+      void customerDisplay.place();
       stopUpdates = startAutoUpdate(core);
       log.info(`Loyalty Till ${app.getVersion()} started.`);
     })

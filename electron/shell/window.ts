@@ -14,24 +14,32 @@ export function createMainWindow(options: { preloadPath: string; devTools: boole
     title: 'Loyalty Till',
     show: false,
     backgroundColor: '#ffffff',
-    webPreferences: {
-      preload: options.preloadPath,
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      nodeIntegrationInWorker: false,
-      nodeIntegrationInSubFrames: false,
-      webSecurity: true,
-      allowRunningInsecureContent: false,
-      experimentalFeatures: false,
-      webviewTag: false,
-      navigateOnDragDrop: false,
-      safeDialogs: true,
-      spellcheck: false,
-      devTools: options.devTools,
-    },
+    webPreferences: secureWebPreferences(options),
   });
   // Avoids a white flash before the first paint.
   window.once('ready-to-show', () => window.show());
   return window;
+}
+
+/**
+ * Every window's web preferences, the till's and the customer display's: each a security
+ * choice (docs/security.md). Only the preload differs between them.
+ */
+export function secureWebPreferences(options: { preloadPath: string; devTools: boolean }) {
+  return {
+    preload: options.preloadPath,
+    contextIsolation: true,
+    sandbox: true,
+    nodeIntegration: false,
+    nodeIntegrationInWorker: false,
+    nodeIntegrationInSubFrames: false,
+    webSecurity: true,
+    allowRunningInsecureContent: false,
+    experimentalFeatures: false,
+    webviewTag: false,
+    navigateOnDragDrop: false,
+    safeDialogs: true,
+    spellcheck: false,
+    devTools: options.devTools,
+  } as const;
 }

@@ -57,6 +57,9 @@ export const DEFAULT_SETTINGS: Settings = Object.freeze({
   shopPeers: Object.freeze([]) as unknown as string[],
   shopLedgerPort: DEFAULT_SHOP_LEDGER_PORT,
   cashiers: Object.freeze([]) as unknown as Settings['cashiers'],
+  // The customer display: no window until a screen is chosen; back to idle after 30 s.
+  customerDisplayId: null,
+  displayIdleSeconds: 30,
 });
 
 /** At most this many cashiers in Settings' list: a shop's staff, not a directory. */
@@ -220,6 +223,16 @@ export const settingsPatchSchema = z.strictObject({
   cashiers: z
     .array(z.strictObject({ name: cashierName, number: cashierNumber.nullable() }), msg('settings.cashiers.name'))
     .max(MAX_CASHIERS, msg('settings.cashiers.tooMany'))
+    .optional(),
+  customerDisplayId: z
+    .int(msg('settings.customerDisplayId'))
+    .min(0, msg('settings.customerDisplayId'))
+    .nullable()
+    .optional(),
+  displayIdleSeconds: z
+    .int(msg('settings.displayIdleSeconds'))
+    .min(10, msg('settings.displayIdleSeconds'))
+    .max(600, msg('settings.displayIdleSeconds'))
     .optional(),
 });
 

@@ -6,7 +6,8 @@
  * The detector is pure (it sees keys and times, nothing else) so it can be tested exactly;
  * `installScanListener` is the thin part that connects it to the page.
  *
- * A burst is a scan only if its text has the shape of a reward code or a phone number;
+ * A burst is a scan only if its text has the shape of a reward code, a phone number or a
+ * loyalty card's serial (letters, digits and `-`, with a digit);
  * anything else typed at machine speed (a password manager, a paste-like roll, another
  * scanner's labels) stays ordinary typing, its Enter or Tab included.
  *
@@ -19,7 +20,7 @@
  * layout's reading wins when it has a scan's shape; otherwise the positions' reading is used
  * when it has one. `keyCode` is never used: it has no reliable value for `-` across layouts.
  */
-import { isRewardCode } from './scan-route';
+import { isCardSerial, isRewardCode } from './scan-route';
 
 export interface ScanTiming {
   /** Longest pause between two keys of one scan. Scanners send keys 1–20 ms apart; people rarely manage 50 ms six times in a row. */
@@ -91,9 +92,9 @@ function isPhoneShaped(text: string): boolean {
   return /^\+?[\d\s().-]+$/.test(text) && (text.match(/\d/g)?.length ?? 0) >= 6;
 }
 
-/** Whether a burst's text can be a scan: the shape of a reward code or of a phone number. */
+/** Whether a burst's text can be a scan: the shape of a reward code, a phone number or a loyalty card's serial. */
 export function hasScanShape(text: string): boolean {
-  return isRewardCode(text) || isPhoneShaped(text.trim());
+  return isRewardCode(text) || isPhoneShaped(text.trim()) || isCardSerial(text);
 }
 
 const US_SHIFTED_DIGITS = ')!@#$%^&*(';

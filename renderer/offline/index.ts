@@ -22,6 +22,7 @@ import {
   type Timers,
 } from './connection/connection-monitor';
 import { CounterOperations, type CounterSettings } from './counter-operations';
+import { findCardHolder } from './card-lookup';
 import { CustomerCache } from './customers/customer-cache';
 import { WriteBehind, type WriteFailureListener } from './customers/write-behind';
 import { openOfflineDb } from './db/open';
@@ -241,6 +242,9 @@ export function createOfflineServices(options: OfflineServicesOptions) {
     searchCustomers: (text: string, page = 1) => counter.searchCustomers(text, page),
     /** One customer with the rewards awaiting redemption; from the cache when offline. */
     getCustomer: (id: string) => counter.getCustomer(id),
+    /** A loyalty card's serial to its holder's id: the service's search kept to exact serials, else the cache. */
+    findCardHolder: (serial: string) =>
+      findCardHolder({ api, cache, offlineNow: () => connection.state === 'offline' }, serial),
     /** Check a code; offline, from the cached rewards, saying so. */
     checkReward: (code: string, phone: string) => counter.checkReward(code, phone),
     /** Redeem after the order is settled (counter-operations.ts says what each outcome means). */

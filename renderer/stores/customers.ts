@@ -224,6 +224,23 @@ export const useCustomersStore = defineStore('customers', () => {
   }
 
   /**
+   * A loyalty card was scanned: open its holder (the service's search kept to that exact
+   * serial, or the cache). 'several' when two customers hold it (the service's data is wrong).
+   */
+  async function openByCard(serial: string): Promise<'opened' | 'none' | 'several' | 'error'> {
+    customerError.value = null;
+    const found = await offline.services().findCardHolder(serial);
+    if (!found.ok) {
+      failed(found.error);
+      customerError.value = found.error;
+      return 'error';
+    }
+    if ('several' in found) return 'several';
+    if (found.customerId === null) return 'none';
+    return (await open(found.customerId)) ? 'opened' : 'error';
+  }
+
+  /**
    * After a redemption the service returns the card as it now is: show that, and drop the used
    * reward. Where its answer could not be read in full, the reward goes and the card stays as known.
    */
@@ -399,6 +416,7 @@ export const useCustomersStore = defineStore('customers', () => {
     open,
     reloadCurrent,
     openByPhone,
+    openByCard,
     applyRedemption,
     markPending,
     draft,

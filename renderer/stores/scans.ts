@@ -1,8 +1,8 @@
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
 import { t } from '../i18n';
-import { isolate } from '../i18n/isolate';
-import { readScan } from '../lib/scan-route';
+import { isolate, ltr } from '../i18n/isolate';
+import { readScan, type ScanMeaning } from '../lib/scan-route';
 import type { ScanContext } from '../lib/scanner';
 import { useCustomersStore } from './customers';
 import { useNavigationStore } from './navigation';
@@ -59,8 +59,32 @@ export const useScansStore = defineStore('scans', () => {
       };
     }
 
+    // A loyalty card: its holder, as a phone opens its customer. Digits that read as a phone
+    // are a phone first, and the card's serial when nobody has that phone (lib/scan-route.ts).
+    if (meaning.kind === 'card' || meaning.kind === 'phone-or-card') {
+      return () => {
+        navigation.home();
+        void openCard(meaning);
+      };
+    }
+
     message.value = t('scans.notRecognised', { text: isolate(text) });
     return null;
+  }
+
+  async function openCard(meaning: Extract<ScanMeaning, { kind: 'card' | 'phone-or-card' }>): Promise<void> {
+    if (meaning.kind === 'phone-or-card') {
+      const byPhone = await customers.openByPhone(meaning.phone);
+      if (byPhone === 'opened') return navigation.go({ name: 'customer' });
+      if (byPhone !== 'none') return;
+    }
+    const byCard = await customers.openByCard(meaning.serial);
+    if (byCard === 'opened') {
+      navigation.go({ name: 'customer' });
+      if (meaning.kind === 'phone-or-card')
+        message.value = t('customerDisplay.openedAsCard', { serial: ltr(meaning.serial) });
+    } else if (byCard === 'none') message.value = t('customerDisplay.noCard', { serial: ltr(meaning.serial) });
+    else if (byCard === 'several') message.value = t('customerDisplay.severalCards', { serial: ltr(meaning.serial) });
   }
 
   function dismiss(): void {

@@ -5,7 +5,7 @@
  *
  *   npm run bench                     the default run (10,000 and 100,000 cached customers)
  *   npm run bench -- --million        also 1,000,000 cached customers (several minutes more)
- *   npm run bench -- --only=search,fill,scan,replay,size,shop   some sections only
+ *   npm run bench -- --only=search,fill,scan,replay,size,shop,display   some sections only
  */
 // First: no multicast or broadcast on the machine's own network (docs/tests.md).
 import '../support/host-network-guard-setup';
@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { requireChromium } from '../e2e/harness';
 import { startBenchBrowser } from './bench-browser';
+import { displayFigures, serialFigures } from './display-section';
 import { fillFigures } from './fill-section';
 import { replayFigures } from './replay-section';
 import { readFigures, Report, writeDocTable } from './report';
@@ -28,7 +29,7 @@ import { waitForQuietBrowser } from './settle';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const RESULTS_FILE = join(ROOT, 'test/bench/results.json');
 const DOC_FILE = join(ROOT, 'docs/benchmark.md');
-const SECTIONS = ['search', 'fill', 'replay', 'scan', 'size', 'shop'] as const;
+const SECTIONS = ['search', 'fill', 'replay', 'scan', 'size', 'shop', 'display'] as const;
 /** What the fill over a wire adds to every call: a service across the internet, seen from a shop. */
 const WIRE_LATENCY_MS = 25;
 type Section = (typeof SECTIONS)[number];
@@ -105,7 +106,7 @@ async function main(): Promise<void> {
   let chromiumVersion = 'unknown';
   let blockedRequests: string[] = [];
   try {
-    const needsBenchPage = only.has('search') || only.has('fill') || only.has('replay');
+    const needsBenchPage = only.has('search') || only.has('fill') || only.has('replay') || only.has('display');
     if (needsBenchPage) {
       const bench = await startBenchBrowser(join(work, 'bench'));
       chromiumVersion = bench.chromiumVersion;
@@ -150,6 +151,8 @@ async function main(): Promise<void> {
           }
         }
         if (only.has('replay')) await timed('replay of 1,000 redemptions', () => replayFigures(bench, report, 1_000));
+        if (only.has('display'))
+          await timed('card serial to customer offline at 100,000', () => serialFigures(bench, report, 100_000, 200));
       } finally {
         blockedRequests = bench.blockedRequests;
         if (bench.coreLog.length > 0)
@@ -162,6 +165,7 @@ async function main(): Promise<void> {
     if (only.has('scan')) await timed('scan to answer in the app page', () => scanFigures(report, 20));
     if (only.has('size')) await timed('renderer size', () => sizeFigures(report, join(work, 'renderer')));
     if (only.has('shop')) await timed('shop ledger: 500 offline redemptions', () => shopFigures(report, 500));
+    if (only.has('display')) await timed('till state to customer display', () => displayFigures(report, 40));
   } finally {
     await rm(work, { recursive: true, force: true });
   }

@@ -137,6 +137,8 @@ describe('the browser shell, started as npm start starts it', () => {
 
   it('prints one line with its address, and serves the page with the app’s Content-Security-Policy', async () => {
     expect(shell.output().trim().split('\n')).toHaveLength(1);
+    // The customer display's address beside the till's, with the same secret.
+    expect(shell.output()).toContain(`; its customer display is at ${address}display`);
     const response = await page.goto(address);
     expect(response?.status()).toBe(200);
     expect(response?.headers()['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);

@@ -279,6 +279,8 @@ export interface TillPage {
   log: CapturedLog;
   userDataDir: string;
   settled(): Promise<void>;
+  /** The customer display's address, as the browser shell prints it. */
+  displayUrl: string;
 }
 
 export interface HarnessOptions {
@@ -308,7 +310,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
 
   try {
     const rendererDir = join(work, 'renderer');
-    const [, pageBridge] = await Promise.all([buildRenderer(rendererDir), bundlePageBridge()]);
+    const [, pageBridge, displayBridge] = await Promise.all([
+      buildRenderer(rendererDir),
+      bundlePageBridge(),
+      bundlePageBridge('display-bridge.ts'),
+    ]);
 
     // The service keeps its state in a file, so that it can be stopped ("the network is
     // down") and started again on the same port with the same data ("it is back").
@@ -378,6 +384,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       const shell = await startPageServer({
         secret: newAccessSecret(),
         bridgeScript: pageBridge,
+        displayScript: displayBridge,
         // What the Electron shell registers for app://, reading files as its net.fetch does.
         appProtocol: createAppProtocolHandler({
           rootDir: rendererDir,
@@ -451,6 +458,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
         log: coreLog,
         userDataDir,
         settled: () => settlePages(context, bridgeCalls, inFlight),
+        displayUrl: shell.displayAddress,
       };
     };
 

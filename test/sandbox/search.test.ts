@@ -327,3 +327,27 @@ describe('pagination', () => {
     expectFieldError(await search('perPage=5'), 'perPage');
   });
 });
+
+describe('search by a loyalty card’s serial number (docs/sandbox.md)', () => {
+  it('finds the holder by the whole serial, any case, and by part of it', async () => {
+    const laylaRecord = everyone.find((customer) => customer.id === layla.id);
+    const serial: string = laylaRecord.cards[0].serial_number;
+    expect(serial).toMatch(/^[A-Z]{2}-\d{8}$/);
+    for (const term of [serial, serial.toLowerCase(), serial.slice(3)]) {
+      const reply = await search(`search=${encodeURIComponent(term)}`);
+      expect(reply.status).toBe(200);
+      const ids = reply.body.data.map((customer: any) => customer.id);
+      expect(ids, term).toContain(layla.id);
+      for (const customer of reply.body.data)
+        expect(
+          customer.cards.some((card: any) => card.serial_number.toUpperCase().includes(term.toUpperCase())) ||
+            customer.phone.replace(/\D/g, '').includes(term.replace(/\D/g, '').replace(/^0+/, '')),
+        ).toBe(true);
+    }
+  });
+
+  it('a serial nobody holds finds nobody, and names are still searched as before', async () => {
+    expect((await search('search=ZZ-99999999')).body.data).toEqual([]);
+    expect(names(await search('search=layla%20haddad'))).toEqual([layla.name]);
+  });
+});

@@ -26,6 +26,7 @@ import { yieldToBrowser, type IndexLoadOptions, type IndexLoadProgress } from '.
 import { IndexMemory } from '../search/index-memory';
 import { ListingMemory } from '../search/listing-memory';
 import type { SlimSearchIndex } from '../search/search-index';
+import { SerialIndex } from './serial-index';
 
 // Its parts' names, as the rest of the offline core has long imported them from here.
 export { MAX_RESULTS, PAGE_SIZE, type CacheSearchResult } from './cache-search';
@@ -57,6 +58,8 @@ export class CustomerCache {
   private readonly indexMemory: IndexMemory;
   /** What the results list shows of every customer, following them too (loaded after the index). */
   readonly listings: ListingMemory;
+  /** Every cached card's serial (loaded after the listings), for a loyalty card's scan. */
+  readonly serials: SerialIndex;
   /** The cashier's searches, which background writes make way for. */
   private readonly rhythm = new SearchRhythm();
   private readonly searcher: CacheSearch;
@@ -79,6 +82,7 @@ export class CustomerCache {
     this.now = options.now ?? (() => new Date());
     this.listings = ListingMemory.open(db);
     this.indexMemory = IndexMemory.open(db);
+    this.serials = new SerialIndex(db);
     this.rewards = new RewardCache(db);
     this.newCustomers = new NewCustomerWrites(db, (alongside, options, scope) =>
       this.inWriteTransaction(alongside, options, scope),
@@ -117,6 +121,7 @@ export class CustomerCache {
       const index = this.indexMemory.load(this.db, { ...options, yieldToPage: yieldToSearches });
       this.loading = index.then(async (progress) => {
         await this.listings.load(this.db, { yieldToPage: yieldToSearches });
+        await this.serials.load({ yieldToPage: yieldToSearches });
         return progress;
       });
     }

@@ -10,6 +10,7 @@ import { indexCost } from './index-cost';
 import { measureReadiness, type ReadinessResult } from './readiness';
 import { closeReplay, prepareReplay, runReplay } from './replay-bench';
 import { searchBench, seedCache } from './search-bench';
+import { serialBench } from './serial-bench';
 
 const bench = {
   seedCache,
@@ -21,6 +22,7 @@ const bench = {
   runReplay,
   closeReplay,
   indexCost,
+  serialBench,
 };
 export type BenchApi = typeof bench;
 

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { WebSocket } from 'ws';
 import { CHANNELS, LINK_PUSH_CHANNEL } from '../../../common/contract';
+import { DISPLAY_CHANNELS, DISPLAY_PUSH_CHANNEL } from '../../../common/display-model';
 import { createAppProtocolHandler } from '../../../electron/app-page/app-protocol';
 import { CONTENT_SECURITY_POLICY } from '../../../electron/app-page/content-security-policy';
 import { newAccessSecret } from '../../../electron/browser-shell/access-guard';
@@ -13,11 +14,14 @@ import { MAX_MESSAGE_BYTES } from '../../../electron/browser-shell/bridge-socket
 import { MAX_EXPORT_CHARS } from '../../../electron/validation/bridge-payloads';
 import { createAppCore } from '../../../electron/bridge/app-core';
 import { createCapturedLog } from '../../support/captured-log';
+import { IDLE_DISPLAY_MODEL } from '../../support/display-models';
 import { rawGet, rawRequest } from '../../support/raw-get';
 import { createTestCipher } from '../../support/test-cipher';
 
 const INDEX = '<!doctype html><html><head><title>Till</title></head><body><div id="app"></div></body></html>';
 const BRIDGE_SCRIPT = '/* the page bridge */';
+const DISPLAY = '<!doctype html><html><head><title>Display</title></head><body><div id="display"></div></body></html>';
+const DISPLAY_SCRIPT = '/* the display bridge */';
 
 const get = rawGet;
 
@@ -47,10 +51,12 @@ describe('the browser shell’s page server', () => {
     dir = await mkdtemp(join(tmpdir(), 'till-page-server-'));
     await mkdir(join(dir, 'renderer', 'assets'), { recursive: true });
     await writeFile(join(dir, 'renderer', 'index.html'), INDEX);
+    await writeFile(join(dir, 'renderer', 'display.html'), DISPLAY);
     await writeFile(join(dir, 'renderer', 'assets', 'app.js'), 'export {};');
     server = await startPageServer({
       secret: newAccessSecret(),
       bridgeScript: BRIDGE_SCRIPT,
+      displayScript: DISPLAY_SCRIPT,
       appProtocol: createAppProtocolHandler({
         rootDir: join(dir, 'renderer'),
         fetchFile: async (fileUrl) => new Response(await readFile(fileURLToPath(fileUrl))),
@@ -224,6 +230,46 @@ describe('the browser shell’s page server', () => {
       expect(await pushed).toMatchObject({ push: LINK_PUSH_CHANNEL, payload: { kind: 'request' } });
     } finally {
       newer.close();
+    }
+  });
+
+  // ---- the customer display (docs/screens.md#the-customer-display) ----
+  test('serves the customer display at …/display with its own bridge, never the till’s, under the same guard', async () => {
+    expect(server.displayAddress).toBe(`${server.address}display`);
+    const page = await get(server.displayAddress);
+    expect(page.status).toBe(200);
+    expect(page.headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
+    expect(page.body).toContain('<script src="./__till/display.js"></script>');
+    expect(page.body).not.toContain('bridge.js');
+    expect((await get(`${server.address}__till/display.js`)).body).toBe(DISPLAY_SCRIPT);
+    // The file's own name gets the display's bridge too, not the till's.
+    expect((await get(`${server.address}display.html`)).body).toContain('./__till/display.js');
+    expect((await get(`${origin}/display`)).status).toBe(403);
+  });
+
+  test('the display’s socket: its own channels and pushes only, and the till’s socket none of them', async () => {
+    const displaySocketUrl = `${server.address.replace('http:', 'ws:')}__till/display-socket`;
+    expect(await connect(displaySocketUrl, 'http://evil.example')).toBe(403);
+    expect(await connect(`${origin.replace('http:', 'ws:')}/__till/display-socket`, origin)).toBe(403);
+    const display = (await connect(displaySocketUrl, origin)) as WebSocket;
+    const till = (await connect(socketUrl, origin)) as WebSocket;
+    try {
+      display.send(JSON.stringify({ id: 1, channel: CHANNELS.getState }));
+      expect(await nextMessage(display)).toEqual({ id: 1, refused: 'No such channel.' });
+      display.send(JSON.stringify({ id: 2, channel: DISPLAY_CHANNELS.currentModel }));
+      expect(await nextMessage(display)).toEqual({ id: 2, result: null });
+      till.send(JSON.stringify({ id: 3, channel: DISPLAY_CHANNELS.enterPhone, payload: { digits: '0501234567' } }));
+      expect(await nextMessage(till)).toEqual({ id: 3, refused: 'No such channel.' });
+      const model = IDLE_DISPLAY_MODEL;
+      const pushed = nextMessage(display);
+      expect(await server.core.handlers[CHANNELS.showOnDisplay]({ url: `${origin}/` }, model)).toMatchObject({
+        ok: true,
+        data: { displays: 1 },
+      });
+      expect(await pushed).toEqual({ push: DISPLAY_PUSH_CHANNEL, payload: model });
+    } finally {
+      display.close();
+      till.close();
     }
   });
 });

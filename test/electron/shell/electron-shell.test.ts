@@ -4,6 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CHANNELS, LINK_PUSH_CHANNEL } from '../../../common/contract';
+import { DISPLAY_CHANNELS } from '../../../common/display-model';
 
 // The Electron binary cannot run here, so the thin Electron shell (main.ts, window.ts,
 // web-contents-guards.ts) is exercised against a recording stand-in for the `electron`
@@ -60,9 +61,15 @@ const electron = vi.hoisted(() => {
     webRequest: { onBeforeRequest: vi.fn() },
     on: vi.fn(),
   };
+  // One screen, and no customer display chosen: its window stays closed (display-window.test.ts).
+  const screen = Object.assign(new EventEmitter(), {
+    getAllDisplays: () => [{ id: 1, label: 'Built-in', bounds: { x: 0, y: 0, width: 1366, height: 768 } }],
+    getDisplayMatching: () => ({ id: 1 }),
+  });
   return {
     app,
     windows,
+    screen,
     BrowserWindow,
     session: { defaultSession: session },
     ipcMain: { handle: vi.fn() },
@@ -123,7 +130,7 @@ describe('main.ts', () => {
 
   test('registers exactly the contract channels, each reaching the app core with the sender frame URL', async () => {
     const channels = electron.ipcMain.handle.mock.calls.map(([name]) => name);
-    expect(channels.sort()).toEqual(Object.values(CHANNELS).sort());
+    expect(channels.sort()).toEqual([...Object.values(CHANNELS), ...Object.values(DISPLAY_CHANNELS)].sort());
 
     const fromApp = await registered(CHANNELS.getState)({ senderFrame: { url: 'app://till/index.html' } }, undefined);
     expect(fromApp).toMatchObject({ ok: true, data: { mode: 'unconfigured', key: { set: false, protection: 'os' } } });

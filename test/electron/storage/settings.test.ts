@@ -80,6 +80,9 @@ describe('settings', () => {
       shopPeers: [],
       shopLedgerPort: 47231,
       cashiers: [],
+      // No customer display until a screen is chosen; back to idle after 30 s.
+      customerDisplayId: null,
+      displayIdleSeconds: 30,
     };
     expect(result.ok && result.data.settings).toEqual(expected);
     expect(JSON.parse(await readFile(join(till.userDataDir, 'settings.json'), 'utf8'))).toEqual(expected);

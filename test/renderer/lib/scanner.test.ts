@@ -173,12 +173,15 @@ describe('the page listener', () => {
   });
 });
 
-describe('only a code or a phone is a scan', () => {
-  it('leaves a machine-speed burst that is neither as typing, Tab and Enter included', () => {
+describe('only a code, a phone or a loyalty card is a scan', () => {
+  it('leaves a machine-speed burst that is none of them as typing, Tab and Enter included', () => {
     for (const terminator of ['Tab', 'Enter']) {
       expect(feedAll([...keysOf('hunter2secret'), terminator], 5).at(-1)).toEqual({ kind: 'other' });
-      expect(feedAll([...keysOf('ORDER-4471'), terminator], 5).at(-1)).toEqual({ kind: 'other' });
+      expect(feedAll([...keysOf('ORDER-447'), terminator], 5).at(-1)).toEqual({ kind: 'other' });
     }
+    // Four digits and more with letters and `-` have a card serial's shape (lib/scan-route.ts).
+    expect(feedAll([...keysOf('ORDER-4471'), 'Enter'], 5).at(-1)).toEqual({ kind: 'scan', text: 'ORDER-4471' });
+    expect(feedAll([...keysOf('cc-00000023'), 'Enter'], 5).at(-1)).toEqual({ kind: 'scan', text: 'cc-00000023' });
     expect(feedAll([...keysOf('rw-layla001'), 'Tab'], 5).at(-1)).toEqual({ kind: 'scan', text: 'rw-layla001' });
     expect(feedAll([...keysOf('050 123 4567'), 'Tab'], 5).at(-1)).toEqual({ kind: 'scan', text: '050 123 4567' });
   });

@@ -11,10 +11,25 @@ import { customer, installFakeTill, reward, tillState, type FakeTill } from '../
 const flush = () => new Promise((done) => setTimeout(done, 0));
 
 describe('what a scan means', () => {
-  it('reads reward codes in any case, phones with the till’s country, and nothing else', () => {
+  it('reads reward codes in any case, phones with the till’s country, loyalty cards, and nothing else', () => {
     expect(readScan('rw-layla001', 'SA')).toEqual({ kind: 'reward', code: 'RW-LAYLA001' });
-    expect(readScan('0501234567', 'SA')).toMatchObject({ kind: 'phone', phone: { e164: '+966501234567' } });
-    expect(readScan('CC-00000001', 'SA')).toEqual({ kind: 'unknown', text: 'CC-00000001' });
+    expect(readScan('+966501234567', 'SA')).toMatchObject({ kind: 'phone', phone: { e164: '+966501234567' } });
+    expect(readScan('00966501234567', 'SA')).toMatchObject({ kind: 'phone', phone: { e164: '+966501234567' } });
+    expect(readScan('050 123 4567', 'SA')).toMatchObject({ kind: 'phone', phone: { e164: '+966501234567' } });
+    expect(readScan('cc-00000001', 'SA')).toEqual({ kind: 'card', serial: 'CC-00000001' });
+    expect(readScan('8412345678901', 'SA')).toEqual({ kind: 'card', serial: '8412345678901' });
+    expect(readScan('hello world', 'SA')).toEqual({ kind: 'unknown', text: 'hello world' });
+    expect(readScan('+12', 'SA')).toEqual({ kind: 'unknown', text: '+12' });
+  });
+
+  it('digits that read as a phone and could be a serial are ambiguous: phone first, then the card', () => {
+    expect(readScan('0501234567', 'SA')).toMatchObject({
+      kind: 'phone-or-card',
+      phone: { e164: '+966501234567' },
+      serial: '0501234567',
+    });
+    // A code beginning RW- is a reward code, never a card; a + is never part of a serial.
+    expect(readScan('RW-00000001', 'SA').kind).toBe('reward');
   });
 });
 
@@ -65,8 +80,8 @@ describe('scan routing', () => {
 
   it('leaves other scans alone, and ignores scans until the till is set up', async () => {
     const scans = useScansStore();
-    expect(scans.handle('CC-00000001', { field: null })).toBeNull();
-    expect(scans.message).toContain('not a reward code or a phone number');
+    expect(scans.handle('hello there', { field: null })).toBeNull();
+    expect(scans.message).toContain('not a reward code, a phone number or a loyalty card');
     useNavigationStore().firstRun();
     expect(scans.handle('RW-LAYLA001', { field: null })).toBeNull();
   });

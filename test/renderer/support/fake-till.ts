@@ -57,6 +57,8 @@ export function installFakeTill(): FakeTill {
   responders.set('shopClaim', () => ({ ok: true, data: { enabled: false, winner: null, won: true, unreachable: [] } }));
   responders.set('shopSettle', () => ({ ok: true, data: null }));
   responders.set('shopHolder', () => ({ ok: true, data: { holder: null } }));
+  responders.set('showOnDisplay', () => ({ ok: true, data: { displays: 0 } }));
+  responders.set('listScreens', () => ({ ok: true, data: [] }));
   return {
     api,
     db,
@@ -91,6 +93,8 @@ export function tillState(
       shopPeers: [],
       shopLedgerPort: 47231,
       cashiers: [],
+      customerDisplayId: null,
+      displayIdleSeconds: 30,
       ...overrides,
     },
     key: { set: true, lastFour: '4821', protection: 'os' },

@@ -1,0 +1,46 @@
+/**
+ * The customer display's side of the bridge (docs/screens.md, "The customer display"): the
+ * hub that carries the till's sanitised model to the display's windows and the customer's
+ * keypad entries back to the page, and the two operations the till's page calls.
+ */
+import type { DisplayScreen, LinkMessage } from '../../common/contract';
+import type { Logger } from '../log/log';
+import type { Wording } from '../messages';
+import * as payloads from '../validation/bridge-payloads';
+import { operationMaker, type OperationTable } from '../validation/bridge-operation';
+import { createDisplayHub, type DisplayHub } from './display-hub';
+import { displayModelSchema } from './display-model-schema';
+import { isDisplayPage } from './display-page';
+
+export interface DisplayNeeds {
+  log: Logger;
+  wording: () => Wording;
+  /** Where a keypad entry reaches the till's page: as a link does. */
+  links: { hand(message: LinkMessage): boolean };
+  shell: {
+    /** The app's origin: a display window's page is `<origin>/display…`. */
+    appOrigin: string;
+    /** The screens a display window can open on (Electron's `screen`); none where the shell has no windows. */
+    screens?: () => DisplayScreen[];
+  };
+}
+
+export function customerDisplay(needs: DisplayNeeds): {
+  hub: DisplayHub;
+  operations: OperationTable<'showOnDisplay' | 'listScreens'>;
+} {
+  const { links, shell } = needs;
+  const hub = createDisplayHub({
+    log: needs.log,
+    toTill: (message) => links.hand(message),
+    isDisplaySender: (sender) => isDisplayPage(sender?.url, shell.appOrigin),
+  });
+  const op = operationMaker(needs.wording);
+  return {
+    hub,
+    operations: {
+      showOnDisplay: op(displayModelSchema, async (model) => ({ ok: true, data: { displays: hub.show(model) } })),
+      listScreens: op(payloads.noPayload, async () => ({ ok: true, data: shell.screens?.() ?? [] })),
+    },
+  };
+}
