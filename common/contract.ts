@@ -11,78 +11,19 @@
  * renamed between the wire, the bridge and the renderer's cache.
  */
 
-// ---------------------------------------------------------------------------------------
-// Loyalty service resources
-// ---------------------------------------------------------------------------------------
-
-export interface Program {
-  id: string;
-  name: string;
-  /** `point` is the only value the spec shows; others are displayed as they come. */
-  type: string;
-}
-
-/**
- * The fields the till only shows are null where the service's value could not be read
- * (docs/service-reading.md): the card is kept, the value is shown as unknown.
- */
-export interface Card {
-  id: string;
-  serial_number: string | null;
-  status: string;
-  program: Program;
-  visits: number | null;
-  points: number;
-  spent: number | null;
-}
-
-export interface AllowedProducts {
-  quantity: number;
-  products_list: string[];
-}
-
-export interface Reward {
-  /** `RW-` followed by alphanumerics. */
-  code: string;
-  /** `available` or `redeemed` per the spec; a service may add others (the sandbox adds `expired`). */
-  status: string;
-  name: string;
-  description: string | null;
-  /** `product` per the spec; the sandbox also has `points` rewards that carry a `price`. */
-  type: string;
-  /** Null where the service's value could not be read. */
-  allowed_products: AllowedProducts | null;
-  customer_id: string;
-  earned_at: string | null;
-  expires_at: string | null;
-  redeemed_at: string | null;
-  /** Points deducted from the card on redemption, for a points-type reward. Not in the spec. */
-  price?: number;
-}
-
-export interface Customer {
-  id: string;
-  name: string;
-  /** International grouped form, e.g. `+966 50 123 4567`. */
-  phone: string;
-  /** The spec types it as a string; a service may send null (the sandbox does when unset). */
-  email: string | null;
-  /** YYYY-MM-DD or null. */
-  birthday: string | null;
-  status: string;
-  cards: Card[];
-  created_at: string | null;
-  last_visit_at: string | null;
-  /** Present only on single-customer retrieval: the rewards awaiting redemption. */
-  rewards?: Reward[];
-}
-
-export interface PageMeta {
-  current_page: number;
-  last_page: number;
-  per_page: number;
-  total: number;
-}
+export * from './service-resources';
+import type { Card, Customer, PageMeta, Reward } from './service-resources';
+export * from './shop-contract';
+import type {
+  ShopCheck,
+  ShopClaim,
+  ShopHolder,
+  ShopReportPart,
+  ShopReportRequest,
+  ShopReports,
+  ShopRewardPayload,
+  ShopTills,
+} from './shop-contract';
 
 // ---------------------------------------------------------------------------------------
 // Results: everything crosses the bridge as data, never as a thrown error
@@ -495,84 +436,6 @@ export interface LinkOutcomeReport {
   cashier?: string;
 }
 
-/** A reward's claim by a till of the shop: the till's name and when it claimed. */
-export interface ShopClaimHolder {
-  till: string;
-  /** `toISOString` form, the claiming till's clock. */
-  at: string;
-}
-
-export interface ShopRewardPayload {
-  reward_code: string;
-}
-
-/** What the other tills of the shop know of a reward; `enabled: false` when no ledger runs. */
-export interface ShopCheck {
-  enabled: boolean;
-  /** Another till's winning claim on the reward: this till must refuse it; null if none is known. */
-  claimedBy: ShopClaimHolder | null;
-  /**
-   * Tills that did not answer in time, so their claims are unknown: by name when they answered
-   * in the last hours, by address (`host:port`) while they never have.
-   */
-  unreachable: string[];
-}
-
-/** The claim that wins on the reward once this till has claimed it; null when no ledger runs. */
-export interface ShopClaim {
-  enabled: boolean;
-  winner: ShopClaimHolder | null;
-  /** Whether the winner is this till: when false, another till's claim stands and this one must refuse. */
-  won: boolean;
-  /** Tills that did not take the claim in time (named as in `ShopCheck`). */
-  unreachable: string[];
-}
-
-/** Another till's claim on a reward as this till's ledger holds it, asking no one. */
-export interface ShopHolder {
-  holder: ShopClaimHolder | null;
-}
-
-// The shop's report (docs/shop-ledger.md, "The shop's report"): each till's figures for one
-// period, gathered over the ledger's sealed transport. Flat lines: they cross the LAN.
-/** Redemptions by state, as the end-of-shift report counts them. */
-export interface ShopReportCounts {
-  done: number;
-  queued: number;
-  conflict: number;
-  failed: number;
-  refused: number;
-  /** Points deducted by the redemptions done. */
-  points: number;
-}
-
-export interface ShopReportTotals extends ShopReportCounts {
-  registrations: number;
-  registrationsQueued: number;
-  registrationsFailed: number;
-  corrections: number;
-}
-
-/** One till's report as the shop's other tills receive it. */
-export interface ShopReportPart {
-  totals: ShopReportTotals;
-  byReward: Array<ShopReportCounts & { reward: string }>;
-  byCashier: Array<ShopReportCounts & { cashier: string | null; registrations: number; corrections: number }>;
-}
-
-/** The other tills' reports for a period; `silent`: tills of the shop that did not answer. */
-export interface ShopReports {
-  enabled: boolean;
-  tills: Array<{ till: string; report: ShopReportPart }>;
-  silent: string[];
-}
-
-/** A report another till asked this till for: from `since` (ISO) to now. */
-export interface ShopReportRequest {
-  /** The period asked for (ISO): the asking till's, so that every till reports the same one. */
-  request: { id: number; since: string; until: string } | null;
-}
-
 export interface LinkOutcomeReceipt {
   /** `not_set`: no callback URL in Settings, nothing is sent. */
   callback: 'sending' | 'not_set';
@@ -648,12 +511,6 @@ export interface DisplayScreen {
   height: number;
   /** The screen the till's own window is on. */
   cashiers: boolean;
-}
-
-/** `enabled: false` when this till keeps no shop ledger; `lastHeardAt` ISO, null when never. */
-export interface ShopTills {
-  enabled: boolean;
-  tills: Array<{ till: string; reachable: boolean; lastHeardAt: string | null }>;
 }
 
 /** A CSV export as the page hands it over: a plain file name and its text. */
