@@ -24,6 +24,7 @@ import { queueRegistration, type QueueRegistrationOutcome } from './registration
 import { newItemState } from './new-item';
 import { checkRewardOffline, type OfflineCheck } from '../rewards/offline-check';
 import type { CustomerCache } from '../customers/customer-cache';
+import { journalRefusedAttempt, type RefusedAttempt } from './refused-attempts';
 
 /** What the outbox needs of the till's settings, passed with each request (they can change). */
 export type OutboxSettings = Pick<Settings, 'allowOfflineRedemption' | 'branchId' | 'defaultCountry'>;
@@ -253,43 +254,9 @@ export class Outbox {
     };
   }
 
-  /**
-   * A redemption refused at this till because another till of the shop redeemed the reward
-   * and has not sent it yet: nothing happened, yet the manager must see that someone tried
-   * (who, which reward, which till held it), in the journal, the report and the CSV.
-   */
-  async journalRefusedElsewhere(input: {
-    code: string;
-    phoneE164: string;
-    cashier: string | null;
-    attemptedAt: string;
-    heldBy: { till: string; at: string };
-    note: string;
-  }): Promise<void> {
-    const code = rewardKey(input.code);
-    const cached = await this.db.rewards.get(code);
-    const owner = cached ? await findCustomerById(this.db, cached.customerId) : undefined;
-    const entry: JournalEntry = {
-      outboxSeq: null,
-      kind: 'redeem',
-      doneAt: this.now().toISOString(),
-      outcome: 'refused_elsewhere',
-      code,
-      customerId: cached?.customerId ?? null,
-      customerName: owner?.customer.name ?? '',
-      phoneE164: input.phoneE164,
-      orderReference: null,
-      branchId: null,
-      queuedAt: input.attemptedAt,
-      firstAttemptAt: null,
-      note: input.note,
-      cashier: input.cashier,
-      heldBy: { till: input.heldBy.till, at: input.heldBy.at },
-      rewardName: cached?.reward.name ?? null,
-      points: null,
-    };
-    await this.db.journal.add(entry);
-    this.notify();
+  /** A refused attempt, for the manager to see that someone tried (refused-attempts.ts). */
+  async journalRefusedElsewhere(attempt: RefusedAttempt): Promise<void> {
+    if (await journalRefusedAttempt(this.db, attempt, this.now())) this.notify();
   }
 
   /** A redemption the service confirmed at once: journalled with its reward and the customer the cache knows. */

@@ -313,6 +313,13 @@ describe('rewards store', () => {
         expect(csv).toMatch(/Already redeemed at Till 2 at/);
         const report = await services.shiftReport('2000-01-01T00:00:00.000Z');
         expect(report.redemptions.refused).toBe(1);
+        // Pressing again, and checking again, is the same attempt: the manager sees it once.
+        expect(await rewards.redeem()).toBe(false);
+        await rewards.check();
+        await services.cacheWritesSettled();
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        const again = await services.journalSince('2000-01-01T00:00:00.000Z');
+        expect(again.filter((entry) => entry.outcome === 'refused_elsewhere')).toHaveLength(1);
       });
 
       it('queues a reward no other till claimed, then claims it once in the shop', async () => {
