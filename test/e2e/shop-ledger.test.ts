@@ -214,6 +214,9 @@ describe('the tills of one shop keep the promise together while the service is d
     expect(
       await byTill.locator('tbody tr').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-key'))),
     ).toEqual(['Till 1', 'Till 2']);
+    // The header says whose figures these are, on screen and in the PDF's title.
+    expect(await one.page.getByTestId('report-meta').textContent()).toContain('The whole shop');
+    expect(await one.page.title()).toContain('The whole shop');
     expect(await one.page.getByTestId('report-silent').textContent()).toContain(
       'No report from Till 3: their figures are missing from these totals.',
     );
