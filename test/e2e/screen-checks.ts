@@ -311,6 +311,16 @@ export function truncatedStateText(page: Page): Promise<string[]> {
         style.clipPath === 'none'
       );
     };
+    /** Whole inside every scrolling box around it: not merely scrolled past the edge of one. */
+    const inView = (el: Element): boolean => {
+      const rect = el.getBoundingClientRect();
+      for (let box = el.parentElement; box; box = box.parentElement) {
+        if (!/(auto|scroll|hidden)/.test(getComputedStyle(box).overflowY)) continue;
+        const edge = box.getBoundingClientRect();
+        if (rect.top < edge.top - 1 || rect.bottom > edge.bottom + 1) return false;
+      }
+      return true;
+    };
     const modal = document.querySelector('dialog[open]');
     const found: string[] = [];
     const states = document.querySelectorAll(
@@ -323,7 +333,7 @@ export function truncatedStateText(page: Page): Promise<string[]> {
         found.push(`${describe(el)} is cut by its box (${el.scrollWidth} px in ${el.clientWidth})`);
       } else if (rect.left < -1 || rect.right > document.documentElement.clientWidth + 1) {
         found.push(`${describe(el)} runs out of the window`);
-      } else if (!modal && rect.top >= 0 && rect.bottom <= window.innerHeight) {
+      } else if (!modal && rect.top >= 0 && rect.bottom <= window.innerHeight && inView(el)) {
         const top = document.elementFromPoint(rect.left + rect.width / 2, rect.top + rect.height / 2);
         if (top && !el.contains(top) && !top.contains(el)) found.push(`${describe(el)} is covered by ${describe(top)}`);
       }
