@@ -88,6 +88,7 @@ export const ar: Record<MainMessageKey, string> = {
   'payload.activity.inFlight': 'عدد الطلبات الجارية عدد صحيح من ٠ إلى ١٠٠٠.',
   'payload.errorReport.message': 'يحتاج تقرير الخطأ إلى رسالة.',
   'payload.shopReport.since': 'بداية التقرير وقتٌ كما يكتبه الجهاز (بتوقيت UTC وبالأجزاء من الثانية).',
+  'payload.shopReport.until': 'نهاية التقرير وقتٌ كما يكتبه الجهاز (بتوقيت UTC وبالأجزاء من الثانية).',
   'payload.shopReport.answer': 'هذا ليس تقرير جهاز كما يحمله تقرير المتجر.',
 
   'apiKey.noEncryption': 'لم يُحفظ مفتاح API: لا يوفّر هذا الحاسوب تشفيرًا للبيانات السرية، فلا يمكن الاحتفاظ به بأمان.',

@@ -94,6 +94,7 @@ export const en = {
   'payload.fileName': 'The file name is letters, digits, dots and dashes, ending in .pdf.',
   'payload.errorReport.message': 'The error report needs a message.',
   'payload.shopReport.since': 'The report’s start is a time as the till writes it (UTC, milliseconds).',
+  'payload.shopReport.until': 'The report’s end is a time as the till writes it (UTC, milliseconds).',
   'payload.shopReport.answer': 'Not a till’s report as the shop’s report carries it.',
 
   // The API key's safe keeping.

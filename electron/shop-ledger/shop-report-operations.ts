@@ -26,7 +26,7 @@ const REQUEST_POLL_MS = 20_000;
 /** The shop's report: from a time the manager chose (ISO) to another, or to now. */
 const shopReportsPayload = z.strictObject({
   since: z.string(msg('payload.shopReport.since')).refine(isIsoTime, msg('payload.shopReport.since')),
-  until: z.string(msg('payload.shopReport.since')).refine(isIsoTime, msg('payload.shopReport.since')).optional(),
+  until: z.string(msg('payload.shopReport.until')).refine(isIsoTime, msg('payload.shopReport.until')).optional(),
 });
 
 /** This till's report for another till's request, as the page built it; checked as a peer would check it. */

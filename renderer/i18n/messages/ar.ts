@@ -673,6 +673,7 @@ export const ar: MessageSchema = {
     saved: 'حُفظ رمز المدير.',
   },
   shopReport: {
+    scope: 'أرقام من',
     thisTill: 'هذا الجهاز',
     wholeShop: 'المتجر كله',
     gathering: 'يُطلب من أجهزة المتجر الأخرى إرسال تقاريرها…',

@@ -683,6 +683,7 @@ export const en = {
     saved: 'Manager PIN saved.',
   },
   shopReport: {
+    scope: 'Whose figures',
     thisTill: 'This till',
     wholeShop: 'The whole shop',
     gathering: 'Asking the shop’s other tills for their reports…',

@@ -267,6 +267,11 @@ describe('the shop’s report behind the bridge', () => {
       ok: false,
       error: { kind: 'validation' },
     });
+    // An end that is not a time is named as the end, not as the start.
+    expect(await a.call('shopReports', { since: SINCE, until: 'tomorrow' })).toMatchObject({
+      ok: false,
+      error: { kind: 'validation', fields: { until: expect.stringContaining('end') } },
+    });
   });
 
   test('with a manager PIN set, the shop’s report needs the manager’s approval', async () => {
