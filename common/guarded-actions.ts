@@ -34,7 +34,7 @@ export const GUARDED_ACTIONS = {
   /** Changing or removing the manager PIN itself. */
   changePin: { enforcedIn: 'main', settings: [] },
 } as const satisfies Record<string, { enforcedIn: 'main' | 'page'; settings: readonly string[] }>;
-// (contract.ts imports this list; that each setting named is one of `Settings` is checked where
+// (the contract's bridge-results.ts imports this list's type; that each setting named is one of `Settings` is checked where
 // the main process reads it, electron/bridge/guarded-actions.ts, so no import goes back.)
 
 export type GuardedAction = keyof typeof GUARDED_ACTIONS;
