@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { createRedactingLogger, redact } from '../../../electron/log/log';
 import { errorFromResponse, parseRetryAfter, readErrorBody } from '../../../electron/service/api-errors';
 import { createRendererErrorLog } from '../../../electron/bridge/renderer-error-log';
-import { retryDelay } from '../../../electron/service/loyalty-api';
+import { retryDelay } from '../../../electron/service/service-transport';
 import { createCapturedLog } from '../../support/captured-log';
 
 describe('redaction', () => {
