@@ -1,14 +1,13 @@
-import { performance } from 'node:perf_hooks';
 import { ClaimLedger, type LedgerSnapshot } from './claim-ledger';
 import { claimToken, newClaim, winningClaim, type Claim } from './claims';
 import { isTillName } from './fields';
 import { createPeerBook, peerName } from './peer-book';
+import { createPeerExchanges } from './peer-exchanges';
 import { createPeerTransport, type PeerAddress, type TransportLimits, type TransportRefusal } from './peer-transport';
 import { ReplayCache } from './replay-cache';
 import type { SeenTill } from './seen-tills';
 import type { ShopKeys } from './shop-secret';
 import type { ShopReportPart } from '../../common/contract';
-import { MAX_CLAIMS_PER_MESSAGE, type OpenedMessage, type ShopMessage } from './wire';
 
 /**
  * One till's part in the shop ledger (docs/shop-ledger.md): its claims, the peers it tells
@@ -124,15 +123,6 @@ const DEFAULT_ASK_TIMEOUT_MS = 1500;
 const DEFAULT_SEEN_FOR_MS = 8 * 60 * 60 * 1000;
 /** A check holds the cashier's screen: never longer than this, whatever is asked. */
 const MAX_WAIT_MS = 10_000;
-/** Pages of claims read from one peer in one catch-up (128 claims a page). */
-const MAX_PAGES = 64;
-/** The claims an answer carries (a report carries none). */
-function claimsIn(reply: Extract<OpenedMessage, { kind: 'answer' | 'report' }>): Claim[] {
-  return reply.kind === 'answer' ? reply.claims : [];
-}
-
-/** An `ask` since the epoch: every claim the peer holds (settled ones are dropped there). */
-const EVERY_CLAIM = new Date(0).toISOString();
 /** Anti-entropy: often enough that a healed split is known well within a customer's visit. */
 const DEFAULT_SYNC_EVERY_MS = 3 * 60 * 1000;
 
@@ -176,7 +166,7 @@ export function createShopLedger(options: ShopLedgerOptions): ShopLedger {
     ...(options.seenBefore ? { seenBefore: options.seenBefore } : {}),
     ...(options.onSeen ? { onSeen: options.onSeen } : {}),
   });
-  const { peers, failed, isDown, namesOf } = book;
+  const { peers, namesOf } = book;
 
   const transport = createPeerTransport({
     keys,
@@ -185,116 +175,11 @@ export function createShopLedger(options: ShopLedgerOptions): ShopLedger {
     seenNonces: new ReplayCache(),
     limits: { knownForMs: seenForMs, ...options.limits },
     ...(options.acceptRemote ? { acceptRemote: options.acceptRemote } : {}),
-    onMessage: answer,
+    // Messages come only once the ledger listens, when `exchanges` stands.
+    onMessage: (message, remote) => exchanges.answer(message, remote),
   });
-
-  function answer(message: OpenedMessage, remote: string): ShopMessage | undefined | Promise<ShopMessage | undefined> {
-    // The sealed hello: the till's name and port. A till that only ever dialled us is named,
-    // and asked, by it; one whose link was down is back, and what it holds is fetched.
-    if (message.port > 0) {
-      const peer = { host: remote, port: message.port };
-      if (book.heardFrom(peer, message.from)) void catchUp(peer, performance.now() + askTimeoutMs);
-    }
-    if (message.kind === 'claim') {
-      if (ledger.add(message.claim) === 'added') changed();
-      // The claimer learns every claim on the reward this till holds, its own included.
-      const claims = ledger.claimsFor(message.claim.token).slice(0, MAX_CLAIMS_PER_MESSAGE);
-      return { kind: 'answer', inReplyTo: message.nonce, claims };
-    }
-    if (message.kind === 'query') {
-      const claims = ledger.claimsFor(message.token).slice(0, MAX_CLAIMS_PER_MESSAGE);
-      return { kind: 'answer', inReplyTo: message.nonce, claims };
-    }
-    if (message.kind === 'report-ask') return reportFor(message.nonce, message.since, message.until);
-    if (message.kind !== 'ask') return undefined;
-    // Earliest first: a peer reading page after page asks again from the last `at` it got.
-    const claims = ledger.since(message.since).slice(0, MAX_CLAIMS_PER_MESSAGE);
-    return { kind: 'answer', inReplyTo: message.nonce, claims };
-  }
-
-  /** This till's report for a `report-ask`; none (the asker names this till silent) when the page gives none. */
-  async function reportFor(inReplyTo: string, since: string, until: string): Promise<ShopMessage | undefined> {
-    const report = await options.report?.(since, until).catch(() => null);
-    return report ? { kind: 'report', inReplyTo, ...report } : undefined;
-  }
-
-  /**
-   * Every claim `peer` holds, page by page, merged as they come; false when the peer did not
-   * answer before `deadline` (monotonic ms).
-   */
-  async function catchUp(peer: PeerAddress, deadline: number): Promise<boolean> {
-    let since = EVERY_CLAIM;
-    for (let page = 0; page < MAX_PAGES; page += 1) {
-      const left = deadline - performance.now();
-      if (left <= 0) {
-        failed(peer, 'timeout');
-        return false;
-      }
-      const exchange = await transport.send(peer, { kind: 'ask', since }, left);
-      if (!exchange.ok) {
-        failed(peer, exchange.failure);
-        return false;
-      }
-      book.heardFrom(peer, exchange.reply.from);
-      const claims = claimsIn(exchange.reply);
-      if (ledger.merge(claims) > 0) changed();
-      const last = claims.at(-1)?.at;
-      // A short page is the last; a full page all at one instant cannot be paged past.
-      if (claims.length < MAX_CLAIMS_PER_MESSAGE || last === undefined || last === since) return true;
-      since = last;
-    }
-    return true;
-  }
-
-  /** Asks every peer at once; the names of those that did not answer in time. */
-  async function catchUpAll(waitMs: number): Promise<string[]> {
-    const asked = peers();
-    const deadline = performance.now() + waitMs;
-    const answered = await Promise.all(asked.map((peer) => catchUp(peer, deadline)));
-    return namesOf(asked.filter((_peer, index) => !answered[index]));
-  }
-
-  /**
-   * Sends `message` (a claim or a query on one reward) to every peer in `asked` at once and
-   * merges what each holds on `token`; the peers that did not answer within `waitMs`. A peer
-   * whose link just came back is asked for everything it holds, too.
-   */
-  async function exchangeOnReward(
-    asked: PeerAddress[],
-    message: ShopMessage,
-    token: string,
-    waitMs: number,
-  ): Promise<PeerAddress[]> {
-    const exchanges = await Promise.all(asked.map((peer) => transport.send(peer, message, waitMs)));
-    const unanswered: PeerAddress[] = [];
-    exchanges.forEach((exchange, index) => {
-      const peer = asked[index]!;
-      if (!exchange.ok) {
-        failed(peer, exchange.failure);
-        unanswered.push(peer);
-        return;
-      }
-      const back = book.heardFrom(peer, exchange.reply.from);
-      if (ledger.merge(claimsIn(exchange.reply).filter((held) => held.token === token)) > 0) changed();
-      if (back) void catchUp(peer, performance.now() + askTimeoutMs);
-    });
-    return unanswered;
-  }
-
-  /** A check: every peer asked at once what it holds on one reward (one round trip each, whatever the ledger's size). */
-  async function queryAll(token: string, waitMs: number): Promise<string[]> {
-    return namesOf(await exchangeOnReward(peers(), { kind: 'query', token }, token, waitMs));
-  }
-
-  /** Tells every peer of `claim`; merges what each holds on the reward; those that failed. */
-  async function announce(claim: Claim): Promise<string[]> {
-    const all = peers();
-    // Those that timed out a moment ago are not waited for twice; the next check tries them again.
-    const skipped = all.filter(isDown);
-    const asked = all.filter((peer) => !isDown(peer));
-    const unanswered = await exchangeOnReward(asked, { kind: 'claim', claim }, claim.token, askTimeoutMs);
-    return namesOf([...skipped, ...unanswered]);
-  }
+  const exchanges = createPeerExchanges({ ledger, book, transport, changed, askTimeoutMs, report: options.report });
+  const { catchUpAll, queryAll, announce } = exchanges;
 
   /** Anti-entropy: drops the claims of a finished shift, then fetches what every peer holds. */
   async function sync(): Promise<string[]> {
