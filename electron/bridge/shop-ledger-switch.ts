@@ -47,7 +47,7 @@ export function errorKind(error: unknown): string {
 /** Starts discovery for a running ledger (`startDiscovery` in the app; none in most tests). */
 export type DiscoveryFactory = (options: DiscoveryOptions) => Discovery;
 
-export function createShopLedgerSwitch(options: {
+export interface ShopLedgerSwitchOptions {
   /** Where to listen, tried in order: `::` (every address, IPv4 too) then `0.0.0.0` in the app. */
   hosts: readonly string[];
   /** The tills heard from, kept across a restart; none kept when absent. */
@@ -59,7 +59,9 @@ export function createShopLedgerSwitch(options: {
   log: Logger;
   askTimeoutMs?: number;
   discovery?: DiscoveryFactory;
-}): ShopLedgerSwitch {
+}
+
+export function createShopLedgerSwitch(options: ShopLedgerSwitchOptions): ShopLedgerSwitch {
   const { hosts, log } = options;
   let current: ShopLedger | null = null;
   let discovery: Discovery | null = null;
@@ -164,7 +166,7 @@ export function createShopLedgerSwitch(options: {
         const address = await ledger.start();
         running = ledger;
         log.info(`The shop ledger listens on ${peerName(address)}, with ${peers.length} tills named in Settings.`);
-        discovery = startFinding(ledger, keys.discoveryTag, address.port);
+        discovery = startFinding(options, ledger, keys.discoveryTag, address.port);
         return;
       } catch (error) {
         // An address family the machine lacks (no IPv6) tries the next host; a taken port fails them all alike.
@@ -173,30 +175,6 @@ export function createShopLedgerSwitch(options: {
       }
     }
     log.warn(`The shop ledger could not start on ${failures.join(', ')}; this till works alone.`);
-  }
-
-  /** Discovery for the running ledger; a failure to start it leaves the peers named in Settings. */
-  function startFinding(ledger: ShopLedger, tag: string, port: number): Discovery | null {
-    if (!options.discovery) return null;
-    let warned = false;
-    try {
-      return options.discovery({
-        tag,
-        port,
-        onPeers: (found) => {
-          ledger.setDiscovered(found);
-          log.info(`Discovery sees ${found.length} other tills of the shop on the LAN.`);
-        },
-        onError: (error) => {
-          if (warned) return;
-          warned = true;
-          log.warn(`Discovery on the LAN failed (${errorKind(error)}); the tills named in Settings are still asked.`);
-        },
-      });
-    } catch (error) {
-      log.warn(`Discovery could not start (${errorKind(error)}); the tills named in Settings are still asked.`);
-      return null;
-    }
   }
 
   function enqueue(step: () => Promise<void>): Promise<void> {
@@ -213,4 +191,34 @@ export function createShopLedgerSwitch(options: {
       return enqueue(halt);
     },
   };
+}
+
+/** Discovery for the running ledger; a failure to start it leaves the peers named in Settings. */
+function startFinding(
+  options: Pick<ShopLedgerSwitchOptions, 'discovery' | 'log'>,
+  ledger: ShopLedger,
+  tag: string,
+  port: number,
+): Discovery | null {
+  const { log } = options;
+  if (!options.discovery) return null;
+  let warned = false;
+  try {
+    return options.discovery({
+      tag,
+      port,
+      onPeers: (found) => {
+        ledger.setDiscovered(found);
+        log.info(`Discovery sees ${found.length} other tills of the shop on the LAN.`);
+      },
+      onError: (error) => {
+        if (warned) return;
+        warned = true;
+        log.warn(`Discovery on the LAN failed (${errorKind(error)}); the tills named in Settings are still asked.`);
+      },
+    });
+  } catch (error) {
+    log.warn(`Discovery could not start (${errorKind(error)}); the tills named in Settings are still asked.`);
+    return null;
+  }
 }

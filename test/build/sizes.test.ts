@@ -25,7 +25,6 @@ const PAST_LIMITS: Record<string, number> = {
   'file renderer/offline/counter-operations.ts': 603,
   'file renderer/offline/outbox/outbox.ts': 513,
   'file renderer/views/SettingsView.vue': 524,
-  'function electron/bridge/shop-ledger-switch.ts:createShopLedgerSwitch': 167,
   'function renderer/offline/index.ts:createOfflineServices': 216,
   'function renderer/stores/customer-display.ts:defineStore(…)': 192,
   'function renderer/stores/customers.ts:defineStore(…)': 355,
