@@ -32,7 +32,6 @@ const PAST_LIMITS: Record<string, number> = {
   'function renderer/stores/offline.ts:defineStore(…)': 197,
   'function renderer/stores/rewards.ts:defineStore(…)': 370,
   'function renderer/stores/settings.ts:defineStore(…)': 235,
-  'function sandbox/server.ts:buildServer': 198,
 };
 
 function codeFiles(): string[] {
