@@ -24,7 +24,6 @@ const PAST_LIMITS: Record<string, number> = {
   'class renderer/offline/search/search-index.ts:SlimSearchIndex': 318,
   'file renderer/offline/counter-operations.ts': 603,
   'file renderer/offline/outbox/outbox.ts': 513,
-  'file renderer/views/SettingsView.vue': 524,
   'function renderer/offline/index.ts:createOfflineServices': 216,
   'function renderer/stores/customer-display.ts:defineStore(…)': 192,
   'function renderer/stores/customers.ts:defineStore(…)': 355,
