@@ -69,5 +69,5 @@ describe('raw text in renderer templates', () => {
     // The rule is on for these files (a config that dropped it would pass the line above).
     const config = await eslint.calculateConfigForFile(join(root, 'views', 'FindView.vue'));
     expect(config.rules?.['@intlify/vue-i18n/no-raw-text']?.[0]).toBe(2);
-  });
+  }, 30_000); // lints every view and component: 4-7 s when the machine's cores are shared
 });
