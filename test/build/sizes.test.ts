@@ -31,7 +31,6 @@ const PAST_LIMITS: Record<string, number> = {
   'function electron/shop-ledger/shop-ledger-service.ts:createShopLedger': 239,
   'function renderer/offline/index.ts:createOfflineServices': 216,
   'function renderer/stores/customer-display.ts:defineStore(…)': 192,
-  'function renderer/stores/customers.ts:defineStore(…)': 355,
   'function renderer/stores/links.ts:defineStore(…)': 160,
   'function renderer/stores/offline.ts:defineStore(…)': 197,
   'function renderer/stores/rewards.ts:defineStore(…)': 370,
