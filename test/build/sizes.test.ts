@@ -33,7 +33,6 @@ const PAST_LIMITS: Record<string, number> = {
   'function renderer/stores/customer-display.ts:defineStore(…)': 192,
   'function renderer/stores/links.ts:defineStore(…)': 160,
   'function renderer/stores/offline.ts:defineStore(…)': 197,
-  'function renderer/stores/settings.ts:defineStore(…)': 235,
   'function sandbox/server.ts:buildServer': 198,
 };
 
