@@ -32,7 +32,6 @@ const PAST_LIMITS: Record<string, number> = {
   'function renderer/offline/index.ts:createOfflineServices': 216,
   'function renderer/stores/customer-display.ts:defineStore(…)': 192,
   'function renderer/stores/links.ts:defineStore(…)': 160,
-  'function renderer/stores/offline.ts:defineStore(…)': 197,
   'function sandbox/server.ts:buildServer': 198,
 };
 
