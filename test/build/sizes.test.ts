@@ -30,7 +30,6 @@ const PAST_LIMITS: Record<string, number> = {
   'function electron/service/loyalty-api.ts:createLoyaltyApi': 202,
   'function electron/shop-ledger/shop-ledger-service.ts:createShopLedger': 239,
   'function renderer/offline/index.ts:createOfflineServices': 216,
-  'function renderer/stores/links.ts:defineStore(…)': 160,
   'function sandbox/server.ts:buildServer': 198,
 };
 
