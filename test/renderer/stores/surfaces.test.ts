@@ -14,10 +14,11 @@ import { installFakeTill } from '../support/fake-till';
 
 type Kind = 'state' | 'getter' | 'action';
 
-function surfaceOf(store: Record<string, unknown> & { $state: object }): Record<Kind, string[]> {
+function surfaceOf(store: { $state: object }): Record<Kind, string[]> {
+  const members = store as unknown as Record<string, unknown>;
   const surface: Record<Kind, string[]> = { state: [], getter: [], action: [] };
   for (const key of Object.keys(store).filter((name) => !/^[$_]/.test(name))) {
-    const kind: Kind = key in store.$state ? 'state' : typeof store[key] === 'function' ? 'action' : 'getter';
+    const kind: Kind = key in store.$state ? 'state' : typeof members[key] === 'function' ? 'action' : 'getter';
     surface[kind].push(key);
   }
   for (const kind of Object.keys(surface) as Kind[]) surface[kind].sort();
