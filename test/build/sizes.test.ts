@@ -25,12 +25,6 @@ const PAST_LIMITS: Record<string, number> = {
   'file renderer/offline/counter-operations.ts': 603,
   'file renderer/offline/outbox/outbox.ts': 513,
   'function renderer/offline/index.ts:createOfflineServices': 216,
-  'function renderer/stores/customer-display.ts:defineStore(…)': 192,
-  'function renderer/stores/customers.ts:defineStore(…)': 355,
-  'function renderer/stores/links.ts:defineStore(…)': 160,
-  'function renderer/stores/offline.ts:defineStore(…)': 197,
-  'function renderer/stores/rewards.ts:defineStore(…)': 370,
-  'function renderer/stores/settings.ts:defineStore(…)': 235,
 };
 
 function codeFiles(): string[] {

@@ -1,0 +1,71 @@
+import { ref, watch, type Ref } from 'vue';
+import type { LinkMessage } from '../../../common/contract';
+import { readPhone } from '../../../common/phone';
+import { t } from '../../i18n';
+import { useCustomersStore } from '../customers';
+import { useNavigationStore } from '../navigation';
+import { useRewardsStore } from '../rewards';
+import { useSettingsStore } from '../settings';
+
+/**
+ * The phone a customer typed on the display, looked up as if the cashier had typed it: the
+ * customer opened, or the register form offered with the number, and the till's screen saying
+ * who entered it. `blanked` is the display's blank, which a customer's entry lifts.
+ */
+export function useCustomerEntry(blanked: Ref<boolean>) {
+  const settings = useSettingsStore();
+  const navigation = useNavigationStore();
+  const customers = useCustomersStore();
+  const rewards = useRewardsStore();
+
+  const lookingUp = ref(false);
+  const notFound = ref(false);
+  /** "Entered by the customer", while the customer they opened is on the till's screen. */
+  const enteredByCustomer = ref<string | null>(null);
+
+  watch(
+    () => navigation.screen.name,
+    (name) => {
+      if (name !== 'register') notFound.value = false;
+      if (name !== 'customer' && name !== 'reward') enteredByCustomer.value = null;
+    },
+  );
+
+  /** A phone the customer typed on the display: looked up as the cashier's own search would. */
+  async function receive(message: LinkMessage): Promise<void> {
+    if (message?.kind !== 'customer-entry' || !settings.isConfigured) return;
+    // A cashier in the middle of a form or a redemption is not interrupted by the queue; one
+    // who just pressed a key may be, since the customer at the counter is the one they serve.
+    if (inTheMiddleOfSomething()) return;
+    const phone = readPhone(message.digits, settings.defaultCountry);
+    navigation.home();
+    blanked.value = false;
+    if (!phone) {
+      notFound.value = false;
+      return;
+    }
+    lookingUp.value = true;
+    try {
+      const outcome = await customers.openByPhone(phone);
+      if (outcome === 'opened') {
+        navigation.go({ name: 'customer' });
+        enteredByCustomer.value = t('customerDisplay.enteredByCustomer');
+      } else if (outcome === 'none') {
+        customers.startRegister(phone.international);
+        navigation.go({ name: 'register' });
+        notFound.value = true;
+        enteredByCustomer.value = t('customerDisplay.enteredByCustomer');
+      }
+    } finally {
+      lookingUp.value = false;
+    }
+  }
+
+  function inTheMiddleOfSomething(): boolean {
+    const screen = navigation.screen.name;
+    if (screen === 'register' || screen === 'correct' || screen === 'settings' || screen === 'report') return true;
+    return screen === 'reward' && (rewards.checking || rewards.redeeming || rewards.canRedeem);
+  }
+
+  return { lookingUp, notFound, enteredByCustomer, receive };
+}
