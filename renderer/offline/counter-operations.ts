@@ -30,7 +30,7 @@ import { isolate, isolatedList } from '../i18n/isolate';
 import { formatDayTime } from '../lib/dates';
 import { readPhone } from '../../common/phone';
 import { isUnreachable, mayHaveBeenApplied } from './connection/failure-kinds';
-import { PAGE_SIZE, type CacheSearchResult, type CustomerCache } from './customers/customer-cache';
+import { PAGE_SIZE, type CacheSearchResult, type CustomerCache } from './cache/customer-cache';
 import type { WriteBehind } from './customers/write-behind';
 import { LOCAL_ID_PREFIX, rewardKey, type AttemptRecord, type OfflineDb, type RedemptionItem } from './db/schema';
 import { closedAttempt } from './outbox/attribution';

@@ -21,7 +21,7 @@ import {
 } from './customer-blocks';
 import { newRow, type PreparedCustomers } from './prepared-customers';
 import type { StoredIds } from './stored-ids';
-import { PartedWritePace } from './write-cost';
+import { PartedWritePace } from '../pacing/write-cost';
 import type { CachedCustomer, OfflineDb } from '../db/schema';
 
 /**

@@ -12,7 +12,7 @@ import { pagesInKeyOrder } from '../db/pages-in-key-order';
 import { feedOf } from '../db/customer-feed';
 import type { CachedCustomer, OfflineDb } from '../db/schema';
 import { getCustomerRow } from './customer-reads';
-import { cyrb53 } from './cyrb53';
+import { cyrb53 } from '../hashing/cyrb53';
 import { rowAt } from './customer-blocks';
 
 /** Two customers' serials share a hash (or one serial is on two customers): read them all. */

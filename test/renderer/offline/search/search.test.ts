@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { CustomerCache, type CacheSearchResult } from '../../../../renderer/offline/customers/customer-cache';
+import { CustomerCache, type CacheSearchResult } from '../../../../renderer/offline/cache/customer-cache';
 import type { OfflineDb } from '../../../../renderer/offline/db/schema';
 import { writeSearchLines } from '../../../../renderer/offline/search/search-chunks';
 import { phoneDigestOf } from '../../../../renderer/offline/search/phone-digests';

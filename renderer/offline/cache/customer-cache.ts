@@ -6,33 +6,33 @@
  */
 import type { Table } from 'dexie';
 import type { Customer, Program, Redemption, Reward } from '../../../common/contract';
-import { CustomerIdTaken, customerTables } from './customer-blocks';
-import { findCustomerById, firstCustomers, getCustomerRow, getCustomerRows } from './customer-reads';
-import { CacheSearch, PAGE_SIZE, type CacheSearchResult } from './cache-search';
+import { CustomerIdTaken, customerTables } from '../customers/customer-blocks';
+import { findCustomerById, firstCustomers, getCustomerRow, getCustomerRows } from '../customers/customer-reads';
+import { CacheSearch, PAGE_SIZE, type CacheSearchResult } from '../customers/cache-search';
 import {
   NewCustomerWrites,
   StaleWriteContext,
   type Change,
   type PartedWriteOptions,
   type WriteOutcome,
-} from './new-customer-writes';
-import { writePreparedCustomers, type WriteOptions } from './customer-writes';
-import { PreparedCustomers, prepareCustomers } from './prepared-customers';
+} from '../customers/new-customer-writes';
+import { writePreparedCustomers, type WriteOptions } from '../customers/customer-writes';
+import { PreparedCustomers, prepareCustomers } from '../customers/prepared-customers';
 
-import { RewardCache } from './reward-cache';
-import { SearchRhythm, type InterruptibleWrite } from './search-rhythm';
+import { RewardCache } from '../rewards/reward-cache';
+import { SearchRhythm, type InterruptibleWrite } from '../pacing/search-rhythm';
 import type { CachedCustomer, CachedReward, OfflineDb } from '../db/schema';
 import { yieldToBrowser, type IndexLoadOptions, type IndexLoadProgress } from '../search/index-loader';
 import { IndexMemory } from '../search/index-memory';
 import { ListingMemory } from '../search/listing-memory';
 import type { SlimSearchIndex } from '../search/search-index';
-import { SerialIndex } from './serial-index';
+import { SerialIndex } from '../customers/serial-index';
 
 // Its parts' names, as the rest of the offline core has long imported them from here.
-export { MAX_RESULTS, PAGE_SIZE, type CacheSearchResult } from './cache-search';
-export { PreparedCustomers, prepareCustomers } from './prepared-customers';
-export type { PartedWriteOptions } from './new-customer-writes';
-export type { WriteOptions } from './customer-writes';
+export { MAX_RESULTS, PAGE_SIZE, type CacheSearchResult } from '../customers/cache-search';
+export { PreparedCustomers, prepareCustomers } from '../customers/prepared-customers';
+export type { PartedWriteOptions } from '../customers/new-customer-writes';
+export type { WriteOptions } from '../customers/customer-writes';
 
 export interface CachedCustomerWithRewards {
   record: CachedCustomer;
