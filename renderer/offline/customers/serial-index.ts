@@ -5,7 +5,7 @@
  * so a collision never opens the wrong customer.
  *
  * Built by one read of every block in the background once the search index and listings are
- * in (customer-cache.ts), and kept true from the database's feed (db/customer-feed.ts), as the
+ * in (cache/customer-cache.ts), and kept true from the database's feed (db/customer-feed.ts), as the
  * listings are: whoever writes a customer, the serials follow once the write commits.
  */
 import { pagesInKeyOrder } from '../db/pages-in-key-order';
