@@ -20,7 +20,6 @@ const PAST_LIMITS: Record<string, number> = {
   'class renderer/offline/counter-operations.ts:CounterOperations': 453,
   'class renderer/offline/outbox/outbox.ts:Outbox': 396,
   'class renderer/offline/outbox/replayer.ts:Replayer': 348,
-  'class renderer/offline/search/search-index.ts:SlimSearchIndex': 318,
   'file common/contract.ts': 616,
   'file renderer/offline/counter-operations.ts': 603,
   'file renderer/offline/outbox/outbox.ts': 513,
