@@ -134,12 +134,12 @@ export class CustomerCache {
     fetchedAt: string,
     options: PartedWriteOptions,
   ): Promise<number | null> {
-    return this.writes.putNewCustomersWhile(customers, fetchedAt, options);
+    return this.writes.newCustomers.putWhile(customers, fetchedAt, options);
   }
 
   /** Writes of new customers sent without reading what they merge with first. */
   get writesSentWithoutReading(): number {
-    return this.writes.sentWithoutReading;
+    return this.writes.newCustomers.sentWithoutReading;
   }
 
   /** See write-through.ts: `putCustomers`'s writes inside a caller's transaction over `customerTables`. */

@@ -10,13 +10,7 @@ import type { Table } from 'dexie';
 import type { Customer } from '../../../common/contract';
 import { CustomerIdTaken, customerTables } from './customer-blocks';
 import { writePreparedCustomers, type WriteOptions } from './customer-writes';
-import {
-  NewCustomerWrites,
-  StaleWriteContext,
-  type Change,
-  type PartedWriteOptions,
-  type WriteOutcome,
-} from './new-customer-writes';
+import { NewCustomerWrites, StaleWriteContext, type Change, type WriteOutcome } from './new-customer-writes';
 import { PreparedCustomers, prepareCustomers } from './prepared-customers';
 import type { InterruptibleWrite, SearchRhythm } from '../pacing/search-rhythm';
 import type { CachedCustomer, OfflineDb } from '../db/schema';
@@ -36,8 +30,8 @@ export class WriteInterrupted extends Error {
 }
 
 export class WriteThrough {
-  /** A fill's writes of new customers, planned from what the write before left. */
-  private readonly newCustomers: NewCustomerWrites;
+  /** A fill's writes of new customers, planned from what the write before left (in these transactions). */
+  readonly newCustomers: NewCustomerWrites;
 
   constructor(
     private readonly db: OfflineDb,
@@ -144,20 +138,6 @@ export class WriteThrough {
     }
     this.newCustomers.keep(outcome.kept);
     return outcome.changes.map((change) => change.row);
-  }
-
-  /** See new-customer-writes.ts: a fill's new customers in one transaction that grows part by part. */
-  putNewCustomersWhile(
-    customers: PreparedCustomers,
-    fetchedAt: string,
-    options: PartedWriteOptions,
-  ): Promise<number | null> {
-    return this.newCustomers.putWhile(customers, fetchedAt, options);
-  }
-
-  /** Writes of new customers sent without reading what they merge with first. */
-  get sentWithoutReading(): number {
-    return this.newCustomers.sentWithoutReading;
   }
 
   /**
