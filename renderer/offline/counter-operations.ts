@@ -31,7 +31,7 @@ import { formatDayTime } from '../lib/dates';
 import { readPhone } from '../../common/phone';
 import { isUnreachable, mayHaveBeenApplied } from './connection/failure-kinds';
 import { PAGE_SIZE, type CacheSearchResult, type CustomerCache } from './cache/customer-cache';
-import type { WriteBehind } from './customers/write-behind';
+import type { WriteBehind } from './cache/write-behind';
 import { LOCAL_ID_PREFIX, rewardKey, type AttemptRecord, type OfflineDb, type RedemptionItem } from './db/schema';
 import { closedAttempt } from './outbox/attribution';
 import type { OnlineAttempt, Outbox, QueueRefusal } from './outbox/outbox';

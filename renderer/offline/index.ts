@@ -24,7 +24,7 @@ import {
 import { CounterOperations, type CounterSettings } from './counter-operations';
 import { findCardHolder } from './card-lookup';
 import { CustomerCache } from './cache/customer-cache';
-import { WriteBehind, type WriteFailureListener } from './customers/write-behind';
+import { WriteBehind, type WriteFailureListener } from './cache/write-behind';
 import { openOfflineDb } from './db/open';
 import type { JournalEntry, OfflineDb, OutboxItem, RedemptionItem } from './db/schema';
 import { serviceNow } from './outbox/attribution';
