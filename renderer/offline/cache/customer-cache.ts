@@ -147,6 +147,10 @@ export class CustomerCache {
     return this.writes.writeCustomers(customers, fetchedAt, options);
   }
 
+  // ---------------------------------------------------------------------------------
+  // Their rewards (rewards/reward-cache.ts)
+  // ---------------------------------------------------------------------------------
+
   /** Stores one customer from `GET /v1/customers/{id}`, with the rewards awaiting redemption. */
   async putCustomerWithRewards(
     customer: Customer,
