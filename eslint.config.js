@@ -95,23 +95,42 @@ const ELECTRON_ROWS = {
 
 /**
  * The offline core (docs/offline.md): db/ at the bottom (schema.ts importing nothing, the
- * migrations nothing outside themselves), then connection/, search/, customers/, rewards/,
- * outbox/ and refresh/; the files at its top wire them, and index.ts alone opens the database.
+ * migrations nothing outside themselves), pacing/ and hashing/ beside it (importing nothing),
+ * then connection/, search/, customers/, rewards/, cache/ (the customers and their rewards as
+ * one front), outbox/ and refresh/; the files at its top wire them, and index.ts alone opens
+ * the database.
  * Some rooms still reach up to the renderer's i18n/ (and counter-operations.ts to lib/dates.ts),
  * listed apart, to go: the core should speak in reasons and codes, and the view layer word them.
  */
-const OFFLINE_BELOW_TOP = ['db', 'db/schema.ts', 'connection', 'search', 'customers', 'rewards', 'outbox', 'refresh'];
+const OFFLINE_BELOW_TOP = [
+  'db',
+  'db/schema.ts',
+  'pacing',
+  'hashing',
+  'connection',
+  'search',
+  'customers',
+  'rewards',
+  'cache',
+  'outbox',
+  'refresh',
+];
 const OFFLINE_ROWS = {
   'db/schema.ts': [],
   'db/migrations': [],
   db: ['db/schema.ts'],
   'db/open.ts': ['db/schema.ts', 'db/migrations'],
+  // How background work makes way for the cashier: their searches' rhythm, what a write costs.
+  pacing: [],
+  // A fast string hash, for the stored ids, the card serials and the refresh's page hashes.
+  hashing: [],
   connection: [],
   search: ['db', 'db/schema.ts'],
-  customers: ['db', 'db/schema.ts', 'search'],
+  customers: ['db', 'db/schema.ts', 'pacing', 'hashing', 'search'],
   rewards: ['db', 'db/schema.ts', 'search', 'customers'],
-  outbox: ['db', 'db/schema.ts', 'connection', 'search', 'customers', 'rewards'],
-  refresh: ['db', 'db/schema.ts', 'connection', 'search', 'customers'],
+  cache: ['db', 'db/schema.ts', 'pacing', 'search', 'customers', 'rewards'],
+  outbox: ['db', 'db/schema.ts', 'connection', 'search', 'customers', 'rewards', 'cache'],
+  refresh: ['db', 'db/schema.ts', 'pacing', 'hashing', 'connection', 'search', 'customers', 'cache'],
   'counter-operations.ts': OFFLINE_BELOW_TOP,
   'background-work.ts': OFFLINE_BELOW_TOP,
   // A loyalty card's scan: the service's search filtered to the serial, else the cache's index.

@@ -7,7 +7,7 @@
  */
 import type { BridgeError, Customer, TillApi } from '../../common/contract';
 import { isUnreachable } from './connection/failure-kinds';
-import type { CustomerCache } from './customers/customer-cache';
+import type { CustomerCache } from './cache/customer-cache';
 import { normaliseSerial } from './customers/serial-index';
 
 export type CardLookup =

@@ -23,8 +23,8 @@ import {
 } from './connection/connection-monitor';
 import { CounterOperations, type CounterSettings } from './counter-operations';
 import { findCardHolder } from './card-lookup';
-import { CustomerCache } from './customers/customer-cache';
-import { WriteBehind, type WriteFailureListener } from './customers/write-behind';
+import { CustomerCache } from './cache/customer-cache';
+import { WriteBehind, type WriteFailureListener } from './cache/write-behind';
 import { openOfflineDb } from './db/open';
 import type { JournalEntry, OfflineDb, OutboxItem, RedemptionItem } from './db/schema';
 import { serviceNow } from './outbox/attribution';

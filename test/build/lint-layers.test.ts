@@ -53,7 +53,7 @@ const forbidden: Case[] = [
   ],
   [
     'renderer/App.vue',
-    '<script setup lang="ts">\nimport { CustomerCache } from \'./offline/customers/customer-cache\';\nvoid CustomerCache;\n</script>\n',
+    '<script setup lang="ts">\nimport { CustomerCache } from \'./offline/cache/customer-cache\';\nvoid CustomerCache;\n</script>\n',
   ],
   ['electron/bridge/app-core.ts', "import { startSandbox } from '../../sandbox';\nexport { startSandbox };\n"],
   ['electron/bridge/app-core.ts', "export const s = () => import('../../sandbox');\n"],
@@ -77,6 +77,22 @@ const forbidden: Case[] = [
     "import { CacheRefresh } from '../refresh/cache-refresh';\nexport { CacheRefresh };\n",
   ],
   ['renderer/offline/customers/x.ts', "import { openOfflineDb } from '../db/open';\nexport { openOfflineDb };\n"],
+  // customers/ holds customers only: the front that adds their rewards (cache/) and the rewards
+  // sit above it; pacing/ and hashing/ sit below everything and import nothing.
+  [
+    'renderer/offline/customers/x.ts',
+    "import { RewardCache } from '../rewards/reward-cache';\nexport { RewardCache };\n",
+  ],
+  [
+    'renderer/offline/customers/x.ts',
+    "import { CustomerCache } from '../cache/customer-cache';\nexport { CustomerCache };\n",
+  ],
+  [
+    'renderer/offline/rewards/x.ts',
+    "import { CustomerCache } from '../cache/customer-cache';\nexport { CustomerCache };\n",
+  ],
+  ['renderer/offline/pacing/x.ts', "import type { OfflineDb } from '../db/schema';\nexport type { OfflineDb };\n"],
+  ['renderer/offline/hashing/x.ts', "import { foldName } from '../search/fold';\nexport { foldName };\n"],
   ['renderer/offline/connection/x.ts', "import type { OfflineDb } from '../db/schema';\nexport type { OfflineDb };\n"],
   [
     'renderer/offline/outbox/x.ts',
@@ -86,7 +102,7 @@ const forbidden: Case[] = [
   ['renderer/offline/db/schema.ts', "import type { Outbox } from '../outbox/outbox';\nexport type { Outbox };\n"],
   [
     'renderer/offline/db/meta.ts',
-    "import { CustomerCache } from '../customers/customer-cache';\nexport { CustomerCache };\n",
+    "import { CustomerCache } from '../cache/customer-cache';\nexport { CustomerCache };\n",
   ],
   // Inside the main process likewise: shell/ on top, messages/, log/ and validation/ at the bottom.
   ['electron/service/x.ts', "import { createAppCore } from '../bridge/app-core';\nexport { createAppCore };\n"],
@@ -189,7 +205,15 @@ const allowed: Case[] = [
   ['electron/demo/x.ts', "import { loadSettings } from '../storage/settings';\nexport { loadSettings };\n"],
   [
     'renderer/offline/outbox/x.ts',
-    "import { CustomerCache } from '../customers/customer-cache';\nimport type { OfflineDb } from '../db/schema';\nexport { CustomerCache, type OfflineDb };\n",
+    "import { CustomerCache } from '../cache/customer-cache';\nimport type { OfflineDb } from '../db/schema';\nexport { CustomerCache, type OfflineDb };\n",
+  ],
+  [
+    'renderer/offline/refresh/x.ts',
+    "import { CustomerCache } from '../cache/customer-cache';\nimport { WriteCostModel } from '../pacing/write-cost';\nimport { cyrb53 } from '../hashing/cyrb53';\nexport { CustomerCache, WriteCostModel, cyrb53 };\n",
+  ],
+  [
+    'renderer/offline/customers/x.ts',
+    "import { SearchRhythm } from '../pacing/search-rhythm';\nimport { cyrb53 } from '../hashing/cyrb53';\nexport { SearchRhythm, cyrb53 };\n",
   ],
   ['renderer/offline/index.ts', "import { openOfflineDb } from './db/open';\nexport { openOfflineDb };\n"],
   ['renderer/offline/db/open.ts', "import { MIGRATIONS } from './migrations';\nexport { MIGRATIONS };\n"],

@@ -10,7 +10,7 @@
  * IndexedDB. Until then they are read from the blocks.
  */
 import { firstCustomerPks, getCustomerRows } from './customer-reads';
-import type { SearchRhythm } from './search-rhythm';
+import type { SearchRhythm } from '../pacing/search-rhythm';
 import type { OfflineDb } from '../db/schema';
 import { pagesInKeyOrder } from '../db/pages-in-key-order';
 import { listingOf, type CustomerListing } from '../search/listings';

@@ -9,7 +9,7 @@
  * cashier's reads queued behind long write transactions. A block of 16 costs one request;
  * its multi-entry id index (`*ids`) still finds a customer by the service's id in one
  * request. Phones have no index here (version 8, db/migrations/v8-no-phone-index.ts): the
- * in-memory index and, while it loads, the search chunks answer them (customer-cache.ts). A
+ * in-memory index and, while it loads, the search chunks answer them (cache-search.ts). A
  * page of search results is shown from the listings in memory (listings.ts), not read from
  * here, once they have loaded; until then it costs a block read each (20 blocks, about
  * 200 KB, for a page).
@@ -269,7 +269,7 @@ function sendChunksAndCounter(
  * what the ones before left (`contextAfter`): its blocks are sent as soon as it is planned;
  * the search chunks and the counter, which every part rewrites, once, when the writer
  * knows no part follows. A fill's transaction grows so, part by part, while the cashier's
- * pause lasts (customer-cache.ts `putNewCustomersWhile`). Parts of block-aligned sizes
+ * pause lasts (new-customer-writes.ts `putWhile`). Parts of block-aligned sizes
  * (`partSizes`) write each block once.
  */
 export class PartedWrite {

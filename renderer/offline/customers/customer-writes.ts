@@ -3,7 +3,7 @@
  * customer keeps its pk, a customer registered offline becomes the service's customer in
  * its row, and (for the refresh) an unchanged record is not written again. For use inside a
  * write transaction over `customerTables`; the caller's transaction decides what commits,
- * and the index follows that (customer-cache.ts).
+ * and the copies in memory follow that (db/customer-feed.ts).
  */
 import {
   contextAfter,

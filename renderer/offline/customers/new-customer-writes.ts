@@ -4,8 +4,7 @@
  * transaction opens and sent at once, with the reads that confirm nothing else wrote
  * meanwhile: one round trip instead of two, and none of the planning while the transaction
  * holds the tables a cashier's search reads (docs/decisions/2026-11-23-write-without-reading-first.md).
- * The transactions themselves are the cache's (customer-cache.ts `inWriteTransaction`), so
- * the index follows what they commit.
+ * The transactions themselves are the write-through's (write-through.ts `inWriteTransaction`).
  */
 import type { Table } from 'dexie';
 import {
@@ -21,7 +20,7 @@ import {
 } from './customer-blocks';
 import { newRow, type PreparedCustomers } from './prepared-customers';
 import type { StoredIds } from './stored-ids';
-import { PartedWritePace } from './write-cost';
+import { PartedWritePace } from '../pacing/write-cost';
 import type { CachedCustomer, OfflineDb } from '../db/schema';
 
 /**
@@ -58,7 +57,7 @@ export interface PartedWriteOptions {
   alongside: { tables: readonly Table[]; write: (stored: number) => Promise<void> };
 }
 
-/** The cache's write transaction (customer-cache.ts `inWriteTransaction`), as these writes use it. */
+/** The write-through's transaction (write-through.ts `inWriteTransaction`), as these writes use it. */
 export type WriteTransaction = (
   alongside: { tables: readonly Table[]; write?: () => Promise<void> } | undefined,
   options: { interruptible?: boolean },

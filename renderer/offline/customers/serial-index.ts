@@ -5,14 +5,14 @@
  * so a collision never opens the wrong customer.
  *
  * Built by one read of every block in the background once the search index and listings are
- * in (customer-cache.ts), and kept true from the database's feed (db/customer-feed.ts), as the
+ * in (cache/customer-cache.ts), and kept true from the database's feed (db/customer-feed.ts), as the
  * listings are: whoever writes a customer, the serials follow once the write commits.
  */
 import { pagesInKeyOrder } from '../db/pages-in-key-order';
 import { feedOf } from '../db/customer-feed';
 import type { CachedCustomer, OfflineDb } from '../db/schema';
 import { getCustomerRow } from './customer-reads';
-import { cyrb53 } from './cyrb53';
+import { cyrb53 } from '../hashing/cyrb53';
 import { rowAt } from './customer-blocks';
 
 /** Two customers' serials share a hash (or one serial is on two customers): read them all. */

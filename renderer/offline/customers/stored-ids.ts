@@ -18,7 +18,7 @@
  * same database object: the app has one page, with one, that writes customers
  * (electron/shell/main.ts takes the single-instance lock and opens one window).
  */
-import { cyrb53 } from './cyrb53';
+import { cyrb53 } from '../hashing/cyrb53';
 import { feedOf } from '../db/customer-feed';
 import type { OfflineDb } from '../db/schema';
 

@@ -23,7 +23,7 @@ import {
 import { queueRegistration, type QueueRegistrationOutcome } from './registration-queue';
 import { newItemState } from './new-item';
 import { checkRewardOffline, type OfflineCheck } from '../rewards/offline-check';
-import type { CustomerCache } from '../customers/customer-cache';
+import type { CustomerCache } from '../cache/customer-cache';
 import { journalRefusedAttempt, type RefusedAttempt } from './refused-attempts';
 
 /** What the outbox needs of the till's settings, passed with each request (they can change). */

@@ -9,7 +9,7 @@ import type { Customer, RegisterCustomerPayload } from '../../../common/contract
 import { t } from '../../i18n';
 import { digitsOf, readPhone, type PhoneReading } from '../../../common/phone';
 import { addCustomerRow, customerTables } from '../customers/customer-blocks';
-import type { CustomerCache } from '../customers/customer-cache';
+import type { CustomerCache } from '../cache/customer-cache';
 import type { CachedCustomer, OfflineDb, RegistrationItem } from '../db/schema';
 import { nameWordsOf } from '../../../common/fold';
 import { newItemState } from './new-item';

@@ -32,7 +32,7 @@ import {
   type RedemptionItem,
   type RegistrationItem,
 } from '../db/schema';
-import type { CustomerCache } from '../customers/customer-cache';
+import type { CustomerCache } from '../cache/customer-cache';
 import type { Outbox } from './outbox';
 
 /** The part of the Web Locks API the replayer uses; `navigator.locks` in the app, a fake in tests. */

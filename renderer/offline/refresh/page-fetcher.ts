@@ -10,7 +10,7 @@ import type { TillApi } from '../../../common/contract';
 import { backoffDelay, boundedRetryAfter, type BackoffPolicy } from '../connection/backoff';
 import { isTransient } from '../connection/failure-kinds';
 import type { RefreshCursor } from '../db/schema';
-import { prepareCustomers, PreparedCustomers, type CustomerCache } from '../customers/customer-cache';
+import { prepareCustomers, PreparedCustomers, type CustomerCache } from '../cache/customer-cache';
 import { pageHash } from './page-hash';
 import { StopRun } from './refresh-stop';
 

@@ -6,7 +6,7 @@
  * cyrb53 is fast on the ~46 KB of JSON a page of 100 customers makes. A collision only
  * leaves a page as it was until its next change; the string's length is kept beside it as well.
  */
-import { cyrb53 } from '../customers/cyrb53';
+import { cyrb53 } from '../hashing/cyrb53';
 
 export function pageHash(text: string): string {
   return `${cyrb53(text).toString(36)}-${text.length.toString(36)}`;

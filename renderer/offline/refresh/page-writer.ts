@@ -8,7 +8,7 @@
  */
 import type { OfflineDb, PageTag, RefreshCursor } from '../db/schema';
 import { writeMeta } from '../db/meta';
-import { PreparedCustomers, WriteInterrupted, type CustomerCache } from '../customers/customer-cache';
+import { PreparedCustomers, WriteInterrupted, type CustomerCache } from '../cache/customer-cache';
 import type { StoredIds } from '../customers/stored-ids';
 import type { FetchedPage } from './page-fetcher';
 import type { SliceSize, WritePacer } from './write-pacer';

@@ -7,8 +7,8 @@
  * reserve; when too little is left, it waits for the next search to end. While the cashier
  * is not searching, a transaction takes as much as it likes.
  */
-import type { CustomerCache } from '../customers/customer-cache';
-import { WriteCostModel } from '../customers/write-cost';
+import type { CustomerCache } from '../cache/customer-cache';
+import { WriteCostModel } from '../pacing/write-cost';
 
 /**
  * The share of the cashier's pause a transaction may take. A search that comes during a

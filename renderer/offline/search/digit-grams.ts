@@ -8,7 +8,7 @@
  * against the number itself: a gram only says the number might contain the query.
  *
  * A rebuild keeps answering from the lists it replaces until it swaps the new ones in, so
- * the index may rebuild while it serves searches (search-index.ts packs a tail grown by a
+ * the index may rebuild while it serves searches (phone-digits.ts packs a tail grown by a
  * fill: as plain arrays, a million numbers' grams took twice the memory of the packed form).
  */
 import { insertSorted, mergeSorted } from './sorted-lists';

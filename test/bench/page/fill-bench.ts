@@ -5,7 +5,7 @@
  */
 import { Dexie } from 'dexie';
 import { CacheRefresh } from '../../../renderer/offline/refresh/cache-refresh';
-import { CustomerCache, MAX_RESULTS } from '../../../renderer/offline/customers/customer-cache';
+import { CustomerCache, MAX_RESULTS } from '../../../renderer/offline/cache/customer-cache';
 import { parseQuery } from '../../../renderer/offline/search/search-index';
 import { countCustomers } from '../../../renderer/offline/customers/customer-reads';
 import { openOfflineDb } from '../../../renderer/offline/db/open';

@@ -10,7 +10,7 @@
 import { packCustomerBlocks, searchFieldsOf } from '../../../renderer/offline/customers/customer-blocks';
 import { SearchLineChanges } from '../../../renderer/offline/search/search-chunks';
 import type { SearchChunk } from '../../../renderer/offline/db/schema';
-import { cyrb53 } from '../../../renderer/offline/customers/cyrb53';
+import { cyrb53 } from '../../../renderer/offline/hashing/cyrb53';
 import { customerAt } from './generate';
 
 /**

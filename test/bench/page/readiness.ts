@@ -4,7 +4,7 @@
  * are `performance.now()`, which counts from the page's navigation start.
  */
 import { openOfflineDb } from '../../../renderer/offline/db/open';
-import { CustomerCache } from '../../../renderer/offline/customers/customer-cache';
+import { CustomerCache } from '../../../renderer/offline/cache/customer-cache';
 import { COUNTRY } from './search-bench';
 import { nameOf, phoneOf } from './generate';
 

@@ -7,7 +7,7 @@
  */
 import { Dexie } from 'dexie';
 import type { BackoffPolicy } from '../../../renderer/offline/connection/backoff';
-import { CustomerCache } from '../../../renderer/offline/customers/customer-cache';
+import { CustomerCache } from '../../../renderer/offline/cache/customer-cache';
 import { openOfflineDb } from '../../../renderer/offline/db/open';
 import { type JournalOutcome, type OfflineDb } from '../../../renderer/offline/db/schema';
 import { Outbox } from '../../../renderer/offline/outbox/outbox';

@@ -8,7 +8,7 @@ import { customerTables, putCustomerRows } from '../../../renderer/offline/custo
 import { getCustomerRows } from '../../../renderer/offline/customers/customer-reads';
 import { openOfflineDb } from '../../../renderer/offline/db/open';
 import { type CachedCustomer, type OfflineDb } from '../../../renderer/offline/db/schema';
-import { CustomerCache, MAX_RESULTS, PAGE_SIZE } from '../../../renderer/offline/customers/customer-cache';
+import { CustomerCache, MAX_RESULTS, PAGE_SIZE } from '../../../renderer/offline/cache/customer-cache';
 import { parseQuery, type ParsedQuery } from '../../../renderer/offline/search/search-index';
 import { customerAt } from './generate';
 import { QUERY_KINDS, queriesFor, type QueryKind } from './queries';

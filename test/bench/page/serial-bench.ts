@@ -6,7 +6,7 @@
  */
 import type { TillApi } from '../../../common/contract';
 import { findCardHolder } from '../../../renderer/offline/card-lookup';
-import { CustomerCache } from '../../../renderer/offline/customers/customer-cache';
+import { CustomerCache } from '../../../renderer/offline/cache/customer-cache';
 import { openOfflineDb } from '../../../renderer/offline/db/open';
 import { COUNTRY } from './search-bench';
 

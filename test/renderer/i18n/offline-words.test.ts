@@ -12,7 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CustomerPageResult, TillApi } from '../../../common/contract';
 import { i18n } from '../../../renderer/i18n';
 import { applyInterfaceLocale } from '../../../renderer/i18n/interface-locale';
-import { CustomerCache } from '../../../renderer/offline/customers/customer-cache';
+import { CustomerCache } from '../../../renderer/offline/cache/customer-cache';
 import { type OfflineDb } from '../../../renderer/offline/db/schema';
 import { Replayer } from '../../../renderer/offline/outbox/replayer';
 import { CacheRefresh, type RefreshProgress } from '../../../renderer/offline/refresh/cache-refresh';

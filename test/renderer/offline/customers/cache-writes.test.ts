@@ -6,9 +6,9 @@ import {
   prepareCustomers,
   type CacheSearchResult,
   type WriteOptions,
-} from '../../../../renderer/offline/customers/customer-cache';
+} from '../../../../renderer/offline/cache/customer-cache';
 import { StoredIds } from '../../../../renderer/offline/customers/stored-ids';
-import { PartedWritePace } from '../../../../renderer/offline/customers/write-cost';
+import { PartedWritePace } from '../../../../renderer/offline/pacing/write-cost';
 import { readMeta, writeMeta } from '../../../../renderer/offline/db/meta';
 import type { OfflineDb } from '../../../../renderer/offline/db/schema';
 import { linesOf, parseSearchLine } from '../../../../renderer/offline/search/search-chunks';

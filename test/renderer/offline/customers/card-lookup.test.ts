@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { SearchCustomersPayload, TillApi } from '../../../../common/contract';
 import { findCardHolder } from '../../../../renderer/offline/card-lookup';
-import { CustomerCache } from '../../../../renderer/offline/customers/customer-cache';
+import { CustomerCache } from '../../../../renderer/offline/cache/customer-cache';
 import type { OfflineDb } from '../../../../renderer/offline/db/schema';
 import { customer, dropDb, freshDb } from '../support/fixtures';
 

@@ -1,6 +1,6 @@
 import { Dexie } from 'dexie';
 import { afterEach, expect, test } from 'vitest';
-import { CustomerCache } from '../../../../renderer/offline/customers/customer-cache';
+import { CustomerCache } from '../../../../renderer/offline/cache/customer-cache';
 import { type OfflineDb } from '../../../../renderer/offline/db/schema';
 import { customer, dropDb, freshDb } from '../support/fixtures';
 

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
-import { CustomerCache } from '../../../../renderer/offline/customers/customer-cache';
+import { CustomerCache } from '../../../../renderer/offline/cache/customer-cache';
 import { openOfflineDb } from '../../../../renderer/offline/db/open';
 import type { OfflineDb } from '../../../../renderer/offline/db/schema';
 import { nameWordsOf } from '../../../../common/fold';

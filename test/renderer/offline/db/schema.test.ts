@@ -1,6 +1,6 @@
 import { Dexie } from 'dexie';
 import { afterEach, expect, test } from 'vitest';
-import { CustomerCache } from '../../../../renderer/offline/customers/customer-cache';
+import { CustomerCache } from '../../../../renderer/offline/cache/customer-cache';
 import { openOfflineDb } from '../../../../renderer/offline/db/open';
 import { type CachedCustomer, type OfflineDb } from '../../../../renderer/offline/db/schema';
 import { linesOf, parseSearchLine, writeSearchLines } from '../../../../renderer/offline/search/search-chunks';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { CustomerCache } from '../../../../renderer/offline/customers/customer-cache';
+import { CustomerCache } from '../../../../renderer/offline/cache/customer-cache';
 import type { OfflineDb } from '../../../../renderer/offline/db/schema';
 import { checkRewardOffline } from '../../../../renderer/offline/rewards/offline-check';
 import { Outbox, type OutboxSettings } from '../../../../renderer/offline/outbox/outbox';

@@ -26,7 +26,7 @@ import type {
 import { errorFromResponse } from '../../../../electron/service/api-errors';
 import { MAX_RETRY_AFTER_MS } from '../../../../common/backoff';
 import { closedAttempt } from '../../../../renderer/offline/outbox/attribution';
-import { CustomerCache } from '../../../../renderer/offline/customers/customer-cache';
+import { CustomerCache } from '../../../../renderer/offline/cache/customer-cache';
 import { rewardKey } from '../../../../renderer/offline/db/schema';
 import { Outbox, type OutboxSettings } from '../../../../renderer/offline/outbox/outbox';
 import { Replayer } from '../../../../renderer/offline/outbox/replayer';

@@ -9,8 +9,8 @@ import {
   refreshDue,
   type RefreshProgress,
 } from '../../../../renderer/offline/refresh/cache-refresh';
-import { CustomerCache } from '../../../../renderer/offline/customers/customer-cache';
-import { WriteCostModel } from '../../../../renderer/offline/customers/write-cost';
+import { CustomerCache } from '../../../../renderer/offline/cache/customer-cache';
+import { WriteCostModel } from '../../../../renderer/offline/pacing/write-cost';
 import { readMeta } from '../../../../renderer/offline/db/meta';
 import { type OfflineDb } from '../../../../renderer/offline/db/schema';
 import { dropDb, freshDb } from '../support/fixtures';

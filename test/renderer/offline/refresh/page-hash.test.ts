@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { cyrb53 } from '../../../../renderer/offline/customers/cyrb53';
+import { cyrb53 } from '../../../../renderer/offline/hashing/cyrb53';
 import { pageHash } from '../../../../renderer/offline/refresh/page-hash';
 
 test('the page hashes share the hash and stay what tills have stored: a changed hash would make every page look changed once', () => {

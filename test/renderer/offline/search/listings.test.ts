@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { Customer, Program } from '../../../../common/contract';
-import { CustomerCache, prepareCustomers } from '../../../../renderer/offline/customers/customer-cache';
+import { CustomerCache, prepareCustomers } from '../../../../renderer/offline/cache/customer-cache';
 import {
   customerTables,
   deleteCustomerRow,

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { CustomerCache, type CacheSearchResult } from '../../../../renderer/offline/customers/customer-cache';
+import { CustomerCache, type CacheSearchResult } from '../../../../renderer/offline/cache/customer-cache';
 import { nameWordsOf } from '../../../../common/fold';
 import { parseQuery } from '../../../../renderer/offline/search/search-index';
 import { nameWord, personName } from '../support/arbitraries';

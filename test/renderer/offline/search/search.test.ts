@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { CustomerCache, type CacheSearchResult } from '../../../../renderer/offline/customers/customer-cache';
+import { CustomerCache, type CacheSearchResult } from '../../../../renderer/offline/cache/customer-cache';
 import type { OfflineDb } from '../../../../renderer/offline/db/schema';
 import { writeSearchLines } from '../../../../renderer/offline/search/search-chunks';
 import { phoneDigestOf } from '../../../../renderer/offline/search/phone-digests';
@@ -413,7 +413,16 @@ describe('the in-memory index', () => {
     expect(index.search(parseQuery('layla', 'SA'), 10).pks).toEqual([]);
     expect(index.search(parseQuery('+966501234567', 'SA'), 10).pks).toEqual([]);
     expect(index.search(parseQuery('5012345', 'SA'), 10).pks).toEqual([]);
+    // Too few digits for a gram: the scan passes over the entry the customer left behind.
+    expect(index.search({ kind: 'digits', digits: '50' }, 10).pks).toEqual([]);
     expect(index.size).toBe(0);
+    // Back with the same number: found once, by every path, not also through the stale entry.
+    index.upsert(entry);
+    expect(index.findPhone('+966501234567')).toBe(7);
+    expect(index.search({ kind: 'digits', digits: '50' }, 10).pks).toEqual([7]);
+    expect(index.search(parseQuery('5012345', 'SA'), 10).pks).toEqual([7]);
+    expect(index.search(parseQuery('haddad', 'SA'), 10).pks).toEqual([7]);
+    expect(index.size).toBe(1);
   });
 
   test('reads the cashier’s text as phone, digits or words', () => {

@@ -5,7 +5,7 @@
  */
 import { createTillApi, type TillApi } from '../../../../common/contract';
 import { startSandbox, type Sandbox } from '../../../../sandbox';
-import { CustomerCache } from '../../../../renderer/offline/customers/customer-cache';
+import { CustomerCache } from '../../../../renderer/offline/cache/customer-cache';
 import type { OfflineDb } from '../../../../renderer/offline/db/schema';
 import { Outbox, type OutboxSettings } from '../../../../renderer/offline/outbox/outbox';
 import { Replayer, type LockManagerLike } from '../../../../renderer/offline/outbox/replayer';

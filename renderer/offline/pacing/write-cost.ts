@@ -89,7 +89,7 @@ export class WriteCostModel {
 const PACE_WEIGHT = 0.2;
 
 /**
- * What a fill's parted write (customer-cache.ts `putNewCustomersWhile`) costs once its
+ * What a fill's parted write (customers/new-customer-writes.ts `putWhile`) costs once its
  * transaction runs: each customer written, and the end (the search chunks, the counter and
  * the cursor, then the commit). Learnt from the parts as they complete, so the decision to
  * send one more follows what writes cost now, not a model of whole transactions.

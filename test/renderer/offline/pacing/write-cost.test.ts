@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { FIRST_WRITE_COST, PartedWritePace, WriteCostModel } from '../../../../renderer/offline/customers/write-cost';
+import { FIRST_WRITE_COST, PartedWritePace, WriteCostModel } from '../../../../renderer/offline/pacing/write-cost';
 
 /** Transactions timed as `fixed + perCustomer * n`, with the noise given (a factor per sample). */
 function observed(model: WriteCostModel, fixed: number, perCustomer: number, sizes: number[], noise: number[] = []) {

@@ -4,8 +4,8 @@
  * every write here; only the outbox sets and clears it.
  */
 import type { Redemption, Reward } from '../../../common/contract';
-import { customerTables, putCustomerRows } from './customer-blocks';
-import { findCustomerById } from './customer-reads';
+import { customerTables, putCustomerRows } from '../customers/customer-blocks';
+import { findCustomerById } from '../customers/customer-reads';
 import { rewardKey, type CachedReward, type OfflineDb } from '../db/schema';
 
 export class RewardCache {

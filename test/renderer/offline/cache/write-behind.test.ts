@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, expect, test, vi } from 'vi
 import type { Settings } from '../../../../common/contract';
 import { DEMO_FIXTURES } from '../../../../sandbox';
 import { createOfflineServices, type OfflineServices } from '../../../../renderer/offline';
-import { CustomerCache } from '../../../../renderer/offline/customers/customer-cache';
+import { CustomerCache } from '../../../../renderer/offline/cache/customer-cache';
 import type { OfflineDb } from '../../../../renderer/offline/db/schema';
 import { createFakeLocks, dropDb, freshDb } from '../support/fixtures';
 import { startService, type ServiceHarness } from '../support/service';

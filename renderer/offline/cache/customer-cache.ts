@@ -1,51 +1,39 @@
 /**
- * The customer and reward cache: everything the service returns is written through here
- * (with the time it was fetched), and the in-memory index follows what committed. Offline
- * search (cache-search.ts) and the cashier's rhythm that background writes make way for
- * (search-rhythm.ts) are its parts; it loads the index and the listings at start.
+ * The cache's front: the customers and their rewards as the service returned them, and the
+ * search over them. Customers are written through here (customers/write-through.ts, with the
+ * time each was fetched) and their rewards beside them (rewards/reward-cache.ts); the copies
+ * in memory (the search index, the listings, the card serials) follow what commits, and are
+ * loaded here at start. Offline search (customers/cache-search.ts) and the cashier's rhythm
+ * that background writes make way for (pacing/search-rhythm.ts) are its parts.
  */
-import type { Table } from 'dexie';
 import type { Customer, Program, Redemption, Reward } from '../../../common/contract';
-import { CustomerIdTaken, customerTables } from './customer-blocks';
-import { findCustomerById, firstCustomers, getCustomerRow, getCustomerRows } from './customer-reads';
-import { CacheSearch, PAGE_SIZE, type CacheSearchResult } from './cache-search';
-import {
-  NewCustomerWrites,
-  StaleWriteContext,
-  type Change,
-  type PartedWriteOptions,
-  type WriteOutcome,
-} from './new-customer-writes';
-import { writePreparedCustomers, type WriteOptions } from './customer-writes';
-import { PreparedCustomers, prepareCustomers } from './prepared-customers';
-
-import { RewardCache } from './reward-cache';
-import { SearchRhythm, type InterruptibleWrite } from './search-rhythm';
+import { customerTables } from '../customers/customer-blocks';
+import { findCustomerById, firstCustomers, getCustomerRow, getCustomerRows } from '../customers/customer-reads';
+import { CacheSearch, PAGE_SIZE, type CacheSearchResult } from '../customers/cache-search';
+import type { Change, PartedWriteOptions } from '../customers/new-customer-writes';
+import type { WriteOptions } from '../customers/customer-writes';
+import { PreparedCustomers } from '../customers/prepared-customers';
+import { SerialIndex } from '../customers/serial-index';
+import { WriteThrough, type Alongside } from '../customers/write-through';
+import { RewardCache } from '../rewards/reward-cache';
+import { SearchRhythm } from '../pacing/search-rhythm';
 import type { CachedCustomer, CachedReward, OfflineDb } from '../db/schema';
 import { yieldToBrowser, type IndexLoadOptions, type IndexLoadProgress } from '../search/index-loader';
 import { IndexMemory } from '../search/index-memory';
 import { ListingMemory } from '../search/listing-memory';
 import type { SlimSearchIndex } from '../search/search-index';
-import { SerialIndex } from './serial-index';
 
 // Its parts' names, as the rest of the offline core has long imported them from here.
-export { MAX_RESULTS, PAGE_SIZE, type CacheSearchResult } from './cache-search';
-export { PreparedCustomers, prepareCustomers } from './prepared-customers';
-export type { PartedWriteOptions } from './new-customer-writes';
-export type { WriteOptions } from './customer-writes';
+export { MAX_RESULTS, PAGE_SIZE, type CacheSearchResult } from '../customers/cache-search';
+export { PreparedCustomers, prepareCustomers } from '../customers/prepared-customers';
+export { WriteInterrupted } from '../customers/write-through';
+export type { PartedWriteOptions } from '../customers/new-customer-writes';
+export type { WriteOptions } from '../customers/customer-writes';
 
 export interface CachedCustomerWithRewards {
   record: CachedCustomer;
   /** Rewards the service last listed as awaiting redemption, plus any pending here. */
   rewards: CachedReward[];
-}
-
-/** A background write was rolled back so that a cashier's search would not wait for it. */
-export class WriteInterrupted extends Error {
-  constructor() {
-    super('The write gave way to a search; nothing of it was stored.');
-    this.name = 'WriteInterrupted';
-  }
 }
 
 export interface CustomerCacheOptions {
@@ -64,8 +52,8 @@ export class CustomerCache {
   private readonly rhythm = new SearchRhythm();
   private readonly searcher: CacheSearch;
   private readonly rewards: RewardCache;
-  /** A fill's writes of new customers, planned from what the write before left. */
-  private readonly newCustomers: NewCustomerWrites;
+  /** Customers written through, in transactions a search may roll back. */
+  private readonly writes: WriteThrough;
   private loading: Promise<IndexLoadProgress> | null = null;
   private readonly now: () => Date;
   /**
@@ -84,9 +72,7 @@ export class CustomerCache {
     this.indexMemory = IndexMemory.open(db);
     this.serials = new SerialIndex(db);
     this.rewards = new RewardCache(db);
-    this.newCustomers = new NewCustomerWrites(db, (alongside, options, scope) =>
-      this.inWriteTransaction(alongside, options, scope),
-    );
+    this.writes = new WriteThrough(db, this.rhythm);
     this.searcher = new CacheSearch(db, this.index, this.listings, this.rhythm, {
       indexReady: () => this.indexMemory.ready,
       confirmedAt: () => this.confirmedAt,
@@ -129,104 +115,17 @@ export class CustomerCache {
   }
 
   // ---------------------------------------------------------------------------------
-  // Write-through
+  // Write-through (customers/write-through.ts)
   // ---------------------------------------------------------------------------------
 
-  /**
-   * Stores customers as the service returned them (search pages, register, update, refresh
-   * batches). `alongside` writes more tables in the same transaction: the refresh moves its
-   * cursor with the pages it stores, so both commit or neither does.
-   *
-   * Everything derived from the records (phone parsing, name folding, the JSON compared
-   * with the stored record) is computed before the transaction opens: a cashier's read
-   * waits for a write transaction to end, so it holds only the IndexedDB work.
-   */
-  async putCustomers(
+  /** See write-through.ts: customers as the service returned them, `alongside` in the same transaction. */
+  putCustomers(
     customers: readonly Customer[] | PreparedCustomers,
     fetchedAt = this.now().toISOString(),
-    alongside?: { tables: readonly Table[]; write: () => Promise<void> },
+    alongside?: Alongside,
     options: WriteOptions = {},
   ): Promise<CachedCustomer[]> {
-    const prepared = customers instanceof PreparedCustomers ? customers : prepareCustomers(customers);
-    if (options.expectNew) {
-      try {
-        return await this.putPrepared(prepared, fetchedAt, alongside, options);
-      } catch (error) {
-        // Some were stored after all (the transaction rolled back): the usual way, which reads first.
-        if (!(error instanceof CustomerIdTaken)) throw error;
-      }
-    }
-    return this.putPrepared(prepared, fetchedAt, alongside, { ...options, expectNew: undefined });
-  }
-
-  private async putPrepared(
-    prepared: PreparedCustomers,
-    fetchedAt: string,
-    alongside: { tables: readonly Table[]; write: () => Promise<void> } | undefined,
-    options: WriteOptions,
-  ): Promise<CachedCustomer[]> {
-    const storedIds = options.expectNew;
-    const planned = storedIds ? this.newCustomers.plan(prepared, fetchedAt) : null;
-    if (storedIds && planned) {
-      try {
-        const rows = await this.inWriteTransaction(alongside, options, (writesSent) =>
-          this.newCustomers.send(planned, storedIds, writesSent),
-        );
-        this.newCustomers.sentWithoutReading += 1;
-        return rows;
-      } catch (error) {
-        // Something else wrote meanwhile (and nothing of this write was kept): the usual way.
-        if (!(error instanceof StaleWriteContext)) throw error;
-      }
-    }
-    return this.inWriteTransaction(alongside, options, (writesSent) =>
-      writePreparedCustomers(this.db, prepared, fetchedAt, options, writesSent),
-    );
-  }
-
-  /**
-   * One write transaction over the customer tables and `alongside`'s (whose `write`, if
-   * any, runs beside `scope`); `scope` calls `writesSent` before it sends its writes (see
-   * `WriteOptions.interruptible`), and may ask `searchCame` whether a search has met it.
-   */
-  private async inWriteTransaction(
-    alongside: { tables: readonly Table[]; write?: () => Promise<void> } | undefined,
-    options: WriteOptions,
-    scope: (writesSent: () => void, searchCame: () => boolean) => Promise<WriteOutcome>,
-  ): Promise<CachedCustomer[]> {
-    const tables = [...customerTables(this.db), ...(alongside?.tables ?? [])];
-    // Its transaction is known once the scope runs; a search may abort it from then on.
-    const write: InterruptibleWrite | null = options.interruptible
-      ? { transaction: null, aborted: false, writesSent: false, metBySearch: false }
-      : null;
-    let outcome: WriteOutcome;
-    try {
-      outcome = await this.db.transaction('rw', tables, async (transaction) => {
-        if (write) {
-          write.transaction = transaction;
-          this.rhythm.writeBegins(write);
-        }
-        // Side by side: the transaction commits both or neither, and a round trip is spared.
-        const [written] = await Promise.all([
-          scope(
-            () => {
-              if (write) write.writesSent = true;
-            },
-            () => write?.metBySearch === true,
-          ),
-          alongside?.write?.(),
-        ]);
-        return written;
-      });
-    } catch (error) {
-      this.newCustomers.keep(null);
-      if (write?.aborted) throw new WriteInterrupted();
-      throw error;
-    } finally {
-      if (write) this.rhythm.writeEnds(write);
-    }
-    this.newCustomers.keep(outcome.kept);
-    return outcome.changes.map((change) => change.row);
+    return this.writes.putCustomers(customers, fetchedAt, alongside, options);
   }
 
   /** See new-customer-writes.ts: a fill's new customers in one transaction that grows part by part. */
@@ -235,30 +134,22 @@ export class CustomerCache {
     fetchedAt: string,
     options: PartedWriteOptions,
   ): Promise<number | null> {
-    return this.newCustomers.putWhile(customers, fetchedAt, options);
+    return this.writes.newCustomers.putWhile(customers, fetchedAt, options);
   }
 
   /** Writes of new customers sent without reading what they merge with first. */
   get writesSentWithoutReading(): number {
-    return this.newCustomers.sentWithoutReading;
+    return this.writes.newCustomers.sentWithoutReading;
   }
 
-  /**
-   * The writes of `putCustomers`, for use inside a caller's transaction over `customerTables`;
-   * the index follows them once that transaction has committed (db/customer-feed.ts).
-   */
-  async writeCustomers(
-    customers: readonly Customer[],
-    fetchedAt: string,
-    options: WriteOptions = {},
-  ): Promise<Change[]> {
-    return (
-      await writePreparedCustomers(this.db, prepareCustomers(customers), fetchedAt, {
-        ...options,
-        expectNew: undefined,
-      })
-    ).changes;
+  /** See write-through.ts: `putCustomers`'s writes inside a caller's transaction over `customerTables`. */
+  writeCustomers(customers: readonly Customer[], fetchedAt: string, options: WriteOptions = {}): Promise<Change[]> {
+    return this.writes.writeCustomers(customers, fetchedAt, options);
   }
+
+  // ---------------------------------------------------------------------------------
+  // Their rewards (rewards/reward-cache.ts)
+  // ---------------------------------------------------------------------------------
 
   /** Stores one customer from `GET /v1/customers/{id}`, with the rewards awaiting redemption. */
   async putCustomerWithRewards(
