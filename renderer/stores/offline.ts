@@ -3,6 +3,7 @@ import { computed, markRaw, ref, shallowRef } from 'vue';
 import type { Program } from '../../common/contract';
 import {
   createOfflineServices,
+  exportedJournalCsv,
   type ConnectionSnapshot,
   type JournalEntry,
   type OfflineServices,
@@ -211,7 +212,7 @@ export const useOfflineStore = defineStore('offline', () => {
 
   /** Saves the journal as CSV through the main process; null when the manager or the save dialog cancelled. */
   async function exportJournal(): Promise<SavedExport | FailedExport | null> {
-    return saveCsv(exportFileName('journal', 'csv'), await services().exportJournalCsv());
+    return saveCsv(exportFileName('journal', 'csv'), exportedJournalCsv(await services().journalExport()));
   }
 
   /** Programmes this till has seen on cached customers' cards, for choosing its own. */

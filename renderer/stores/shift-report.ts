@@ -1,7 +1,9 @@
 import { defineStore } from 'pinia';
 import { computed, ref, shallowRef } from 'vue';
 import {
+  exportedJournalCsv,
   mergeShopReport,
+  REDEMPTION_STATES,
   shopReportToCsv,
   type RedemptionState,
   type ShiftReport,
@@ -119,8 +121,8 @@ export const useShiftReportStore = defineStore('shiftReport', () => {
   async function exportCsv(stateWord: (state: RedemptionState) => string): Promise<SavedExport | FailedExport | null> {
     // The shop's: the same figures as on screen. This till's: the entries behind them.
     const csv = shopReport.value
-      ? shopReportToCsv(shopReport.value, stateWord)
-      : await offline.services().exportShiftCsv(since.value.toISOString(), untilIso.value);
+      ? shopReportToCsv(shopReport.value, REDEMPTION_STATES, stateWord)
+      : exportedJournalCsv(await offline.services().shiftExport(since.value.toISOString(), untilIso.value));
     return saveCsv(exportFileName(shopReport.value ? 'shop' : 'shift', 'csv'), csv);
   }
 

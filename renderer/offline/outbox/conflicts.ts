@@ -6,8 +6,7 @@
 import type { Reward, TillApi } from '../../../common/contract';
 import { customerTables } from '../customers/customer-blocks';
 import type { CustomerCache } from '../customers/customer-cache';
-import type { Attribution, OfflineDb, RedemptionItem } from '../db/schema';
-import { conflictNote } from './reconciliation-words';
+import type { Attribution, OfflineDb, OutboxNote, RedemptionItem } from '../db/schema';
 
 export interface ConflictDeps {
   db: OfflineDb;
@@ -25,7 +24,7 @@ export async function recordConflict(
   const claimedBy =
     found.verdict === 'not_found' || found.verdict === 'not_redeemed' ? null : await shopHolder(api, item.code);
   const attribution = claimedBy ? { ...found, claimedBy } : found;
-  const note = conflictNote(attribution, reward?.status);
+  const note = conflictNoteOf(attribution, reward?.status);
   await db.transaction('rw', [db.outbox, db.rewards, ...customerTables(db)], async () => {
     await db.outbox.update(item.seq!, (row) => {
       if (row.kind !== 'redeem') return;
@@ -54,11 +53,16 @@ export async function nameConflictsFromShop({ db, api }: Pick<ConflictDeps, 'db'
     const claimedBy = await shopHolder(api, item.code);
     if (!claimedBy || !item.attribution) continue;
     const attribution = { ...item.attribution, claimedBy };
-    const note = conflictNote(attribution, item.serviceReward?.status);
+    const note = conflictNoteOf(attribution, item.serviceReward?.status);
     await db.outbox.update(item.seq!, (row) => {
       if (row.kind === 'redeem' && row.state === 'conflict') Object.assign(row, { attribution, note });
     });
   }
+}
+
+/** A conflict's note: what reconciliation found, and the reward's status at the service where it said. */
+function conflictNoteOf(attribution: Attribution, status: string | undefined): OutboxNote {
+  return status ? { code: 'conflict', attribution, status } : { code: 'conflict', attribution };
 }
 
 /** Another till of the shop that claimed the reward, from the ledger this till keeps; null if none or off. */

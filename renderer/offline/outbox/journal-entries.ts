@@ -5,7 +5,14 @@
  */
 import type { Reward } from '../../../common/contract';
 import { findCustomerById } from '../customers/customer-reads';
-import { rewardKey, type JournalEntry, type JournalOutcome, type OfflineDb, type OutboxItem } from '../db/schema';
+import {
+  rewardKey,
+  type JournalEntry,
+  type JournalOutcome,
+  type OfflineDb,
+  type OutboxItem,
+  type OutboxNote,
+} from '../db/schema';
 import { rewardFacts, type OnlineAttempt } from './redemption-queue';
 
 /** Work the service answered at once (never queued), kept in the journal with who did it. */
@@ -24,7 +31,7 @@ export interface AnsweredWork {
   /** When the cashier asked for it, on this till's clock. */
   attemptedAt: string;
   serviceAt?: string | null;
-  note?: string | null;
+  note?: OutboxNote | null;
 }
 
 /** Times on the service's clock for the journal, where known. */
@@ -87,7 +94,13 @@ export async function redeemedWork(
 export async function moveToJournal(
   db: OfflineDb,
   item: OutboxItem,
-  finished: { outcome: JournalOutcome; note: string | null; doneAt: string; customerId?: string; times?: ServiceTimes },
+  finished: {
+    outcome: JournalOutcome;
+    note: OutboxNote | string | null;
+    doneAt: string;
+    customerId?: string;
+    times?: ServiceTimes;
+  },
 ): Promise<void> {
   const { outcome, note, doneAt, customerId, times = {} } = finished;
   const shared = {

@@ -5,7 +5,6 @@
  * acknowledged a failure or a conflict.
  */
 import type { BridgeError, RegisterCustomerPayload, Reward, Settings } from '../../../common/contract';
-import { t } from '../../i18n';
 import { customerTables, deleteCustomerRow } from '../customers/customer-blocks';
 import type { CustomerCache } from '../customers/customer-cache';
 import { getCustomerRow } from '../customers/customer-reads';
@@ -17,6 +16,7 @@ import {
   type JournalOutcome,
   type OfflineDb,
   type OutboxItem,
+  type OutboxNote,
   type OutboxState,
   type RedemptionItem,
 } from '../db/schema';
@@ -44,6 +44,7 @@ export type {
   OnlineAttempt,
   OutboxSettings,
   QueueRedemptionInput,
+  QueueFieldProblems,
   QueueRedemptionOutcome,
   QueueRefusal,
 } from './redemption-queue';
@@ -121,8 +122,9 @@ export class Outbox {
     await this.db.transaction('rw', tables, async () => {
       const item = await onlineAttemptItem(this.db, input, input.attemptedAt);
       const seq = await this.db.outbox.add(item);
-      const note = t('outboxQueue.confirmedUnread');
-      await this.finish({ ...item, seq }, 'redeemed', note, undefined, { serviceAt: input.serviceAt });
+      await this.finish({ ...item, seq }, 'redeemed', { code: 'confirmed_unread' }, undefined, {
+        serviceAt: input.serviceAt,
+      });
     });
     this.notify();
   }
@@ -285,7 +287,7 @@ export class Outbox {
   async finish(
     item: OutboxItem,
     outcome: JournalOutcome,
-    note: string | null,
+    note: OutboxNote | string | null,
     customerId?: string,
     times: ServiceTimes = {},
   ): Promise<void> {

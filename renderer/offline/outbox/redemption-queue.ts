@@ -9,8 +9,6 @@ import type { BridgeError, Reward, Settings } from '../../../common/contract';
 import { customerTables } from '../customers/customer-blocks';
 import { findCustomerById } from '../customers/customer-reads';
 import { rewardKey, type AttemptRecord, type OfflineDb, type RedemptionItem } from '../db/schema';
-import { t } from '../../i18n';
-import { formatCount } from '../../i18n/format';
 import { checkRewardOffline, type OfflineCheck } from '../rewards/offline-check';
 import { newItemState } from './new-item';
 
@@ -50,9 +48,22 @@ export type QueueRefusal =
   | 'not_available' // the offline check did not find it available (see `check`)
   | 'invalid_input';
 
+/**
+ * A field the outbox refused, by what is wrong with it (`max`: the most it may hold); the
+ * view layer words it (lib/outbox-words.ts). Keyed by the service's names of the fields.
+ */
+export type QueueFieldProblems = {
+  name?: { problem: 'missing' };
+  phone?: { problem: 'incomplete' };
+  birthday?: { problem: 'not_a_date' };
+  order_reference?: { problem: 'too_long'; max: number };
+};
+
 export type QueueRedemptionOutcome =
   | { ok: true; item: RedemptionItem; check: OfflineCheck }
-  | { ok: false; reason: QueueRefusal; message: string; check?: OfflineCheck; fields?: Record<string, string> };
+  | { ok: false; reason: 'offline_redemption_disabled' }
+  | { ok: false; reason: 'not_available'; check: OfflineCheck }
+  | { ok: false; reason: 'invalid_input'; fields: QueueFieldProblems };
 
 export const MAX_ORDER_REFERENCE = 191;
 
@@ -63,27 +74,20 @@ export async function queueRedemption(
   settings: OutboxSettings,
   queuedAt: Date,
 ): Promise<QueueRedemptionOutcome> {
-  if (!settings.allowOfflineRedemption) {
-    return {
-      ok: false,
-      reason: 'offline_redemption_disabled',
-      message: t('outboxQueue.offlineRedemptionOff'),
-    };
-  }
+  if (!settings.allowOfflineRedemption) return { ok: false, reason: 'offline_redemption_disabled' };
   const orderReference = input.orderReference?.trim() || null;
   if (orderReference !== null && orderReference.length > MAX_ORDER_REFERENCE) {
     return {
       ok: false,
       reason: 'invalid_input',
-      message: t('outboxQueue.orderTooLong'),
-      fields: { order_reference: t('outboxQueue.orderAtMost', { max: formatCount(MAX_ORDER_REFERENCE) }) },
+      fields: { order_reference: { problem: 'too_long', max: MAX_ORDER_REFERENCE } },
     };
   }
   return db.transaction('rw', [db.rewards, db.outbox, ...customerTables(db)], async () => {
     // Checked inside the transaction: two windows queueing the same code cannot both pass.
     const check = await checkRewardOffline(db, input, { defaultCountry: settings.defaultCountry, now: queuedAt });
     if (check.verdict !== 'available') {
-      return { ok: false as const, reason: 'not_available' as const, message: check.message, check };
+      return { ok: false as const, reason: 'not_available' as const, check };
     }
     const owner = await findCustomerById(db, check.customerId!);
     const item: RedemptionItem = {

@@ -19,9 +19,7 @@ import { Dexie } from 'dexie';
 import type { BridgeError, Reward, ServiceClockReading, TillApi } from '../../../common/contract';
 import { attribute, serviceNow } from './attribution';
 import { nameConflictsFromShop, recordConflict, settleInShop } from './conflicts';
-import { likelyOursWords } from './reconciliation-words';
 import { closeAttempt, forgetAttempt, recordAttempt } from './replay-attempts';
-import { t } from '../../i18n';
 import { backoffDelay, boundedRetryAfter, type BackoffPolicy } from '../connection/backoff';
 import { customerTables, deleteCustomerRow } from '../customers/customer-blocks';
 import { getCustomerRow } from '../customers/customer-reads';
@@ -30,6 +28,7 @@ import {
   type Attribution,
   type OfflineDb,
   type OutboxItem,
+  type OutboxNote,
   type RedemptionItem,
   type RegistrationItem,
 } from '../db/schema';
@@ -53,22 +52,15 @@ export interface ReplayRun {
   stoppedBy: 'backoff' | 'paused' | null;
 }
 
+/**
+ * Why the queue is paused, as stored: a reason, worded when shown (lib/outbox-words.ts
+ * `replayPauseWords`), so a language switch re-words it. Rows written by older versions
+ * also carry their English words (`message`).
+ */
 export interface ReplayPause {
   reason: 'unauthorized';
   since: string;
-  /** In the interface language of the moment it was read: `replayPauseWords` re-words it. */
-  message: string;
-}
-
-/**
- * Why the queue is paused, in the interface language: worded from the stored reason, so a
- * language switch re-words it. Rows written by older versions also carry their English
- * words (`message`); they say the same as the reason, and are shown only for a reason this
- * version does not know.
- */
-export function replayPauseWords(pause: { reason: string; message?: string }): string {
-  if (pause.reason === 'unauthorized' || pause.message === undefined) return t('outboxQueue.keyRejected');
-  return pause.message;
+  message?: string;
 }
 
 export interface ReplayerOptions {
@@ -138,7 +130,7 @@ export class Replayer {
 
   async pause(): Promise<ReplayPause | null> {
     const stored = await readMeta(this.options.db, 'replayPause');
-    return stored ? { reason: stored.reason, since: stored.since, message: replayPauseWords(stored) } : null;
+    return stored ?? null;
   }
 
   /** After the key was fixed: lets the queue go again. */
@@ -226,7 +218,7 @@ export class Replayer {
       await this.complete(
         attempted,
         'redeemed',
-        readInFull ? null : t('outboxQueue.confirmedUnread'),
+        readInFull ? null : { code: 'confirmed_unread' },
         async () => {
           await this.options.cache.applyRedemption(result.data, attempted.phoneE164, undefined, attempted.code);
         },
@@ -265,7 +257,8 @@ export class Replayer {
       await this.complete(
         item,
         'redeemed_answer_lost',
-        likelyOursWords(verdict.attemptAt),
+        // The outcome and the attempt's time say it all: "most likely this till's".
+        null,
         async () => {
           await this.options.cache.putReward(reward, item.phoneE164);
         },
@@ -318,7 +311,7 @@ export class Replayer {
   private async complete(
     item: OutboxItem,
     outcome: 'redeemed' | 'redeemed_answer_lost' | 'registered',
-    note: string | null,
+    note: OutboxNote | null,
     updateCache: () => Promise<void>,
     customerId?: string,
     times: { serviceAt?: string | null; attemptAt?: string | null } = {},
@@ -335,7 +328,7 @@ export class Replayer {
     const { db } = this.options;
     if (error.kind === 'unauthorized') {
       await db.outbox.update(item.seq!, { lastError: error });
-      // The reason, not words: they are made when read (`replayPauseWords`), in the language of then.
+      // The reason, not words: they are made when shown (`replayPauseWords`), in the language of then.
       await writeMeta(db, 'replayPause', { reason: 'unauthorized', since: this.now().toISOString() });
       this.emit();
       return 'paused';
@@ -347,7 +340,8 @@ export class Replayer {
       await db.outbox.update(item.seq!, { lastError: error, nextAttemptAt, failures });
       return 'backoff';
     }
-    await db.outbox.update(item.seq!, { state: 'failed', lastError: error, note: error.message, nextAttemptAt: null });
+    const note: OutboxNote = { code: 'refused', said: error.message };
+    await db.outbox.update(item.seq!, { state: 'failed', lastError: error, note, nextAttemptAt: null });
     return 'failed';
   }
 
