@@ -35,7 +35,7 @@ import type { WriteBehind } from './customers/write-behind';
 import { LOCAL_ID_PREFIX, rewardKey, type AttemptRecord, type OfflineDb, type RedemptionItem } from './db/schema';
 import { closedAttempt } from './outbox/attribution';
 import type { OnlineAttempt, Outbox, QueueRefusal } from './outbox/outbox';
-import { queueRefusalWords } from './outbox/outbox-words';
+import { queueRefusalWords } from '../lib/outbox-words';
 import { checkRewardOffline, type OfflineCheck } from './rewards/offline-check';
 import type { ListedCustomer } from './search/listings';
 import { parseQuery } from './search/search-index';

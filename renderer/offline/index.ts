@@ -52,8 +52,6 @@ export type {
 export type { CashierLine, RedemptionState, RewardLine, StateCounts } from './outbox/shift-report';
 export { OPEN_ITEM_STATE, REDEMPTION_STATES } from './outbox/shift-report';
 export { mergeShopReport, type ShopShiftReport, type TillLine } from './outbox/shop-report';
-export { shopReportToCsv } from './outbox/shop-report-csv';
-export { exportedJournalCsv } from './outbox/journal-csv';
 export type {
   CacheNote,
   CustomerLookup,
@@ -66,10 +64,8 @@ export type {
 // for a queued item's outcome, and which bridge errors mean "not reachable", come from here.
 export { isUnreachable } from './connection/failure-kinds';
 export type { ListedCard, ListedCustomer } from './search/listings';
-export { conflictWords, likelyOursWords, type ConflictWords } from './outbox/reconciliation-words';
 // A stopped refresh and a paused queue keep a reason; these word it in the interface language.
 export { refreshStopWords } from './refresh/refresh-words';
-export { entryNoteWords, itemNoteWords, replayPauseWords } from './outbox/outbox-words';
 
 export interface OfflineServicesOptions {
   /** `window.till`. */

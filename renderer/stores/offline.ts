@@ -3,7 +3,6 @@ import { computed, markRaw, ref, shallowRef } from 'vue';
 import type { Program } from '../../common/contract';
 import {
   createOfflineServices,
-  exportedJournalCsv,
   type ConnectionSnapshot,
   type JournalEntry,
   type OfflineServices,
@@ -13,8 +12,9 @@ import {
   type RefreshProgress,
   type ReplayPause,
   type ReplayRun,
-  replayPauseWords,
 } from '../offline';
+import { exportedJournalCsv } from '../lib/journal-csv';
+import { replayPauseWords } from '../lib/outbox-words';
 import { useCashierStore } from './cashier';
 import { useErrorLogStore } from './error-log';
 import { useManagerPinStore } from './manager-pin';

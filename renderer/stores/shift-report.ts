@@ -1,14 +1,14 @@
 import { defineStore } from 'pinia';
 import { computed, ref, shallowRef } from 'vue';
 import {
-  exportedJournalCsv,
   mergeShopReport,
   REDEMPTION_STATES,
-  shopReportToCsv,
   type RedemptionState,
   type ShiftReport,
   type ShopShiftReport,
 } from '../offline';
+import { exportedJournalCsv } from '../lib/journal-csv';
+import { shopReportToCsv } from '../lib/shop-report-csv';
 import { useManagerPinStore } from './manager-pin';
 import { exportFileName, saveCsv } from './export-file';
 import type { FailedExport, SavedExport } from '../lib/export-outcome';

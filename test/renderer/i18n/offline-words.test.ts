@@ -14,7 +14,7 @@ import { i18n } from '../../../renderer/i18n';
 import { applyInterfaceLocale } from '../../../renderer/i18n/interface-locale';
 import { CustomerCache } from '../../../renderer/offline/customers/customer-cache';
 import { type OfflineDb } from '../../../renderer/offline/db/schema';
-import { replayPauseWords } from '../../../renderer/offline/outbox/outbox-words';
+import { replayPauseWords } from '../../../renderer/lib/outbox-words';
 import { Replayer } from '../../../renderer/offline/outbox/replayer';
 import { CacheRefresh, type RefreshProgress } from '../../../renderer/offline/refresh/cache-refresh';
 import { useOfflineStore } from '../../../renderer/stores/offline';

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, expect, test, vi } from 'vitest';
 import { createTillApi, type Settings, type TillApi } from '../../../common/contract';
 import { DEMO_FIXTURES, startSandbox, type Sandbox } from '../../../sandbox';
 import { createOfflineServices, type OfflineServices } from '../../../renderer/offline';
-import { exportedJournalCsv } from '../../../renderer/offline/outbox/journal-csv';
+import { exportedJournalCsv } from '../../../renderer/lib/journal-csv';
 import { openOfflineDb } from '../../../renderer/offline/db/open';
 import type { Timers } from '../../../renderer/offline/connection/connection-monitor';
 import { APP_SENDER, configureService, createCoreFixture, type CoreFixture } from '../../support/app-core-fixture';

@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LinkMessage } from '../../../common/contract';
 import { useCashierStore } from '../../../renderer/stores/cashier';
 import { useLinksStore } from '../../../renderer/stores/links';
-import { exportedJournalCsv } from '../../../renderer/offline/outbox/journal-csv';
+import { exportedJournalCsv } from '../../../renderer/lib/journal-csv';
 import { useOfflineStore } from '../../../renderer/stores/offline';
 import { useRewardsStore } from '../../../renderer/stores/rewards';
 import { useSettingsStore } from '../../../renderer/stores/settings';

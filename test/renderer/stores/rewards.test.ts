@@ -2,7 +2,7 @@ import { createPinia, setActivePinia } from 'pinia';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Redemption, Result } from '../../../common/contract';
 import { useCustomersStore } from '../../../renderer/stores/customers';
-import { exportedJournalCsv } from '../../../renderer/offline/outbox/journal-csv';
+import { exportedJournalCsv } from '../../../renderer/lib/journal-csv';
 import { useOfflineStore } from '../../../renderer/stores/offline';
 import { useRewardsStore } from '../../../renderer/stores/rewards';
 import { useSettingsStore } from '../../../renderer/stores/settings';

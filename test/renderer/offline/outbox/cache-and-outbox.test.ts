@@ -3,7 +3,7 @@ import { CustomerCache } from '../../../../renderer/offline/customers/customer-c
 import type { OfflineDb } from '../../../../renderer/offline/db/schema';
 import { checkRewardOffline } from '../../../../renderer/offline/rewards/offline-check';
 import { Outbox, type OutboxSettings } from '../../../../renderer/offline/outbox/outbox';
-import { queueRefusalWords } from '../../../../renderer/offline/outbox/outbox-words';
+import { queueRefusalWords } from '../../../../renderer/lib/outbox-words';
 import { customer, dropDb, freshDb, reward } from '../support/fixtures';
 import { countCustomers } from '../../../support/offline-rows';
 

@@ -6,7 +6,7 @@ import type { ShopReportPart } from '../../../../common/contract';
 import { serveReportRequests } from '../../../../renderer/offline/outbox/report-requests';
 import { REDEMPTION_STATES, type ShiftReport } from '../../../../renderer/offline/outbox/shift-report';
 import { mergeShopReport, toReportPart } from '../../../../renderer/offline/outbox/shop-report';
-import { shopReportToCsv } from '../../../../renderer/offline/outbox/shop-report-csv';
+import { shopReportToCsv } from '../../../../renderer/lib/shop-report-csv';
 
 const counts = (done: number, refused = 0) => ({ done, queued: 0, conflict: 0, failed: 0, refused });
 

@@ -8,7 +8,7 @@
  * (starting with = + - @, a tab or a carriage return) is prefixed with an apostrophe: names
  * and order references come from people and must never execute when the file is opened.
  */
-import { t, type MessageKey } from '../../i18n';
+import { t, type MessageKey } from '../i18n';
 import { entryNoteWords, noteWords, type StoredNote } from './outbox-words';
 import { conflictNote, type AttributionFacts } from './reconciliation-words';
 

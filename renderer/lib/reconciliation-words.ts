@@ -7,9 +7,9 @@
  * The words come from the catalogues (`reconciliation.*`) in the interface language, and
  * times to the second through i18n/format.ts, in the interface's digits.
  */
-import { t, tPlural } from '../../i18n';
-import { formatDateTimeSeconds, formatTimeSeconds } from '../../i18n/format';
-import { isolate } from '../../i18n/isolate';
+import { t, tPlural } from '../i18n';
+import { formatDateTimeSeconds, formatTimeSeconds } from '../i18n/format';
+import { isolate } from '../i18n/isolate';
 
 /**
  * What reconciliation found, as these words read it: the offline core's `Attribution`

@@ -2,7 +2,7 @@
  * The shop's report as a CSV: one row per till, per reward and per cashier, then the silent
  * tills, with the same figures as the report on screen (outbox/shop-report.ts merges them).
  */
-import { t } from '../../i18n';
+import { t } from '../i18n';
 import { csvText } from './journal-csv';
 
 /**

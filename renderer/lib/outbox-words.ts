@@ -9,10 +9,10 @@
  * words read them: lib/ imports nothing of the core, and a code the core adds that is not
  * worded here fails the type check where the store or view passes it in.
  */
-import { t } from '../../i18n';
-import { formatCount } from '../../i18n/format';
-import { isolate } from '../../i18n/isolate';
-import { formatDayTime } from '../../lib/dates';
+import { t } from '../i18n';
+import { formatCount } from '../i18n/format';
+import { isolate } from '../i18n/isolate';
+import { formatDayTime } from './dates';
 import { conflictNote, likelyOursWords, type AttributionFacts } from './reconciliation-words';
 
 /** A note of the outbox or the journal as stored: a code, or the words of an earlier version. */
