@@ -82,8 +82,10 @@ export interface FieldProblems {
 /** What the cashier is told when the outbox refuses to queue: the whole, and each field's own words. */
 export function queueRefusalWords(
   refusal: { reason: 'offline_redemption_disabled' } | { reason: 'invalid_input'; fields: FieldProblems },
-): { message: string; fields?: Record<string, string> } {
-  if (refusal.reason === 'offline_redemption_disabled') return { message: t('outboxQueue.offlineRedemptionOff') };
+): { message: string; fields: Record<string, string> } {
+  if (refusal.reason === 'offline_redemption_disabled') {
+    return { message: t('outboxQueue.offlineRedemptionOff'), fields: {} };
+  }
   const { name, phone, birthday, order_reference: order } = refusal.fields;
   const fields: Record<string, string> = {};
   if (name) fields.name = t('customers.fields.nameMissing');

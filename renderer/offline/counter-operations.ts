@@ -543,10 +543,7 @@ export class CounterOperations {
     const queue = async (): Promise<RegisterOutcome> => {
       const cashier = this.cashier();
       const queued = await this.afterWrites(() => this.outbox.queueRegistration(payload, this.settings(), cashier));
-      if (!queued.ok) {
-        const words = queueRefusalWords(queued);
-        return { outcome: 'refused', message: words.message, fields: words.fields ?? {} };
-      }
+      if (!queued.ok) return { outcome: 'refused', ...queueRefusalWords(queued) };
       if (!queued.queued) return { outcome: 'known_here', customer: queued.customer.customer };
       this.replaySoon();
       return { outcome: 'queued', customer: queued.customer.customer };

@@ -277,7 +277,7 @@ export function createOfflineServices(options: OfflineServicesOptions) {
       return retried;
     },
     /** The whole journal, then what is still open (waiting, in conflict, failed): the CSV's rows (lib/journal-csv.ts). */
-    journalExport: async () => ({ entries: await outbox.journal(), open: await outbox.items() }),
+    journalExport: async () => outbox.exportRows(await outbox.journal()),
     /**
      * The end-of-shift report from a time to another (ISO; without an end, to now): the
      * journal between them and everything still open.
@@ -286,10 +286,8 @@ export function createOfflineServices(options: OfflineServicesOptions) {
     /** This till's report as the shop's other tills receive it. */
     shopReportPart: reportPart,
     /** The report's CSV rows: the same entries as the report, and everything still open. */
-    shiftExport: async (since: string, until?: string) => ({
-      entries: journalBefore(await outbox.journalSince(since), until),
-      open: await outbox.items(),
-    }),
+    shiftExport: async (since: string, until?: string) =>
+      outbox.exportRows(journalBefore(await outbox.journalSince(since), until)),
     replayPause: () => replayer.pause(),
     /** "Retry now" on a paused queue. */
     resumeReplay: async () => {

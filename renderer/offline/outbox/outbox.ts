@@ -188,6 +188,11 @@ export class Outbox {
     return this.db.journal.where('doneAt').aboveOrEqual(since).sortBy('seq');
   }
 
+  /** A CSV export's rows (lib/journal-csv.ts): these journal entries, then everything still open. */
+  async exportRows(entries: JournalEntry[]): Promise<{ entries: JournalEntry[]; open: OutboxItem[] }> {
+    return { entries, open: await this.items() };
+  }
+
   /** What left the outbox (the Outbox screen's "done"): work answered at once never waited there. */
   async outboxJournal(): Promise<JournalEntry[]> {
     return (await this.journal()).filter(leftTheOutbox);
