@@ -148,7 +148,6 @@ const OFFLINE_ROWS = {
 const OFFLINE_REACHING_UP = {
   connection: ['i18n'],
   rewards: ['i18n'],
-  outbox: ['i18n'],
   refresh: ['i18n'],
   'counter-operations.ts': ['lib', 'i18n'],
   'index.ts': ['i18n'],

@@ -35,6 +35,7 @@ import type { WriteBehind } from './cache/write-behind';
 import { LOCAL_ID_PREFIX, rewardKey, type AttemptRecord, type OfflineDb, type RedemptionItem } from './db/schema';
 import { closedAttempt } from './outbox/attribution';
 import type { OnlineAttempt, Outbox, QueueRefusal } from './outbox/outbox';
+import { queueRefusalWords } from '../lib/outbox-words';
 import { checkRewardOffline, type OfflineCheck } from './rewards/offline-check';
 import type { ListedCustomer } from './search/listings';
 import { parseQuery } from './search/search-index';
@@ -244,13 +245,10 @@ export class CounterOperations {
     const cashier = this.cashier();
     const queued = await this.afterWrites(() => this.outbox.queueRedemption({ ...input, cashier }, this.settings()));
     if (queued.ok) return { outcome: 'queued', item: queued.item, check: queued.check };
-    return {
-      outcome: 'refused',
-      reason: queued.reason,
-      message: queued.message,
-      ...(queued.check ? { check: queued.check } : {}),
-      ...(queued.fields ? { fields: queued.fields } : {}),
-    };
+    if (queued.reason === 'not_available') {
+      return { outcome: 'refused', reason: queued.reason, message: queued.check.message, check: queued.check };
+    }
+    return { outcome: 'refused', reason: queued.reason, ...queueRefusalWords(queued) };
   }
 
   /**
@@ -545,7 +543,7 @@ export class CounterOperations {
     const queue = async (): Promise<RegisterOutcome> => {
       const cashier = this.cashier();
       const queued = await this.afterWrites(() => this.outbox.queueRegistration(payload, this.settings(), cashier));
-      if (!queued.ok) return { outcome: 'refused', message: queued.message, fields: queued.fields };
+      if (!queued.ok) return { outcome: 'refused', ...queueRefusalWords(queued) };
       if (!queued.queued) return { outcome: 'known_here', customer: queued.customer.customer };
       this.replaySoon();
       return { outcome: 'queued', customer: queued.customer.customer };

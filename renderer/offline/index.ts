@@ -28,7 +28,6 @@ import { WriteBehind, type WriteFailureListener } from './cache/write-behind';
 import { openOfflineDb } from './db/open';
 import type { JournalEntry, OfflineDb, OutboxItem, RedemptionItem } from './db/schema';
 import { serviceNow } from './outbox/attribution';
-import { journalToCsv } from './outbox/journal-csv';
 import { buildShiftReport, journalBefore, type ShiftReport } from './outbox/shift-report';
 import { serveReportRequests } from './outbox/report-requests';
 import { toReportPart } from './outbox/shop-report';
@@ -52,7 +51,7 @@ export type {
 };
 export type { CashierLine, RedemptionState, RewardLine, StateCounts } from './outbox/shift-report';
 export { OPEN_ITEM_STATE, REDEMPTION_STATES } from './outbox/shift-report';
-export { mergeShopReport, shopReportToCsv, type ShopShiftReport, type TillLine } from './outbox/shop-report';
+export { mergeShopReport, type ShopShiftReport, type TillLine } from './outbox/shop-report';
 export type {
   CacheNote,
   CustomerLookup,
@@ -65,10 +64,8 @@ export type {
 // for a queued item's outcome, and which bridge errors mean "not reachable", come from here.
 export { isUnreachable } from './connection/failure-kinds';
 export type { ListedCard, ListedCustomer } from './search/listings';
-export { conflictWords, likelyOursWords, type ConflictWords } from './outbox/reconciliation-words';
 // A stopped refresh and a paused queue keep a reason; these word it in the interface language.
 export { refreshStopWords } from './refresh/refresh-words';
-export { replayPauseWords } from './outbox/replayer';
 
 export interface OfflineServicesOptions {
   /** `window.till`. */
@@ -279,8 +276,8 @@ export function createOfflineServices(options: OfflineServicesOptions) {
       if (retried) background.replaySoon();
       return retried;
     },
-    /** The whole journal, then what is still open (waiting, in conflict, failed), each with its state. */
-    exportJournalCsv: async () => journalToCsv(await outbox.journal(), await outbox.items()),
+    /** The whole journal, then what is still open (waiting, in conflict, failed): the CSV's rows (lib/journal-csv.ts). */
+    journalExport: async () => outbox.exportRows(await outbox.journal()),
     /**
      * The end-of-shift report from a time to another (ISO; without an end, to now): the
      * journal between them and everything still open.
@@ -288,9 +285,9 @@ export function createOfflineServices(options: OfflineServicesOptions) {
     shiftReport,
     /** This till's report as the shop's other tills receive it. */
     shopReportPart: reportPart,
-    /** The report's CSV: the same entries as the report, in the journal's columns. */
-    exportShiftCsv: async (since: string, until?: string) =>
-      journalToCsv(journalBefore(await outbox.journalSince(since), until), await outbox.items()),
+    /** The report's CSV rows: the same entries as the report, and everything still open. */
+    shiftExport: async (since: string, until?: string) =>
+      outbox.exportRows(journalBefore(await outbox.journalSince(since), until)),
     replayPause: () => replayer.pause(),
     /** "Retry now" on a paused queue. */
     resumeReplay: async () => {

@@ -2,11 +2,13 @@ import { defineStore } from 'pinia';
 import { computed, ref, shallowRef } from 'vue';
 import {
   mergeShopReport,
-  shopReportToCsv,
+  REDEMPTION_STATES,
   type RedemptionState,
   type ShiftReport,
   type ShopShiftReport,
 } from '../offline';
+import { exportedJournalCsv } from '../lib/journal-csv';
+import { shopReportToCsv } from '../lib/shop-report-csv';
 import { useManagerPinStore } from './manager-pin';
 import { exportFileName, saveCsv } from './export-file';
 import type { FailedExport, SavedExport } from '../lib/export-outcome';
@@ -119,8 +121,8 @@ export const useShiftReportStore = defineStore('shiftReport', () => {
   async function exportCsv(stateWord: (state: RedemptionState) => string): Promise<SavedExport | FailedExport | null> {
     // The shop's: the same figures as on screen. This till's: the entries behind them.
     const csv = shopReport.value
-      ? shopReportToCsv(shopReport.value, stateWord)
-      : await offline.services().exportShiftCsv(since.value.toISOString(), untilIso.value);
+      ? shopReportToCsv(shopReport.value, REDEMPTION_STATES, stateWord)
+      : exportedJournalCsv(await offline.services().shiftExport(since.value.toISOString(), untilIso.value));
     return saveCsv(exportFileName(shopReport.value ? 'shop' : 'shift', 'csv'), csv);
   }
 

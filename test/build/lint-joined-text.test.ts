@@ -113,7 +113,7 @@ const NOT_PEOPLES_TEXT: Record<string, string> = {
   // Catalogues are where joining belongs.
   'renderer/i18n/messages': 'the catalogues',
   // CSV syntax, read by spreadsheets, not by the cashier.
-  'renderer/offline/outbox/journal-csv.ts': 'CSV separators',
+  'renderer/lib/journal-csv.ts': 'CSV separators',
   // A cashier's recorded label ("Sara Ali (12)"): one spelling in every record, whatever the
   // interface language, so that the journal, the CSV and the POS count one person once.
   'renderer/lib/cashier.ts': 'the cashier label the records keep',

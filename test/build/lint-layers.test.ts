@@ -98,6 +98,9 @@ const forbidden: Case[] = [
     'renderer/offline/outbox/x.ts',
     "import type { CacheRefresh } from '../refresh/cache-refresh';\nexport type { CacheRefresh };\n",
   ],
+  // The outbox speaks in codes: its words are the view layer's (lib/outbox-words.ts).
+  ['renderer/offline/outbox/x.ts', "import { t } from '../../i18n';\nexport { t };\n"],
+  ['renderer/offline/outbox/x.ts', "import { formatDayTime } from '../../lib/dates';\nexport { formatDayTime };\n"],
   ['renderer/offline/db/schema.ts', "import { readMeta } from './meta';\nexport { readMeta };\n"],
   ['renderer/offline/db/schema.ts', "import type { Outbox } from '../outbox/outbox';\nexport type { Outbox };\n"],
   [

@@ -121,8 +121,8 @@ interface OutboxItemBase {
   /** Not before this time (back-off); null means at once. */
   nextAttemptAt: string | null;
   lastError: BridgeError | null;
-  /** Plain words for the cashier: why it failed or conflicts. */
-  note: string | null;
+  /** Why it failed or conflicts, as a code (`OutboxNote`); words in rows of earlier versions. */
+  note: OutboxNote | string | null;
   /** Attempts the service may have acted on unheard, recorded before each request leaves. */
   unanswered?: AttemptRecord[];
   /** Transient failures in a row, for the back-off (a refused key is not one). */
@@ -174,6 +174,21 @@ export type JournalOutcome =
   | 'refused_elsewhere'; // refused here: another till of the shop redeemed it (`heldBy`), not yet sent
 
 /**
+ * What a note of the outbox or the journal says, as a code with the data its words need: the
+ * view layer words it when shown (lib/outbox-words.ts), in the interface language of then.
+ * Rows written by earlier versions hold words instead (a string), shown as they were stored.
+ */
+export type OutboxNote =
+  /** The service confirmed a redemption (a 2xx), but its answer could not be read in full. */
+  | { code: 'confirmed_unread' }
+  /** The service refused a replayed redemption of a reward it holds redeemed, not by this till. */
+  | { code: 'conflict'; attribution: Attribution; status?: string }
+  /** The service refused the item; `said`: the bridge's own message, passed on as said. */
+  | { code: 'refused'; said: string }
+  /** Refused at this till: another till of the shop claimed the reward first (its name, when). */
+  | { code: 'claimed_elsewhere'; till: string; at: string };
+
+/**
  * Everything that left the outbox, and every redemption, registration and correction the
  * service answered at once: the till's record of who did what, for the CSV export and the
  * shift report. `outboxSeq` is null for work the service answered at once (it never waited).
@@ -192,7 +207,8 @@ export interface JournalEntry {
   branchId: string | null;
   queuedAt: string;
   firstAttemptAt: string | null;
-  note: string | null;
+  /** What the outcome adds, as a code (`OutboxNote`); words in entries of earlier versions. */
+  note: OutboxNote | string | null;
   /** The outcome's time on the service's clock (ISO), where it was known. */
   serviceAt?: string | null;
   /** For `redeemed_answer_lost`: the start of the unanswered attempt it was redeemed during (service clock). */
@@ -239,7 +255,7 @@ export interface MetaValues {
   lastCompleteRefresh: { at: string; total: number; unreadable?: number };
   /**
    * The replay is stopped until a person acts (a rejected key). Worded from `reason` when
-   * read (replayer.ts `replayPauseWords`); `message`: the English words older versions stored.
+   * shown (lib/outbox-words.ts `replayPauseWords`); `message`: the English words older versions stored.
    */
   replayPause: { reason: 'unauthorized'; since: string; message?: string };
 }

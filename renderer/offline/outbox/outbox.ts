@@ -5,10 +5,9 @@
  * acknowledged a failure or a conflict.
  */
 import type { BridgeError, RegisterCustomerPayload, Reward, Settings } from '../../../common/contract';
-import { t } from '../../i18n';
-import { formatCount } from '../../i18n/format';
 import { customerTables, deleteCustomerRow } from '../customers/customer-blocks';
-import { findCustomerById, getCustomerRow } from '../customers/customer-reads';
+import type { CustomerCache } from '../cache/customer-cache';
+import { getCustomerRow } from '../customers/customer-reads';
 import {
   LOCAL_ID_PREFIX,
   rewardKey,
@@ -17,74 +16,39 @@ import {
   type JournalOutcome,
   type OfflineDb,
   type OutboxItem,
+  type OutboxNote,
   type OutboxState,
   type RedemptionItem,
 } from '../db/schema';
-import { queueRegistration, type QueueRegistrationOutcome } from './registration-queue';
-import { newItemState } from './new-item';
-import { checkRewardOffline, type OfflineCheck } from '../rewards/offline-check';
-import type { CustomerCache } from '../cache/customer-cache';
+import {
+  answeredEntry,
+  leftTheOutbox,
+  moveToJournal,
+  redeemedWork,
+  type AnsweredWork,
+  type ServiceTimes,
+} from './journal-entries';
+import {
+  onlineAttemptItem,
+  queueRedemption,
+  recordUnanswered,
+  type OnlineAttempt,
+  type OutboxSettings,
+  type QueueRedemptionInput,
+  type QueueRedemptionOutcome,
+} from './redemption-queue';
 import { journalRefusedAttempt, type RefusedAttempt } from './refused-attempts';
+import { queueRegistration, type QueueRegistrationOutcome } from './registration-queue';
 
-/** What the outbox needs of the till's settings, passed with each request (they can change). */
-export type OutboxSettings = Pick<Settings, 'allowOfflineRedemption' | 'branchId' | 'defaultCountry'>;
-
-export interface QueueRedemptionInput {
-  code: string;
-  /** As typed or scanned. */
-  phone: string;
-  orderReference?: string | null;
-  /**
-   * When an online attempt was already made (and its answer lost) before falling back to
-   * the queue: its start time on this till's clock, for display.
-   */
-  firstAttemptAt?: string | null;
-  /** That attempt on the service's clock, when the service may have acted on it unheard. */
-  unanswered?: AttemptRecord | null;
-  /** Who is at the till; null when nobody was named. */
-  cashier?: string | null;
-}
-
-/** A redeem this till sent to the service itself (not from the queue). */
-export interface OnlineAttempt {
-  code: string;
-  phoneE164: string;
-  branchId: string | null;
-  orderReference: string | null;
-  /** When it was sent, on this till's clock. */
-  attemptedAt: string;
-  /** Who is at the till; null when nobody was named. */
-  cashier: string | null;
-}
-
-/** Work the service answered at once (never queued), kept in the journal with who did it. */
-export interface AnsweredWork {
-  kind: 'redeem' | 'register' | 'correct';
-  outcome: 'redeemed' | 'registered' | 'corrected';
-  cashier: string | null;
-  customerId: string | null;
-  customerName: string;
-  phoneE164: string;
-  code?: string | null;
-  orderReference?: string | null;
-  branchId?: string | null;
-  rewardName?: string | null;
-  points?: number | null;
-  /** When the cashier asked for it, on this till's clock. */
-  attemptedAt: string;
-  serviceAt?: string | null;
-  note?: string | null;
-}
-
-export type QueueRefusal =
-  | 'offline_redemption_disabled'
-  | 'not_available' // the offline check did not find it available (see `check`)
-  | 'invalid_input';
-
-export type QueueRedemptionOutcome =
-  | { ok: true; item: RedemptionItem; check: OfflineCheck }
-  | { ok: false; reason: QueueRefusal; message: string; check?: OfflineCheck; fields?: Record<string, string> };
-
+export type {
+  OnlineAttempt,
+  OutboxSettings,
+  QueueRedemptionInput,
+  QueueFieldProblems,
+  QueueRedemptionOutcome,
+  QueueRefusal,
+} from './redemption-queue';
+export type { AnsweredWork } from './journal-entries';
 export type { QueueRegistrationOutcome } from './registration-queue';
 
 export interface OutboxCounts {
@@ -99,8 +63,6 @@ export interface OutboxOptions {
   /** Local ids for customers registered offline; random by default. */
   newLocalId?: () => string;
 }
-
-const MAX_ORDER_REFERENCE = 191;
 
 export class Outbox {
   private readonly listeners = new Set<() => void>();
@@ -131,58 +93,7 @@ export class Outbox {
    * IndexedDB transaction; only once it has committed is the caller told "queued".
    */
   async queueRedemption(input: QueueRedemptionInput, settings: OutboxSettings): Promise<QueueRedemptionOutcome> {
-    if (!settings.allowOfflineRedemption) {
-      return {
-        ok: false,
-        reason: 'offline_redemption_disabled',
-        message: t('outboxQueue.offlineRedemptionOff'),
-      };
-    }
-    const orderReference = input.orderReference?.trim() || null;
-    if (orderReference !== null && orderReference.length > MAX_ORDER_REFERENCE) {
-      return {
-        ok: false,
-        reason: 'invalid_input',
-        message: t('outboxQueue.orderTooLong'),
-        fields: { order_reference: t('outboxQueue.orderAtMost', { max: formatCount(MAX_ORDER_REFERENCE) }) },
-      };
-    }
-    const queuedAt = this.now();
-    const outcome = await this.db.transaction(
-      'rw',
-      [this.db.rewards, this.db.outbox, ...customerTables(this.db)],
-      async () => {
-        // Checked inside the transaction: two windows queueing the same code cannot both pass.
-        const check = await checkRewardOffline(this.db, input, {
-          defaultCountry: settings.defaultCountry,
-          now: queuedAt,
-        });
-        if (check.verdict !== 'available') {
-          return { ok: false as const, reason: 'not_available' as const, message: check.message, check };
-        }
-        const owner = await findCustomerById(this.db, check.customerId!);
-        const item: RedemptionItem = {
-          kind: 'redeem',
-          ...newItemState(queuedAt.toISOString(), input.firstAttemptAt ?? null),
-          unanswered: input.unanswered ? [input.unanswered] : [],
-          failures: 0,
-          code: check.code,
-          phoneE164: check.phoneE164!,
-          branchId: settings.branchId,
-          orderReference,
-          customerId: check.customerId!,
-          customerName: owner?.customer.name ?? '',
-          serviceReward: null,
-          cashier: input.cashier ?? null,
-          ...rewardFacts(check.reward),
-        };
-        const seq = await this.db.outbox.add(item);
-        const marked = await this.db.rewards.update(check.code, { pendingOutboxSeq: seq });
-        // Throwing aborts the transaction: no outbox row without its pending mark.
-        if (marked !== 1) throw new Error(`The cached reward ${check.code} could not be marked pending.`);
-        return { ok: true as const, item: { ...item, seq }, check };
-      },
-    );
+    const outcome = await queueRedemption(this.db, input, settings, this.now());
     if (outcome.ok) this.notify();
     return outcome;
   }
@@ -197,17 +108,7 @@ export class Outbox {
   async recordUnanswered(
     input: OnlineAttempt & { attempt: AttemptRecord; error: BridgeError },
   ): Promise<RedemptionItem> {
-    const item = await this.db.transaction(
-      'rw',
-      [this.db.rewards, this.db.outbox, ...customerTables(this.db)],
-      async () => {
-        const item = await this.onlineAttemptItem(input, this.now().toISOString());
-        Object.assign(item, { unanswered: [input.attempt], lastError: input.error, failures: 0 });
-        const seq = await this.db.outbox.add(item);
-        await this.db.rewards.where('code').equals(item.code).modify({ pendingOutboxSeq: seq });
-        return { ...item, seq };
-      },
-    );
+    const item = await recordUnanswered(this.db, input, this.now().toISOString());
     this.notify();
     return item;
   }
@@ -219,10 +120,11 @@ export class Outbox {
   async journalConfirmedUnread(input: OnlineAttempt & { serviceAt: string | null }): Promise<void> {
     const tables = [this.db.rewards, this.db.outbox, this.db.journal, ...customerTables(this.db)];
     await this.db.transaction('rw', tables, async () => {
-      const item = await this.onlineAttemptItem(input, input.attemptedAt);
+      const item = await onlineAttemptItem(this.db, input, input.attemptedAt);
       const seq = await this.db.outbox.add(item);
-      const note = t('outboxQueue.confirmedUnread');
-      await this.finish({ ...item, seq }, 'redeemed', note, undefined, { serviceAt: input.serviceAt });
+      await this.finish({ ...item, seq }, 'redeemed', { code: 'confirmed_unread' }, undefined, {
+        serviceAt: input.serviceAt,
+      });
     });
     this.notify();
   }
@@ -234,26 +136,6 @@ export class Outbox {
     return item?.kind === 'redeem' ? item : undefined;
   }
 
-  /** An item for a redeem sent online, named after the cached reward's owner where the cache has it. */
-  private async onlineAttemptItem(input: OnlineAttempt, queuedAt: string): Promise<RedemptionItem> {
-    const code = rewardKey(input.code);
-    const cached = await this.db.rewards.get(code);
-    const owner = cached ? await findCustomerById(this.db, cached.customerId) : undefined;
-    return {
-      kind: 'redeem',
-      ...newItemState(queuedAt, input.attemptedAt),
-      code,
-      phoneE164: input.phoneE164,
-      branchId: input.branchId,
-      orderReference: input.orderReference,
-      customerId: cached?.customerId ?? '',
-      customerName: owner?.customer.name ?? '',
-      serviceReward: null,
-      cashier: input.cashier,
-      ...rewardFacts(cached?.reward ?? null),
-    };
-  }
-
   /** A refused attempt, for the manager to see that someone tried (refused-attempts.ts). */
   async journalRefusedElsewhere(attempt: RefusedAttempt): Promise<void> {
     if (await journalRefusedAttempt(this.db, attempt, this.now())) this.notify();
@@ -261,24 +143,7 @@ export class Outbox {
 
   /** A redemption the service confirmed at once: journalled with its reward and the customer the cache knows. */
   async journalRedeemed(input: OnlineAttempt & { reward: Reward | null; serviceAt: string | null }): Promise<void> {
-    const code = rewardKey(input.code);
-    const cached = await this.db.rewards.get(code);
-    const customerId = input.reward?.customer_id ?? cached?.customerId ?? null;
-    const owner = customerId ? await findCustomerById(this.db, customerId) : undefined;
-    await this.journalAnswered({
-      kind: 'redeem',
-      outcome: 'redeemed',
-      cashier: input.cashier,
-      customerId,
-      customerName: owner?.customer.name ?? '',
-      phoneE164: input.phoneE164,
-      code,
-      orderReference: input.orderReference,
-      branchId: input.branchId,
-      ...rewardFacts(input.reward ?? cached?.reward ?? null),
-      attemptedAt: input.attemptedAt,
-      serviceAt: input.serviceAt,
-    });
+    await this.journalAnswered(await redeemedWork(this.db, input));
   }
 
   /**
@@ -286,25 +151,7 @@ export class Outbox {
    * it, but the record of who redeemed, registered or corrected what is the same.
    */
   async journalAnswered(work: AnsweredWork): Promise<void> {
-    const entry: JournalEntry = {
-      outboxSeq: null,
-      kind: work.kind,
-      doneAt: this.now().toISOString(),
-      outcome: work.outcome,
-      code: work.code ? rewardKey(work.code) : null,
-      customerId: work.customerId,
-      customerName: work.customerName,
-      phoneE164: work.phoneE164,
-      orderReference: work.orderReference ?? null,
-      branchId: work.branchId ?? null,
-      queuedAt: work.attemptedAt,
-      firstAttemptAt: work.attemptedAt,
-      note: work.note ?? null,
-      serviceAt: work.serviceAt ?? null,
-      cashier: work.cashier,
-      ...(work.kind === 'redeem' ? { rewardName: work.rewardName ?? null, points: work.points ?? null } : {}),
-    };
-    await this.db.journal.add(entry);
+    await this.db.journal.add(answeredEntry(work, this.now().toISOString()));
     this.notify();
   }
 
@@ -339,6 +186,11 @@ export class Outbox {
   /** The journal entries done since a time (ISO), oldest first: the shift report's. */
   async journalSince(since: string): Promise<JournalEntry[]> {
     return this.db.journal.where('doneAt').aboveOrEqual(since).sortBy('seq');
+  }
+
+  /** A CSV export's rows (lib/journal-csv.ts): these journal entries, then everything still open. */
+  async exportRows(entries: JournalEntry[]): Promise<{ entries: JournalEntry[]; open: OutboxItem[] }> {
+    return { entries, open: await this.items() };
   }
 
   /** What left the outbox (the Outbox screen's "done"): work answered at once never waited there. */
@@ -440,74 +292,10 @@ export class Outbox {
   async finish(
     item: OutboxItem,
     outcome: JournalOutcome,
-    note: string | null,
+    note: OutboxNote | string | null,
     customerId?: string,
-    times: { serviceAt?: string | null; attemptAt?: string | null } = {},
+    times: ServiceTimes = {},
   ): Promise<void> {
-    const doneAt = this.now().toISOString();
-    const serviceTimes = {
-      serviceAt: times.serviceAt ?? null,
-      ...(times.attemptAt ? { attemptAt: times.attemptAt } : {}),
-    };
-    const entry: JournalEntry =
-      item.kind === 'redeem'
-        ? {
-            outboxSeq: item.seq!,
-            kind: 'redeem',
-            doneAt,
-            outcome,
-            code: item.code,
-            customerId: item.customerId,
-            customerName: item.customerName,
-            phoneE164: item.phoneE164,
-            orderReference: item.orderReference,
-            branchId: item.branchId,
-            queuedAt: item.queuedAt,
-            firstAttemptAt: item.firstAttemptAt,
-            note,
-            ...serviceTimes,
-            cashier: item.cashier ?? null,
-            rewardName: item.rewardName ?? null,
-            points: item.points ?? null,
-          }
-        : {
-            outboxSeq: item.seq!,
-            kind: 'register',
-            doneAt,
-            outcome,
-            code: null,
-            customerId: customerId ?? null,
-            customerName: item.name,
-            phoneE164: item.phoneE164,
-            orderReference: null,
-            branchId: null,
-            queuedAt: item.queuedAt,
-            firstAttemptAt: item.firstAttemptAt,
-            note,
-            ...serviceTimes,
-            cashier: item.cashier ?? null,
-          };
-    await this.db.journal.add(entry);
-    await this.db.outbox.delete(item.seq!);
-    if (item.kind === 'redeem') {
-      const reward = await this.db.rewards.get(rewardKey(item.code));
-      if (reward && reward.pendingOutboxSeq === item.seq) {
-        const { pendingOutboxSeq: _cleared, ...rest } = reward;
-        await this.db.rewards.put(rest);
-      }
-    }
+    await moveToJournal(this.db, item, { outcome, note, doneAt: this.now().toISOString(), customerId, times });
   }
-}
-
-/** Null `outboxSeq`: answered by the service at once; entries of earlier versions all left the outbox. */
-function leftTheOutbox(entry: JournalEntry): boolean {
-  return entry.outboxSeq !== null;
-}
-
-/** A reward's name, and its price in points where it has one (a points reward), for the record. */
-export function rewardFacts(reward: Reward | null): { rewardName: string | null; points: number | null } {
-  return {
-    rewardName: reward?.name ?? null,
-    points: typeof reward?.price === 'number' && Number.isFinite(reward.price) ? reward.price : null,
-  };
 }

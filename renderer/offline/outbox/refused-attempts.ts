@@ -8,7 +8,6 @@ export interface RefusedAttempt {
   cashier: string | null;
   attemptedAt: string;
   heldBy: { till: string; at: string };
-  note: string;
 }
 
 /** How far back a refused attempt is looked for: a shift, with room for a long one. */
@@ -39,7 +38,7 @@ export async function journalRefusedAttempt(db: OfflineDb, attempt: RefusedAttem
     branchId: null,
     queuedAt: attempt.attemptedAt,
     firstAttemptAt: null,
-    note: attempt.note,
+    note: { code: 'claimed_elsewhere', till: attempt.heldBy.till, at: attempt.heldBy.at },
     cashier: attempt.cashier,
     heldBy: { till: attempt.heldBy.till, at: attempt.heldBy.at },
     rewardName: cached?.reward.name ?? null,

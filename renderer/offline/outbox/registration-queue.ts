@@ -6,17 +6,17 @@
  * transaction. The replayer registers it with the service later (replayer.ts).
  */
 import type { Customer, RegisterCustomerPayload } from '../../../common/contract';
-import { t } from '../../i18n';
 import { digitsOf, readPhone, type PhoneReading } from '../../../common/phone';
 import { addCustomerRow, customerTables } from '../customers/customer-blocks';
 import type { CustomerCache } from '../cache/customer-cache';
 import type { CachedCustomer, OfflineDb, RegistrationItem } from '../db/schema';
 import { nameWordsOf } from '../../../common/fold';
 import { newItemState } from './new-item';
+import type { QueueFieldProblems } from './redemption-queue';
 
 export type QueueRegistrationOutcome =
   | { ok: true; customer: CachedCustomer; queued: boolean; item?: RegistrationItem }
-  | { ok: false; reason: 'invalid_input'; message: string; fields: Record<string, string> };
+  | { ok: false; reason: 'invalid_input'; fields: QueueFieldProblems };
 
 export async function queueRegistration(
   db: OfflineDb,
@@ -26,15 +26,12 @@ export async function queueRegistration(
   { now, newLocalId, cashier = null }: { now: () => Date; newLocalId: () => string; cashier?: string | null },
 ): Promise<QueueRegistrationOutcome> {
   const name = payload.name.trim();
-  const fields: Record<string, string> = {};
-  if (name === '') fields.name = t('customers.fields.nameMissing');
+  const fields: QueueFieldProblems = {};
+  if (name === '') fields.name = { problem: 'missing' };
   const phone = readRegistrationPhone(payload, defaultCountry);
-  if (!phone) fields.phone = t('outboxQueue.phoneIncomplete');
-  if (payload.birthday && !/^\d{4}-\d{2}-\d{2}$/.test(payload.birthday))
-    fields.birthday = t('customers.fields.birthdayFormat');
-  if (!phone || Object.keys(fields).length > 0) {
-    return { ok: false, reason: 'invalid_input', message: t('errors.validation.title'), fields };
-  }
+  if (!phone) fields.phone = { problem: 'incomplete' };
+  if (payload.birthday && !/^\d{4}-\d{2}-\d{2}$/.test(payload.birthday)) fields.birthday = { problem: 'not_a_date' };
+  if (!phone || Object.keys(fields).length > 0) return { ok: false, reason: 'invalid_input', fields };
   const known = await cache.findByPhone(phone.e164);
   if (known) return { ok: true, customer: known, queued: false };
 

@@ -14,21 +14,21 @@
  * Each attempt is recorded, on the service's clock, before the request leaves, so a reload
  * between sending and answering still reconciles correctly.
  */
-import { isTransient, mayHaveBeenApplied } from '../connection/failure-kinds';
+import { isTransient } from '../connection/failure-kinds';
 import { Dexie } from 'dexie';
-import type { AttemptTiming, BridgeError, Reward, ServiceClockReading, TillApi } from '../../../common/contract';
-import { attribute, closedAttempt, legacyAttempts, openAttempt, serviceNow } from './attribution';
-import { conflictNote, likelyOursWords } from './reconciliation-words';
-import { t } from '../../i18n';
+import type { BridgeError, Reward, ServiceClockReading, TillApi } from '../../../common/contract';
+import { attribute, serviceNow } from './attribution';
+import { nameConflictsFromShop, recordConflict, settleInShop } from './conflicts';
+import { closeAttempt, forgetAttempt, recordAttempt } from './replay-attempts';
 import { backoffDelay, boundedRetryAfter, type BackoffPolicy } from '../connection/backoff';
 import { customerTables, deleteCustomerRow } from '../customers/customer-blocks';
 import { getCustomerRow } from '../customers/customer-reads';
 import { clearMeta, readMeta, writeMeta } from '../db/meta';
 import {
   type Attribution,
-  type AttemptRecord,
   type OfflineDb,
   type OutboxItem,
+  type OutboxNote,
   type RedemptionItem,
   type RegistrationItem,
 } from '../db/schema';
@@ -52,22 +52,15 @@ export interface ReplayRun {
   stoppedBy: 'backoff' | 'paused' | null;
 }
 
+/**
+ * Why the queue is paused, as stored: a reason, worded when shown (lib/outbox-words.ts
+ * `replayPauseWords`), so a language switch re-words it. Rows written by older versions
+ * also carry their English words (`message`).
+ */
 export interface ReplayPause {
   reason: 'unauthorized';
   since: string;
-  /** In the interface language of the moment it was read: `replayPauseWords` re-words it. */
-  message: string;
-}
-
-/**
- * Why the queue is paused, in the interface language: worded from the stored reason, so a
- * language switch re-words it. Rows written by older versions also carry their English
- * words (`message`); they say the same as the reason, and are shown only for a reason this
- * version does not know.
- */
-export function replayPauseWords(pause: { reason: string; message?: string }): string {
-  if (pause.reason === 'unauthorized' || pause.message === undefined) return t('outboxQueue.keyRejected');
-  return pause.message;
+  message?: string;
 }
 
 export interface ReplayerOptions {
@@ -137,7 +130,7 @@ export class Replayer {
 
   async pause(): Promise<ReplayPause | null> {
     const stored = await readMeta(this.options.db, 'replayPause');
-    return stored ? { reason: stored.reason, since: stored.since, message: replayPauseWords(stored) } : null;
+    return stored ?? null;
   }
 
   /** After the key was fixed: lets the queue go again. */
@@ -167,7 +160,7 @@ export class Replayer {
       const run: ReplayRun = { ran: lock !== null, done: 0, conflicts: 0, failed: 0, stoppedBy: null };
       if (lock === null) return run;
       try {
-        await this.nameConflictsFromShop();
+        await nameConflictsFromShop(this.options);
         await this.replay(run);
       } finally {
         this.options.outbox.notify();
@@ -206,51 +199,9 @@ export class Replayer {
     }
   }
 
-  /**
-   * Stores the attempt before the request leaves. For a redemption the attempt is also
-   * opened on the service's clock: if the page goes away before the answer, it stays
-   * unanswered, and reconciliation knows when it may have been made.
-   */
-  private async recordAttempt<T extends OutboxItem>(item: T, clock: ServiceClockReading | null = null): Promise<T> {
-    const at = this.now().toISOString();
-    const open = item.kind === 'redeem' ? openAttempt(clock) : null;
-    // Queued by an earlier version, which kept only this till's own times: placed once, now.
-    const earlier = item.unanswered ?? (item.kind === 'redeem' ? legacyAttempts(item, clock) : []);
-    const changes: Partial<OutboxItem> = {
-      firstAttemptAt: item.firstAttemptAt ?? at,
-      lastAttemptAt: at,
-      attempts: item.attempts + 1,
-      unanswered: open ? [...earlier, open] : earlier,
-    };
-    await this.options.db.outbox.update(item.seq!, changes);
-    return { ...item, ...changes };
-  }
-
-  /**
-   * Closes the attempt opened by `recordAttempt`: kept (with the main process's own times)
-   * when the service may have acted on it unheard, dropped when it cannot have.
-   */
-  private async closeAttempt(
-    item: RedemptionItem,
-    opened: boolean,
-    error: BridgeError | null,
-    timing: AttemptTiming | undefined,
-  ): Promise<RedemptionItem> {
-    const all = item.unanswered ?? [];
-    const earlier = opened ? all.slice(0, -1) : all;
-    const ambiguous = error !== null && mayHaveBeenApplied(error) && timing?.requestSent !== false;
-    let unanswered: AttemptRecord[];
-    if (!ambiguous) unanswered = earlier;
-    else if (timing) unanswered = [...earlier, closedAttempt(timing)];
-    // Without the main process's timing, the opened record stands (it ends at the deadline).
-    else unanswered = all;
-    await this.options.db.outbox.update(item.seq!, { unanswered });
-    return { ...item, unanswered };
-  }
-
   private async replayRedemption(queued: RedemptionItem): Promise<Outcome> {
     const clock = await readServiceClock(this.options.api);
-    const item = await this.recordAttempt(queued, clock);
+    const item = await recordAttempt(this.options.db, queued, this.now().toISOString(), clock);
     const result = await this.options.api.redeemReward({
       reward_code: item.code,
       phone: item.phoneE164,
@@ -259,31 +210,28 @@ export class Replayer {
     });
     // recordAttempt opened a record exactly when the clock could be read.
     const opened = clock !== null;
-    const attempted = await this.closeAttempt(item, opened, result.ok ? null : result.error, result.attempt);
+    const error = result.ok ? null : result.error;
+    const attempted = await closeAttempt(this.options.db, item, opened, error, result.attempt);
     if (result.ok) {
       // A 2xx is the truth even when the answer could not be read in full; the journal says so.
       const readInFull = result.data.reward !== null && result.data.card !== null;
       await this.complete(
         attempted,
         'redeemed',
-        readInFull ? null : t('outboxQueue.confirmedUnread'),
+        readInFull ? null : { code: 'confirmed_unread' },
         async () => {
           await this.options.cache.applyRedemption(result.data, attempted.phoneE164, undefined, attempted.code);
         },
         undefined,
         { serviceAt: isoOrNull(result.attempt?.end) },
       );
-      this.settleInShop(attempted.code);
+      settleInShop(this.options.api, attempted.code);
       return 'done';
     }
     if (result.error.kind === 'reward_unavailable') return this.reconcile(attempted);
     if (result.error.kind === 'unauthorized') {
-      // A refused key is not a failed attempt: nothing was tried, and nothing adds to the back-off.
-      await this.options.db.outbox.update(attempted.seq!, {
-        attempts: queued.attempts,
-        lastAttemptAt: queued.lastAttemptAt,
-        firstAttemptAt: queued.firstAttemptAt,
-      });
+      // Nothing was tried, and nothing adds to the back-off.
+      await forgetAttempt(this.options.db, queued);
     }
     return this.setBack(attempted, result.error);
   }
@@ -309,82 +257,27 @@ export class Replayer {
       await this.complete(
         item,
         'redeemed_answer_lost',
-        likelyOursWords(verdict.attemptAt),
+        // The outcome and the attempt's time say it all: "most likely this till's".
+        null,
         async () => {
           await this.options.cache.putReward(reward, item.phoneE164);
         },
         undefined,
         { serviceAt: serviceNow(clock), attemptAt: verdict.attemptAt },
       );
-      this.settleInShop(item.code);
+      settleInShop(this.options.api, item.code);
       return 'done';
     }
     return this.conflict(item, reward, verdict.attribution);
   }
 
   private async conflict(item: RedemptionItem, reward: Reward | null, found: Attribution): Promise<Outcome> {
-    const { db, cache } = this.options;
-    const claimedBy =
-      found.verdict === 'not_found' || found.verdict === 'not_redeemed' ? null : await this.shopHolder(item.code);
-    const attribution = claimedBy ? { ...found, claimedBy } : found;
-    const note = conflictNote(attribution, reward?.status);
-    await db.transaction('rw', [db.outbox, db.rewards, ...customerTables(db)], async () => {
-      await db.outbox.update(item.seq!, (row) => {
-        if (row.kind !== 'redeem') return;
-        Object.assign(row, { state: 'conflict', serviceReward: reward, attribution, note, nextAttemptAt: null });
-      });
-      // The cache learns the service's view; the pending mark stays until a person acknowledges.
-      if (reward) await cache.putReward(reward, item.phoneE164);
-    });
+    await recordConflict(this.options, item, reward, found);
     return 'conflict';
   }
 
-  /**
-   * Conflicts recorded before this till learned which till of the shop holds the reward (the
-   * service's refusal came before the claims synced after a split): named now, from the
-   * ledger, so the Outbox, the journal and the CSV name the till whatever the order was.
-   */
-  private async nameConflictsFromShop(): Promise<void> {
-    const { db } = this.options;
-    const unnamed = (await db.outbox.where('state').equals('conflict').toArray()).filter(
-      (item): item is RedemptionItem =>
-        item.kind === 'redeem' &&
-        item.attribution !== null &&
-        item.attribution !== undefined &&
-        !item.attribution.claimedBy &&
-        (item.attribution.verdict === 'no_unanswered_attempt' || item.attribution.verdict === 'outside_attempts'),
-    );
-    for (const item of unnamed) {
-      const claimedBy = await this.shopHolder(item.code);
-      if (!claimedBy || !item.attribution) continue;
-      const attribution = { ...item.attribution, claimedBy };
-      const note = conflictNote(attribution, item.serviceReward?.status);
-      await db.outbox.update(item.seq!, (row) => {
-        if (row.kind === 'redeem' && row.state === 'conflict') Object.assign(row, { attribution, note });
-      });
-    }
-  }
-
-  /** Another till of the shop that claimed the reward, from the ledger this till keeps; null if none or off. */
-  private async shopHolder(code: string): Promise<{ till: string; at: string } | null> {
-    try {
-      const answer = await this.options.api.shopHolder({ reward_code: code });
-      return answer.ok ? answer.data.holder : null;
-    } catch (failure) {
-      console.warn('The shop ledger could not be read', failure);
-      return null;
-    }
-  }
-
-  /** The service holds the redemption: the shop's claims on it have done their work. Best effort. */
-  private settleInShop(code: string): void {
-    void Promise.resolve()
-      .then(() => this.options.api.shopSettle({ reward_code: code }))
-      .catch((failure: unknown) => console.warn('The shop ledger could not settle a claim', failure));
-  }
-
   private async replayRegistration(queued: RegistrationItem): Promise<Outcome> {
-    const item = await this.recordAttempt(queued);
+    const item = await recordAttempt(this.options.db, queued, this.now().toISOString());
     const result = await this.options.api.registerCustomer({
       name: item.name,
       phone: item.phoneE164,
@@ -392,13 +285,7 @@ export class Replayer {
       ...(item.birthday ? { birthday: item.birthday } : {}),
     });
     if (!result.ok) {
-      if (result.error.kind === 'unauthorized') {
-        await this.options.db.outbox.update(item.seq!, {
-          attempts: queued.attempts,
-          lastAttemptAt: queued.lastAttemptAt,
-          firstAttemptAt: queued.firstAttemptAt,
-        });
-      }
+      if (result.error.kind === 'unauthorized') await forgetAttempt(this.options.db, queued);
       return this.setBack(item, result.error);
     }
     const { db, cache } = this.options;
@@ -424,7 +311,7 @@ export class Replayer {
   private async complete(
     item: OutboxItem,
     outcome: 'redeemed' | 'redeemed_answer_lost' | 'registered',
-    note: string | null,
+    note: OutboxNote | null,
     updateCache: () => Promise<void>,
     customerId?: string,
     times: { serviceAt?: string | null; attemptAt?: string | null } = {},
@@ -441,7 +328,7 @@ export class Replayer {
     const { db } = this.options;
     if (error.kind === 'unauthorized') {
       await db.outbox.update(item.seq!, { lastError: error });
-      // The reason, not words: they are made when read (`replayPauseWords`), in the language of then.
+      // The reason, not words: they are made when shown (`replayPauseWords`), in the language of then.
       await writeMeta(db, 'replayPause', { reason: 'unauthorized', since: this.now().toISOString() });
       this.emit();
       return 'paused';
@@ -453,7 +340,8 @@ export class Replayer {
       await db.outbox.update(item.seq!, { lastError: error, nextAttemptAt, failures });
       return 'backoff';
     }
-    await db.outbox.update(item.seq!, { state: 'failed', lastError: error, note: error.message, nextAttemptAt: null });
+    const note: OutboxNote = { code: 'refused', said: error.message };
+    await db.outbox.update(item.seq!, { state: 'failed', lastError: error, note, nextAttemptAt: null });
     return 'failed';
   }
 

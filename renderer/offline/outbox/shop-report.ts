@@ -5,15 +5,13 @@
  * till sends when another till asks: its figures only (counts, points, reward and cashier
  * names), bounded as the wire bounds them.
  *
- * Pure: the same reports give the same merge, so the screen, its PDF and its CSV agree.
+ * Pure: the same reports give the same merge, so the screen, its PDF and its CSV
+ * (lib/shop-report-csv.ts) agree.
  */
 import type { ShopReportCounts, ShopReportPart } from '../../../common/contract';
-import { t } from '../../i18n';
-import { csvText } from './journal-csv';
 import {
   REDEMPTION_STATES,
   type CashierLine,
-  type RedemptionState,
   type RewardLine,
   type ShiftReport,
   type StateCounts,
@@ -155,34 +153,4 @@ export function mergeShopReport(input: {
     corrections,
     silent: [...input.silent],
   };
-}
-
-/**
- * The shop's report as a CSV: one row per till, per reward and per cashier, then the silent
- * tills. `stateWord`: a state's heading, as the report on screen words it.
- */
-export function shopReportToCsv(report: ShopShiftReport, stateWord: (state: RedemptionState) => string): string {
-  const header = [
-    t('shopReport.csv.group'),
-    t('shopReport.csv.name'),
-    ...REDEMPTION_STATES.map(stateWord),
-    t('shiftReport.points'),
-  ];
-  const row = (group: string, who: string, counts: StateCounts, points: number): string[] => [
-    group,
-    who,
-    ...REDEMPTION_STATES.map((state) => String(counts[state])),
-    String(points),
-  ];
-  const rows = [
-    header,
-    row(t('shopReport.csv.shop'), '', report.redemptions, report.pointsDeducted),
-    ...report.byTill.map((line) => row(t('shopReport.csv.till'), line.till, line.counts, line.points)),
-    ...report.byReward.map((line) => row(t('shopReport.csv.reward'), line.reward, line.counts, line.points)),
-    ...report.byCashier.map((line) =>
-      row(t('shopReport.csv.cashier'), line.cashier ?? t('shiftReport.nobodyNamed'), line.counts, line.points),
-    ),
-    ...report.silent.map((till) => [t('shopReport.csv.silent'), till]),
-  ];
-  return csvText(rows);
 }

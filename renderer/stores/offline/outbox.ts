@@ -1,7 +1,8 @@
 import { computed, ref, shallowRef } from 'vue';
 import type { FailedExport, SavedExport } from '../../lib/export-outcome';
+import { exportedJournalCsv } from '../../lib/journal-csv';
+import { replayPauseWords } from '../../lib/outbox-words';
 import {
-  replayPauseWords,
   type JournalEntry,
   type OfflineServices,
   type OutboxCounts,
@@ -79,7 +80,7 @@ export function useOutboxView(services: () => OfflineServices) {
 
   /** Saves the journal as CSV through the main process; null when the manager or the save dialog cancelled. */
   async function exportJournal(): Promise<SavedExport | FailedExport | null> {
-    return saveCsv(exportFileName('journal', 'csv'), await services().exportJournalCsv());
+    return saveCsv(exportFileName('journal', 'csv'), exportedJournalCsv(await services().journalExport()));
   }
 
   return {

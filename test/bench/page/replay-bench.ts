@@ -62,7 +62,7 @@ export async function prepareReplay(options: {
         settings,
       );
       if (outcome.ok) queued.push({ code: row.code, orderReference });
-      else refused.push(`${row.code}: ${outcome.message}`);
+      else refused.push(`${row.code}: ${outcome.reason}`);
     }
   }
   return { queued, refused, ms: performance.now() - started };

@@ -9,8 +9,8 @@ import { applyInterfaceLocale } from '../../../renderer/i18n/interface-locale';
 import { isolate, ltr } from '../../../renderer/i18n/isolate';
 import { rewardGrants } from '../../../renderer/lib/reward-words';
 import type { JournalEntry } from '../../../renderer/offline/db/schema';
-import { journalToCsv } from '../../../renderer/offline/outbox/journal-csv';
-import { conflictWords, likelyOursWords } from '../../../renderer/offline/outbox/reconciliation-words';
+import { journalToCsv } from '../../../renderer/lib/journal-csv';
+import { conflictWords, likelyOursWords } from '../../../renderer/lib/reconciliation-words';
 
 const LRI = '\u2066';
 const FSI = '\u2068';

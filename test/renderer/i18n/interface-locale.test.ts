@@ -94,7 +94,7 @@ describe('numbers and dates in the interface locale', () => {
 
 describe('the journal CSV', () => {
   it('has its header row in the interface language', async () => {
-    const { journalToCsv } = await import('../../../renderer/offline/outbox/journal-csv');
+    const { journalToCsv } = await import('../../../renderer/lib/journal-csv');
     expect(journalToCsv([]).split('\r\n')[0]).toBe(
       'time,code,customer,order reference,branch,outcome,service time,cashier,state,reward,points',
     );

@@ -14,6 +14,7 @@ import { i18n } from '../../../renderer/i18n';
 import { applyInterfaceLocale } from '../../../renderer/i18n/interface-locale';
 import { CustomerCache } from '../../../renderer/offline/cache/customer-cache';
 import { type OfflineDb } from '../../../renderer/offline/db/schema';
+import { replayPauseWords } from '../../../renderer/lib/outbox-words';
 import { Replayer } from '../../../renderer/offline/outbox/replayer';
 import { CacheRefresh, type RefreshProgress } from '../../../renderer/offline/refresh/cache-refresh';
 import { useOfflineStore } from '../../../renderer/stores/offline';
@@ -207,9 +208,12 @@ describe('a paused queue', () => {
     });
     arabic();
     const pause = await replayer().pause();
-    expect(pause).toEqual({ reason: 'unauthorized', since: '2026-11-22T10:00:00.000Z', message: KEY_REJECTED_AR });
+    // The core hands the row as stored: the reason is what the words are made from.
+    expect(pause).toMatchObject({ reason: 'unauthorized', since: '2026-11-22T10:00:00.000Z' });
+    const words = replayPauseWords(pause!);
+    expect(words).toBe(KEY_REJECTED_AR);
     // "API" is the one Latin word, as the header's own Arabic warning writes it.
-    expect(latinWords(pause!.message)).toEqual(['API']);
+    expect(latinWords(words)).toEqual(['API']);
   });
 
   it('keeps the reason, not words, and the store re-words it when the language changes', async () => {

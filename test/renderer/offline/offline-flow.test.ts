@@ -7,6 +7,7 @@ import { afterEach, beforeEach, expect, test, vi } from 'vitest';
 import { createTillApi, type Settings, type TillApi } from '../../../common/contract';
 import { DEMO_FIXTURES, startSandbox, type Sandbox } from '../../../sandbox';
 import { createOfflineServices, type OfflineServices } from '../../../renderer/offline';
+import { exportedJournalCsv } from '../../../renderer/lib/journal-csv';
 import { openOfflineDb } from '../../../renderer/offline/db/open';
 import type { Timers } from '../../../renderer/offline/connection/connection-monitor';
 import { APP_SENDER, configureService, createCoreFixture, type CoreFixture } from '../../support/app-core-fixture';
@@ -122,7 +123,7 @@ test('offline: search, check and queue from the cache; after a reload the queue 
     [layla.rewards.availableProduct, 'ORD-77'],
   ]);
   expect(await reloaded.counts()).toEqual({ pending: 0, failed: 0, conflict: 0, done: 2 });
-  const csv = await reloaded.exportJournalCsv();
+  const csv = exportedJournalCsv(await reloaded.journalExport());
   expect(csv).toContain('ORD-77');
   expect(csv).toContain('Nora Berg');
   // Online search now finds the registered customer on the service.

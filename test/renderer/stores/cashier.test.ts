@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LinkMessage } from '../../../common/contract';
 import { useCashierStore } from '../../../renderer/stores/cashier';
 import { useLinksStore } from '../../../renderer/stores/links';
+import { exportedJournalCsv } from '../../../renderer/lib/journal-csv';
 import { useOfflineStore } from '../../../renderer/stores/offline';
 import { useRewardsStore } from '../../../renderer/stores/rewards';
 import { useSettingsStore } from '../../../renderer/stores/settings';
@@ -66,7 +67,7 @@ describe('who is at the till', () => {
     // Work the service answered at once never waited in the outbox: the Outbox screen's list stays its own.
     expect(await offline.journal()).toEqual([]);
     expect((await offline.counts()).done).toBe(0);
-    expect(await offline.exportJournalCsv()).toContain(',Omar,done,Coffee for points,50');
+    expect(exportedJournalCsv(await offline.journalExport())).toContain(',Omar,done,Coffee for points,50');
   });
 
   it('records the cashier on an outbox item whose answer was lost, and lists it open in the CSV', async () => {
@@ -81,7 +82,9 @@ describe('who is at the till', () => {
     expect(await rewards.redeem()).toBe(true);
     const offline = useOfflineStore().services();
     expect(await offline.outboxItems()).toMatchObject([{ kind: 'redeem', state: 'pending', cashier: 'Sara Ali (12)' }]);
-    const rows = (await offline.exportJournalCsv()).trimEnd().split('\r\n');
+    const rows = exportedJournalCsv(await offline.journalExport())
+      .trimEnd()
+      .split('\r\n');
     expect(rows).toHaveLength(2);
     expect(rows[1]).toContain('RW-LAYLA001');
     expect(rows[1]).toContain(',Sara Ali (12),waiting,');

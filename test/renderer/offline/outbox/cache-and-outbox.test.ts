@@ -3,6 +3,7 @@ import { CustomerCache } from '../../../../renderer/offline/cache/customer-cache
 import type { OfflineDb } from '../../../../renderer/offline/db/schema';
 import { checkRewardOffline } from '../../../../renderer/offline/rewards/offline-check';
 import { Outbox, type OutboxSettings } from '../../../../renderer/offline/outbox/outbox';
+import { queueRefusalWords } from '../../../../renderer/lib/outbox-words';
 import { customer, dropDb, freshDb, reward } from '../support/fixtures';
 import { countCustomers } from '../../../support/offline-rows';
 
@@ -176,7 +177,12 @@ describe('queueing a redemption', () => {
     expect(refused).toMatchObject({
       ok: false,
       reason: 'invalid_input',
-      fields: { order_reference: expect.any(String) },
+      fields: { order_reference: { problem: 'too_long', max: 191 } },
+    });
+    if (refused.ok || refused.reason === 'not_available') throw new Error('refused for another reason');
+    expect(queueRefusalWords(refused)).toEqual({
+      message: 'The order reference is too long.',
+      fields: { order_reference: 'At most 191 characters.' },
     });
   });
 });
@@ -217,7 +223,12 @@ describe('queueing a registration', () => {
     );
     expect(refused).toMatchObject({
       ok: false,
-      fields: { name: expect.any(String), phone: expect.any(String), birthday: expect.any(String) },
+      fields: { name: { problem: 'missing' }, phone: { problem: 'incomplete' }, birthday: { problem: 'not_a_date' } },
+    });
+    expect(refused.ok === false && queueRefusalWords(refused).fields).toEqual({
+      name: 'Enter the customer’s name.',
+      phone: 'Enter a complete phone number.',
+      birthday: 'Use the date picker (YYYY-MM-DD).',
     });
     expect(await db.outbox.count()).toBe(0);
     expect(await countCustomers(db)).toBe(1);

@@ -404,7 +404,7 @@ async function play(s: Scenario): Promise<void> {
         { code, phone: PHONE, orderReference: `ORD-${i + 1}`, firstAttemptAt, unanswered },
         SETTINGS,
       );
-      if (!result.ok) throw new Error(`not queued: ${result.message}`);
+      if (!result.ok) throw new Error(`not queued: ${result.reason}`);
       queued.push(result.item.seq!);
     }
 

@@ -5,7 +5,8 @@ import { createServer } from 'node:net';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { DEMO_FIXTURES } from '../../../../sandbox';
 import type { TillApi } from '../../../../common/contract';
-import { journalToCsv } from '../../../../renderer/offline/outbox/journal-csv';
+import { journalToCsv } from '../../../../renderer/lib/journal-csv';
+import { noteWords, replayPauseWords } from '../../../../renderer/lib/outbox-words';
 import { createFakeLocks } from '../support/fixtures';
 import { BRANCH_ID, SETTINGS, cacheCustomer, startReplayHarness, type ReplayHarness } from '../support/replay-harness';
 import { getCustomerRow } from '../../../support/offline-rows';
@@ -31,7 +32,7 @@ async function withAnswers(answers: Partial<TillApi>): Promise<void> {
 
 async function queue(code: string, orderReference: string) {
   const queued = await harness.till.outbox.queueRedemption({ code, phone: layla.phone, orderReference }, SETTINGS);
-  if (!queued.ok) throw new Error(`not queued: ${queued.message}`);
+  if (!queued.ok) throw new Error(`not queued: ${queued.reason}`);
   return queued.item;
 }
 
@@ -124,7 +125,7 @@ describe('replaying the outbox', () => {
     expect(await harness.till.replayer.runOnce()).toMatchObject({ done: 0, stoppedBy: 'paused' });
     const pause = await harness.till.replayer.pause();
     expect(pause).toMatchObject({ reason: 'unauthorized' });
-    expect(pause!.message).not.toContain('rejected-key-0000');
+    expect(replayPauseWords(pause!)).not.toContain('rejected-key-0000');
     // Stored as a reason, without words: they are made when read, in the interface language.
     expect((await harness.till.db.meta.get('replayPause'))?.value).toEqual({
       reason: 'unauthorized',
@@ -197,8 +198,10 @@ describe('reconciling a 422 reward_unavailable', () => {
     expect(asked).toEqual([CODE_A]);
     const conflict = await harness.till.db.outbox.get(item.seq!);
     expect(conflict).toMatchObject({ attribution: { verdict: 'no_unanswered_attempt', claimedBy: holder } });
-    expect(conflict?.note).toMatch(/^The reward was already redeemed at Till 2 at 26 Nov 2026, /);
-    expect(conflict?.note).not.toMatch(/not by this till/);
+    // Kept as a code with what was found; worded when shown.
+    expect(conflict?.note).toMatchObject({ code: 'conflict', attribution: { claimedBy: holder } });
+    expect(noteWords(conflict!.note)).toMatch(/^The reward was already redeemed at Till 2 at 26 Nov 2026, /);
+    expect(noteWords(conflict!.note)).not.toMatch(/not by this till/);
     await harness.till.outbox.acknowledge(item.seq!);
     const csv = journalToCsv(await harness.till.outbox.journal());
     expect(csv).toMatch(/already redeemed at Till 2 at/);
@@ -212,13 +215,13 @@ describe('reconciling a 422 reward_unavailable', () => {
     expect((await harness.api.redeemReward({ reward_code: CODE_A, phone: layla.phone })).ok).toBe(true);
     harness.clock.advance(5_000);
     expect(await harness.till.replayer.runOnce()).toMatchObject({ conflicts: 1 });
-    expect((await harness.till.db.outbox.get(item.seq!))?.note).toMatch(/not by this till/);
+    expect(noteWords((await harness.till.db.outbox.get(item.seq!))!.note)).toMatch(/not by this till/);
     // The split heals: the ledger now holds Till 1's claim. The next round names it.
     known = holder;
     await harness.till.replayer.runOnce();
     const named = await harness.till.db.outbox.get(item.seq!);
     expect(named).toMatchObject({ state: 'conflict', attribution: { claimedBy: holder } });
-    expect(named?.note).toMatch(/^The reward was already redeemed at Till 1 at /);
+    expect(noteWords(named!.note)).toMatch(/^The reward was already redeemed at Till 1 at /);
     await harness.till.outbox.acknowledge(item.seq!);
     expect(journalToCsv(await harness.till.outbox.journal())).toMatch(/already redeemed at Till 1 at/);
   });
@@ -255,7 +258,7 @@ describe('reconciling a 422 reward_unavailable', () => {
       serviceReward: { code: CODE_A, status: 'redeemed' },
       lastError: null,
     });
-    expect(conflict?.note).toMatch(/not by this till/);
+    expect(noteWords(conflict!.note)).toMatch(/not by this till/);
     expect(conflict).toMatchObject({ attribution: { verdict: 'no_unanswered_attempt' } });
     expect(harness.sandbox.redemptions().map((r) => r.order_reference)).toEqual(['ORD-OTHER']);
     // Kept until acknowledged, and shown pending meanwhile.

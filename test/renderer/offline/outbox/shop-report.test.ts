@@ -4,8 +4,9 @@
 import { describe, expect, test, vi } from 'vitest';
 import type { ShopReportPart } from '../../../../common/contract';
 import { serveReportRequests } from '../../../../renderer/offline/outbox/report-requests';
-import type { ShiftReport } from '../../../../renderer/offline/outbox/shift-report';
-import { mergeShopReport, shopReportToCsv, toReportPart } from '../../../../renderer/offline/outbox/shop-report';
+import { REDEMPTION_STATES, type ShiftReport } from '../../../../renderer/offline/outbox/shift-report';
+import { mergeShopReport, toReportPart } from '../../../../renderer/offline/outbox/shop-report';
+import { shopReportToCsv } from '../../../../renderer/lib/shop-report-csv';
 
 const counts = (done: number, refused = 0) => ({ done, queued: 0, conflict: 0, failed: 0, refused });
 
@@ -84,7 +85,7 @@ describe('the shop’s report', () => {
       failed: 'Failed',
       refused: 'Refused (another till)',
     };
-    const csv = shopReportToCsv(merged, (state) => words[state]).split('\r\n');
+    const csv = shopReportToCsv(merged, REDEMPTION_STATES, (state) => words[state]).split('\r\n');
     expect(csv[0]).toBe('group,name,Redeemed,Waiting,In conflict,Failed,Refused (another till),Points deducted');
     expect(csv).toContain('whole shop,,5,0,0,0,1,250');
     expect(csv).toContain('till,Till 2,2,0,0,0,0,100');

@@ -8,9 +8,60 @@
  * (starting with = + - @, a tab or a carriage return) is prefixed with an apostrophe: names
  * and order references come from people and must never execute when the file is opened.
  */
-import type { JournalEntry, JournalOutcome, OutboxItem, OutboxState } from '../db/schema';
-import { t, type MessageKey } from '../../i18n';
-import { conflictNote, likelyOursWords } from './reconciliation-words';
+import { t, type MessageKey } from '../i18n';
+import { entryNoteWords, noteWords, type StoredNote } from './outbox-words';
+import { conflictNote, type AttributionFacts } from './reconciliation-words';
+
+/**
+ * The offline core's journal entries and outbox items (renderer/offline/db/schema.ts), taken
+ * by the shape of what the CSV shows: lib/ imports nothing of the core.
+ */
+type JournalOutcome =
+  | 'redeemed'
+  | 'redeemed_answer_lost'
+  | 'registered'
+  | 'conflict_acknowledged'
+  | 'failure_acknowledged'
+  | 'corrected'
+  | 'refused_elsewhere';
+type OutboxState = 'pending' | 'conflict' | 'failed';
+
+export interface JournalEntryFacts {
+  doneAt: string;
+  outcome: JournalOutcome;
+  code: string | null;
+  customerName: string;
+  phoneE164: string;
+  orderReference: string | null;
+  branchId: string | null;
+  note: StoredNote;
+  serviceAt?: string | null;
+  attemptAt?: string | null;
+  cashier?: string | null;
+  rewardName?: string | null;
+  points?: number | null;
+}
+
+interface OpenItemBase {
+  state: OutboxState;
+  queuedAt: string;
+  phoneE164: string;
+  note: StoredNote;
+  cashier?: string | null;
+}
+export type OpenItemFacts =
+  | (OpenItemBase & {
+      kind: 'redeem';
+      code: string;
+      customerName: string;
+      orderReference: string | null;
+      branchId: string | null;
+      attribution?: AttributionFacts | null;
+      serviceReward: { status: string } | null;
+      rewardName?: string | null;
+      points?: number | null;
+    })
+  | (OpenItemBase & { kind: 'register'; name: string });
 
 /** The header row, in the interface language of the moment the file is made. */
 export function journalCsvHeader(): string[] {
@@ -57,7 +108,7 @@ export function csvCell(value: string | null | undefined): string {
 }
 
 /** One entry's cells, in the header's order, before quoting. */
-export function journalRow(entry: JournalEntry): string[] {
+export function journalRow(entry: JournalEntryFacts): string[] {
   return [
     entry.doneAt,
     entry.code ?? '',
@@ -74,7 +125,7 @@ export function journalRow(entry: JournalEntry): string[] {
 }
 
 /** An item still in the outbox, in the journal's columns: its state instead of an outcome. */
-export function openItemRow(item: OutboxItem): string[] {
+export function openItemRow(item: OpenItemFacts): string[] {
   const redeem = item.kind === 'redeem';
   return [
     item.queuedAt,
@@ -91,7 +142,7 @@ export function openItemRow(item: OutboxItem): string[] {
   ];
 }
 
-export function journalToCsv(entries: readonly JournalEntry[], open: readonly OutboxItem[] = []): string {
+export function journalToCsv(entries: readonly JournalEntryFacts[], open: readonly OpenItemFacts[] = []): string {
   return csvText([journalCsvHeader(), ...entries.map(journalRow), ...open.map(openItemRow)]);
 }
 
@@ -105,21 +156,25 @@ function pointsCell(points: number | null | undefined): string {
 }
 
 /** What is known of an open item: a conflict's words, a failure's note, or what a waiting item is. */
-function openOutcomeCell(item: OutboxItem): string {
+function openOutcomeCell(item: OpenItemFacts): string {
   const what = t(item.kind === 'redeem' ? 'journalCsv.outcome.openRedeem' : 'journalCsv.outcome.openRegister');
   const note =
     item.kind === 'redeem' && item.state === 'conflict' && item.attribution
       ? conflictNote(item.attribution, item.serviceReward?.status)
-      : item.note;
+      : noteWords(item.note);
   return note ? t('journalCsv.outcomeWithNote', { outcome: what, note }) : what;
 }
 
-function outcomeCell(entry: JournalEntry): string {
-  // Entries journalled before the attribution rule said "confirmed": the evidence was a time.
-  const note =
-    entry.outcome === 'redeemed_answer_lost' && (entry.attemptAt || !entry.note || entry.note.startsWith('Confirmed'))
-      ? likelyOursWords(entry.attemptAt)
-      : entry.note;
+function outcomeCell(entry: JournalEntryFacts): string {
+  const note = entryNoteWords(entry);
   const outcome = t(OUTCOME_WORDS[entry.outcome]);
   return note ? t('journalCsv.outcomeWithNote', { outcome, note }) : outcome;
+}
+
+/** The CSV of what the offline core hands for an export: the journal's entries, then what is still open. */
+export function exportedJournalCsv(rows: {
+  entries: readonly JournalEntryFacts[];
+  open: readonly OpenItemFacts[];
+}): string {
+  return journalToCsv(rows.entries, rows.open);
 }

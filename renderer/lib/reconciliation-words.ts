@@ -7,10 +7,20 @@
  * The words come from the catalogues (`reconciliation.*`) in the interface language, and
  * times to the second through i18n/format.ts, in the interface's digits.
  */
-import { t, tPlural } from '../../i18n';
-import { formatDateTimeSeconds, formatTimeSeconds } from '../../i18n/format';
-import { isolate } from '../../i18n/isolate';
-import type { Attribution } from '../db/schema';
+import { t, tPlural } from '../i18n';
+import { formatDateTimeSeconds, formatTimeSeconds } from '../i18n/format';
+import { isolate } from '../i18n/isolate';
+
+/**
+ * What reconciliation found, as these words read it: the offline core's `Attribution`
+ * (renderer/offline/db/schema.ts), taken by its shape, since lib/ imports nothing of the core.
+ */
+export interface AttributionFacts {
+  verdict: 'outside_attempts' | 'no_unanswered_attempt' | 'clock_unknown' | 'not_redeemed' | 'not_found';
+  redeemedAt: string | null;
+  attemptsAt: string[];
+  claimedBy?: { till: string; at: string };
+}
 
 function clockTime(iso: string, withDay = false): string {
   const date = new Date(iso);
@@ -32,7 +42,7 @@ export interface ConflictWords {
 }
 
 export function conflictWords(
-  attribution: Attribution | undefined,
+  attribution: AttributionFacts | null | undefined,
   fallback?: { status?: string; redeemedAt?: string | null },
 ): ConflictWords {
   const redeemedAt = attribution?.redeemedAt ?? fallback?.redeemedAt ?? null;
@@ -96,7 +106,7 @@ export function conflictWords(
 }
 
 /** A conflict in one line, for the journal and its CSV. */
-export function conflictNote(attribution: Attribution, status?: string): string {
+export function conflictNote(attribution: AttributionFacts, status?: string): string {
   const words = conflictWords(attribution, status ? { status } : undefined);
   return `${words.title} ${words.advice}`;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { csvCell, journalToCsv } from '../../../../renderer/offline/outbox/journal-csv';
-import type { JournalEntry, OutboxItem } from '../../../../renderer/offline/db/schema';
+import { csvCell, journalToCsv } from '../../../renderer/lib/journal-csv';
+import type { JournalEntry, OutboxItem } from '../../../renderer/offline/db/schema';
 
 const entry: JournalEntry = {
   seq: 1,

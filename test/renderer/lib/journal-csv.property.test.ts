@@ -1,9 +1,9 @@
 import { parse } from 'csv-parse/sync';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import type { JournalEntry, JournalOutcome } from '../../../../renderer/offline/db/schema';
-import { csvCell, journalCsvHeader, journalRow, journalToCsv } from '../../../../renderer/offline/outbox/journal-csv';
-import { anyText } from '../support/arbitraries';
+import type { JournalEntry, JournalOutcome } from '../../../renderer/offline/db/schema';
+import { csvCell, journalCsvHeader, journalRow, journalToCsv } from '../../../renderer/lib/journal-csv';
+import { anyText } from '../offline/support/arbitraries';
 
 // What a spreadsheet would run as a formula: the journal prefixes these cells with an apostrophe.
 const FORMULA_START = /^[=+\-@\t\r]/;

@@ -1,0 +1,97 @@
+/**
+ * The outbox's words: the offline core keeps reasons and codes (a note, a refusal, a paused
+ * queue), and these word them in the interface language when they are shown, so a language
+ * switch re-words them. Rows written by earlier versions hold their words instead (a string):
+ * they are shown as they were stored.
+ *
+ * The shapes below are the offline core's own (renderer/offline/db/schema.ts `OutboxNote`,
+ * outbox/redemption-queue.ts `QueueFieldProblems`, outbox/replayer.ts `ReplayPause`), as these
+ * words read them: lib/ imports nothing of the core, and a code the core adds that is not
+ * worded here fails the type check where the store or view passes it in.
+ */
+import { t } from '../i18n';
+import { formatCount } from '../i18n/format';
+import { isolate } from '../i18n/isolate';
+import { formatDayTime } from './dates';
+import { conflictNote, likelyOursWords, type AttributionFacts } from './reconciliation-words';
+
+/** A note of the outbox or the journal as stored: a code, or the words of an earlier version. */
+export type StoredNote =
+  | { code: 'confirmed_unread' }
+  | { code: 'conflict'; attribution: AttributionFacts; status?: string }
+  | { code: 'refused'; said: string }
+  | { code: 'claimed_elsewhere'; till: string; at: string }
+  | string
+  | null;
+
+/** A note in words; null when there is none. */
+export function noteWords(note: StoredNote | undefined): string | null {
+  if (note === null || note === undefined || note === '') return null;
+  if (typeof note === 'string') return note;
+  switch (note.code) {
+    case 'confirmed_unread':
+      return t('outboxQueue.confirmedUnread');
+    case 'conflict':
+      return conflictNote(note.attribution, note.status);
+    case 'refused':
+      // The bridge's own message, already in the words it chose.
+      return note.said;
+    case 'claimed_elsewhere':
+      return t('rewards.refusal.claimedElsewhere', { till: isolate(note.till), time: formatDayTime(note.at) });
+  }
+}
+
+/** An outbox item's note, unless it only repeats the error the screen already says. */
+export function itemNoteWords(item: { note: StoredNote; lastError: { message: string } | null }): string | null {
+  const said =
+    item.note !== null && typeof item.note === 'object' && item.note.code === 'refused' ? item.note.said : item.note;
+  if (typeof said === 'string' && said === item.lastError?.message) return null;
+  return noteWords(item.note);
+}
+
+/**
+ * A journal entry's note. A redemption decided by its time is "most likely this till's":
+ * worded from the attempt's time, also for entries of earlier versions that said "confirmed".
+ */
+export function entryNoteWords(entry: { outcome: string; note: StoredNote; attemptAt?: string | null }): string | null {
+  const oldConfirmed = typeof entry.note === 'string' && entry.note.startsWith('Confirmed');
+  if (entry.outcome === 'redeemed_answer_lost' && (entry.attemptAt || !entry.note || oldConfirmed)) {
+    return likelyOursWords(entry.attemptAt);
+  }
+  return noteWords(entry.note);
+}
+
+/**
+ * Why the queue is paused. Rows written by older versions also carry their English words
+ * (`message`); they say the same as the reason, and are shown only for a reason this
+ * version does not know.
+ */
+export function replayPauseWords(pause: { reason: string; message?: string }): string {
+  if (pause.reason === 'unauthorized' || pause.message === undefined) return t('outboxQueue.keyRejected');
+  return pause.message;
+}
+
+/** Fields the outbox refused, by the service's names of them. */
+export interface FieldProblems {
+  name?: { problem: 'missing' };
+  phone?: { problem: 'incomplete' };
+  birthday?: { problem: 'not_a_date' };
+  order_reference?: { problem: 'too_long'; max: number };
+}
+
+/** What the cashier is told when the outbox refuses to queue: the whole, and each field's own words. */
+export function queueRefusalWords(
+  refusal: { reason: 'offline_redemption_disabled' } | { reason: 'invalid_input'; fields: FieldProblems },
+): { message: string; fields: Record<string, string> } {
+  if (refusal.reason === 'offline_redemption_disabled') {
+    return { message: t('outboxQueue.offlineRedemptionOff'), fields: {} };
+  }
+  const { name, phone, birthday, order_reference: order } = refusal.fields;
+  const fields: Record<string, string> = {};
+  if (name) fields.name = t('customers.fields.nameMissing');
+  if (phone) fields.phone = t('outboxQueue.phoneIncomplete');
+  if (birthday) fields.birthday = t('customers.fields.birthdayFormat');
+  if (order) fields.order_reference = t('outboxQueue.orderAtMost', { max: formatCount(order.max) });
+  // A too long order reference is the one refusal of a redemption's fields; a registration's say "check the fields".
+  return { message: order ? t('outboxQueue.orderTooLong') : t('errors.validation.title'), fields };
+}

@@ -1,0 +1,164 @@
+/**
+ * A redemption into the outbox: one queued while the service cannot be reached (checked
+ * against the cache, refused where the settings or the cache say no), or one sent online
+ * whose answer never came (stored whatever the cache says, since the service may have made
+ * it). Either way the row and the cached reward's pending mark are written in one IndexedDB
+ * transaction, so no reward is offered twice and no row lacks its mark.
+ */
+import type { BridgeError, Reward, Settings } from '../../../common/contract';
+import { customerTables } from '../customers/customer-blocks';
+import { findCustomerById } from '../customers/customer-reads';
+import { rewardKey, type AttemptRecord, type OfflineDb, type RedemptionItem } from '../db/schema';
+import { checkRewardOffline, type OfflineCheck } from '../rewards/offline-check';
+import { newItemState } from './new-item';
+
+/** What the outbox needs of the till's settings, passed with each request (they can change). */
+export type OutboxSettings = Pick<Settings, 'allowOfflineRedemption' | 'branchId' | 'defaultCountry'>;
+
+export interface QueueRedemptionInput {
+  code: string;
+  /** As typed or scanned. */
+  phone: string;
+  orderReference?: string | null;
+  /**
+   * When an online attempt was already made (and its answer lost) before falling back to
+   * the queue: its start time on this till's clock, for display.
+   */
+  firstAttemptAt?: string | null;
+  /** That attempt on the service's clock, when the service may have acted on it unheard. */
+  unanswered?: AttemptRecord | null;
+  /** Who is at the till; null when nobody was named. */
+  cashier?: string | null;
+}
+
+/** A redeem this till sent to the service itself (not from the queue). */
+export interface OnlineAttempt {
+  code: string;
+  phoneE164: string;
+  branchId: string | null;
+  orderReference: string | null;
+  /** When it was sent, on this till's clock. */
+  attemptedAt: string;
+  /** Who is at the till; null when nobody was named. */
+  cashier: string | null;
+}
+
+export type QueueRefusal =
+  | 'offline_redemption_disabled'
+  | 'not_available' // the offline check did not find it available (see `check`)
+  | 'invalid_input';
+
+/**
+ * A field the outbox refused, by what is wrong with it (`max`: the most it may hold); the
+ * view layer words it (lib/outbox-words.ts). Keyed by the service's names of the fields.
+ */
+export type QueueFieldProblems = {
+  name?: { problem: 'missing' };
+  phone?: { problem: 'incomplete' };
+  birthday?: { problem: 'not_a_date' };
+  order_reference?: { problem: 'too_long'; max: number };
+};
+
+export type QueueRedemptionOutcome =
+  | { ok: true; item: RedemptionItem; check: OfflineCheck }
+  | { ok: false; reason: 'offline_redemption_disabled' }
+  | { ok: false; reason: 'not_available'; check: OfflineCheck }
+  | { ok: false; reason: 'invalid_input'; fields: QueueFieldProblems };
+
+export const MAX_ORDER_REFERENCE = 191;
+
+/** Queues a redemption checked against the cache; only once it has committed is it "queued". */
+export async function queueRedemption(
+  db: OfflineDb,
+  input: QueueRedemptionInput,
+  settings: OutboxSettings,
+  queuedAt: Date,
+): Promise<QueueRedemptionOutcome> {
+  if (!settings.allowOfflineRedemption) return { ok: false, reason: 'offline_redemption_disabled' };
+  const orderReference = input.orderReference?.trim() || null;
+  if (orderReference !== null && orderReference.length > MAX_ORDER_REFERENCE) {
+    return {
+      ok: false,
+      reason: 'invalid_input',
+      fields: { order_reference: { problem: 'too_long', max: MAX_ORDER_REFERENCE } },
+    };
+  }
+  return db.transaction('rw', [db.rewards, db.outbox, ...customerTables(db)], async () => {
+    // Checked inside the transaction: two windows queueing the same code cannot both pass.
+    const check = await checkRewardOffline(db, input, { defaultCountry: settings.defaultCountry, now: queuedAt });
+    if (check.verdict !== 'available') {
+      return { ok: false as const, reason: 'not_available' as const, check };
+    }
+    const owner = await findCustomerById(db, check.customerId!);
+    const item: RedemptionItem = {
+      kind: 'redeem',
+      ...newItemState(queuedAt.toISOString(), input.firstAttemptAt ?? null),
+      unanswered: input.unanswered ? [input.unanswered] : [],
+      failures: 0,
+      code: check.code,
+      phoneE164: check.phoneE164!,
+      branchId: settings.branchId,
+      orderReference,
+      customerId: check.customerId!,
+      customerName: owner?.customer.name ?? '',
+      serviceReward: null,
+      cashier: input.cashier ?? null,
+      ...rewardFacts(check.reward),
+    };
+    const seq = await db.outbox.add(item);
+    const marked = await db.rewards.update(check.code, { pendingOutboxSeq: seq });
+    // Throwing aborts the transaction: no outbox row without its pending mark.
+    if (marked !== 1) throw new Error(`The cached reward ${check.code} could not be marked pending.`);
+    return { ok: true as const, item: { ...item, seq }, check };
+  });
+}
+
+/**
+ * An online redeem whose outcome is unknown, stored at once with the attempt the service may
+ * have acted on; the cached reward, where there is one, is marked pending with it.
+ */
+export async function recordUnanswered(
+  db: OfflineDb,
+  input: OnlineAttempt & { attempt: AttemptRecord; error: BridgeError },
+  queuedAt: string,
+): Promise<RedemptionItem> {
+  return db.transaction('rw', [db.rewards, db.outbox, ...customerTables(db)], async () => {
+    const item = await onlineAttemptItem(db, input, queuedAt);
+    Object.assign(item, { unanswered: [input.attempt], lastError: input.error, failures: 0 });
+    const seq = await db.outbox.add(item);
+    await db.rewards.where('code').equals(item.code).modify({ pendingOutboxSeq: seq });
+    return { ...item, seq };
+  });
+}
+
+/** An item for a redeem sent online, named after the cached reward's owner where the cache has it. */
+export async function onlineAttemptItem(
+  db: OfflineDb,
+  input: OnlineAttempt,
+  queuedAt: string,
+): Promise<RedemptionItem> {
+  const code = rewardKey(input.code);
+  const cached = await db.rewards.get(code);
+  const owner = cached ? await findCustomerById(db, cached.customerId) : undefined;
+  return {
+    kind: 'redeem',
+    ...newItemState(queuedAt, input.attemptedAt),
+    code,
+    phoneE164: input.phoneE164,
+    branchId: input.branchId,
+    orderReference: input.orderReference,
+    customerId: cached?.customerId ?? '',
+    customerName: owner?.customer.name ?? '',
+    serviceReward: null,
+    cashier: input.cashier,
+    ...rewardFacts(cached?.reward ?? null),
+  };
+}
+
+/** A reward's name, and its price in points where it has one (a points reward), for the record. */
+export function rewardFacts(reward: Reward | null): { rewardName: string | null; points: number | null } {
+  return {
+    rewardName: reward?.name ?? null,
+    points: typeof reward?.price === 'number' && Number.isFinite(reward.price) ? reward.price : null,
+  };
+}
