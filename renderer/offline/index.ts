@@ -66,8 +66,7 @@ export type {
 export { isUnreachable } from './connection/failure-kinds';
 export type { ListedCard, ListedCustomer } from './search/listings';
 export { conflictWords, likelyOursWords, type ConflictWords } from './outbox/reconciliation-words';
-// A stopped refresh and a paused queue keep a reason; these word it in the interface language.
-export { refreshStopWords } from './refresh/refresh-words';
+// A paused queue keeps a reason; this words it in the interface language.
 export { replayPauseWords } from './outbox/replayer';
 
 export interface OfflineServicesOptions {
