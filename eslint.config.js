@@ -127,7 +127,6 @@ const OFFLINE_ROWS = {
 };
 /** Where the offline core still imports the renderer's lib/ and i18n/. */
 const OFFLINE_REACHING_UP = {
-  connection: ['i18n'],
   rewards: ['i18n'],
   outbox: ['i18n'],
   refresh: ['i18n'],

@@ -12,12 +12,12 @@
  *   const found = await offline.searchCustomers('layla', 1);
  */
 import type { RegisterCustomerPayload, TillApi, UpdateCustomerPayload } from '../../common/contract';
-import { t } from '../i18n';
 import { BackgroundWork } from './background-work';
 import {
   ConnectionMonitor,
   defaultTimers,
   observeApi,
+  saidOrUnreachable,
   type ConnectionSnapshot,
   type Timers,
 } from './connection/connection-monitor';
@@ -198,7 +198,7 @@ export function createOfflineServices(options: OfflineServicesOptions) {
     /** Another probe (the header's) learnt whether the service answers. */
     noteReachable(reachable: boolean, reason?: string): void {
       if (reachable) connection.markOnline();
-      else connection.markOffline(reason ?? t('connection.unreachable'));
+      else connection.markOffline(saidOrUnreachable(reason));
     },
 
     /** How far the background refresh of the cache is, and its changes. */
