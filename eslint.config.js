@@ -127,11 +127,7 @@ const OFFLINE_ROWS = {
 };
 /** Where the offline core still imports the renderer's lib/ and i18n/. */
 const OFFLINE_REACHING_UP = {
-  rewards: ['i18n'],
   outbox: ['i18n'],
-  refresh: ['i18n'],
-  'counter-operations.ts': ['lib', 'i18n'],
-  'index.ts': ['i18n'],
 };
 
 /**

@@ -9,6 +9,9 @@
  * A redeem whose outcome is unknown (no answer, a 5xx, an answer that cannot be read) is
  * recorded in the outbox at once and settled by the replayer; a 2xx is always "redeemed"
  * (docs/service-reading.md).
+ *
+ * The answers are reasons and data, never words: the view layer words them
+ * (lib/counter-words.ts).
  */
 import type {
   AttemptTiming,
@@ -25,16 +28,13 @@ import type {
   TillApi,
   UpdateCustomerPayload,
 } from '../../common/contract';
-import { t } from '../i18n';
-import { isolate, isolatedList } from '../i18n/isolate';
-import { formatDayTime } from '../lib/dates';
 import { readPhone } from '../../common/phone';
 import { isUnreachable, mayHaveBeenApplied } from './connection/failure-kinds';
 import { PAGE_SIZE, type CacheSearchResult, type CustomerCache } from './customers/customer-cache';
 import type { WriteBehind } from './customers/write-behind';
 import { LOCAL_ID_PREFIX, rewardKey, type AttemptRecord, type OfflineDb, type RedemptionItem } from './db/schema';
 import { closedAttempt } from './outbox/attribution';
-import type { OnlineAttempt, Outbox, QueueRefusal } from './outbox/outbox';
+import type { OnlineAttempt, Outbox, QueueRedemptionOutcome, QueueRegistrationOutcome } from './outbox/outbox';
 import { checkRewardOffline, type OfflineCheck } from './rewards/offline-check';
 import type { ListedCustomer } from './search/listings';
 import { parseQuery } from './search/search-index';
@@ -89,29 +89,35 @@ export type RedeemOutcome =
       unreachableTills?: string[];
     }
   /** Another till of the shop claimed it offline first: nothing is queued or sent. */
-  | { outcome: 'refused'; reason: 'claimed_elsewhere'; message: string; claimedBy: ShopClaimHolder }
+  | { outcome: 'refused'; reason: 'claimed_elsewhere'; claimedBy: ShopClaimHolder }
   /**
    * Nothing queued yet: a till of the shop cannot be reached and may have redeemed it. The
    * cashier decides (ask at that till, or redeem anyway: again with `splitAccepted`).
    */
   | { outcome: 'split'; unreachableTills: string[] }
   /** A till of the shop cannot be reached and Settings refuse offline redemption then. */
-  | { outcome: 'refused'; reason: 'shop_split'; message: string; unreachableTills: string[] }
-  | {
-      outcome: 'refused';
-      reason: QueueRefusal | 'already_queued';
-      message: string;
-      check?: OfflineCheck;
-      fields?: Record<string, string>;
-    }
+  | { outcome: 'refused'; reason: 'shop_split'; unreachableTills: string[] }
+  /** A redemption of this code already waits in this till's outbox. */
+  | { outcome: 'refused'; reason: 'already_queued' }
+  /** Refused by the queue (the settings, the offline check, the input), as the outbox said it. */
+  | ({ outcome: 'refused' } & QueueRefused<QueueRedemptionOutcome>)
   | { outcome: 'failed'; error: BridgeError };
+
+/** A refusal of the outbox's queue, without its `ok`. */
+type QueueRefused<T> = Omit<Extract<T, { ok: false }>, 'ok'>;
 
 export type RegisterOutcome =
   | { outcome: 'registered'; customer: Customer; created: boolean }
   | { outcome: 'queued'; customer: Customer }
   | { outcome: 'known_here'; customer: Customer }
-  | { outcome: 'refused'; message: string; fields: Record<string, string> }
+  | ({ outcome: 'refused' } & QueueRefused<QueueRegistrationOutcome>)
   | { outcome: 'failed'; error: BridgeError };
+
+/**
+ * The code of the error a lookup answers when the service cannot be reached and the cache
+ * does not hold the customer (the error's words are the view layer's).
+ */
+export const NOT_CACHED_CUSTOMER = 'not_cached_customer';
 
 /** A redemption asked for; `splitAccepted`: the cashier chose to redeem while a till of the shop is out of reach. */
 export interface RedeemInput {
@@ -141,11 +147,6 @@ export interface CounterDeps {
   replaySoon: () => void;
   /** Who is at the till now (recorded with every redemption, registration and correction); null if nobody was named. */
   cashier?: () => string | null;
-}
-
-/** The cashier's words when another till of the shop claimed the reward first. */
-function claimedElsewhereWords({ till, at }: ShopClaimHolder): string {
-  return t('rewards.refusal.claimedElsewhere', { till: isolate(till), time: formatDayTime(at) });
 }
 
 export class CounterOperations {
@@ -244,13 +245,8 @@ export class CounterOperations {
     const cashier = this.cashier();
     const queued = await this.afterWrites(() => this.outbox.queueRedemption({ ...input, cashier }, this.settings()));
     if (queued.ok) return { outcome: 'queued', item: queued.item, check: queued.check };
-    return {
-      outcome: 'refused',
-      reason: queued.reason,
-      message: queued.message,
-      ...(queued.check ? { check: queued.check } : {}),
-      ...(queued.fields ? { fields: queued.fields } : {}),
-    };
+    const { ok: _refused, ...refusal } = queued;
+    return { outcome: 'refused', ...refusal };
   }
 
   /**
@@ -284,12 +280,7 @@ export class CounterOperations {
     const shop = await this.askShop(code);
     if (shop?.claimedBy) return this.refusedElsewhere(input, shop.claimedBy);
     if (shop && shop.unreachable.length > 0 && this.settings().shopRedeemWhenSplit === false) {
-      return {
-        outcome: 'refused',
-        reason: 'shop_split',
-        message: t('rewards.refusal.shopSplit', { tills: isolatedList(shop.unreachable) }),
-        unreachableTills: [...shop.unreachable],
-      };
+      return { outcome: 'refused', reason: 'shop_split', unreachableTills: [...shop.unreachable] };
     }
     // Asked before anything is queued: the cashier has not told the customer yes yet.
     if (shop && shop.unreachable.length > 0 && !splitAccepted) {
@@ -314,12 +305,7 @@ export class CounterOperations {
    */
   private refusedElsewhere(input: { code: string; phone: string }, holder: ShopClaimHolder): RedeemOutcome {
     this.journalRefusedElsewhere(input, holder);
-    return {
-      outcome: 'refused',
-      reason: 'claimed_elsewhere',
-      message: claimedElsewhereWords(holder),
-      claimedBy: { till: holder.till, at: holder.at },
-    };
+    return { outcome: 'refused', reason: 'claimed_elsewhere', claimedBy: { till: holder.till, at: holder.at } };
   }
 
   /** A refused attempt into the journal, behind the answer (the cashier never waits for it). */
@@ -331,7 +317,8 @@ export class CounterOperations {
       cashier: this.cashier(),
       attemptedAt: this.now().toISOString(),
       heldBy: holder,
-      note: claimedElsewhereWords(holder),
+      // The refusal's reason, not words: the journal's readers word it from `heldBy`.
+      note: 'claimed_elsewhere',
     };
     this.writeBehind.queue('a refused redemption for the journal', () => this.outbox.journalRefusedElsewhere(attempt));
   }
@@ -440,7 +427,7 @@ export class CounterOperations {
 
   /** One customer with the rewards awaiting redemption; from the cache when offline. */
   async getCustomer(id: string): Promise<CustomerLookup> {
-    const notReachable: BridgeError = { kind: 'offline', message: t('connection.notCachedCustomer') };
+    const notReachable: BridgeError = { kind: 'offline', code: NOT_CACHED_CUSTOMER, message: NOT_CACHED_CUSTOMER };
     if (id.startsWith(LOCAL_ID_PREFIX) || this.offlineNow()) return this.lookupOffline(id, notReachable);
     const result = await this.api.getCustomer({ id });
     if (result.ok) {
@@ -509,7 +496,7 @@ export class CounterOperations {
    */
   async redeemReward(input: RedeemInput): Promise<RedeemOutcome> {
     if (await this.redemptionWaitsHere(input.code)) {
-      return { outcome: 'refused', reason: 'already_queued', message: t('rewards.refusal.alreadyQueued') };
+      return { outcome: 'refused', reason: 'already_queued' };
     }
     if (this.offlineNow()) return this.queueOffline(input);
     const { branchId, defaultCountry } = this.settings();
@@ -545,7 +532,10 @@ export class CounterOperations {
     const queue = async (): Promise<RegisterOutcome> => {
       const cashier = this.cashier();
       const queued = await this.afterWrites(() => this.outbox.queueRegistration(payload, this.settings(), cashier));
-      if (!queued.ok) return { outcome: 'refused', message: queued.message, fields: queued.fields };
+      if (!queued.ok) {
+        const { ok: _refused, ...refusal } = queued;
+        return { outcome: 'refused', ...refusal };
+      }
       if (!queued.queued) return { outcome: 'known_here', customer: queued.customer.customer };
       this.replaySoon();
       return { outcome: 'queued', customer: queued.customer.customer };

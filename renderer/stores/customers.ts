@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { t } from '../i18n';
 import { isolate } from '../i18n/isolate';
 import { countryLabel } from '../lib/countries';
+import { wordedLookupError } from '../lib/counter-words';
 import { readPhone, type PhoneReading } from '../../common/phone';
 import type { CacheNote, ListedCustomer } from '../offline';
 import { useConnectionStore } from './connection';
@@ -183,7 +184,7 @@ export const useCustomersStore = defineStore('customers', () => {
       const result = await offline.services().getCustomer(id);
       if (!result.ok) {
         failed(result.error);
-        customerError.value = result.error;
+        customerError.value = wordedLookupError(result.error);
         return false;
       }
       if (result.source === 'service') connection.noteSuccess();

@@ -6,6 +6,7 @@ import { formatPoints } from '../i18n/format';
 import { isolatedList } from '../i18n/isolate';
 import { formatDayTime } from '../lib/dates';
 import { countryLabel } from '../lib/countries';
+import { redeemRefusalWords } from '../lib/counter-words';
 import { readPhone, toE164 } from '../../common/phone';
 import { isRewardCode, normaliseRewardCode } from '../lib/scan-route';
 import { isUnreachable, type OfflineCheck, type RedemptionItem } from '../offline';
@@ -263,7 +264,7 @@ export const useRewardsStore = defineStore('rewards', () => {
           if (outcome.reason === 'invalid_input' && outcome.fields) {
             fieldErrors.value = { ...fieldErrors.value, ...outcome.fields };
           } else {
-            refusedNote.value = refusalWords(outcome.reason, outcome.message);
+            refusedNote.value = redeemRefusalWords(outcome);
             if (outcome.reason === 'already_queued') pendingHere.value = true;
             if (outcome.reason === 'claimed_elsewhere') claimedElsewhere.value = outcome.claimedBy;
             if ('check' in outcome && outcome.check) offlineCheck.value = outcome.check;
@@ -313,12 +314,6 @@ export const useRewardsStore = defineStore('rewards', () => {
         ...extra,
       })
       .catch(() => undefined);
-  }
-
-  function refusalWords(reason: string, message: string): string {
-    if (reason === 'offline_redemption_disabled') return t('rewards.refusal.offlineRedemptionOff');
-    if (reason === 'already_queued') return t('rewards.refusal.alreadyQueued');
-    return message;
   }
 
   /** The warning under a queued redemption when some of the shop's tills did not answer. */

@@ -10,6 +10,8 @@
  */
 import type { JournalEntry, JournalOutcome, OutboxItem, OutboxState } from '../db/schema';
 import { t, type MessageKey } from '../../i18n';
+import { formatDateTime } from '../../i18n/format';
+import { isolate } from '../../i18n/isolate';
 import { conflictNote, likelyOursWords } from './reconciliation-words';
 
 /** The header row, in the interface language of the moment the file is made. */
@@ -119,7 +121,19 @@ function outcomeCell(entry: JournalEntry): string {
   const note =
     entry.outcome === 'redeemed_answer_lost' && (entry.attemptAt || !entry.note || entry.note.startsWith('Confirmed'))
       ? likelyOursWords(entry.attemptAt)
-      : entry.note;
+      : entry.outcome === 'refused_elsewhere' && entry.heldBy
+        ? heldElsewhereWords(entry.heldBy)
+        : entry.note;
   const outcome = t(OUTCOME_WORDS[entry.outcome]);
   return note ? t('journalCsv.outcomeWithNote', { outcome, note }) : outcome;
+}
+
+/**
+ * A refused attempt's note, worded from the till that held the reward: older rows kept these
+ * words as their note, newer ones the refusal's reason (the counter writes no words).
+ */
+function heldElsewhereWords({ till, at }: { till: string; at: string }): string {
+  const date = new Date(at);
+  const time = Number.isNaN(date.getTime()) ? at : formatDateTime(date);
+  return t('rewards.refusal.claimedElsewhere', { till: isolate(till), time });
 }

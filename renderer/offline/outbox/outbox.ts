@@ -83,7 +83,7 @@ export type QueueRefusal =
 
 export type QueueRedemptionOutcome =
   | { ok: true; item: RedemptionItem; check: OfflineCheck }
-  | { ok: false; reason: QueueRefusal; message: string; check?: OfflineCheck; fields?: Record<string, string> };
+  | { ok: false; reason: QueueRefusal; message?: string; check?: OfflineCheck; fields?: Record<string, string> };
 
 export type { QueueRegistrationOutcome } from './registration-queue';
 
@@ -158,7 +158,7 @@ export class Outbox {
           now: queuedAt,
         });
         if (check.verdict !== 'available') {
-          return { ok: false as const, reason: 'not_available' as const, message: check.message, check };
+          return { ok: false as const, reason: 'not_available' as const, check };
         }
         const owner = await findCustomerById(this.db, check.customerId!);
         const item: RedemptionItem = {
