@@ -27,7 +27,6 @@ const PAST_LIMITS: Record<string, number> = {
   'function electron/bridge/shop-ledger-switch.ts:createShopLedgerSwitch': 167,
   'function electron/service/loyalty-api.ts:createLoyaltyApi': 202,
   'function electron/shop-ledger/shop-ledger-service.ts:createShopLedger': 239,
-  'function renderer/offline/index.ts:createOfflineServices': 216,
   'function renderer/stores/customer-display.ts:defineStore(…)': 192,
   'function renderer/stores/customers.ts:defineStore(…)': 355,
   'function renderer/stores/links.ts:defineStore(…)': 160,
