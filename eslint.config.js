@@ -97,10 +97,9 @@ const ELECTRON_ROWS = {
  * The offline core (docs/offline.md): db/ at the bottom (schema.ts importing nothing, the
  * migrations nothing outside themselves), pacing/ and hashing/ beside it (importing nothing),
  * then connection/, search/, customers/, rewards/, cache/ (the customers and their rewards as
- * one front), outbox/ and refresh/; the files at its top wire them, and index.ts alone opens
- * the database.
- * Some rooms still reach up to the renderer's i18n/ (and counter-operations.ts to lib/dates.ts),
- * listed apart, to go: the core should speak in reasons and codes, and the view layer word them.
+ * one front), outbox/ and refresh/; the files at its top wire them (counter-operations.ts with
+ * its parts in counter/), and index.ts alone opens the database. Nothing in it imports the
+ * renderer's i18n/ or lib/: the core speaks in reasons and codes, and the view layer words them.
  */
 const OFFLINE_BELOW_TOP = [
   'db',
@@ -131,7 +130,9 @@ const OFFLINE_ROWS = {
   cache: ['db', 'db/schema.ts', 'pacing', 'search', 'customers', 'rewards'],
   outbox: ['db', 'db/schema.ts', 'connection', 'search', 'customers', 'rewards', 'cache'],
   refresh: ['db', 'db/schema.ts', 'pacing', 'hashing', 'connection', 'search', 'customers', 'cache'],
-  'counter-operations.ts': OFFLINE_BELOW_TOP,
+  // The counter's parts (customers found, rewards redeemed, customers written, the shop asked).
+  counter: OFFLINE_BELOW_TOP,
+  'counter-operations.ts': [...OFFLINE_BELOW_TOP, 'counter'],
   'background-work.ts': OFFLINE_BELOW_TOP,
   // A loyalty card's scan: the service's search filtered to the serial, else the cache's index.
   'card-lookup.ts': OFFLINE_BELOW_TOP,
@@ -139,18 +140,11 @@ const OFFLINE_ROWS = {
     ...OFFLINE_BELOW_TOP,
     'db/open.ts',
     'db/migrations',
+    'counter',
     'counter-operations.ts',
     'background-work.ts',
     'card-lookup.ts',
   ],
-};
-/** Where the offline core still imports the renderer's lib/ and i18n/. */
-const OFFLINE_REACHING_UP = {
-  connection: ['i18n'],
-  rewards: ['i18n'],
-  refresh: ['i18n'],
-  'counter-operations.ts': ['lib', 'i18n'],
-  'index.ts': ['i18n'],
 };
 
 /**
@@ -181,12 +175,7 @@ const under = (prefix, rows) =>
 export const LAYER_ROWS = {
   ...under('electron', ELECTRON_ROWS),
   ...under('renderer', RENDERER_ROWS),
-  ...Object.fromEntries(
-    Object.entries(under('renderer/offline', OFFLINE_ROWS)).map(([room, allowed]) => {
-      const up = OFFLINE_REACHING_UP[room.slice('renderer/offline/'.length)] ?? [];
-      return [room, [...allowed, ...up.map((to) => `renderer/${to}`)]];
-    }),
-  ),
+  ...under('renderer/offline', OFFLINE_ROWS),
 };
 
 /** The browser shell runs where Electron cannot: importing it there would fail on those very machines. */

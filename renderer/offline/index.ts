@@ -12,12 +12,12 @@
  *   const found = await offline.searchCustomers('layla', 1);
  */
 import type { RegisterCustomerPayload, TillApi, UpdateCustomerPayload } from '../../common/contract';
-import { t } from '../i18n';
 import { BackgroundWork } from './background-work';
 import {
   ConnectionMonitor,
   defaultTimers,
   observeApi,
+  saidOrUnreachable,
   type ConnectionSnapshot,
   type Timers,
 } from './connection/connection-monitor';
@@ -64,8 +64,6 @@ export type {
 // for a queued item's outcome, and which bridge errors mean "not reachable", come from here.
 export { isUnreachable } from './connection/failure-kinds';
 export type { ListedCard, ListedCustomer } from './search/listings';
-// A stopped refresh and a paused queue keep a reason; these word it in the interface language.
-export { refreshStopWords } from './refresh/refresh-words';
 
 export interface OfflineServicesOptions {
   /** `window.till`. */
@@ -99,7 +97,8 @@ function defaultLocks(): LockManagerLike | null {
 const ANNOUNCE_TRIES = 5;
 const ANNOUNCE_RETRY_MS = 5000;
 
-export function createOfflineServices(options: OfflineServicesOptions) {
+/** The subsystems, built and wired; only their operations leave this module (below). */
+function wireSubsystems(options: OfflineServicesOptions) {
   const now = options.now ?? (() => new Date());
   const random = options.random ?? Math.random;
   const timers = options.timers ?? defaultTimers;
@@ -150,22 +149,35 @@ export function createOfflineServices(options: OfflineServicesOptions) {
     replaySoon: () => background.replaySoon(),
     ...(options.cashier ? { cashier: options.cashier } : {}),
   });
+  return { now, timers, db, connection, api, cache, outbox, replayer, refresh, background, writeBehind, counter };
+}
 
-  /**
-   * The outbox's waiting redemptions, told to the shop again at start-up; the ledger starts
-   * beside the window, so a try it was not yet running for is made again a little later.
-   */
-  let announceTimer: unknown;
-  function announcePending(triesLeft: number): void {
+/**
+ * The outbox's waiting redemptions, told to the shop again at start-up; the ledger starts
+ * beside the window, so a try it was not yet running for is made again a little later. Gives
+ * back what stops the tries.
+ */
+function announceAtStart(counter: CounterOperations, timers: Timers): () => void {
+  let timer: unknown;
+  let stopped = false;
+  const announce = (triesLeft: number): void => {
     void counter
       .announcePending()
       .catch(() => false)
       .then((done) => {
-        if (done || triesLeft <= 1) return;
-        announceTimer = timers.setTimeout(() => announcePending(triesLeft - 1), ANNOUNCE_RETRY_MS);
+        if (done || stopped || triesLeft <= 1) return;
+        timer = timers.setTimeout(() => announce(triesLeft - 1), ANNOUNCE_RETRY_MS);
       });
-  }
+  };
+  announce(ANNOUNCE_TRIES);
+  return () => {
+    stopped = true;
+    timers.clearTimeout(timer);
+  };
+}
 
+/** The end-of-shift report, from the journal and what is still open, and this till's part of the shop's. */
+function shiftReports(outbox: Outbox, now: () => Date) {
   const shiftReport = async (since: string, until?: string): Promise<ShiftReport> =>
     buildShiftReport({
       since,
@@ -175,18 +187,11 @@ export function createOfflineServices(options: OfflineServicesOptions) {
     });
   /** This till's report for the shop's other tills, from the journal (none of its customers' details). */
   const reportPart = async (since: string, until: string) => toReportPart(await shiftReport(since, until));
-  let stopServingReports: (() => void) | null = null;
+  return { shiftReport, reportPart };
+}
 
-  function stop(): void {
-    timers.clearTimeout(announceTimer);
-    stopServingReports?.();
-    stopServingReports = null;
-    background.stop();
-    connection.stop();
-  }
-
-  // Only operations leave this function: the database, cache, outbox, replayer, refresh and
-  // connection monitor stay inside, so callers cannot bypass the write-through and replay rules.
+/** The connection as the header sees it: the monitor's snapshot and its changes, and the asks. */
+function connectionOperations(connection: ConnectionMonitor) {
   return {
     /** The connection as the monitor sees it now, and its changes. */
     connectionNow: (): ConnectionSnapshot => connection.current(),
@@ -196,9 +201,14 @@ export function createOfflineServices(options: OfflineServicesOptions) {
     /** Another probe (the header's) learnt whether the service answers. */
     noteReachable(reachable: boolean, reason?: string): void {
       if (reachable) connection.markOnline();
-      else connection.markOffline(reason ?? t('connection.unreachable'));
+      else connection.markOffline(saidOrUnreachable(reason));
     },
+  };
+}
 
+/** The background refresh of the cache as Settings shows it: its progress and its plan. */
+function refreshOperations(refresh: CacheRefresh, background: BackgroundWork) {
+  return {
     /** How far the background refresh of the cache is, and its changes. */
     refreshProgress: (): RefreshProgress => refresh.progress(),
     onRefreshProgress: (listener: (progress: RefreshProgress) => void) => refresh.subscribe(listener),
@@ -206,6 +216,30 @@ export function createOfflineServices(options: OfflineServicesOptions) {
     loadRefreshProgress: (): Promise<RefreshProgress> => background.loadRefreshProgress(),
     /** When this till's next complete refresh is planned; null before its first. */
     plannedRefreshAt: (): Date | null => background.plannedRefreshAt(),
+  };
+}
+
+export function createOfflineServices(options: OfflineServicesOptions) {
+  const { now, timers, db, connection, api, cache, outbox, replayer, refresh, background, writeBehind, counter } =
+    wireSubsystems(options);
+  const { shiftReport, reportPart } = shiftReports(outbox, now);
+  let stopAnnouncing: (() => void) | null = null;
+  let stopServingReports: (() => void) | null = null;
+
+  function stop(): void {
+    stopAnnouncing?.();
+    stopAnnouncing = null;
+    stopServingReports?.();
+    stopServingReports = null;
+    background.stop();
+    connection.stop();
+  }
+
+  // Only operations leave this function: the database, cache, outbox, replayer, refresh and
+  // connection monitor stay inside, so callers cannot bypass the write-through and replay rules.
+  return {
+    ...connectionOperations(connection),
+    ...refreshOperations(refresh, background),
 
     /**
      * Loads the offline search index from the cache (start() does it too); until it is in,
@@ -220,7 +254,8 @@ export function createOfflineServices(options: OfflineServicesOptions) {
       void cache.loadIndex();
       connection.start();
       background.start();
-      announcePending(ANNOUNCE_TRIES);
+      stopAnnouncing?.();
+      stopAnnouncing = announceAtStart(counter, timers);
       stopServingReports ??= serveReportRequests({ api, build: reportPart, timers });
     },
 

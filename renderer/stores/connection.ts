@@ -2,6 +2,7 @@ import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
 import type { BridgeError, ConnectionStatus } from '../../common/contract';
 import { t } from '../i18n';
+import { offlineReasonWords } from '../lib/connection-words';
 import { useOfflineStore } from './offline';
 import { till } from './till';
 
@@ -73,7 +74,8 @@ export const useConnectionStore = defineStore('connection', () => {
   /** Why the till is offline, in the monitor's words, and when it next tries. */
   const detail = computed(() => {
     if (state.value !== 'offline') return null;
-    return offline.connection?.reason ?? status.value?.error?.message ?? null;
+    const reason = offline.connection?.reason;
+    return reason ? offlineReasonWords(reason) : (status.value?.error?.message ?? null);
   });
 
   async function refresh(): Promise<void> {

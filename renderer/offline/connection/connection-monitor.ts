@@ -8,16 +8,28 @@
 import type { BridgeError, ConnectionStatus, Result, TillApi } from '../../../common/contract';
 import { backoffDelay, type BackoffPolicy } from './backoff';
 import { isUnreachable } from './failure-kinds';
-import { t } from '../../i18n';
 
 export type ConnectionState = 'unknown' | 'online' | 'offline';
+
+/**
+ * Why the till is offline, as a reason the view layer words (lib/connection-words.ts):
+ * the browser said the network went, nobody said why, or someone did (`said`: the bridge's
+ * message, made by the main process in the interface language, or the service's), passed on
+ * as said.
+ */
+export type OfflineReason = { code: 'lost_network' } | { code: 'unreachable' } | { code: 'said'; message: string };
+
+/** What others said of a failure, kept as their words; nothing said is "unreachable". */
+export function saidOrUnreachable(message: string | null | undefined): OfflineReason {
+  return message ? { code: 'said', message } : { code: 'unreachable' };
+}
 
 export interface ConnectionSnapshot {
   state: ConnectionState;
   /** When the state last changed. */
   since: string;
-  /** Why the till is offline, in plain words. */
-  reason: string | null;
+  /** Why the till is offline: a reason, worded when shown. */
+  reason: OfflineReason | null;
   /** When the next probe runs, while offline. */
   nextProbeAt: string | null;
 }
@@ -55,7 +67,7 @@ export class ConnectionMonitor {
   private probeFailures = 0;
   private started = false;
   private readonly onBrowserOnline = () => void this.probeNow();
-  private readonly onBrowserOffline = () => this.markOffline(t('connection.lostNetwork'));
+  private readonly onBrowserOffline = () => this.markOffline({ code: 'lost_network' });
 
   constructor(private readonly options: ConnectionMonitorOptions) {
     this.now = options.now ?? (() => new Date());
@@ -81,7 +93,7 @@ export class ConnectionMonitor {
   /** Learns from the outcome of any call to the service. */
   report(result: { ok: true } | { ok: false; error: BridgeError }): void {
     if (result.ok || !isUnreachable(result.error)) this.markOnline();
-    else this.markOffline(result.error.message);
+    else this.markOffline(saidOrUnreachable(result.error.message));
   }
 
   markOnline(): void {
@@ -90,7 +102,7 @@ export class ConnectionMonitor {
     this.set({ state: 'online', reason: null, nextProbeAt: null });
   }
 
-  markOffline(reason: string): void {
+  markOffline(reason: OfflineReason): void {
     this.set({ state: 'offline', reason, nextProbeAt: this.snapshot.nextProbeAt });
     if (this.started && this.probeTimer === null) this.scheduleProbe();
   }
@@ -106,8 +118,7 @@ export class ConnectionMonitor {
       this.set({ state: 'unknown', reason: null, nextProbeAt: null });
     } else {
       this.probeFailures += 1;
-      const reason = result.ok ? (result.data.error?.message ?? t('connection.unreachable')) : result.error.message;
-      this.markOffline(reason);
+      this.markOffline(saidOrUnreachable(result.ok ? result.data.error?.message : result.error.message));
     }
     return this.snapshot.state;
   }
@@ -144,7 +155,7 @@ export class ConnectionMonitor {
   }
 
   private set(next: Omit<ConnectionSnapshot, 'since'>): void {
-    const changed = next.state !== this.snapshot.state || next.reason !== this.snapshot.reason;
+    const changed = next.state !== this.snapshot.state || !sameReason(next.reason, this.snapshot.reason);
     const since = next.state !== this.snapshot.state ? this.now().toISOString() : this.snapshot.since;
     this.snapshot = { ...next, since };
     if (changed) for (const listener of this.listeners) listener(this.current());
@@ -173,4 +184,9 @@ export function observeApi(api: TillApi, monitor: ConnectionMonitor): TillApi {
     };
   }
   return Object.freeze(observed) as TillApi;
+}
+
+function sameReason(a: OfflineReason | null, b: OfflineReason | null): boolean {
+  if (a === null || b === null) return a === b;
+  return a.code === b.code && (a.code !== 'said' || a.message === (b as typeof a).message);
 }

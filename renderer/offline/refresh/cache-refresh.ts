@@ -56,7 +56,7 @@ export interface RefreshProgress {
    * left out of the cache (an older copy stays) and counted, never lost silently.
    */
   unreadable: number;
-  /** Why the last run stopped: a reason, worded when shown (refresh-words.ts), so a language switch re-words it. */
+  /** Why the last run stopped: a reason, worded when shown (lib/refresh-words.ts), so a language switch re-words it. */
   stoppedBecause: RefreshStop | null;
   /** When the last run stopped early (it resumes from its cursor). */
   stoppedAt: string | null;

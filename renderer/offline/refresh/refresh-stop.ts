@@ -1,11 +1,11 @@
 /**
  * Why a refresh run stopped early, kept as a reason and never as words: the screens word it
- * (refresh-words.ts `refreshStopWords`) in the interface language of the moment. Its own
+ * (lib/refresh-words.ts `refreshStopWords`) in the interface language of the moment. Its own
  * module so the fetcher, the fill loop and the words can share it without importing each
  * other; cache-refresh.ts re-exports it.
  */
 
-/** Why a run stopped early. The screens word it (refresh-words.ts `refreshStopWords`). */
+/** Why a run stopped early. The screens word it (lib/refresh-words.ts `refreshStopWords`). */
 export type RefreshStop =
   /** `stop()` was called. */
   | { reason: 'stopped' }

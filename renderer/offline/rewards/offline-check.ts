@@ -1,13 +1,13 @@
 /**
  * Checking a reward code while the service cannot be reached: answered from the cached
  * rewards, and always saying that it was (`source: 'cache'`, `cachedAt`). A code the
- * cache does not hold is "cannot be verified offline", never accepted.
+ * cache does not hold is "cannot be verified offline", never accepted. The answer is a
+ * verdict, never words: the view layer words it (lib/rewards-words.ts).
  */
 import type { Reward } from '../../../common/contract';
 import { readPhone } from '../../../common/phone';
 import { findCustomerById } from '../customers/customer-reads';
 import { rewardKey, type OfflineDb, type OutboxState } from '../db/schema';
-import { t, type MessageKey } from '../../i18n';
 
 export type OfflineVerdict =
   | 'available' // the cache holds it as available: it may be queued for redemption
@@ -30,8 +30,6 @@ export interface OfflineCheck {
   /** When the cached reward was fetched from the service: "checked against the cache of <time>". */
   cachedAt: string | null;
   pending: { outboxSeq: number; state: OutboxState; queuedAt: string } | null;
-  /** Plain words for the cashier. */
-  message: string;
 }
 
 export interface OfflineCheckInput {
@@ -39,17 +37,6 @@ export interface OfflineCheckInput {
   /** As typed or scanned: international, or local in the till's country. */
   phone: string;
 }
-
-const MESSAGES: Record<OfflineVerdict, MessageKey> = {
-  available: 'rewards.offlineCheck.available',
-  pending: 'rewards.offlineCheck.pending',
-  redeemed: 'rewards.offlineCheck.redeemed',
-  expired: 'rewards.offlineCheck.expired',
-  no_longer_listed: 'rewards.offlineCheck.noLongerListed',
-  wrong_customer: 'rewards.offlineCheck.wrongCustomer',
-  unverifiable: 'rewards.offlineCheck.unverifiable',
-  invalid_phone: 'rewards.offlineCheck.invalidPhone',
-};
 
 /**
  * Must run inside a transaction over `rewards`, `outbox` and `customers` when the answer
@@ -70,7 +57,6 @@ export async function checkRewardOffline(
     customerId: null,
     cachedAt: null,
     pending: null,
-    message: t(MESSAGES[verdict]),
     ...extra,
   });
   if (!phone) return answer('invalid_phone');

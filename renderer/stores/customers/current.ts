@@ -4,6 +4,7 @@ import type { PhoneReading } from '../../../common/phone';
 import { useConnectionStore } from '../connection';
 import { useOfflineStore } from '../offline';
 import type { useCustomerSearch } from './search';
+import { wordedLookupError } from '../../lib/counter-words';
 
 /** How many customers of this shift the empty Find screen offers again. */
 export const RECENT_LIMIT = 6;
@@ -61,7 +62,7 @@ export function useCurrentCustomer(finder: PhoneSearch) {
       const result = await offline.services().getCustomer(id);
       if (!result.ok) {
         connection.noteFailure(result.error);
-        customerError.value = result.error;
+        customerError.value = wordedLookupError(result.error);
         return false;
       }
       if (result.source === 'service') connection.noteSuccess();

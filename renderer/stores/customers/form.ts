@@ -8,6 +8,7 @@ import { useOfflineStore } from '../offline';
 import { useSettingsStore } from '../settings';
 import type { useCurrentCustomer } from './current';
 import { formErrors, type CustomerDraft } from './form-checks';
+import { queueRefusalWords } from '../../lib/outbox-words';
 
 function emptyDraft(phone = ''): CustomerDraft {
   return { name: '', phone, email: '', birthday: '' };
@@ -98,7 +99,7 @@ export function useCustomerForm({ current, notice, open }: OnScreen) {
       });
       if (outcome.outcome === 'failed') return rejected(outcome.error);
       if (outcome.outcome === 'refused') {
-        return rejected({ kind: 'validation', message: outcome.message, fields: outcome.fields });
+        return rejected({ kind: 'validation', ...queueRefusalWords(outcome) });
       }
       const { customer } = outcome;
       const name = isolate(customer.name);

@@ -5,7 +5,9 @@ import { useOfflineStore } from '../offline';
 import { useSettingsStore } from '../settings';
 import { useLinkReport } from './link-report';
 import type { CheckedFor, RewardState } from './state';
-import { refusalWords, unavailableWords } from './words';
+import { redeemRefusalWords } from '../../lib/counter-words';
+import { queueRefusalWords } from '../../lib/outbox-words';
+import { unavailableWords } from './words';
 
 /** Failures after which nobody can know whether the service redeemed: retrying is safe only because the service refuses a second redeem. */
 const ANSWER_LOST = new Set(['offline', 'timeout', 'server', 'bad_response']);
@@ -100,10 +102,10 @@ export function useRedeem(state: RewardState, { checkIsCurrent, checkSaysAvailab
           reportToLink(target, 'queued', {});
           return true;
         case 'refused':
-          if (outcome.reason === 'invalid_input' && outcome.fields) {
-            fieldErrors.value = { ...fieldErrors.value, ...outcome.fields };
+          if (outcome.reason === 'invalid_input') {
+            fieldErrors.value = { ...fieldErrors.value, ...queueRefusalWords(outcome).fields };
           } else {
-            state.refusedNote.value = refusalWords(outcome.reason, outcome.message);
+            state.refusedNote.value = redeemRefusalWords(outcome);
             if (outcome.reason === 'already_queued') state.pendingHere.value = true;
             if (outcome.reason === 'claimed_elsewhere') state.claimedElsewhere.value = outcome.claimedBy;
             if ('check' in outcome && outcome.check) offlineCheck.value = outcome.check;

@@ -31,13 +31,6 @@ export function checkFormErrors(
   return errors;
 }
 
-/** Why the till would not redeem or queue it, from the offline core's reason (or its own message). */
-export function refusalWords(reason: string, message: string): string {
-  if (reason === 'offline_redemption_disabled') return t('rewards.refusal.offlineRedemptionOff');
-  if (reason === 'already_queued') return t('rewards.refusal.alreadyQueued');
-  return message;
-}
-
 /** Why the service refused a redeem, from what it says of the reward now. */
 export function unavailableWords(known: Reward | null, maybeOurs: boolean): string {
   if (known?.redeemed_at) {

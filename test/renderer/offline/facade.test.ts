@@ -1,9 +1,11 @@
 // The offline facade hands out operations only: its database, cache, outbox, replayer,
 // refresh and connection monitor stay inside (views and stores cannot reach past it).
-import { expect, test } from 'vitest';
-import type { TillApi } from '../../../common/contract';
+import { expect, test, vi } from 'vitest';
+import { createTillApi, type TillApi } from '../../../common/contract';
 import { createOfflineServices } from '../../../renderer/offline';
-import { dropDb, freshDb } from './support/fixtures';
+import { CustomerCache } from '../../../renderer/offline/cache/customer-cache';
+import { Outbox } from '../../../renderer/offline/outbox/outbox';
+import { customer, dropDb, freshDb, reward } from './support/fixtures';
 
 test('the facade exposes functions only, and none of its internals', async () => {
   const db = freshDb();
@@ -25,3 +27,72 @@ test('the facade exposes functions only, and none of its internals', async () =>
     await dropDb(db);
   }
 });
+
+test('at start-up the waiting redemptions are told to the shop, again while its ledger is not running, never after stop', async () => {
+  const db = freshDb();
+  const settings = () => ({ defaultCountry: 'SA', branchId: null, allowOfflineRedemption: true });
+  const cache = new CustomerCache(db, { defaultCountry: () => 'SA' });
+  const layla = customer('c-layla', 'Layla', '+966 50 123 4567', { rewards: [reward('RW-LAYLA001', 'c-layla')] });
+  await cache.putCustomerWithRewards(layla, '2026-11-26T09:00:00.000Z');
+  const queued = await new Outbox(db, cache).queueRedemption(
+    { code: 'RW-LAYLA001', phone: '+966501234567' },
+    settings(),
+  );
+  expect(queued.ok).toBe(true);
+
+  const timers = manualTimers();
+  let ledgerRunning = false;
+  const claims: unknown[] = [];
+  // Only the ledger answers; every other call finds the service out of reach.
+  const api = createTillApi(async (channel, payload) => {
+    if (channel !== 'till:shop:claim') return { ok: false, error: { kind: 'offline', message: 'Down.' } };
+    claims.push(payload);
+    return { ok: true, data: { enabled: ledgerRunning, winner: null, won: ledgerRunning, unreachable: [] } };
+  });
+  const services = createOfflineServices({ api, db, locks: null, settings, timers: timers.timers });
+  try {
+    services.start();
+    await vi.waitFor(() => expect(timers.delays()).toContain(5000));
+    expect(claims).toEqual([{ reward_code: 'RW-LAYLA001' }]);
+    ledgerRunning = true;
+    await timers.fire(5000);
+    await vi.waitFor(() => expect(claims).toHaveLength(2));
+    // Taken: no third try is planned.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(timers.delays()).not.toContain(5000);
+
+    // Stopped while a try is under way: nothing more is planned when it ends.
+    ledgerRunning = false;
+    services.start();
+    services.stop();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(claims).toHaveLength(3);
+    expect(timers.delays()).not.toContain(5000);
+  } finally {
+    services.close();
+    await dropDb(db);
+  }
+});
+
+/** Timers that run only when a test fires them. */
+function manualTimers() {
+  const pending = new Map<number, { callback: () => void; ms: number }>();
+  let next = 0;
+  return {
+    timers: {
+      setTimeout: (callback: () => void, ms: number) => {
+        next += 1;
+        pending.set(next, { callback, ms });
+        return next;
+      },
+      clearTimeout: (handle: unknown) => void pending.delete(handle as number),
+    },
+    delays: () => [...pending.values()].map((timer) => timer.ms),
+    async fire(ms: number) {
+      const [handle, timer] = [...pending.entries()].find(([, { ms: delay }]) => delay === ms)!;
+      pending.delete(handle);
+      timer.callback();
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    },
+  };
+}

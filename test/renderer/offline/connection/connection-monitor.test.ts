@@ -51,7 +51,10 @@ describe('connection state', () => {
     const states: string[] = [];
     monitor.subscribe((snapshot) => states.push(snapshot.state));
     monitor.report({ ok: false, error: { kind: 'timeout', message: 'No answer in time.' } });
-    expect(monitor.current()).toMatchObject({ state: 'offline', reason: 'No answer in time.' });
+    expect(monitor.current()).toMatchObject({
+      state: 'offline',
+      reason: { code: 'said', message: 'No answer in time.' },
+    });
     // A refusal is an answer: the service is there.
     monitor.report({ ok: false, error: { kind: 'validation', message: 'Bad phone.' } });
     expect(monitor.state).toBe('online');

@@ -75,7 +75,7 @@ describe('offline reward check', () => {
   test('a code the cache does not hold cannot be verified offline', async () => {
     const answer = await check('RW-NOTCACHED', '+966501234567');
     expect(answer.verdict).toBe('unverifiable');
-    expect(answer.message).toMatch(/cannot be verified offline/);
+    expect(answer).not.toHaveProperty('message'); // a verdict, worded by lib/rewards-words.ts
   });
 
   test('a code shown with another phone is not this customer’s', async () => {

@@ -8,9 +8,19 @@
  * own words, made in the interface language of the call, or the service's message) and the
  * storage's message when the cache could not store.
  */
-import { t } from '../../i18n';
-import { isolate } from '../../i18n/isolate';
-import type { RefreshStop } from './refresh-stop';
+import { t } from '../i18n';
+import { isolate } from '../i18n/isolate';
+
+/**
+ * Why a refresh run stopped, as the offline core keeps it (offline/refresh/refresh-stop.ts):
+ * said again here, since lib/ imports no offline module; a reason the core adds and this
+ * does not know makes the caller's call a type error.
+ */
+type RefreshStop =
+  | { reason: 'stopped' }
+  | { reason: 'not_stored'; detail: string }
+  | { reason: 'not_modified_unasked' }
+  | { reason: 'call_failed'; message: string };
 
 export function refreshStopWords(stop: RefreshStop): string {
   switch (stop.reason) {
