@@ -488,13 +488,16 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
  * The rounds end when one saw no bridge call in flight and none new: an answer that led to
  * further work would have shown up as a new call.
  */
+/** Calls that are work (a long poll re-armed is not). */
+const workCalls = (calls: BridgeCall[]): number => calls.filter((call) => !call.longPoll).length;
+
 async function settlePages(
   context: BrowserContext,
   bridgeCalls: BridgeCall[],
   inFlight: Set<Promise<unknown>>,
 ): Promise<void> {
   for (let round = 0; round < 50; round++) {
-    const before = bridgeCalls.length;
+    const before = workCalls(bridgeCalls);
     const wasQuiet = inFlight.size === 0;
     for (const page of context.pages()) {
       await page.evaluate(
@@ -527,7 +530,7 @@ async function settlePages(
       );
     }
     await Promise.allSettled([...inFlight]);
-    if (wasQuiet && bridgeCalls.length === before && inFlight.size === 0) return;
+    if (wasQuiet && workCalls(bridgeCalls) === before && inFlight.size === 0) return;
   }
   throw new Error('The pages kept calling the bridge: they never settled.');
 }

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { CHANNELS } from '../../common/contract';
 import { DEMO_FIXTURES } from '../../sandbox';
 import {
   checkCode,
@@ -197,6 +198,18 @@ describe('the tills of one shop keep the promise together while the service is d
     expect(await one.page.getByTestId('report-silent').textContent()).toContain(
       'No report from Till 3: their figures are missing from these totals.',
     );
+    // The ask went out and came back: Till 2's page took the request on its long poll, built
+    // its report and answered that very request.
+    const [, two] = tills;
+    const taken = two.bridgeCalls
+      .filter((call) => call.channel === CHANNELS.shopReportRequest && call.outcome === 'ok')
+      .map((call) => (call.answer as { request: { id: number } | null }).request)
+      .filter((request) => request !== null);
+    expect(taken).toHaveLength(1);
+    const answered = two.bridgeCalls.filter((call) => call.channel === CHANNELS.shopReportAnswer);
+    expect(answered).toEqual([
+      expect.objectContaining({ payload: expect.objectContaining({ id: taken[0]!.id }), outcome: 'ok' }),
+    ]);
     // Till 2's refused attempt is in the shop's totals.
     expect(Number(await one.page.getByTestId('report-total-refused').textContent())).toBeGreaterThanOrEqual(1);
     await one.screenshot('69-shop-report');

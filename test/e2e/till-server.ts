@@ -25,7 +25,17 @@ export interface BridgeCall {
   at: number;
   /** `ok`, or the kind of error the bridge answered with; unset while the call is in flight. */
   outcome?: 'ok' | ErrorKind;
+  /**
+   * A long poll (the page waiting for another till's request for the shop's report): always
+   * waiting, by design, so no work under way; `settled()` neither waits for it nor counts it.
+   */
+  longPoll?: true;
+  /** What a long poll brought back (its answer's data): `{ request: null }` when nothing came. */
+  answer?: unknown;
 }
+
+/** Channels the page keeps a call waiting on: recorded with their answer, never waited for. */
+const LONG_POLLS: ReadonlySet<Channel> = new Set([CHANNELS.shopReportRequest]);
 
 /** The bundled page bridges the page server hands out: the till's and the customer display's. */
 export interface PageBridges {
@@ -67,7 +77,7 @@ export interface TillServer {
   call: TillCall;
   /** Every call the pages made over the bridge, in order. */
   bridgeCalls: BridgeCall[];
-  /** Bridge calls not answered yet. */
+  /** Bridge calls not answered yet (long polls aside). */
   inFlight: Set<Promise<unknown>>;
   /** What the main process wrote to its log (nothing is printed). */
   log: CapturedLog;
@@ -137,21 +147,18 @@ function recordingHandlers(
 ): BridgeHandlers {
   const recording = {} as BridgeHandlers;
   for (const channel of Object.keys(handlers) as Channel[]) {
-    // The page's long poll for the shop's report requests is always waiting, by design: it is
-    // no work under way, so it is neither recorded nor waited for.
-    if (channel === CHANNELS.shopReportRequest) {
-      recording[channel] = handlers[channel];
-      continue;
-    }
+    const longPoll = LONG_POLLS.has(channel);
     recording[channel] = async (sender, payload) => {
       // The key's own channel is not recorded: the key stays out of test output too.
       const call: BridgeCall = { channel, payload: channel === CHANNELS.setApiKey ? null : payload, at: Date.now() };
+      if (longPoll) call.longPoll = true;
       bridgeCalls.push(call);
       const answered = handlers[channel](sender, payload);
-      inFlight.add(answered);
+      if (!longPoll) inFlight.add(answered);
       try {
-        const result = (await answered) as { ok: boolean; error?: { kind: ErrorKind } };
+        const result = (await answered) as { ok: boolean; data?: unknown; error?: { kind: ErrorKind } };
         call.outcome = result.ok ? 'ok' : (result.error?.kind ?? 'bad_response');
+        if (longPoll && result.ok) call.answer = result.data;
         return result;
       } finally {
         inFlight.delete(answered);
