@@ -62,3 +62,42 @@ export async function openOutbox(page: Page): Promise<void> {
 /** One of the Outbox screen's counts. */
 export const outboxCount = (page: Page, which: 'pending' | 'conflict' | 'failed' | 'done') =>
   page.getByTestId(`count-${which}`).textContent().then(Number);
+
+/** What the cashier is told on redeeming while the service is out of reach, with the shop's other tills asked. */
+export type ShopOutcome = { queued: string } | { refused: string } | { claimedAtCheck: string } | { asked: string };
+
+const REWARD_STATE = '[data-testid="reward-result"] [data-testid="reward-state"]';
+
+/**
+ * Checks `code` against the cache (the shop is asked too) and presses "Order paid — redeem";
+ * what the cashier is told: the check itself may say another till redeemed it (no redeem is
+ * offered), or the cashier may be asked first because a till of the shop is out of reach.
+ */
+export async function redeemOffline(
+  page: Page,
+  code: string,
+  phone: string,
+  orderReference: string,
+): Promise<ShopOutcome> {
+  await checkCode(page, code, phone);
+  await expect.poll(() => page.getByTestId('offline-check').textContent()).toContain('checked against the cache of');
+  const state = (await page.locator(REWARD_STATE).textContent()) ?? '';
+  if (state.startsWith('Redeemed at ')) {
+    expect(await page.getByTestId('redeem-confirm').count()).toBe(0);
+    return { claimedAtCheck: state };
+  }
+  await page.locator('#order-reference').fill(orderReference);
+  await page.getByTestId('redeem-confirm').click();
+  return toldAfterRedeem(page);
+}
+
+/** What the cashier is told once "Order paid — redeem" (or F5, "Redeem anyway") was pressed. */
+export async function toldAfterRedeem(page: Page): Promise<ShopOutcome> {
+  const told = page
+    .locator('[data-testid="queued"], [data-testid="redeem-refused"], [data-testid="shop-split-question"]')
+    .first();
+  await told.waitFor();
+  const text = (await told.textContent()) ?? '';
+  const kind = await told.getAttribute('data-testid');
+  return kind === 'queued' ? { queued: text } : kind === 'redeem-refused' ? { refused: text } : { asked: text };
+}

@@ -17,20 +17,18 @@ import { build as esbuild } from 'esbuild';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { build as viteBuild } from 'vite';
 import { vi } from 'vitest';
-import { createAppCore, type AppCore, type BridgeHandlers } from '../../electron/bridge/app-core';
+import type { AppCore } from '../../electron/bridge/app-core';
 import { machinePolicySource } from '../../electron/policy/machine-policy';
-import { createAppProtocolHandler } from '../../electron/app-page/app-protocol';
-import { newAccessSecret } from '../../electron/browser-shell/access-guard';
-import { bundlePageBridge } from '../../electron/browser-shell/page-bridge-bundle';
-import { startPageServer } from '../../electron/browser-shell/page-server';
-import { CHANNELS, type Channel, type ErrorKind, type Operation, type TillOperations } from '../../common/contract';
+import type { TillOperations } from '../../common/contract';
 import type { LinkReceipt } from '../../electron/links/link-inbox';
 import { ServiceClock } from '../../electron/service/service-clock';
 import { DEFAULT_DB_NAME } from '../../renderer/offline/db/schema';
 import { REPLAY_LOCK_NAME } from '../../renderer/offline/outbox/replayer';
 import { startSandbox, type Dialect, type RedemptionRecord, type Sandbox } from '../../sandbox';
-import { createCapturedLog, type CapturedLog } from '../support/captured-log';
-import { createTestCipher } from '../support/test-cipher';
+import type { CapturedLog } from '../support/captured-log';
+import { bundleBridges, startTillServer, type BridgeCall, type TillCall } from './till-server';
+
+export type { BridgeCall } from './till-server';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 export const CHROMIUM_ARGS = [
@@ -188,14 +186,6 @@ export async function scannerBurst(
   }
 }
 
-export interface BridgeCall {
-  channel: Channel;
-  payload: unknown;
-  at: number;
-  /** `ok`, or the kind of error the bridge answered with; unset while the call is in flight. */
-  outcome?: 'ok' | ErrorKind;
-}
-
 export interface Harness {
   page: Page;
   context: BrowserContext;
@@ -205,7 +195,7 @@ export interface Harness {
   /** The served page, e.g. `http://127.0.0.1:41234/index.html`. */
   appUrl: string;
   /** Calls a bridge handler as the app's own page would (for setting up a scenario). */
-  call<K extends Operation>(operation: K, payload?: TillOperations[K]['payload']): Promise<TillOperations[K]['result']>;
+  call: TillCall;
   /** Points the app at the harness's sandbox with its key, as Settings would. */
   configureService(): Promise<void>;
   /** Loads the app and waits until it has read its state. */
@@ -296,6 +286,31 @@ export interface HarnessOptions {
   computerName?: string;
 }
 
+/** Points a till at a service with the harness's key, names it, and saves `more` of its settings with them. */
+export async function configureTill(
+  call: TillCall,
+  { baseUrl, tillName, ...more }: { baseUrl: string; tillName: string } & TillOperations['updateSettings']['payload'],
+): Promise<void> {
+  const settings = await call('updateSettings', { baseUrl, defaultCountry: 'SA', tillName, ...more });
+  if (!settings.ok) throw new Error(`Settings refused: ${settings.error.message}`);
+  const key = await call('setApiKey', { apiKey: SERVICE_KEY });
+  if (!key.ok) throw new Error(`Key refused: ${key.error.message}`);
+}
+
+/** Loads the app and waits until it has read its state. */
+export async function openTillPage(page: Page, appUrl: string): Promise<void> {
+  // The page's socket takes the link pushes, as the Electron window's webContents does.
+  await page.goto(appUrl);
+  await page.locator('main.screen > *').first().waitFor();
+}
+
+/** What the cashier sees now, as `test/e2e/screenshots/<name>.png`. */
+export async function screenshotOf(page: Page, name: string): Promise<string> {
+  const file = join(SCREENSHOT_DIR, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: false });
+  return file;
+}
+
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   requireChromium();
   // A page waiting on a real service and browser on a shared two-core machine can take more
@@ -310,11 +325,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
 
   try {
     const rendererDir = join(work, 'renderer');
-    const [, pageBridge, displayBridge] = await Promise.all([
-      buildRenderer(rendererDir),
-      bundlePageBridge(),
-      bundlePageBridge('display-bridge.ts'),
-    ]);
+    const [, bridges] = await Promise.all([buildRenderer(rendererDir), bundleBridges()]);
 
     // The service keeps its state in a file, so that it can be stopped ("the network is
     // down") and started again on the same port with the same data ("it is back").
@@ -375,63 +386,35 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
      * own (so its own IndexedDB), on the harness's one sandbox.
      */
     const startTill = async (userDataDir: string): Promise<TillPage> => {
-      const bridgeCalls: BridgeCall[] = [];
-      /** Bridge calls not answered yet. */
-      const inFlight = new Set<Promise<unknown>>();
-      // The core itself, for `call` and the tests; the page server gets it with a recording table.
-      const made: { core?: AppCore } = {};
-      const coreLog = createCapturedLog();
-      const shell = await startPageServer({
-        secret: newAccessSecret(),
-        bridgeScript: pageBridge,
-        displayScript: displayBridge,
-        // What the Electron shell registers for app://, reading files as its net.fetch does.
-        appProtocol: createAppProtocolHandler({
-          rootDir: rendererDir,
-          fetchFile: async (fileUrl) => new Response(await readFile(fileURLToPath(fileUrl))),
-        }),
-        createCore: async (appOrigin, { saveFile }) => {
-          const core = await createAppCore({
-            userDataDir,
-            saveFile,
-            cipher: createTestCipher(),
-            appOrigin,
-            // What would reach the till's log file (failed calls are warnings there): kept, not printed.
-            log: coreLog,
-            requestTimeoutMs: options.requestTimeoutMs ?? 3000,
-            // The core's defaults, read through `passedMs`.
-            serviceClock: new ServiceClock({
-              monotonicNow: () => performance.timeOrigin + performance.now() + passedMs,
-              wallNow: tillWallNow,
-            }),
-            linkRateLimitNow: tillWallNow,
-            ...(options.callbackRetryDelaysMs ? { callbackRetryDelaysMs: options.callbackRetryDelaysMs } : {}),
-            ...(options.policyFile
-              ? {
-                  policySource: machinePolicySource({ platform: 'linux', file: options.policyFile }),
-                  policyPollMs: 500,
-                }
-              : {}),
-            ...(options.computerName ? { computerName: () => options.computerName! } : {}),
-          });
-          made.core = core;
-          // The pages' calls, and only theirs, are recorded.
-          return { ...core, handlers: recordingHandlers(core.handlers, bridgeCalls, inFlight) };
+      const server = await startTillServer({
+        userDataDir,
+        rendererDir,
+        bridges,
+        core: {
+          requestTimeoutMs: options.requestTimeoutMs ?? 3000,
+          // The core's defaults, read through `passedMs`.
+          serviceClock: new ServiceClock({
+            monotonicNow: () => performance.timeOrigin + performance.now() + passedMs,
+            wallNow: tillWallNow,
+          }),
+          linkRateLimitNow: tillWallNow,
+          ...(options.callbackRetryDelaysMs ? { callbackRetryDelaysMs: options.callbackRetryDelaysMs } : {}),
+          ...(options.policyFile
+            ? {
+                policySource: machinePolicySource({ platform: 'linux', file: options.policyFile }),
+                policyPollMs: 500,
+              }
+            : {}),
+          ...(options.computerName ? { computerName: () => options.computerName! } : {}),
         },
       });
-      const appCore = made.core;
-      if (!appCore) throw new Error('The page server made no core.');
-      cleanups.push(() => appCore.dispose());
-      cleanups.push(() => shell.close());
+      cleanups.push(() => server.close());
+      const { core: appCore, appUrl, call, bridgeCalls, inFlight } = server;
 
       const context = await browser.newContext({ viewport: VIEWPORT, locale: 'en-GB' });
       await context.addInitScript({ content: CSP_VIOLATION_RECORDER });
       const page = await context.newPage();
       page.setDefaultTimeout(10_000);
-      const appUrl = `${shell.address}index.html`;
-      const sender = { url: appUrl };
-      const call = (<K extends Operation>(operation: K, payload?: TillOperations[K]['payload']) =>
-        appCore.handlers[CHANNELS[operation]](sender, payload)) as Harness['call'];
       return {
         page,
         context,
@@ -439,26 +422,15 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
         appUrl,
         call,
         async configureService(tillName = 'Till 2') {
-          const settings = await call('updateSettings', { baseUrl: sandbox.url, defaultCountry: 'SA', tillName });
-          if (!settings.ok) throw new Error(`Settings refused: ${settings.error.message}`);
-          const key = await call('setApiKey', { apiKey: SERVICE_KEY });
-          if (!key.ok) throw new Error(`Key refused: ${key.error.message}`);
+          await configureTill(call, { baseUrl: sandbox.url, tillName });
         },
-        async openApp() {
-          // The page's socket takes the link pushes, as the Electron window's webContents does.
-          await page.goto(appUrl);
-          await page.locator('main.screen > *').first().waitFor();
-        },
-        async screenshot(name: string) {
-          const file = join(SCREENSHOT_DIR, `${name}.png`);
-          await page.screenshot({ path: file, fullPage: false });
-          return file;
-        },
+        openApp: () => openTillPage(page, appUrl),
+        screenshot: (name) => screenshotOf(page, name),
         bridgeCalls,
-        log: coreLog,
+        log: server.log,
         userDataDir,
         settled: () => settlePages(context, bridgeCalls, inFlight),
-        displayUrl: shell.displayAddress,
+        displayUrl: server.displayUrl,
       };
     };
 
@@ -506,38 +478,6 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   }
 }
 
-/** The handler table, each call recorded with its outcome and tracked until answered. */
-function recordingHandlers(
-  handlers: BridgeHandlers,
-  bridgeCalls: BridgeCall[],
-  inFlight: Set<Promise<unknown>>,
-): BridgeHandlers {
-  const recording = {} as BridgeHandlers;
-  for (const channel of Object.keys(handlers) as Channel[]) {
-    // The page's long poll for the shop's report requests is always waiting, by design: it is
-    // no work under way, so it is neither recorded nor waited for.
-    if (channel === CHANNELS.shopReportRequest) {
-      recording[channel] = handlers[channel];
-      continue;
-    }
-    recording[channel] = async (sender, payload) => {
-      // The key's own channel is not recorded: the key stays out of test output too.
-      const call: BridgeCall = { channel, payload: channel === CHANNELS.setApiKey ? null : payload, at: Date.now() };
-      bridgeCalls.push(call);
-      const answered = handlers[channel](sender, payload);
-      inFlight.add(answered);
-      try {
-        const result = (await answered) as { ok: boolean; error?: { kind: ErrorKind } };
-        call.outcome = result.ok ? 'ok' : (result.error?.kind ?? 'bad_response');
-        return result;
-      } finally {
-        inFlight.delete(answered);
-      }
-    };
-  }
-  return recording;
-}
-
 /**
  * Waits, in rounds, until the pages have nothing left under way that could still reach the
  * service. In each round every window: waits for the outbox replay's Web Lock (shared by all
@@ -548,13 +488,16 @@ function recordingHandlers(
  * The rounds end when one saw no bridge call in flight and none new: an answer that led to
  * further work would have shown up as a new call.
  */
+/** Calls that are work (a long poll re-armed is not). */
+const workCalls = (calls: BridgeCall[]): number => calls.filter((call) => !call.longPoll).length;
+
 async function settlePages(
   context: BrowserContext,
   bridgeCalls: BridgeCall[],
   inFlight: Set<Promise<unknown>>,
 ): Promise<void> {
   for (let round = 0; round < 50; round++) {
-    const before = bridgeCalls.length;
+    const before = workCalls(bridgeCalls);
     const wasQuiet = inFlight.size === 0;
     for (const page of context.pages()) {
       await page.evaluate(
@@ -587,7 +530,7 @@ async function settlePages(
       );
     }
     await Promise.allSettled([...inFlight]);
-    if (wasQuiet && bridgeCalls.length === before && inFlight.size === 0) return;
+    if (wasQuiet && workCalls(bridgeCalls) === before && inFlight.size === 0) return;
   }
   throw new Error('The pages kept calling the bridge: they never settled.');
 }

@@ -6,8 +6,16 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { CHANNELS } from '../../common/contract';
 import { DEMO_FIXTURES } from '../../sandbox';
-import { checkCode, openCustomer, openOutbox, outboxCount } from './cashier';
+import {
+  checkCode,
+  openCustomer,
+  openOutbox,
+  outboxCount,
+  redeemOffline as redeemAt,
+  toldAfterRedeem,
+} from './cashier';
 import { startHarness, type Harness, type TillPage } from './harness';
 import { freePort } from '../support/free-port';
 
@@ -17,38 +25,8 @@ const A = layla.rewards.availableProduct;
 const B = omar.reward;
 const C = layla.rewards.availablePoints;
 const PHONE: Record<string, string> = { [A]: layla.phone, [B]: omar.phone, [C]: layla.phone };
-
-type Outcome = { queued: string } | { refused: string } | { claimedAtCheck: string } | { asked: string };
-
-const REWARD_STATE = '[data-testid="reward-result"] [data-testid="reward-state"]';
-
-/**
- * Checks `code` against the cache (the shop is asked too) and presses "Order paid — redeem";
- * what the cashier is told: the check itself may say another till redeemed it (no redeem is
- * offered), or the cashier may be asked first because a till of the shop is out of reach.
- */
-async function redeemOffline(page: Page, code: string, orderReference: string): Promise<Outcome> {
-  await checkCode(page, code, PHONE[code]!);
-  await expect.poll(() => page.getByTestId('offline-check').textContent()).toContain('checked against the cache of');
-  const state = (await page.locator(REWARD_STATE).textContent()) ?? '';
-  if (state.startsWith('Redeemed at ')) {
-    expect(await page.getByTestId('redeem-confirm').count()).toBe(0);
-    return { claimedAtCheck: state };
-  }
-  await page.locator('#order-reference').fill(orderReference);
-  await page.getByTestId('redeem-confirm').click();
-  return toldAfterRedeem(page);
-}
-
-async function toldAfterRedeem(page: Page): Promise<Outcome> {
-  const told = page
-    .locator('[data-testid="queued"], [data-testid="redeem-refused"], [data-testid="shop-split-question"]')
-    .first();
-  await told.waitFor();
-  const text = (await told.textContent()) ?? '';
-  const kind = await told.getAttribute('data-testid');
-  return kind === 'queued' ? { queued: text } : kind === 'redeem-refused' ? { refused: text } : { asked: text };
-}
+const redeemOffline = (page: Page, code: string, orderReference: string) =>
+  redeemAt(page, code, PHONE[code]!, orderReference);
 
 describe('the tills of one shop keep the promise together while the service is down', () => {
   let h: Harness;
@@ -220,6 +198,18 @@ describe('the tills of one shop keep the promise together while the service is d
     expect(await one.page.getByTestId('report-silent').textContent()).toContain(
       'No report from Till 3: their figures are missing from these totals.',
     );
+    // The ask went out and came back: Till 2's page took the request on its long poll, built
+    // its report and answered that very request.
+    const [, two] = tills;
+    const taken = two.bridgeCalls
+      .filter((call) => call.channel === CHANNELS.shopReportRequest && call.outcome === 'ok')
+      .map((call) => (call.answer as { request: { id: number } | null }).request)
+      .filter((request) => request !== null);
+    expect(taken).toHaveLength(1);
+    const answered = two.bridgeCalls.filter((call) => call.channel === CHANNELS.shopReportAnswer);
+    expect(answered).toEqual([
+      expect.objectContaining({ payload: expect.objectContaining({ id: taken[0]!.id }), outcome: 'ok' }),
+    ]);
     // Till 2's refused attempt is in the shop's totals.
     expect(Number(await one.page.getByTestId('report-total-refused').textContent())).toBeGreaterThanOrEqual(1);
     await one.screenshot('69-shop-report');

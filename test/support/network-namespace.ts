@@ -70,7 +70,7 @@ export interface Lan {
   readonly hosts: LanHost[];
   /** Takes a host's link to the switch down: it hears no one and no one hears it. */
   cut(index: number): Promise<void>;
-  /** Brings the link back. */
+  /** Brings the link back; resolves once the host sees it up. */
   heal(index: number): Promise<void>;
   remove(): Promise<void>;
 }
@@ -228,7 +228,21 @@ export async function createLan(count: number): Promise<Lan> {
   return {
     hosts,
     cut: async (index) => void (await ip('-n', switchName, 'link', 'set', portOf(index), 'down')),
-    heal: async (index) => void (await ip('-n', switchName, 'link', 'set', portOf(index), 'up')),
+    async heal(index) {
+      await ip('-n', switchName, 'link', 'set', portOf(index), 'up');
+      // Back once the host's own end says so, with the addresses it failed to resolve while
+      // cut forgotten: else a lookup begun during the cut still fails after it, and the host
+      // is told its peers are unreachable for a few seconds more.
+      const host = hosts[index]!.name;
+      for (let waited = 0; waited < 5000; waited += 50) {
+        if (/ state UP /.test(await ip('-n', host, '-o', 'link', 'show', 'eth0'))) {
+          await ip('-n', host, 'neigh', 'flush', 'dev', 'eth0');
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      throw new Error(`The link of host ${index + 1} did not come back up within 5 s.`);
+    },
     remove,
   };
 }

@@ -3,7 +3,6 @@
 // runs the till's shop ledger as the main process does (test/support/netns/shop-till.ts).
 // Partitions are made by taking a host's link down. Nothing leaves the machine: where
 // namespaces cannot be made (not Linux, not root, no `ip`), the test fails saying so.
-import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import type { Claim } from '../../../electron/shop-ledger/claims';
 import type { CheckResult, ClaimResult } from '../../../electron/shop-ledger/shop-ledger-service';
 import { createLan, requireNetworkNamespaces, type Lan, type LanHost } from '../../support/network-namespace';
+import { commandChild } from '../../support/netns/command-child';
 
 const TILL = 'test/support/netns/shop-till.ts';
 const SIEGE = 'test/support/netns/siege-host.ts';
@@ -22,60 +22,29 @@ const SYNC_MS = '1000';
 
 interface ShopTill {
   readonly name: string;
-  peersSeen: number;
+  readonly peersSeen: number;
   claim(code: string): Promise<ClaimResult>;
   check(code: string): Promise<CheckResult>;
   holder(code: string): Promise<Claim | null>;
   stop(): Promise<void>;
 }
 
-function startTill(host: LanHost, name: string, claims: string): Promise<ShopTill> {
-  const child: ChildProcess = host.spawnTsx(TILL, ['--name', name, '--claims', claims, '--sync-ms', SYNC_MS]);
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  let next = 0;
-  const waiting = new Map<number, { done: (value: unknown) => void; fail: (error: Error) => void }>();
-  const ask = <T>(what: string, code?: string): Promise<T> =>
-    new Promise((done, fail) => {
-      next += 1;
-      waiting.set(next, { done: done as (value: unknown) => void, fail });
-      child.stdin!.write(`${JSON.stringify({ id: next, do: what, ...(code ? { code } : {}) })}\n`);
-    });
-  const till: ShopTill = {
-    name,
-    peersSeen: 0,
-    claim: (code) => ask('claim', code),
-    check: (code) => ask('check', code),
-    holder: (code) => ask('holder', code),
-    async stop() {
-      const exited = new Promise((done) => child.once('exit', done));
-      await ask('stop');
-      await exited;
-    },
-  };
-  return new Promise((ready, fail) => {
-    child.once('exit', (code) => fail(new Error(`${name} in ${host.name} exited (${code}): ${stderr}`)));
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      const event = JSON.parse(line) as {
-        ready?: true;
-        peers?: unknown[];
-        id?: number;
-        result?: unknown;
-        error?: string;
-      };
-      if (event.ready) {
-        child.removeAllListeners('exit');
-        ready(till);
-      }
-      if (event.peers) till.peersSeen = event.peers.length;
-      if (event.id !== undefined) {
-        const call = waiting.get(event.id);
-        waiting.delete(event.id);
-        if (event.error !== undefined) call?.fail(new Error(event.error));
-        else call?.done(event.result);
-      }
-    });
+async function startTill(host: LanHost, name: string, claims: string): Promise<ShopTill> {
+  const child = host.spawnTsx(TILL, ['--name', name, '--claims', claims, '--sync-ms', SYNC_MS]);
+  const seen = { peers: 0 };
+  const { client } = await commandChild(child, `${name} in ${host.name}`, (event) => {
+    if (Array.isArray(event.peers)) seen.peers = event.peers.length;
   });
+  return {
+    name,
+    get peersSeen() {
+      return seen.peers;
+    },
+    claim: (code) => client.ask('claim', { code }),
+    check: (code) => client.ask('check', { code }),
+    holder: (code) => client.ask('holder', { code }),
+    stop: () => client.stop(),
+  };
 }
 
 describe('three tills of one shop on three hosts', () => {

@@ -6,8 +6,8 @@
 //   shop-till.ts --name <till name> --claims <file> [--sync-ms <ms>]
 //
 // It prints one JSON line per event: {"ready":true} once listening and advertising,
-// {"peers":[…]} when discovery's list changes, and {"id":n,"result":…} (or "error") for each
-// command read from standard input as one JSON line: {"id":n,"do":"claim"|"check"|"holder",
+// {"peers":[…]} when discovery's list changes, and the answer to each command read from
+// standard input as one JSON line (command-child.ts): {"id":n,"do":"claim"|"check"|"holder",
 // "code":"RW-…"} or {"id":n,"do":"stop"} (stops the ledger and discovery, then exits).
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
@@ -15,6 +15,7 @@ import { claimsFile } from '../../../electron/shop-ledger/claim-store';
 import { startDiscovery } from '../../../electron/shop-ledger/discovery';
 import { createShopLedger } from '../../../electron/shop-ledger/shop-ledger-service';
 import { SHOP_KEYS } from '../shop-keys';
+import { serveCommands } from './command-child';
 
 const PORT = 47231;
 /** The standard mDNS port: inside the test's own LAN no real responder can answer. */
@@ -63,32 +64,24 @@ const discovery = startDiscovery({
 });
 say({ ready: true });
 
-type Command = { id: number; do: 'claim' | 'check' | 'holder' | 'stop'; code?: string };
-
-async function run(command: Command): Promise<unknown> {
-  const code = command.code ?? '';
-  switch (command.do) {
-    case 'claim':
-      return ledger.claim(code);
-    case 'check':
-      return ledger.check(code, { waitMs: 1500 });
-    case 'holder':
-      return ledger.holder(code);
-    case 'stop':
-      await discovery.stop();
-      await ledger.stop();
-      await saving;
-      return null;
-  }
-}
-
-createInterface({ input: process.stdin }).on('line', (line) => {
-  const command = JSON.parse(line) as Command;
-  void run(command).then(
-    (result) => {
-      say({ id: command.id, result });
-      if (command.do === 'stop') process.exit(0);
-    },
-    (error: unknown) => say({ id: command.id, error: String(error) }),
-  );
-});
+createInterface({ input: process.stdin }).on(
+  'line',
+  serveCommands(async (command) => {
+    const code = String(command.code ?? '');
+    switch (command.do) {
+      case 'claim':
+        return ledger.claim(code);
+      case 'check':
+        return ledger.check(code, { waitMs: 1500 });
+      case 'holder':
+        return ledger.holder(code);
+      case 'stop':
+        await discovery.stop();
+        await ledger.stop();
+        await saving;
+        return null;
+      default:
+        throw new Error(`unknown command ${command.do}`);
+    }
+  }),
+);
