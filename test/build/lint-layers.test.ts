@@ -105,7 +105,10 @@ const forbidden: Case[] = [
   ['renderer/offline/counter/x.ts', "import { t } from '../../i18n';\nexport { t };\n"],
   ['renderer/offline/connection/x.ts', "import { t } from '../../i18n';\nexport { t };\n"],
   ['renderer/offline/refresh/x.ts', "import { isolate } from '../../i18n/isolate';\nexport { isolate };\n"],
-  ['renderer/offline/counter-operations.ts', "import { formatDayTime } from '../lib/dates';\nexport { formatDayTime };\n"],
+  [
+    'renderer/offline/counter-operations.ts',
+    "import { formatDayTime } from '../lib/dates';\nexport { formatDayTime };\n",
+  ],
   ['renderer/offline/index.ts', "import { t } from '../i18n';\nexport { t };\n"],
   ['renderer/offline/db/schema.ts', "import { readMeta } from './meta';\nexport { readMeta };\n"],
   ['renderer/offline/db/schema.ts', "import type { Outbox } from '../outbox/outbox';\nexport type { Outbox };\n"],
