@@ -10,6 +10,7 @@ import {
   entryNoteWords,
   itemNoteWords,
   noteWords,
+  queueFieldWords,
   queueRefusalWords,
   replayPauseWords,
 } from '../../../renderer/lib/outbox-words';
@@ -111,6 +112,10 @@ describe('a refused queueing', () => {
     expect(queueRefusalWords(tooLong)).toEqual({
       message: 'The order reference is too long.',
       fields: { order_reference: 'At most 191 characters.' },
+    });
+    expect(queueFieldWords({ name: { problem: 'missing' }, birthday: { problem: 'not_a_date' } })).toEqual({
+      name: 'Enter the customer’s name.',
+      birthday: 'Use the date picker (YYYY-MM-DD).',
     });
     arabic();
     expect(queueRefusalWords(tooLong)).toEqual({
