@@ -52,11 +52,21 @@ export function itemNoteWords(item: { note: StoredNote; lastError: { message: st
 /**
  * A journal entry's note. A redemption decided by its time is "most likely this till's":
  * worded from the attempt's time, also for entries of earlier versions that said "confirmed".
+ * An attempt refused because another till of the shop held the reward is worded from that
+ * till and its time (`heldBy`), also where an earlier version kept words as its note.
  */
-export function entryNoteWords(entry: { outcome: string; note: StoredNote; attemptAt?: string | null }): string | null {
+export function entryNoteWords(entry: {
+  outcome: string;
+  note: StoredNote;
+  attemptAt?: string | null;
+  heldBy?: { till: string; at: string } | null;
+}): string | null {
   const oldConfirmed = typeof entry.note === 'string' && entry.note.startsWith('Confirmed');
   if (entry.outcome === 'redeemed_answer_lost' && (entry.attemptAt || !entry.note || oldConfirmed)) {
     return likelyOursWords(entry.attemptAt);
+  }
+  if (entry.outcome === 'refused_elsewhere' && entry.heldBy) {
+    return noteWords({ code: 'claimed_elsewhere', till: entry.heldBy.till, at: entry.heldBy.at });
   }
   return noteWords(entry.note);
 }

@@ -89,6 +89,15 @@ describe('a note an earlier version stored as words', () => {
     expect(entryNoteWords(entry('redeemed_answer_lost', null))).toMatch(/most likely/i);
   });
 
+  it('a refused attempt is worded again from the till that held the reward', () => {
+    const old = entry('refused_elsewhere', 'Already redeemed at Till 2 at 26 Nov 2026, 09:15 (waiting to be sent).', {
+      heldBy: { till: 'Till 2', at: '2026-11-26T09:15:00.000Z' },
+    });
+    arabic();
+    expect(entryNoteWords(old)).toContain(`${FSI}Till 2${PDI}`);
+    expect(entryNoteWords(old)).not.toMatch(/Already/);
+  });
+
   it('goes into the CSV beside the entries that keep codes', () => {
     const csv = exportedJournalCsv({
       entries: [
