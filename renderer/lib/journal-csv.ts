@@ -37,6 +37,7 @@ export interface JournalEntryFacts {
   note: StoredNote;
   serviceAt?: string | null;
   attemptAt?: string | null;
+  heldBy?: { till: string; at: string } | null;
   cashier?: string | null;
   rewardName?: string | null;
   points?: number | null;

@@ -52,11 +52,21 @@ export function itemNoteWords(item: { note: StoredNote; lastError: { message: st
 /**
  * A journal entry's note. A redemption decided by its time is "most likely this till's":
  * worded from the attempt's time, also for entries of earlier versions that said "confirmed".
+ * An attempt refused because another till of the shop held the reward is worded from that
+ * till and its time (`heldBy`), also where an earlier version kept words as its note.
  */
-export function entryNoteWords(entry: { outcome: string; note: StoredNote; attemptAt?: string | null }): string | null {
+export function entryNoteWords(entry: {
+  outcome: string;
+  note: StoredNote;
+  attemptAt?: string | null;
+  heldBy?: { till: string; at: string } | null;
+}): string | null {
   const oldConfirmed = typeof entry.note === 'string' && entry.note.startsWith('Confirmed');
   if (entry.outcome === 'redeemed_answer_lost' && (entry.attemptAt || !entry.note || oldConfirmed)) {
     return likelyOursWords(entry.attemptAt);
+  }
+  if (entry.outcome === 'refused_elsewhere' && entry.heldBy) {
+    return noteWords({ code: 'claimed_elsewhere', till: entry.heldBy.till, at: entry.heldBy.at });
   }
   return noteWords(entry.note);
 }
@@ -79,6 +89,17 @@ export interface FieldProblems {
   order_reference?: { problem: 'too_long'; max: number };
 }
 
+/** Each field the outbox refused, in its own words, by the service's name of the field. */
+export function queueFieldWords(problems: FieldProblems): Record<string, string> {
+  const { name, phone, birthday, order_reference: order } = problems;
+  const fields: Record<string, string> = {};
+  if (name) fields.name = t('customers.fields.nameMissing');
+  if (phone) fields.phone = t('outboxQueue.phoneIncomplete');
+  if (birthday) fields.birthday = t('customers.fields.birthdayFormat');
+  if (order) fields.order_reference = t('outboxQueue.orderAtMost', { max: formatCount(order.max) });
+  return fields;
+}
+
 /** What the cashier is told when the outbox refuses to queue: the whole, and each field's own words. */
 export function queueRefusalWords(
   refusal: { reason: 'offline_redemption_disabled' } | { reason: 'invalid_input'; fields: FieldProblems },
@@ -86,12 +107,7 @@ export function queueRefusalWords(
   if (refusal.reason === 'offline_redemption_disabled') {
     return { message: t('outboxQueue.offlineRedemptionOff'), fields: {} };
   }
-  const { name, phone, birthday, order_reference: order } = refusal.fields;
-  const fields: Record<string, string> = {};
-  if (name) fields.name = t('customers.fields.nameMissing');
-  if (phone) fields.phone = t('outboxQueue.phoneIncomplete');
-  if (birthday) fields.birthday = t('customers.fields.birthdayFormat');
-  if (order) fields.order_reference = t('outboxQueue.orderAtMost', { max: formatCount(order.max) });
   // A too long order reference is the one refusal of a redemption's fields; a registration's say "check the fields".
-  return { message: order ? t('outboxQueue.orderTooLong') : t('errors.validation.title'), fields };
+  const message = refusal.fields.order_reference ? t('outboxQueue.orderTooLong') : t('errors.validation.title');
+  return { message, fields: queueFieldWords(refusal.fields) };
 }

@@ -10,6 +10,7 @@ import {
   entryNoteWords,
   itemNoteWords,
   noteWords,
+  queueFieldWords,
   queueRefusalWords,
   replayPauseWords,
 } from '../../../renderer/lib/outbox-words';
@@ -88,6 +89,15 @@ describe('a note an earlier version stored as words', () => {
     expect(entryNoteWords(entry('redeemed_answer_lost', null))).toMatch(/most likely/i);
   });
 
+  it('a refused attempt is worded again from the till that held the reward', () => {
+    const old = entry('refused_elsewhere', 'Already redeemed at Till 2 at 26 Nov 2026, 09:15 (waiting to be sent).', {
+      heldBy: { till: 'Till 2', at: '2026-11-26T09:15:00.000Z' },
+    });
+    arabic();
+    expect(entryNoteWords(old)).toContain(`${FSI}Till 2${PDI}`);
+    expect(entryNoteWords(old)).not.toMatch(/Already/);
+  });
+
   it('goes into the CSV beside the entries that keep codes', () => {
     const csv = exportedJournalCsv({
       entries: [
@@ -111,6 +121,10 @@ describe('a refused queueing', () => {
     expect(queueRefusalWords(tooLong)).toEqual({
       message: 'The order reference is too long.',
       fields: { order_reference: 'At most 191 characters.' },
+    });
+    expect(queueFieldWords({ name: { problem: 'missing' }, birthday: { problem: 'not_a_date' } })).toEqual({
+      name: 'Enter the customer’s name.',
+      birthday: 'Use the date picker (YYYY-MM-DD).',
     });
     arabic();
     expect(queueRefusalWords(tooLong)).toEqual({
