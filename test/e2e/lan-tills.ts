@@ -9,6 +9,7 @@
 import { chmod, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import type { RedemptionRecord } from '../../sandbox';
 import type { LanHost } from '../support/network-namespace';
 import { commandChild, type CommandChild } from '../support/netns/command-child';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, openTillPage, VIEWPORT } from './harness';
@@ -122,7 +123,8 @@ export async function startLanService(
   at: string;
   /** Where a till reaches it, through its host's relay (app-till.ts). */
   url: string;
-  redemptions(): Promise<Array<{ code: string }>>;
+  /** Every redemption the service made. */
+  redemptions(): Promise<RedemptionRecord[]>;
   close(): Promise<void>;
 }> {
   const child = host.spawnTsx(SERVICE_HOST, [

@@ -52,6 +52,7 @@ describe('the shop’s tills on hosts of their own: a restart, a siege and a hea
   let work: string;
   let one: LanTill;
   let two: LanTill;
+  let service: Awaited<ReturnType<typeof startLanService>>;
 
   /** Redeems while the other till is out of reach: asked first, then F5, "Redeem anyway". */
   async function redeemAnyway(till: LanTill, reward: { code: string; phone: string }, other: string, order: string) {
@@ -73,7 +74,7 @@ describe('the shop’s tills on hosts of their own: a restart, a siege and a hea
     const [, bridges] = await Promise.all([buildRenderer(rendererDir), bundleBridges()]);
     await writeFile(bridgesFile, JSON.stringify(bridges));
     lan = await createLan(6);
-    const service = await startLanService(lan.hosts[SERVICE]!, {
+    service = await startLanService(lan.hosts[SERVICE]!, {
       key: SERVICE_KEY,
       dataFile: join(work, 'service.json'),
       port: SERVICE_PORT,
@@ -185,6 +186,9 @@ describe('the shop’s tills on hosts of their own: a restart, a siege and a hea
       )
       .toMatch(/The reward was already redeemed at Till 1 at /);
     expect(await conflict.textContent()).not.toContain('not by this till');
+    // One hand-over: the service made Till 1's redemption, and only that one.
+    const made = (await service.redemptions()).filter((redemption) => redemption.code === SPLIT.code);
+    expect(made.map((redemption) => redemption.order_reference)).toEqual(['POS-1-SPLIT']);
     await screenshotOf(two.page, '71-shop-lan-split-named');
     // Acknowledged, it joins the journal, and the journal's CSV names the till too.
     await conflict.getByTestId('acknowledge').click();
