@@ -11,8 +11,7 @@
  */
 import { t } from '../i18n';
 import { formatCount } from '../i18n/format';
-import { isolate } from '../i18n/isolate';
-import { formatDayTime } from './dates';
+import { claimedElsewhereWords } from './counter-words';
 import { conflictNote, likelyOursWords, type AttributionFacts } from './reconciliation-words';
 
 /** A note of the outbox or the journal as stored: a code, or the words of an earlier version. */
@@ -37,7 +36,7 @@ export function noteWords(note: StoredNote | undefined): string | null {
       // The bridge's own message, already in the words it chose.
       return note.said;
     case 'claimed_elsewhere':
-      return t('rewards.refusal.claimedElsewhere', { till: isolate(note.till), time: formatDayTime(note.at) });
+      return claimedElsewhereWords(note);
   }
 }
 

@@ -6,7 +6,7 @@ import { useSettingsStore } from '../settings';
 import { useLinkReport } from './link-report';
 import type { CheckedFor, RewardState } from './state';
 import { redeemRefusalWords } from '../../lib/counter-words';
-import { queueRefusalWords } from '../../lib/outbox-words';
+import { queueFieldWords } from '../../lib/outbox-words';
 import { unavailableWords } from './words';
 
 /** Failures after which nobody can know whether the service redeemed: retrying is safe only because the service refuses a second redeem. */
@@ -103,7 +103,7 @@ export function useRedeem(state: RewardState, { checkIsCurrent, checkSaysAvailab
           return true;
         case 'refused':
           if (outcome.reason === 'invalid_input') {
-            fieldErrors.value = { ...fieldErrors.value, ...queueRefusalWords(outcome).fields };
+            fieldErrors.value = { ...fieldErrors.value, ...queueFieldWords(outcome.fields) };
           } else {
             state.refusedNote.value = redeemRefusalWords(outcome);
             if (outcome.reason === 'already_queued') state.pendingHere.value = true;
