@@ -182,6 +182,7 @@ function shiftReports(outbox: Outbox, now: () => Date) {
     buildShiftReport({
       since,
       until: until ?? now().toISOString(),
+      upToNow: until === undefined,
       journal: await outbox.journalSince(since),
       open: await outbox.items(),
     });

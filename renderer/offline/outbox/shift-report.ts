@@ -91,6 +91,11 @@ export function journalBefore<T extends Pick<JournalEntry, 'doneAt'>>(journal: r
 export function buildShiftReport(input: {
   since: string;
   until: string;
+  /**
+   * The period ends now (`until` is the moment it was read): everything journalled so far is in
+   * it, also what was journalled in that very millisecond, which a chosen end would leave out.
+   */
+  upToNow?: boolean;
   journal: readonly JournalEntry[];
   open: readonly OutboxItem[];
 }): ShiftReport {
@@ -132,7 +137,7 @@ export function buildShiftReport(input: {
     person.points += deducted;
   };
 
-  for (const entry of journalBefore(input.journal, input.until)) {
+  for (const entry of journalBefore(input.journal, input.upToNow ? undefined : input.until)) {
     if (!(Date.parse(entry.doneAt) >= since)) continue;
     const state = entryState(entry);
     if (state) redemption(state, entry.rewardName || entry.code || '', entry.cashier, entry.points);

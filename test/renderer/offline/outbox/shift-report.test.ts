@@ -143,3 +143,18 @@ describe('the end-of-shift report', () => {
     expect(report.open).toHaveLength(4);
   });
 });
+
+describe('the end of the period', () => {
+  const AT = '2026-03-01T18:00:00.000Z';
+  const read = (upToNow: boolean) =>
+    buildShiftReport({ since: SINCE, until: AT, upToNow, journal: [entry({ doneAt: AT, points: 50 })], open: [] });
+
+  test('a chosen end leaves out what was done at that very moment (it belongs to the next period)', () => {
+    expect(read(false).redemptions.done).toBe(0);
+  });
+
+  test('"up to now" counts what was journalled in the millisecond the report was read', () => {
+    expect(read(true).redemptions.done).toBe(1);
+    expect(read(true).pointsDeducted).toBe(50);
+  });
+});
