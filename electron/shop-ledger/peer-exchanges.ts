@@ -23,6 +23,8 @@ export interface PeerExchanges {
   queryAll(token: string, waitMs: number): Promise<string[]>;
   /** Tells every peer of `claim`; merges what each holds on the reward; the names of those that failed. */
   announce(claim: Claim): Promise<string[]>;
+  /** Drops the catch-ups waiting to be tried again (the ledger stops). */
+  stop(): void;
 }
 
 export interface PeerExchangesOptions {
@@ -36,6 +38,8 @@ export interface PeerExchangesOptions {
   askTimeoutMs: number;
   /** This till's report for a period, for another till's `report-ask`; null: none. */
   report?: ((since: string, until: string) => Promise<ShopReportPart | null>) | undefined;
+  /** The pauses before a failed catch-up with a till whose link came back is tried again. */
+  retryReturnMs?: readonly number[];
 }
 
 /** Pages of claims read from one peer in one catch-up (128 claims a page). */
@@ -48,16 +52,41 @@ function claimsIn(reply: Extract<OpenedMessage, { kind: 'answer' | 'report' }>):
 /** An `ask` since the epoch: every claim the peer holds (settled ones are dropped there). */
 const EVERY_CLAIM = new Date(0).toISOString();
 
+/**
+ * A link that has just come back may still fail an exchange or two: address lookups begun
+ * during the cut fail after it (seen on the namespace LAN of test/e2e/shop-lan.test.ts). The
+ * catch-up with a till heard from again is tried after these pauses before it is left to the
+ * next anti-entropy round, minutes away, so that a conflict names its till within seconds.
+ */
+const RETRY_RETURN_MS = [500, 2_000, 5_000];
+
 export function createPeerExchanges(options: PeerExchangesOptions): PeerExchanges {
   const { ledger, book, transport, changed, askTimeoutMs } = options;
   const { peers, failed, isDown, namesOf } = book;
+  const retries = new Set<ReturnType<typeof setTimeout>>();
+  let stopped = false;
+
+  /** A till heard from again: everything it holds, tried again a few times should the link still stumble. */
+  function catchUpOnReturn(peer: PeerAddress, pauses: readonly number[] = options.retryReturnMs ?? RETRY_RETURN_MS) {
+    void catchUp(peer, performance.now() + askTimeoutMs).then((answered) => {
+      const [pause, ...later] = pauses;
+      if (answered || stopped || pause === undefined) return;
+      const retry = setTimeout(() => {
+        retries.delete(retry);
+        catchUpOnReturn(peer, later);
+      }, pause);
+      // A retry never keeps a process alive by itself.
+      retry.unref?.();
+      retries.add(retry);
+    });
+  }
 
   function answer(message: OpenedMessage, remote: string): ShopMessage | undefined | Promise<ShopMessage | undefined> {
     // The sealed hello: the till's name and port. A till that only ever dialled us is named,
     // and asked, by it; one whose link was down is back, and what it holds is fetched.
     if (message.port > 0) {
       const peer = { host: remote, port: message.port };
-      if (book.heardFrom(peer, message.from)) void catchUp(peer, performance.now() + askTimeoutMs);
+      if (book.heardFrom(peer, message.from)) catchUpOnReturn(peer);
     }
     if (message.kind === 'claim') {
       if (ledger.add(message.claim) === 'added') changed();
@@ -140,7 +169,7 @@ export function createPeerExchanges(options: PeerExchangesOptions): PeerExchange
       }
       const back = book.heardFrom(peer, exchange.reply.from);
       if (ledger.merge(claimsIn(exchange.reply).filter((held) => held.token === token)) > 0) changed();
-      if (back) void catchUp(peer, performance.now() + askTimeoutMs);
+      if (back) catchUpOnReturn(peer);
     });
     return unanswered;
   }
@@ -160,5 +189,11 @@ export function createPeerExchanges(options: PeerExchangesOptions): PeerExchange
     return namesOf([...skipped, ...unanswered]);
   }
 
-  return { answer, catchUp, catchUpAll, queryAll, announce };
+  function stop(): void {
+    stopped = true;
+    for (const retry of retries) clearTimeout(retry);
+    retries.clear();
+  }
+
+  return { answer, catchUp, catchUpAll, queryAll, announce, stop };
 }

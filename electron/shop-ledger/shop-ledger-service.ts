@@ -199,6 +199,7 @@ export function createShopLedger(options: ShopLedgerOptions): ShopLedger {
 
     stop() {
       clearInterval(syncTimer);
+      exchanges.stop();
       return transport.close();
     },
 
