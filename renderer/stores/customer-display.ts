@@ -7,13 +7,16 @@ import { useDisplayModel } from './customer-display/model';
 import { useSettingsStore } from './settings';
 import { till } from './till';
 
-/** The key that blanks the customer display and brings it back (shown in the shortcut bar). */
+/**
+ * The key that blanks the customer display and brings it back: one key map handles it, App.vue's
+ * `press` (keyboard and shortcut bar alike, not while the manager PIN is asked), shown in the bar.
+ */
 export const BLANK_DISPLAY_KEY = 'F10';
 
 /**
  * The till's side of the customer display: the sanitised model of what the till is doing,
- * sent to the main process on every change (which pushes it to the display's window), the
- * cashier's key that blanks the display, and the phone a customer typed on it, looked up as if
+ * sent to the main process on every change (which pushes it to the display's window), whether
+ * the cashier blanked it, and the phone a customer typed on it, looked up as if
  * the cashier had typed it. Composed of its concerns (renderer/stores/customer-display/).
  */
 export const useCustomerDisplayStore = defineStore('customerDisplay', () => {
@@ -40,26 +43,16 @@ export const useCustomerDisplayStore = defineStore('customerDisplay', () => {
   let stopPushing: (() => void) | null = null;
   let unsubscribe: (() => void) | null = null;
 
-  function onKeyDown(event: KeyboardEvent): void {
-    // The till's own key handling (App.vue's `press`, which a tap on the bar also uses) may have
-    // blanked it already: one press, one toggle.
-    if (event.defaultPrevented || event.key !== BLANK_DISPLAY_KEY || !settings.isConfigured) return;
-    event.preventDefault();
-    toggleBlank();
-  }
-
   function start(): void {
     if (stopPushing) return;
     stopPushing = watch(model, (next) => void push(next), { immediate: true });
     unsubscribe = till().onLinkMessage((message) => void entry.receive(message));
-    window.addEventListener('keydown', onKeyDown);
   }
 
   function stop(): void {
     stopPushing?.();
     unsubscribe?.();
     stopPushing = unsubscribe = null;
-    window.removeEventListener('keydown', onKeyDown);
   }
 
   return {
