@@ -192,8 +192,14 @@ describe('the tills of one shop keep the promise together while the service is d
     expect(
       await byTill.locator('tbody tr').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-key'))),
     ).toEqual(['Till 1', 'Till 2']);
-    // The header says whose figures these are, on screen and in the PDF's title.
+    // The header says whose figures these are, on screen and in the PDF's title; the scope's
+    // button shows it pressed, as the period's does (one component, one look).
     expect(await one.page.getByTestId('report-meta').textContent()).toContain('The whole shop');
+    const background = (testId: string) =>
+      one.page.getByTestId(testId).evaluate((button) => getComputedStyle(button).backgroundColor);
+    expect(await one.page.getByTestId('report-scope-shop').getAttribute('aria-pressed')).toBe('true');
+    expect(await background('report-scope-shop')).toBe(await background('report-period-shift'));
+    expect(await background('report-scope-shop')).not.toBe(await background('report-scope-till'));
     expect(await one.page.title()).toContain('The whole shop');
     expect(await one.page.getByTestId('report-silent').textContent()).toContain(
       'No report from Till 3: their figures are missing from these totals.',
