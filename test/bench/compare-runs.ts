@@ -23,6 +23,11 @@ export function comparedValue(figure: Figure): number | null {
   return typeof value === 'number' && Number.isFinite(value) ? value : null;
 }
 
+/** Every run gave the figure a number. */
+function allKnown(values: (number | null)[]): values is number[] {
+  return values.every((value) => value !== null);
+}
+
 /** Every figure the runs of both sides share, in the first before run's order. */
 export function compareRuns(before: Figure[][], after: Figure[][], tolerancePercent: number): Compared[] {
   const slack = tolerancePercent / 100;
@@ -31,24 +36,12 @@ export function compareRuns(before: Figure[][], after: Figure[][], tolerancePerc
   const compared: Compared[] = [];
   for (const figure of before[0] ?? []) {
     const was = byId(before, figure.id);
-    const is = byId(after, figure.id);
-    if (was.some((value) => value === null) || is.some((value) => value === null) || is.length === 0) continue;
-    const low = Math.min(...(was as number[])) * (1 - slack);
-    const high = Math.max(...(was as number[])) * (1 + slack);
-    const nearest = is as number[];
-    const outside = nearest.every((value) => value > high)
-      ? 'higher'
-      : nearest.every((value) => value < low)
-        ? 'lower'
-        : null;
-    compared.push({
-      id: figure.id,
-      label: figure.label,
-      unit: figure.unit,
-      before: was as number[],
-      after: nearest,
-      outside,
-    });
+    const now = byId(after, figure.id);
+    if (!allKnown(was) || !allKnown(now) || now.length === 0) continue;
+    const low = Math.min(...was) * (1 - slack);
+    const high = Math.max(...was) * (1 + slack);
+    const outside = now.every((value) => value > high) ? 'higher' : now.every((value) => value < low) ? 'lower' : null;
+    compared.push({ id: figure.id, label: figure.label, unit: figure.unit, before: was, after: now, outside });
   }
   return compared;
 }
