@@ -297,3 +297,27 @@ describe('the customer display', () => {
     ).toEqual({ databases: 0, local: 0, session: 0, history: historyAtStart });
   });
 });
+
+describe('a customer display opened after the till last changed', () => {
+  let h: Harness;
+  let displayContext: BrowserContext;
+  beforeAll(async () => {
+    h = await startHarness({ requestTimeoutMs: 2000 });
+    await h.configureService();
+    await h.openApp();
+  });
+  afterAll(async () => {
+    await displayContext?.close();
+    await h?.close();
+  });
+
+  it('blanks on the cashier’s key, though the till has not pushed since it opened', async () => {
+    // The till's last model went out before any display was open: it has heard of none yet.
+    displayContext = await h.context.browser()!.newContext({ viewport: DISPLAY_SIZES[0], locale: 'en-GB' });
+    const display = await displayContext.newPage();
+    await display.goto(h.till.displayUrl);
+    await display.locator('.display[data-view="idle"]').waitFor();
+    await h.page.keyboard.press('F10');
+    await expect.poll(() => display.locator('.display').getAttribute('data-view')).toBe('blank');
+  });
+});
