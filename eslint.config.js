@@ -73,6 +73,7 @@ const ELECTRON_SUBSYSTEMS = [
   'storage',
   'app-page',
   'display',
+  'work-copy',
 ];
 const ELECTRON_ROWS = {
   shell: ['bridge', ...ELECTRON_SUBSYSTEMS, ...BELOW_SUBSYSTEMS],
@@ -88,6 +89,8 @@ const ELECTRON_ROWS = {
   'app-page': ['log', 'messages'],
   // The customer display's hub, its model check and its window's page (docs/screens.md).
   display: BELOW_SUBSYSTEMS,
+  // The main process's copy of the outbox and the journal, in an append-only file (docs/offline.md).
+  'work-copy': ['storage', ...BELOW_SUBSYSTEMS],
   validation: ['messages'],
   log: ['messages'],
   messages: [],
@@ -118,7 +121,7 @@ const OFFLINE_ROWS = {
   'db/schema.ts': [],
   'db/migrations': [],
   db: ['db/schema.ts'],
-  'db/open.ts': ['db/schema.ts', 'db/migrations'],
+  'db/open.ts': ['db', 'db/schema.ts', 'db/migrations'],
   // How background work makes way for the cashier: their searches' rhythm, what a write costs.
   pacing: [],
   // A fast string hash, for the stored ids, the card serials and the refresh's page hashes.

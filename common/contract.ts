@@ -54,6 +54,8 @@ import type {
   ShopTills,
 } from './shop-contract';
 import type { DisplayModel } from './display-model';
+export * from './work-copy-contract';
+import type { KeepWorkPayload, KeptWork, WorkCopy, WorkCopyPayload } from './work-copy-contract';
 
 // ---------------------------------------------------------------------------------------
 // The bridge: one channel per operation
@@ -115,6 +117,11 @@ export interface TillOperations {
   showOnDisplay: { payload: DisplayModel; result: Result<{ displays: number }> };
   /** The screens a display window can open on (Electron); none in the browser shell. */
   listScreens: { payload: void; result: Result<DisplayScreen[]> };
+  // ---- the main process's copy of the outbox and the journal (common/work-copy-contract.ts) ----
+  /** Keeps what the page's database committed; answered once it is on disk. */
+  keepWork: { payload: KeepWorkPayload; result: Result<KeptWork> };
+  /** The copy as it stands: the items, and a page of the journal. */
+  workCopy: { payload: WorkCopyPayload; result: Result<WorkCopy> };
 }
 
 /** A screen of the till PC, as Settings offers it for the customer display. */
@@ -189,6 +196,8 @@ export const CHANNELS = {
   shopTills: 'till:shop:tills',
   showOnDisplay: 'till:display:show',
   listScreens: 'till:display:screens',
+  keepWork: 'till:work:keep',
+  workCopy: 'till:work:copy',
 } as const satisfies Record<Operation, string>;
 
 export type Channel = (typeof CHANNELS)[Operation];

@@ -14,6 +14,7 @@ import type { PolicyReading } from '../policy/policy-reading';
 import type { MachinePolicySource } from '../policy/machine-policy';
 import type { ActivityBoard } from '../updates/till-activity';
 import type { BridgeHandlers } from './guarded-handlers';
+import type { WorkCopyStore } from '../work-copy/work-copy';
 
 export interface AppCore {
   handlers: BridgeHandlers;
@@ -35,6 +36,8 @@ export interface AppCore {
   activity: ActivityBoard;
   /** The customer display: the till's model to its windows, the keypad's entries to the page. */
   display: DisplayHub;
+  /** The main process's copy of the outbox and the journal (electron/work-copy/). */
+  workCopy: WorkCopyStore;
 }
 
 export interface AppCoreOptions {

@@ -4,8 +4,6 @@ import type { ConnectionMode } from '../../common/contract';
 import { resolveLanguage } from '../../common/interface-language';
 import { openVault } from '../storage/vault';
 import { openSettings } from '../storage/settings';
-import { openManagerPinStore, withPolicyPin } from '../storage/manager-pin';
-import { createPinGuard } from '../storage/pin-guard';
 import { storageOperations } from '../storage/storage-operations';
 import { openDemoMode } from '../demo/demo-mode';
 import { demoLeaver, demoOperations } from '../demo/demo-operations';
@@ -18,12 +16,14 @@ import type { Wording } from '../messages';
 import { shopOperations } from '../shop-ledger/shop-operations';
 import { createManagedSettings } from '../policy/managed-settings';
 import { followPolicy } from '../policy/policy-follower';
-import { policyManagerPinHash } from '../policy/policy-reading';
 import { createActivityBoard } from '../updates/till-activity';
 import { activityOperations } from '../updates/activity-operations';
 import { customerDisplay } from '../display/display-operations';
+import { openWorkCopy, WORK_COPY_FILE } from '../work-copy/work-copy';
+import { workCopyOperations } from '../work-copy/work-copy-operations';
 import { guardedHandlers } from './guarded-handlers';
 import { createManagerApproval } from './manager-approval';
+import { openManagerPinGuard } from './manager-pin-guard';
 import { managerOperations } from './manager-operations';
 import { reportOperations } from './report-operations';
 import { errorKind } from './shop-ledger-switch';
@@ -69,14 +69,9 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   const activity = createActivityBoard();
   const vault = await openVault({ file: join(userDataDir, 'api-key.bin'), cipher, log });
   const demo = await openDemoMode({ dir: join(userDataDir, 'demo'), log });
-  const pinGuard = createPinGuard({
-    // The organisation's policy may give the PIN (docs/operations.md); the till's own otherwise.
-    store: withPolicyPin(await openManagerPinStore({ file: join(userDataDir, 'manager-pin.json'), log }), () =>
-      policyManagerPinHash(policy.reading()),
-    ),
-    ...(options.pinNow ? { now: options.pinNow } : {}),
-    ...(options.pinCost ? { cost: options.pinCost } : {}),
-  });
+  // What the till has promised (its queue, its journal), kept beside the page's own database.
+  const workCopy = await openWorkCopy({ file: join(userDataDir, WORK_COPY_FILE), log });
+  const pinGuard = await openManagerPinGuard({ ...options, policy: policy.reading, log });
   secrets = () => [vault.key(), demo.running()?.apiKey].filter((s): s is string => !!s);
 
   if (demo.isOn()) {
@@ -175,6 +170,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
         wording,
       }),
       ...activityOperations({ activity, now: options.now ?? Date.now, policyRevision: policy.revision, wording }),
+      ...workCopyOperations({ copy: workCopy, log, wording }),
     },
     { appOrigin: options.appOrigin, log, wording, secrets: () => secrets() },
   );
@@ -184,6 +180,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     log,
     links: linking.links,
     display: display.hub,
+    workCopy,
     activity,
     callbackDeliveries: linking.deliveries,
     shopLedgerSettled: () => shop.settled(),
@@ -193,6 +190,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       policy.stop();
       await stopShop();
       await demo.shutdown();
+      await workCopy.close();
     },
   };
 }

@@ -170,6 +170,12 @@ export const ar: Record<MainMessageKey, string> = {
   'payload.csvFileName': 'اسم الملف حروف وأرقام ونقاط وشرطات، وينتهي بـ ‎.csv.',
   'payload.exportTooLarge': 'الملف المُصدَّر أكبر مما يحفظه الجهاز دفعة واحدة.',
   'export.notAvailable': 'لا يستطيع هذا الجهاز حفظ الملفات هنا.',
+  // The main process's copy of the outbox and the journal (electron/work-copy/).
+  'payload.workCopy.record': 'هذا السجل من قائمة الانتظار أو السجل اليومي ليس مما يستطيع الجهاز حفظه.',
+  'payload.workCopy.tooMany': 'تغييرات كثيرة دفعة واحدة.',
+  'payload.workCopy.page': 'اطلب صفحة من السجل ببداية وطول عددهما صحيح.',
+  'workCopy.notKept':
+    'لم يستطع الجهاز حفظ هذا على قرصه ({reason})؛ لم يُوضع شيء في قائمة الانتظار. حاول مرة أخرى؛ وإن تكرر الفشل فلا تسلّم المكافأة واطلب المساعدة.',
   // The customer display's settings.
   'settings.customerDisplayId': 'اختر إحدى الشاشات المعروضة، أو لا شيء.',
   'settings.displayIdleSeconds': 'اختر بين ١٠ و٦٠٠ ثانية.',

@@ -187,6 +187,12 @@ export const en = {
   'payload.csvFileName': 'The file name is letters, digits, dots and dashes, ending in .csv.',
   'payload.exportTooLarge': 'The export is larger than the till saves at once.',
   'export.notAvailable': 'This till cannot save files here.',
+  // The main process's copy of the outbox and the journal (electron/work-copy/).
+  'payload.workCopy.record': 'This record of the outbox or the journal is not one the till can keep.',
+  'payload.workCopy.tooMany': 'Too many changes at once.',
+  'payload.workCopy.page': 'Ask for a page of the journal by a whole start and a length.',
+  'workCopy.notKept':
+    "The till could not save this on its disk ({reason}); nothing was queued. Try again; if it fails again, don't hand the reward over and call for help.",
   // The customer display's settings.
   'settings.customerDisplayId': 'Choose one of the screens listed, or none.',
   'settings.displayIdleSeconds': 'Choose between 10 and 600 seconds.',

@@ -4,8 +4,9 @@ import { randomBytes } from 'node:crypto';
 
 /**
  * Writes a file so that a crash or power cut leaves either the old contents or the new,
- * never a torn mix: write a temp file beside it, flush it to disk, then rename over. Private
- * to the till's account: the file 0600, a folder it has to make 0700 (docs/security.md).
+ * never a torn mix: write a temp file beside it, flush it to disk, rename over, then flush the
+ * folder so that the rename itself is on disk. Private to the till's account: the file 0600,
+ * a folder it has to make 0700 (docs/security.md).
  */
 export async function writeFileAtomic(path: string, data: string | Buffer, mode = 0o600): Promise<void> {
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
@@ -23,6 +24,35 @@ export async function writeFileAtomic(path: string, data: string | Buffer, mode 
     await rm(temp, { force: true });
     throw error;
   }
+  await syncFolder(dirname(path));
+}
+
+/**
+ * Flushes a folder's entries (a file created, renamed or removed in it) to disk: without it a
+ * power cut can bring back the folder as it was, the new file missing although its bytes were
+ * flushed. Windows cannot open a folder for this, and NTFS journals its entries itself, so
+ * there (and on any system that refuses it likewise) it is left to the file system.
+ */
+export async function syncFolder(folder: string): Promise<void> {
+  let handle;
+  try {
+    handle = await open(folder, 'r');
+  } catch (error) {
+    if (isRefusedForFolders(error)) return;
+    throw error;
+  }
+  try {
+    await handle.sync();
+  } catch (error) {
+    if (!isRefusedForFolders(error)) throw error;
+  } finally {
+    await handle.close();
+  }
+}
+
+function isRefusedForFolders(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === 'EISDIR' || code === 'EPERM' || code === 'EACCES' || code === 'EINVAL';
 }
 
 /** The file's contents, or null when it does not exist. */

@@ -27,7 +27,8 @@ export type RedeemRefusal =
   | { reason: 'already_queued' }
   | { reason: 'offline_redemption_disabled' }
   | { reason: 'not_available'; check?: { verdict: OfflineVerdict } }
-  | { reason: 'invalid_input' };
+  | { reason: 'invalid_input' }
+  | { reason: 'not_kept' };
 
 /** "Already redeemed at Till 2 at 26 Nov 2026, 09:15 (waiting to be sent)…" */
 export function claimedElsewhereWords({ till, at }: ClaimHolder): string {
@@ -50,6 +51,8 @@ export function redeemRefusalWords(refusal: RedeemRefusal): string {
     case 'invalid_input':
       // The fields say which; the order reference is the one the queue measures.
       return t('outboxQueue.orderTooLong');
+    case 'not_kept':
+      return t('rewards.refusal.notKept');
   }
 }
 

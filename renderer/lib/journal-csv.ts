@@ -23,7 +23,9 @@ type JournalOutcome =
   | 'conflict_acknowledged'
   | 'failure_acknowledged'
   | 'corrected'
-  | 'refused_elsewhere';
+  | 'refused_elsewhere'
+  | 'restored'
+  | 'not_kept';
 type OutboxState = 'pending' | 'conflict' | 'failed';
 
 export interface JournalEntryFacts {
@@ -89,6 +91,8 @@ const OUTCOME_WORDS: Record<JournalOutcome, MessageKey> = {
   failure_acknowledged: 'journalCsv.outcome.failureAcknowledged',
   corrected: 'journalCsv.outcome.corrected',
   refused_elsewhere: 'journalCsv.outcome.refusedElsewhere',
+  restored: 'journalCsv.outcome.restored',
+  not_kept: 'journalCsv.outcome.notKept',
 };
 
 /** The state column: done for the journal, and the outbox's own state for what is still open. */

@@ -26,6 +26,9 @@ import { findCardHolder } from './card-lookup';
 import { CustomerCache } from './cache/customer-cache';
 import { WriteBehind, type WriteFailureListener } from './cache/write-behind';
 import { openOfflineDb } from './db/open';
+import { attachKeptWrites } from './db/kept-tables';
+import { MainCopy } from './outbox/main-copy';
+import { reconcileAtEveryOpen, type Reconciliation } from './outbox/copy-reconciliation';
 import type { JournalEntry, OfflineDb, OutboxItem, RedemptionItem } from './db/schema';
 import { serviceNow } from './outbox/attribution';
 import { buildShiftReport, journalBefore, type ShiftReport } from './outbox/shift-report';
@@ -50,6 +53,7 @@ export type {
   ShiftReport,
 };
 export type { CashierLine, RedemptionState, RewardLine, StateCounts } from './outbox/shift-report';
+export type { Reconciliation } from './outbox/copy-reconciliation';
 export { OPEN_ITEM_STATE, REDEMPTION_STATES } from './outbox/shift-report';
 export { mergeShopReport, type ShopShiftReport, type TillLine } from './outbox/shop-report';
 export type {
@@ -113,7 +117,10 @@ function wireSubsystems(options: OfflineServicesOptions) {
   });
   const api = observeApi(options.api, connection);
   const cache = new CustomerCache(db, { now, defaultCountry: () => settings().defaultCountry });
-  const outbox = new Outbox(db, cache, { now });
+  // What the outbox and the journal commit is kept by the main process too (docs/offline.md).
+  const copy = new MainCopy({ api: options.api, timers, random });
+  attachKeptWrites(db, copy);
+  const outbox = new Outbox(db, cache, { now, copy });
   const replayer = new Replayer({
     db,
     api,
@@ -122,6 +129,7 @@ function wireSubsystems(options: OfflineServicesOptions) {
     locks: options.locks === undefined ? defaultLocks() : options.locks,
     now,
     random,
+    copy,
   });
   const refresh = new CacheRefresh({ api, db, cache, now, random });
   const background = new BackgroundWork({
@@ -149,7 +157,7 @@ function wireSubsystems(options: OfflineServicesOptions) {
     replaySoon: () => background.replaySoon(),
     ...(options.cashier ? { cashier: options.cashier } : {}),
   });
-  return { now, timers, db, connection, api, cache, outbox, replayer, refresh, background, writeBehind, counter };
+  return { now, timers, db, connection, api, cache, outbox, copy, replayer, refresh, background, writeBehind, counter };
 }
 
 /**
@@ -191,6 +199,36 @@ function shiftReports(outbox: Outbox, now: () => Date) {
   return { shiftReport, reportPart };
 }
 
+/**
+ * The outbox and journal reconciled with the main process's copy at every opening of the
+ * database (outbox/copy-reconciliation.ts), and what the last reconciliation found, for the
+ * screens to say what was put back.
+ */
+function restoredWork(
+  db: OfflineDb,
+  needs: { api: TillApi; copy: MainCopy; now: () => Date; timers: Timers },
+  changed: () => void,
+) {
+  let last: Reconciliation | null = null;
+  const listeners = new Set<(outcome: Reconciliation) => void>();
+  const stop = reconcileAtEveryOpen(db, {
+    ...needs,
+    reconciled(outcome) {
+      last = outcome;
+      if (outcome.restoredItems > 0 || outcome.restoredEntries > 0) changed();
+      for (const listener of listeners) listener(outcome);
+    },
+  });
+  return {
+    stop,
+    last: () => last,
+    subscribe(listener: (outcome: Reconciliation) => void): () => void {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
 /** The connection as the header sees it: the monitor's snapshot and its changes, and the asks. */
 function connectionOperations(connection: ConnectionMonitor) {
   return {
@@ -221,9 +259,10 @@ function refreshOperations(refresh: CacheRefresh, background: BackgroundWork) {
 }
 
 export function createOfflineServices(options: OfflineServicesOptions) {
-  const { now, timers, db, connection, api, cache, outbox, replayer, refresh, background, writeBehind, counter } =
+  const { now, timers, db, connection, api, cache, outbox, copy, replayer, refresh, background, writeBehind, counter } =
     wireSubsystems(options);
   const { shiftReport, reportPart } = shiftReports(outbox, now);
+  const restored = restoredWork(db, { api: options.api, copy, now, timers }, () => outbox.notify());
   let stopAnnouncing: (() => void) | null = null;
   let stopServingReports: (() => void) | null = null;
 
@@ -265,8 +304,16 @@ export function createOfflineServices(options: OfflineServicesOptions) {
     /** Stops everything and closes the database (a till window going away, or a test's end). */
     close(): void {
       stop();
+      restored.stop();
       db.close();
     },
+
+    /**
+     * What the last reconciliation with the main process's copy found (null before the first):
+     * items and entries put back that this page's database had lost, and whether it was empty.
+     */
+    copyReconciliation: (): Reconciliation | null => restored.last(),
+    onCopyReconciled: (listener: (outcome: Reconciliation) => void) => restored.subscribe(listener),
 
     /** Tells the shop again of every redemption waiting in the outbox (start() does it too). */
     announcePending: () => counter.announcePending(),

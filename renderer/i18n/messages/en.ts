@@ -107,6 +107,8 @@ export const en = {
       offlineRedemptionOff:
         'This reward can’t be redeemed while the loyalty service is unreachable: redeeming offline is turned off in Settings. Try again once the till is connected.',
       alreadyQueued: 'A redemption of this reward is already queued on this till. Do not apply it again.',
+      notKept:
+        "Not queued: the till could not save this redemption on its own disk in time. Don't hand the reward over; try again, and call for help if it fails again.",
       claimedElsewhere: 'Already redeemed at {till} at {time} (waiting to be sent). Do not apply this reward.',
       shopSplit:
         '{tills} can’t be reached and may have redeemed this reward; Settings refuse offline redemption while a till of the shop is out of reach. Try again once it is back.',
@@ -169,6 +171,8 @@ export const en = {
       failureAcknowledged: 'failed (acknowledged)',
       corrected: 'details corrected',
       refusedElsewhere: 'refused (redeemed at another till of the shop)',
+      restored: "restored from the till's own copy (this browser had lost it)",
+      notKept: 'not queued (the till could not save it on its disk)',
       openRedeem: 'redemption',
       openRegister: 'registration',
     },
@@ -407,6 +411,8 @@ export const en = {
       failureAcknowledged: 'Failure, acknowledged',
       corrected: 'Details corrected',
       refusedElsewhere: 'Refused: redeemed at another till of the shop',
+      restored: "Restored from the till's own copy: this browser had lost it",
+      notKept: 'Not queued: the till could not save it on its disk',
     },
     redeemNamed: 'Redeem {name} ({code})',
     redeem: 'Redeem {code}',

@@ -127,9 +127,12 @@ export class Redemptions extends CounterPart {
     if (outcome.outcome !== 'queued' || !shop) return outcome;
     const claim = await this.shop.claim(code);
     if (claim && !claim.won && claim.winner) {
-      // Never sent, so withdrawn; should the replayer have sent it meanwhile, it stays, and a
-      // 422 on it will name the till that won.
-      if (await this.outbox.withdraw(outcome.item.seq!)) return this.refusedElsewhere(input, claim.winner);
+      // Never sent, so withdrawn, the refused attempt journalled with it; should the replayer
+      // have sent it meanwhile, it stays, and a 422 on it will name the till that won.
+      const winner = { till: claim.winner.till, at: claim.winner.at };
+      if (await this.outbox.withdraw(outcome.item.seq!, this.shop.refusedAttempt(input, winner))) {
+        return { outcome: 'refused', reason: 'claimed_elsewhere', claimedBy: winner };
+      }
     }
     // Tills the cashier already chose to redeem without are not warned about twice.
     const unreachable = [...new Set(claim?.unreachable ?? [])].filter((till) => !shop.unreachable.includes(till));

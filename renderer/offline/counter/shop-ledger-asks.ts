@@ -7,6 +7,7 @@
 import type { Reward, ShopCheck, ShopClaim, ShopClaimHolder } from '../../../common/contract';
 import { readPhone } from '../../../common/phone';
 import type { RedemptionItem } from '../db/schema';
+import type { RefusedAttempt } from '../outbox/refused-attempts';
 import { CounterPart } from './counter-part';
 
 export class ShopLedgerAsks extends CounterPart {
@@ -60,15 +61,19 @@ export class ShopLedgerAsks extends CounterPart {
 
   /** A refused attempt into the journal, behind the answer (the cashier never waits for it). */
   journalRefused(input: { code: string; phone: string }, holder: ShopClaimHolder): void {
-    const phoneE164 = readPhone(input.phone, this.settings().defaultCountry)?.e164 ?? input.phone.trim();
-    const attempt = {
+    const attempt = this.refusedAttempt(input, holder);
+    this.writeBehind.queue('a refused redemption for the journal', () => this.outbox.journalRefusedElsewhere(attempt));
+  }
+
+  /** An attempt refused here because `holder` claimed the reward: who, which reward, when. */
+  refusedAttempt(input: { code: string; phone: string }, holder: ShopClaimHolder): RefusedAttempt {
+    return {
       code: input.code.trim(),
-      phoneE164,
+      phoneE164: readPhone(input.phone, this.settings().defaultCountry)?.e164 ?? input.phone.trim(),
       cashier: this.cashier(),
       attemptedAt: this.now().toISOString(),
-      heldBy: holder,
+      heldBy: { till: holder.till, at: holder.at },
     };
-    this.writeBehind.queue('a refused redemption for the journal', () => this.outbox.journalRefusedElsewhere(attempt));
   }
 
   /**

@@ -3,6 +3,7 @@
  * migrations/, with Dexie's live-query middlewares off.
  */
 import { Dexie } from 'dexie';
+import { keepTables } from './kept-tables';
 import { MIGRATIONS } from './migrations';
 import { DEFAULT_DB_NAME, type OfflineDb } from './schema';
 
@@ -21,9 +22,13 @@ function withoutLiveQueries(db: OfflineDb): OfflineDb {
   return db;
 }
 
-/** Opens (creating or upgrading) the till's database. */
+/**
+ * Opens (creating or upgrading) the till's database, its outbox and journal kept to the
+ * promise's standard (kept-tables.ts).
+ */
 export function openOfflineDb(name: string = DEFAULT_DB_NAME): OfflineDb {
   const db = withoutLiveQueries(new Dexie(name, { cache: 'disabled' }) as OfflineDb);
+  keepTables(db);
   for (const { version, stores, upgrade } of MIGRATIONS) {
     const declared = db.version(version).stores(stores);
     if (upgrade) declared.upgrade(upgrade);

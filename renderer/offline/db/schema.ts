@@ -112,6 +112,13 @@ export interface Attribution {
 
 interface OutboxItemBase {
   seq?: number;
+  /**
+   * The item's own id, the same in the page's database and in the main process's copy
+   * (docs/offline.md, "Two copies of the queue"); `seq` is not: a new database renumbers.
+   */
+  uid: string;
+  /** When the item was put back from the main process's copy, the page's database having lost it. */
+  restoredAt?: string;
   state: OutboxState;
   queuedAt: string;
   /** This till's clock, for display; reconciliation uses `unanswered`. */
@@ -171,7 +178,9 @@ export type JournalOutcome =
   | 'conflict_acknowledged' // used elsewhere while we were offline; a person reviewed it
   | 'failure_acknowledged' // refused by the service; a person reviewed it
   | 'corrected' // a customer's details corrected (online only: corrections are not queued)
-  | 'refused_elsewhere'; // refused here: another till of the shop redeemed it (`heldBy`), not yet sent
+  | 'refused_elsewhere' // refused here: another till of the shop redeemed it (`heldBy`), not yet sent
+  | 'restored' // put back in the outbox from the main process's copy: the page's database had lost it
+  | 'not_kept'; // taken back at once: the main process's copy could not keep it, and the cashier was told no
 
 /**
  * What a note of the outbox or the journal says, as a code with the data its words need: the
@@ -195,6 +204,13 @@ export type OutboxNote =
  */
 export interface JournalEntry {
   seq?: number;
+  /** The entry's own id, the same in both copies (see `OutboxItemBase.uid`). */
+  uid: string;
+  /**
+   * The outbox item whose leaving this entry records (its `uid`): every item that leaves the
+   * outbox leaves one, so "left" can be told from "lost". Null for work that never waited there.
+   */
+  outboxUid: string | null;
   outboxSeq: number | null;
   kind: OutboxItem['kind'] | 'correct';
   doneAt: string;
@@ -220,6 +236,8 @@ export interface JournalEntry {
   points?: number | null;
   /** For `refused_elsewhere`: the till of the shop that held the reward, and when it claimed it. */
   heldBy?: { till: string; at: string } | null;
+  /** For `restored`: the item put back in the outbox (its `uid`). */
+  restoredUid?: string;
 }
 
 /** Resumable state of the background refresh (cache-refresh.ts). */

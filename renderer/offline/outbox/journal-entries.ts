@@ -43,6 +43,8 @@ export interface ServiceTimes {
 
 export function answeredEntry(work: AnsweredWork, doneAt: string): JournalEntry {
   return {
+    uid: crypto.randomUUID(),
+    outboxUid: null,
     outboxSeq: null,
     kind: work.kind,
     doneAt,
@@ -104,6 +106,8 @@ export async function moveToJournal(
 ): Promise<void> {
   const { outcome, note, doneAt, customerId, times = {} } = finished;
   const shared = {
+    uid: crypto.randomUUID(),
+    outboxUid: item.uid,
     outboxSeq: item.seq!,
     doneAt,
     outcome,

@@ -37,7 +37,9 @@ import {
   type QueueRedemptionInput,
   type QueueRedemptionOutcome,
 } from './redemption-queue';
-import { journalRefusedAttempt, type RefusedAttempt } from './refused-attempts';
+import { journalRefusedAttempt, refusedEntry, type RefusedAttempt } from './refused-attempts';
+import { NotKeptError } from './main-copy';
+import { notKeptEntry, takeBackRedemption } from './taking-back';
 import { queueRegistration, type QueueRegistrationOutcome } from './registration-queue';
 
 export type {
@@ -62,12 +64,18 @@ export interface OutboxOptions {
   now?: () => Date;
   /** Local ids for customers registered offline; random by default. */
   newLocalId?: () => string;
+  /**
+   * The main process's copy (main-copy.ts): awaited before the cashier is told "Queued". Without
+   * one (tests of the outbox alone), the page's own commit is all there is to wait for.
+   */
+  copy?: { flushed(): Promise<void> };
 }
 
 export class Outbox {
   private readonly listeners = new Set<() => void>();
   private readonly now: () => Date;
   private readonly newLocalId: () => string;
+  private readonly copy: OutboxOptions['copy'];
 
   constructor(
     private readonly db: OfflineDb,
@@ -76,6 +84,7 @@ export class Outbox {
   ) {
     this.now = options.now ?? (() => new Date());
     this.newLocalId = options.newLocalId ?? (() => `${LOCAL_ID_PREFIX}${crypto.randomUUID()}`);
+    this.copy = options.copy;
   }
 
   /** Called after every change of the outbox or the journal (for counts in the header). */
@@ -90,12 +99,33 @@ export class Outbox {
 
   /**
    * Queues a redemption. The outbox row and the reward's pending mark are written in one
-   * IndexedDB transaction; only once it has committed is the caller told "queued".
+   * IndexedDB transaction (strict: on disk when it completes), then kept by the main process
+   * (flushed to its disk); only then is the caller told "queued". A copy that could not keep it
+   * in time takes it back, journalled, and the cashier is told no: nothing was promised.
    */
   async queueRedemption(input: QueueRedemptionInput, settings: OutboxSettings): Promise<QueueRedemptionOutcome> {
     const outcome = await queueRedemption(this.db, input, settings, this.now());
-    if (outcome.ok) this.notify();
-    return outcome;
+    if (!outcome.ok) return outcome;
+    this.notify();
+    const problem = await this.keptElsewhere();
+    if (problem === null) return outcome;
+    const doneAt = this.now().toISOString();
+    const taken = await takeBackRedemption(this.db, outcome.item.seq!, async (item) =>
+      notKeptEntry(item, doneAt, problem),
+    );
+    this.notify();
+    // Sent meanwhile (it cannot be, unkept: the replayer waits for the copy too), it stays queued.
+    return taken ? { ok: false, reason: 'not_kept', problem } : outcome;
+  }
+
+  /** Null once the main process's copy holds everything written so far; why not, otherwise. */
+  private async keptElsewhere(): Promise<string | null> {
+    try {
+      await this.copy?.flushed();
+      return null;
+    } catch (error) {
+      return error instanceof NotKeptError ? error.reason : String(error);
+    }
   }
 
   /**
@@ -110,6 +140,9 @@ export class Outbox {
   ): Promise<RedemptionItem> {
     const item = await recordUnanswered(this.db, input, this.now().toISOString());
     this.notify();
+    // It already happened: whether or not the copy has it yet, it is this till's to settle.
+    const problem = await this.keptElsewhere();
+    if (problem !== null) console.warn("An unanswered redemption is not in the main process's copy yet:", problem);
     return item;
   }
 
@@ -169,7 +202,12 @@ export class Outbox {
       newLocalId: this.newLocalId,
       cashier,
     });
-    if (outcome.ok && outcome.queued) this.notify();
+    if (outcome.ok && outcome.queued) {
+      this.notify();
+      // A registration is safe to send twice and costs nothing held back: kept where the copy can.
+      const problem = await this.keptElsewhere();
+      if (problem !== null) console.warn("A queued registration is not in the main process's copy yet:", problem);
+    }
     return outcome;
   }
 
@@ -248,26 +286,17 @@ export class Outbox {
 
   /**
    * Takes back a queued redemption that was never sent (another till of the shop won the
-   * reward): the row and the reward's pending mark go in one transaction, and nothing reaches
-   * the journal, since nothing happened. False when the item was sent meanwhile, or is gone.
+   * reward): the row, the reward's pending mark and the journal's entry of the refused attempt
+   * (naming the item) go in one transaction. False when the item was sent meanwhile, or is gone.
    */
-  async withdraw(seq: number): Promise<boolean> {
-    const withdrawn = await this.db.transaction('rw', [this.db.outbox, this.db.rewards], async () => {
-      const item = await this.db.outbox.get(seq);
-      if (item?.kind !== 'redeem' || item.state !== 'pending' || item.attempts > 0 || item.firstAttemptAt !== null) {
-        return false;
-      }
-      await this.db.outbox.delete(seq);
-      await this.db.rewards
-        .where('code')
-        .equals(item.code)
-        .modify((reward) => {
-          if (reward.pendingOutboxSeq === seq) delete reward.pendingOutboxSeq;
-        });
-      return true;
-    });
-    if (withdrawn) this.notify();
-    return withdrawn;
+  async withdraw(seq: number, refused: RefusedAttempt): Promise<boolean> {
+    const now = this.now();
+    const withdrawn = await takeBackRedemption(this.db, seq, (item) => refusedEntry(this.db, refused, now, item.uid));
+    if (!withdrawn) return false;
+    this.notify();
+    // Best kept before the cashier hears of it, though nothing was promised: the copy must not bring it back.
+    await this.keptElsewhere();
+    return true;
   }
 
   /** Puts a failed item back in the queue (after the cause was fixed, e.g. the settings). */

@@ -46,7 +46,8 @@ export interface OnlineAttempt {
 export type QueueRefusal =
   | 'offline_redemption_disabled'
   | 'not_available' // the offline check did not find it available (see `check`)
-  | 'invalid_input';
+  | 'invalid_input'
+  | 'not_kept'; // the main process's copy could not keep it in time (`problem`): taken back
 
 /**
  * A field the outbox refused, by what is wrong with it (`max`: the most it may hold); the
@@ -63,7 +64,8 @@ export type QueueRedemptionOutcome =
   | { ok: true; item: RedemptionItem; check: OfflineCheck }
   | { ok: false; reason: 'offline_redemption_disabled' }
   | { ok: false; reason: 'not_available'; check: OfflineCheck }
-  | { ok: false; reason: 'invalid_input'; fields: QueueFieldProblems };
+  | { ok: false; reason: 'invalid_input'; fields: QueueFieldProblems }
+  | { ok: false; reason: 'not_kept'; problem: string };
 
 export const MAX_ORDER_REFERENCE = 191;
 

@@ -21,11 +21,28 @@ const SAME_ATTEMPT_WITHIN_MS = 24 * 60 * 60 * 1000;
  * cashier's is another attempt. Whether it was journalled now.
  */
 export async function journalRefusedAttempt(db: OfflineDb, attempt: RefusedAttempt, now: Date): Promise<boolean> {
+  if (await isRepeated(db, { ...attempt, code: rewardKey(attempt.code) }, now)) return false;
+  await db.journal.add(await refusedEntry(db, attempt, now, null));
+  return true;
+}
+
+/**
+ * The journal's entry of a refused attempt; `outboxUid` names the queued item it took back
+ * (`Outbox.withdraw`), so that the item's leaving is on record. Read inside the caller's
+ * transaction where there is one.
+ */
+export async function refusedEntry(
+  db: OfflineDb,
+  attempt: RefusedAttempt,
+  now: Date,
+  outboxUid: string | null,
+): Promise<JournalEntry> {
   const code = rewardKey(attempt.code);
-  if (await isRepeated(db, { ...attempt, code }, now)) return false;
   const cached = await db.rewards.get(code);
   const owner = cached ? await findCustomerById(db, cached.customerId) : undefined;
-  const entry: JournalEntry = {
+  return {
+    uid: crypto.randomUUID(),
+    outboxUid,
     outboxSeq: null,
     kind: 'redeem',
     doneAt: now.toISOString(),
@@ -44,8 +61,6 @@ export async function journalRefusedAttempt(db: OfflineDb, attempt: RefusedAttem
     rewardName: cached?.reward.name ?? null,
     points: null,
   };
-  await db.journal.add(entry);
-  return true;
 }
 
 async function isRepeated(db: OfflineDb, attempt: RefusedAttempt, now: Date): Promise<boolean> {

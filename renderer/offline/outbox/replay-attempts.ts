@@ -55,11 +55,15 @@ export async function closeAttempt(
   return { ...item, unanswered };
 }
 
-/** A refused key is not a failed attempt: nothing was tried, so the attempt's counts are put back. */
+/**
+ * An attempt that counts for nothing (a refused key; or never sent, its record not kept in
+ * time): its counts, and the record opened for it, are put back as they were.
+ */
 export async function forgetAttempt(db: OfflineDb, before: OutboxItem): Promise<void> {
   await db.outbox.update(before.seq!, {
     attempts: before.attempts,
     lastAttemptAt: before.lastAttemptAt,
     firstAttemptAt: before.firstAttemptAt,
+    unanswered: before.unanswered,
   });
 }

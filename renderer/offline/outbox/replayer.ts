@@ -74,6 +74,13 @@ export interface ReplayerOptions {
   random?: () => number;
   backoff?: BackoffPolicy;
   lockName?: string;
+  /**
+   * The main process's copy (main-copy.ts): an attempt is on its disk, as on the page's, before
+   * the request leaves, so that a redemption the service makes while both the page and its
+   * database are lost is still reconciled as this till's. Without one (tests of the replayer
+   * alone), the page's own commit is all there is to wait for.
+   */
+  copy?: { flushed(): Promise<void> };
 }
 
 const DEFAULT_BACKOFF: BackoffPolicy = { baseMs: 2_000, maxMs: 5 * 60_000 };
@@ -202,6 +209,7 @@ export class Replayer {
   private async replayRedemption(queued: RedemptionItem): Promise<Outcome> {
     const clock = await readServiceClock(this.options.api);
     const item = await recordAttempt(this.options.db, queued, this.now().toISOString(), clock);
+    if (!(await this.attemptKept(queued))) return 'backoff';
     const result = await this.options.api.redeemReward({
       reward_code: item.code,
       phone: item.phoneE164,
@@ -278,6 +286,7 @@ export class Replayer {
 
   private async replayRegistration(queued: RegistrationItem): Promise<Outcome> {
     const item = await recordAttempt(this.options.db, queued, this.now().toISOString());
+    if (!(await this.attemptKept(queued))) return 'backoff';
     const result = await this.options.api.registerCustomer({
       name: item.name,
       phone: item.phoneE164,
@@ -305,6 +314,21 @@ export class Replayer {
       result.data.customer.id,
     );
     return 'done';
+  }
+
+  /**
+   * Whether the attempt just recorded is in the main process's copy too. Not in time, it is
+   * not made: the record is put back as it was, and the queue waits for its next pass.
+   */
+  private async attemptKept(before: OutboxItem): Promise<boolean> {
+    try {
+      await this.options.copy?.flushed();
+      return true;
+    } catch (error) {
+      console.warn("A replay waits: the main process's copy did not take its attempt in time", error);
+      await forgetAttempt(this.options.db, before);
+      return false;
+    }
   }
 
   /** Moves the item to the journal together with the cache update, in one transaction. */

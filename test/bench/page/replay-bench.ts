@@ -124,6 +124,8 @@ export async function runReplay(options: { backoff: BackoffPolicy; timeLimitMs: 
     failure_acknowledged: 0,
     corrected: 0,
     refused_elsewhere: 0,
+    restored: 0,
+    not_kept: 0,
   };
   const verdicts: ReplayResult['verdicts'] = [];
   for (const entry of await db.journal.toArray()) {

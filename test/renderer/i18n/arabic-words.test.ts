@@ -22,6 +22,8 @@ afterEach(() => applyInterfaceLocale({ language: 'en', arabicDigits: 'arab' }, n
 
 const entry: JournalEntry = {
   seq: 1,
+  uid: '00000000-0000-4000-8000-00000000e001',
+  outboxUid: '00000000-0000-4000-8000-00000000a004',
   outboxSeq: 4,
   kind: 'redeem',
   doneAt: '2026-03-01T09:00:00.000Z',

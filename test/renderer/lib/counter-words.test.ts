@@ -79,6 +79,8 @@ describe('the counter’s refusals, in words', () => {
 
   test('a refused attempt is worded in the journal CSV from its reason, and an older row as it was kept', () => {
     const entry = (note: JournalEntry['note']): JournalEntry => ({
+      uid: '00000000-0000-4000-8000-00000000e001',
+      outboxUid: null,
       outboxSeq: null,
       kind: 'redeem',
       doneAt: '2026-11-26T09:20:00.000Z',

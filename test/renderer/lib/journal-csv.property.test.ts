@@ -21,6 +21,8 @@ const isoTime = fc
   .map((d) => d.toISOString());
 
 const entry: fc.Arbitrary<JournalEntry> = fc.record({
+  uid: fc.uuid(),
+  outboxUid: fc.option(fc.uuid()),
   outboxSeq: fc.nat(),
   kind: fc.constantFrom('redeem', 'register') as fc.Arbitrary<JournalEntry['kind']>,
   doneAt: isoTime,

@@ -4,6 +4,8 @@ import type { JournalEntry, OutboxItem } from '../../../renderer/offline/db/sche
 
 const entry: JournalEntry = {
   seq: 1,
+  uid: '00000000-0000-4000-8000-00000000e001',
+  outboxUid: '00000000-0000-4000-8000-00000000a004',
   outboxSeq: 4,
   kind: 'redeem',
   doneAt: '2026-03-01T09:00:00.000Z',
@@ -51,6 +53,7 @@ describe('journal CSV', () => {
     const open: OutboxItem[] = [
       {
         seq: 9,
+        uid: '00000000-0000-4000-8000-00000000a009',
         kind: 'redeem',
         state: 'conflict',
         queuedAt: '2026-03-01T10:00:00.000Z',
@@ -74,6 +77,7 @@ describe('journal CSV', () => {
       },
       {
         seq: 10,
+        uid: '00000000-0000-4000-8000-00000000a010',
         kind: 'register',
         state: 'pending',
         queuedAt: '2026-03-01T10:05:00.000Z',

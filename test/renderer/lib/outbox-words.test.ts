@@ -24,6 +24,8 @@ const PDI = '\u2069';
 
 const entry = (outcome: JournalEntry['outcome'], note: JournalEntry['note'], more: Partial<JournalEntry> = {}) =>
   ({
+    uid: '00000000-0000-4000-8000-00000000e003',
+    outboxUid: '00000000-0000-4000-8000-00000000a003',
     outboxSeq: 3,
     kind: 'redeem',
     doneAt: '2026-11-26T10:00:00.000Z',

@@ -59,6 +59,10 @@ export function installFakeTill(): FakeTill {
   responders.set('shopHolder', () => ({ ok: true, data: { holder: null } }));
   responders.set('showOnDisplay', () => ({ ok: true, data: { displays: 0 } }));
   responders.set('listScreens', () => ({ ok: true, data: [] }));
+  // The main process's copy of the outbox: it keeps whatever it is given, and starts empty.
+  const keep: Responder<'keepWork'> = ({ changes }) => ({ ok: true, data: { kept: changes.length } });
+  responders.set('keepWork', keep as Responder<Operation>);
+  responders.set('workCopy', () => ({ ok: true, data: { items: [], journal: [], journalTotal: 0, since: null } }));
   return {
     api,
     db,

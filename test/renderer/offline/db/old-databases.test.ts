@@ -27,7 +27,7 @@ import {
 } from './old-databases/customers';
 import { MADE_BY } from './old-databases/made-by';
 
-const LATEST = 9;
+const LATEST = 10;
 const opened: OfflineDb[] = [];
 afterEach(async () => {
   for (const db of opened.splice(0)) await dropDb(db);
@@ -99,6 +99,9 @@ for (const { version, commit } of MADE_BY) {
       ['redeem', 'pending'],
       ['register', 'pending'],
     ]);
+    // Each with an id of its own, the same one the main process's copy will be given (version 10).
+    expect(items.every((item) => /^[0-9a-f-]{36}$/.test(item.uid))).toBe(true);
+    expect(new Set(items.map((item) => item.uid)).size).toBe(items.length);
     const redemption = items[0]!;
     expect(redemption.kind === 'redeem' && redemption.code).toBe(QUEUED_CODE);
     expect(first?.rewards.find((row) => row.code === QUEUED_CODE)?.pendingOutboxSeq).toBe(redemption.seq);

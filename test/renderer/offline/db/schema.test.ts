@@ -22,7 +22,7 @@ async function openUpgraded(name: string): Promise<OfflineDb> {
   const db = openOfflineDb(name);
   cleanup.push(db);
   await db.open();
-  expect(db.verno).toBe(9);
+  expect(db.verno).toBe(10);
   expect(db.tables.map((table) => table.name)).not.toContain('customers');
   // As IndexedDB holds them, not as Dexie was told.
   const store = (db.backendDB() as IDBDatabase).transaction('customerBlocks').objectStore('customerBlocks');

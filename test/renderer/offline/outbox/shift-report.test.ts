@@ -6,6 +6,8 @@ const SINCE = '2026-03-01T06:00:00.000Z';
 
 function entry(overrides: Partial<JournalEntry>): JournalEntry {
   return {
+    uid: crypto.randomUUID(),
+    outboxUid: null,
     outboxSeq: null,
     kind: 'redeem',
     doneAt: '2026-03-01T09:00:00.000Z',
@@ -25,6 +27,7 @@ function entry(overrides: Partial<JournalEntry>): JournalEntry {
 
 function item(overrides: Partial<RedemptionItem>): OutboxItem {
   return {
+    uid: crypto.randomUUID(),
     kind: 'redeem',
     state: 'pending',
     queuedAt: '2026-02-28T20:00:00.000Z',
@@ -75,6 +78,7 @@ describe('the end-of-shift report', () => {
       item({ state: 'conflict', cashier: 'Sara (12)', rewardName: 'Cake' }),
       item({ state: 'failed', cashier: null, rewardName: null, code: 'RW-F' }),
       {
+        uid: crypto.randomUUID(),
         kind: 'register',
         state: 'pending',
         queuedAt: SINCE,

@@ -15,4 +15,5 @@ export const MADE_BY: readonly { version: number; commit: string }[] = [
   { version: 6, commit: '11bae4b' },
   { version: 7, commit: 'a4678ff' },
   { version: 8, commit: '295609e' },
+  { version: 9, commit: 'd6165db' },
 ];

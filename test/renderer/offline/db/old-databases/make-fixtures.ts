@@ -7,10 +7,11 @@
  *   npx tsx test/renderer/offline/db/old-databases/make-fixtures.ts
  *
  * The fixtures are committed: they stand for databases on tills today, and a fixture once
- * written is never made again (only a new version adds one).
+ * written is never made again (only a new version adds one): a fixture already there is
+ * left as it is.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { MADE_BY } from './made-by';
@@ -18,13 +19,33 @@ import { MADE_BY } from './made-by';
 const here = resolve(import.meta.dirname);
 const root = resolve(here, '../../../../..');
 
-function driver(commit: string, out: string): string {
+/** Where the modules the driver uses lived at a commit: their folders moved over time. */
+interface ModulePaths {
+  db: string;
+  cache: string;
+  outbox: string;
+}
+
+function modulePaths(tree: string): ModulePaths {
+  const first = (...candidates: string[]) => {
+    const found = candidates.find((path) => existsSync(join(tree, `${path}.ts`)));
+    if (!found) throw new Error(`None of ${candidates.join(', ')} exists at this commit.`);
+    return `./${found}`;
+  };
+  return {
+    db: first('renderer/offline/db/open', 'renderer/offline/db'),
+    cache: first('renderer/offline/cache/customer-cache', 'renderer/offline/customer-cache'),
+    outbox: first('renderer/offline/outbox/outbox', 'renderer/offline/outbox'),
+  };
+}
+
+function driver(commit: string, out: string, paths: ModulePaths): string {
   return `
 import 'fake-indexeddb/auto';
 import { writeFileSync } from 'node:fs';
-import { openOfflineDb } from './renderer/offline/db';
-import { CustomerCache } from './renderer/offline/customer-cache';
-import { Outbox } from './renderer/offline/outbox';
+import { openOfflineDb } from '${paths.db}';
+import { CustomerCache } from '${paths.cache}';
+import { Outbox } from '${paths.outbox}';
 import { snapshotDatabase } from ${JSON.stringify(join(root, 'test/support/idb-snapshot.ts'))};
 import { FETCHED_AT, OFFLINE_REGISTRATION, OLD_CUSTOMERS, OLD_REWARDS, QUEUED_CODE, RENAMED } from ${JSON.stringify(join(here, 'customers.ts'))};
 
@@ -50,6 +71,8 @@ void main();
 }
 
 for (const { version, commit } of MADE_BY) {
+  const fixture = join(here, `v${version}.json`);
+  if (existsSync(fixture)) continue;
   const tree = mkdtempSync(join(tmpdir(), `till-v${version}-`));
   try {
     const paths = ['renderer', 'electron', 'common'].filter(
@@ -58,7 +81,7 @@ for (const { version, commit } of MADE_BY) {
     execFileSync('sh', ['-c', `git archive ${commit} ${paths.join(' ')} | tar -x -C "${tree}"`], { cwd: root });
     symlinkSync(join(root, 'node_modules'), join(tree, 'node_modules'));
     writeFileSync(join(tree, 'package.json'), '{ "type": "module" }\n');
-    writeFileSync(join(tree, 'driver.ts'), driver(commit, join(here, `v${version}.json`)));
+    writeFileSync(join(tree, 'driver.ts'), driver(commit, fixture, modulePaths(tree)));
     execFileSync(join(root, 'node_modules/.bin/tsx'), ['driver.ts'], { cwd: tree, stdio: 'inherit' });
     console.log(`v${version}.json: written by ${commit}`);
   } finally {
