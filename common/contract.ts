@@ -55,7 +55,7 @@ import type {
 } from './shop-contract';
 import type { DisplayModel } from './display-model';
 export * from './work-copy-contract';
-import type { KeepWorkPayload, KeptWork, WorkCopy, WorkCopyPayload } from './work-copy-contract';
+import type { KeepWorkPayload, KeptWork, StorageReport, WorkCopy, WorkCopyPayload } from './work-copy-contract';
 
 // ---------------------------------------------------------------------------------------
 // The bridge: one channel per operation
@@ -122,6 +122,8 @@ export interface TillOperations {
   keepWork: { payload: KeepWorkPayload; result: Result<KeptWork> };
   /** The copy as it stands: the items, and a page of the journal. */
   workCopy: { payload: WorkCopyPayload; result: Result<WorkCopy> };
+  /** Whether the browser granted persistent storage, for the log and the till's health. */
+  reportStorage: { payload: StorageReport; result: Result<null> };
 }
 
 /** A screen of the till PC, as Settings offers it for the customer display. */
@@ -198,6 +200,7 @@ export const CHANNELS = {
   listScreens: 'till:display:screens',
   keepWork: 'till:work:keep',
   workCopy: 'till:work:copy',
+  reportStorage: 'till:work:storage',
 } as const satisfies Record<Operation, string>;
 
 export type Channel = (typeof CHANNELS)[Operation];

@@ -68,6 +68,15 @@ export interface WorkCopy {
   since: string | null;
 }
 
+/**
+ * Whether the browser keeps the page's storage for good (`navigator.storage.persist()` granted)
+ * or only while it needs no room (best-effort: it may evict it, and "clear browsing data" wipes
+ * it); null where the browser cannot say.
+ */
+export interface StorageReport {
+  persisted: boolean | null;
+}
+
 /** At most this many changes in one `keepWork`, and this many journal entries in one page of `workCopy`. */
 export const MAX_WORK_CHANGES = 500;
 export const MAX_WORK_COPY_PAGE = 2000;

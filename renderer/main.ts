@@ -9,6 +9,7 @@ import { useCustomerDisplayStore } from './stores/customer-display';
 import { useErrorLogStore } from './stores/error-log';
 import { useScansStore } from './stores/scans';
 import { useSettingsStore } from './stores/settings';
+import { useStorageStore } from './stores/storage';
 import './styles.css';
 
 const app = createApp(App);
@@ -31,6 +32,9 @@ app.mount('#app');
 // Scans work from every screen, whatever has focus: the listener sits on the window.
 const scans = useScansStore(pinia);
 installScanListener(window, (text, context) => scans.handle(text, context));
+
+// The browser is asked to keep the page's storage for good (the queue does not depend on it).
+void useStorageStore(pinia).ask();
 
 // The updater installs only while the till is idle: the page tells the main process when it is.
 useActivityStore(pinia).start();

@@ -71,6 +71,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   const demo = await openDemoMode({ dir: join(userDataDir, 'demo'), log });
   // What the till has promised (its queue, its journal), kept beside the page's own database.
   const workCopy = await openWorkCopy({ file: join(userDataDir, WORK_COPY_FILE), log });
+  const kept = workCopyOperations({ copy: workCopy, log, wording: () => wording() });
   const pinGuard = await openManagerPinGuard({ ...options, policy: policy.reading, log });
   secrets = () => [vault.key(), demo.running()?.apiKey].filter((s): s is string => !!s);
 
@@ -170,7 +171,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
         wording,
       }),
       ...activityOperations({ activity, now: options.now ?? Date.now, policyRevision: policy.revision, wording }),
-      ...workCopyOperations({ copy: workCopy, log, wording }),
+      ...kept.operations,
     },
     { appOrigin: options.appOrigin, log, wording, secrets: () => secrets() },
   );

@@ -12,6 +12,7 @@ import { importApiKey } from '../storage/key-import';
 import { machinePolicySource } from '../policy/machine-policy';
 import { newAccessSecret } from './access-guard';
 import { takeInstanceLock, type InstanceLock } from './instance-lock';
+import { keepPort, keptPort, portTakenLine } from './kept-port';
 import { openInBrowser } from './open-browser';
 import { bundlePageBridge } from './page-bridge-bundle';
 import { startPageServer, type PageServer } from './page-server';
@@ -70,9 +71,12 @@ async function main(): Promise<void> {
   // Whatever ends the process, the folder is not left looking taken by a live shell.
   process.on('exit', () => lock.release());
 
+  // One origin for one till: the port kept for this folder, unless --port moves it on purpose.
+  const port = options.port ?? (await keptPort(options.userDataDir));
   let server: PageServer;
   try {
     server = await startPageServer({
+      ...(port !== null ? { port } : {}),
       secret: newAccessSecret(),
       bridgeScript: await bundlePageBridge(),
       displayScript: await bundlePageBridge('display-bridge.ts'),
@@ -96,9 +100,13 @@ async function main(): Promise<void> {
     });
   } catch (error) {
     lock.release();
+    // Never a silent new origin: that would be a till with an empty cache, in another storage.
+    if (port !== null && (error as NodeJS.ErrnoException).code === 'EADDRINUSE')
+      fail(portTakenLine(port, options.userDataDir));
     fail(`could not start: ${describeError(error)}`);
   }
   const { core, address } = server;
+  await keepPort(options.userDataDir, Number(new URL(address).port));
   process.on('uncaughtException', (error) => core.log.error(`Uncaught: ${describeError(error)}`));
   process.on('unhandledRejection', (error) => core.log.error(`Unhandled rejection: ${describeError(error)}`));
 

@@ -2,6 +2,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { linksInArgv } from '../links/till-link';
 import { IMPORT_API_KEY_FLAG } from '../storage/key-import';
+import { isPort, LOWEST_PORT } from './kept-port';
 
 export interface ShellOptions {
   /** Settings, the key, its key file, the demo's data and the lock. */
@@ -16,10 +17,12 @@ export interface ShellOptions {
   importApiKey: boolean;
   /** `--policy-file`: the organisation's policy read from here instead of the machine's (development only). */
   policyFile: string | null;
+  /** `--port`: this port instead of the one kept for the folder (kept-port.ts), kept from now on. */
+  port: number | null;
 }
 
 export const USAGE =
-  'npm start -- --browser [--user-data-dir <folder>] [--renderer-dir <folder>] [--policy-file <file>] [--no-open] [--import-api-key] [loyalty-till://…]';
+  'npm start -- --browser [--user-data-dir <folder>] [--port <port>] [--renderer-dir <folder>] [--policy-file <file>] [--no-open] [--import-api-key] [loyalty-till://…]';
 
 /**
  * The command line of `electron/browser-shell/main.ts` (what `npm start` passes on). Options
@@ -36,6 +39,7 @@ export function readShellOptions(
     links: linksInArgv(argv),
     importApiKey: false,
     policyFile: null,
+    port: null,
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -49,6 +53,13 @@ export function readShellOptions(
       continue;
     }
     const [name, inline] = arg.split(/=(.*)/s, 2) as [string, string | undefined];
+    if (name === '--port') {
+      const value = inline ?? argv[++i];
+      const port = value !== undefined && /^\d{1,5}$/.test(value) ? Number(value) : NaN;
+      if (!isPort(port)) return { error: `--port needs a port from ${LOWEST_PORT} to 65535.` };
+      options.port = port;
+      continue;
+    }
     if (name === '--user-data-dir' || name === '--renderer-dir' || name === '--policy-file') {
       const value = inline ?? argv[++i];
       if (!value) return { error: `${name} needs a ${name === '--policy-file' ? 'file' : 'folder'}.` };

@@ -62,6 +62,9 @@ export const keepWorkPayload = z.strictObject({
   changes: z.array(workChange, RECORD).min(1, RECORD).max(MAX_WORK_CHANGES, msg('payload.workCopy.tooMany')),
 });
 
+/** The page's word on its storage: persisted or not, or null where the browser cannot say. */
+export const storageReportPayload = z.strictObject({ persisted: z.boolean(RECORD).nullable() });
+
 const PAGE = msg('payload.workCopy.page');
 export const workCopyPayload = z.union([
   z.undefined(),

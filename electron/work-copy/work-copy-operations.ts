@@ -1,13 +1,14 @@
 /**
- * The bridge operations on the main process's copy of the outbox and the journal: the page
- * hands over what its database committed (`keepWork`, answered once it is on disk), and reads
- * the copy back to reconcile the two (`workCopy`) whenever its database opens.
+ * The bridge operations on what the till keeps: the page hands over what its database
+ * committed (`keepWork`, answered once it is on disk), reads the main process's copy back to
+ * reconcile the two (`workCopy`) whenever its database opens, and says whether the browser
+ * keeps its storage for good (`reportStorage`).
  */
-import type { Failure, Result } from '../../common/contract';
+import type { Failure, Result, StorageReport } from '../../common/contract';
 import { describeError, type Logger } from '../log/log';
 import { describe, type Wording } from '../messages';
 import { failure, operationMaker, type OperationTable } from '../validation/bridge-operation';
-import { keepWorkPayload, workCopyPayload } from '../validation/work-copy-payloads';
+import { keepWorkPayload, storageReportPayload, workCopyPayload } from '../validation/work-copy-payloads';
 import type { WorkCopyStore } from './work-copy';
 
 export interface WorkCopyNeeds {
@@ -16,10 +17,19 @@ export interface WorkCopyNeeds {
   wording: () => Wording;
 }
 
-export function workCopyOperations(needs: WorkCopyNeeds): OperationTable<'keepWork' | 'workCopy'> {
+/** What the page last said of its storage; null until it said anything. */
+export interface PageStorage {
+  last(): StorageReport | null;
+}
+
+export function workCopyOperations(needs: WorkCopyNeeds): {
+  operations: OperationTable<'keepWork' | 'workCopy' | 'reportStorage'>;
+  storage: PageStorage;
+} {
   const { copy, log, wording } = needs;
   const op = operationMaker(wording);
-  return {
+  let storage: StorageReport | null = null;
+  const operations: OperationTable<'keepWork' | 'workCopy' | 'reportStorage'> = {
     keepWork: op(keepWorkPayload, async ({ changes }): Promise<Result<unknown> | Failure> => {
       try {
         return { ok: true, data: { kept: await copy.keep(changes) } };
@@ -31,5 +41,19 @@ export function workCopyOperations(needs: WorkCopyNeeds): OperationTable<'keepWo
       }
     }),
     workCopy: op(workCopyPayload, async (page) => ({ ok: true, data: copy.read(page ?? {}) })),
+    reportStorage: op(storageReportPayload, async (report) => {
+      // Said once, and again only when it changes: every window and reload reports it.
+      if (storage?.persisted !== report.persisted) log.info(storageWords(report));
+      storage = report;
+      return { ok: true, data: null };
+    }),
   };
+  return { operations, storage: { last: () => storage } };
+}
+
+function storageWords({ persisted }: StorageReport): string {
+  if (persisted === true) return "The browser keeps the till's page storage for good (persistent storage granted).";
+  if (persisted === false)
+    return "The browser keeps the till's page storage only as long as it needs no room (persistent storage not granted); the outbox and the journal are kept by the main process too.";
+  return "The browser cannot say whether it keeps the till's page storage for good; the outbox and the journal are kept by the main process too.";
 }

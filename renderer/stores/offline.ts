@@ -40,6 +40,10 @@ export const useOfflineStore = defineStore('offline', () => {
     started = true;
     const core = services();
     unsubscribers.push(core.onOutboxChange(() => void outbox.loadOutbox()));
+    // What this browser had lost and the till's own copy put back, said once on screen.
+    unsubscribers.push(core.onCopyReconciled(outbox.noteReconciled));
+    const reconciled = core.copyReconciliation();
+    if (reconciled) outbox.noteReconciled(reconciled);
     // Another window of this till (sharing the database) changes the outbox without telling
     // this one: a light re-read keeps the counts true.
     const poll = setInterval(() => void outbox.loadOutbox(), OUTBOX_POLL_MS);

@@ -3,100 +3,28 @@
  * its own, its printed address opened in Chromium, the demo used end to end; then everything
  * it must refuse, the key kept in Node, a second start, and Ctrl+C.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
 import { CHANNELS } from '../../common/contract';
 import { CONTENT_SECURITY_POLICY } from '../../electron/app-page/content-security-policy';
 import { DEMO_FIXTURES } from '../../sandbox';
-import { HOST_NETWORK_GUARD_SETUP } from '../support/host-network-guard';
 import { rawGet } from '../support/raw-get';
 import { checkCode, confirmRedeem, openCustomer } from './cashier';
 import { buildRenderer, CHROMIUM_ARGS, CHROMIUM_PATH, requireChromium, VIEWPORT } from './harness';
+import { addressOf, callOver, openSocket, runShell, stopShell, type Shell } from './shell-process';
+import { portTakenLine } from '../../electron/browser-shell/kept-port';
+import { freePort } from '../support/free-port';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const ENTRY = join(ROOT, 'electron/browser-shell/main.ts');
-const ADDRESS_LINE = /^Loyalty Till is running at (http:\/\/127\.0\.0\.1:(\d+)\/([A-Za-z0-9_-]+)\/) /m;
 /** A key set over the bridge: it must show up in no answer, no file in clear, no page. */
 const API_KEY = 'browser-shell-key-7391';
 const { layla } = DEMO_FIXTURES;
 
-interface Shell {
-  child: ChildProcess;
-  output(): string;
-  exited: Promise<number | null>;
-}
-
-function runShell(userDataDir: string, rendererDir: string): Shell {
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      '--import',
-      HOST_NETWORK_GUARD_SETUP,
-      ENTRY,
-      '--user-data-dir',
-      userDataDir,
-      '--renderer-dir',
-      rendererDir,
-      '--no-open',
-    ],
-    { cwd: ROOT, env: { ...process.env, LANG: 'en_GB.UTF-8', LC_ALL: 'en_GB.UTF-8' }, stdio: 'pipe' },
-  );
-  let output = '';
-  child.stdout?.on('data', (chunk) => (output += String(chunk)));
-  child.stderr?.on('data', (chunk) => (output += String(chunk)));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, output: () => output, exited };
-}
-
-async function addressOf(shell: Shell): Promise<string> {
-  for (let waited = 0; waited < 60_000; waited += 50) {
-    const found = ADDRESS_LINE.exec(shell.output());
-    if (found) return found[1]!;
-    if (shell.child.exitCode !== null) break;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`The browser shell printed no address:\n${shell.output()}`);
-}
-
 const get = rawGet;
-
-/** Opens a bridge socket: `open` with it, or the status it was refused with. */
-function openSocket(url: string, origin?: string): Promise<{ open: WebSocket } | { status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const socket = new WebSocket(url, origin ? { origin } : {});
-    socket.on('open', () => resolve({ open: socket }));
-    socket.on('unexpected-response', (_request, response) => {
-      let body = '';
-      response.on('data', (chunk) => (body += String(chunk)));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
-    });
-    socket.on('error', (error) => reject(error));
-  });
-}
-
-/** One bridge call over a socket, as the page makes it. */
-function call(socket: WebSocket, channel: string, payload?: unknown): Promise<unknown> {
-  const id = Math.floor(Math.random() * 1e9);
-  return new Promise((resolve) => {
-    const onMessage = (data: Buffer) => {
-      const message = JSON.parse(String(data)) as { id?: number };
-      if (message.id !== id) return;
-      socket.off('message', onMessage);
-      resolve(message);
-    };
-    socket.on('message', onMessage);
-    socket.send(JSON.stringify({ id, channel, payload }));
-  });
-}
+const call = callOver;
 
 describe('the browser shell, started as npm start starts it', () => {
   let work: string;
@@ -268,5 +196,46 @@ describe('the browser shell, started as npm start starts it', () => {
     // The demo saved its data: Layla's reward stays redeemed for the next start.
     const saved = await readFile(join(userData, 'demo', 'sandbox.json'), 'utf8');
     expect(saved).toContain('POS-BROWSER-1');
+  });
+
+  it('starts again on the port it kept for its folder: the same origin, so the same browser storage', async () => {
+    const port = new URL(address).port;
+    shell = runShell(userData, rendererDir);
+    const again = await addressOf(shell);
+    expect(new URL(again).port).toBe(port);
+    // A new secret each start: only the port is kept.
+    expect(again).not.toBe(address);
+    address = again;
+    expect(JSON.parse(await readFile(join(userData, 'browser-shell-port.json'), 'utf8'))).toEqual({
+      port: Number(port),
+    });
+  });
+
+  it('a kept port that is taken is said in one line naming what to do, and it does not start elsewhere', async () => {
+    const port = Number(new URL(address).port);
+    // The first shell holds the port; a second folder that kept the same one cannot have it.
+    const other = join(work, 'other-user-data');
+    await mkdir(other, { recursive: true });
+    await writeFile(join(other, 'browser-shell-port.json'), `${JSON.stringify({ port })}\n`);
+    const refused = runShell(other, rendererDir);
+    expect(await refused.exited).toBe(1);
+    const lines = refused.output().trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toBe(`Loyalty Till: ${portTakenLine(port, other)}`);
+    expect(lines[0]).toContain('--port');
+    // --port with a port it cannot take is refused the same way; one out of range is a usage error.
+    const outOfRange = runShell(other, rendererDir, ['--port', '80']);
+    expect(await outOfRange.exited).toBe(1);
+    expect(outOfRange.output().trim()).toBe('Loyalty Till: --port needs a port from 1024 to 65535.');
+  });
+
+  it('--port moves the till on purpose, and the move is kept', async () => {
+    await stopShell(shell);
+    const port = await freePort();
+    shell = runShell(userData, rendererDir, ['--port', String(port)]);
+    expect(Number(new URL(await addressOf(shell)).port)).toBe(port);
+    await stopShell(shell);
+    shell = runShell(userData, rendererDir);
+    expect(Number(new URL(await addressOf(shell)).port)).toBe(port);
   });
 });

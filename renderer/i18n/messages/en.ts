@@ -213,6 +213,13 @@ export const en = {
       'This till’s clock is {amount} ahead of the loyalty service’s. Times this till shows and prints (receipts, the journal) are off by as much: ask a manager to set the clock.',
     replayPaused:
       'Sending queued work is paused: the loyalty service refused this till’s API key. Ask a manager to enter a valid key in Settings (F9); the queue then goes on by itself. Nothing queued is lost.',
+    restoredItems: '{count} queued item | {count} queued items',
+    restoredNew:
+      "This browser held none of this till's data (a new address, or its data was cleared). Nothing is lost: {items} and the journal were put back from the till's own copy, and the offline cache fills again by itself.",
+    restoredJournalNew:
+      "This browser held none of this till's data (a new address, or its data was cleared). Nothing is lost: the journal was put back from the till's own copy, and the offline cache fills again by itself.",
+    restored: "This browser had lost {items}: put back from the till's own copy, to be sent as usual.",
+    restoredSeen: 'Got it',
   },
   shortcuts: {
     label: 'Keyboard shortcuts',
@@ -414,6 +421,7 @@ export const en = {
       restored: "Restored from the till's own copy: this browser had lost it",
       notKept: 'Not queued: the till could not save it on its disk',
     },
+    restoredAt: "Put back from the till's own copy on {date}: this browser had lost it.",
     redeemNamed: 'Redeem {name} ({code})',
     redeem: 'Redeem {code}',
     register: 'Register customer',
@@ -765,6 +773,17 @@ export const en = {
     oneProduct: '{items} of 1 product',
     choice: '{items}, choice of {products} product | {items}, choice of {products} products',
     notKnown: 'Not known: the service’s answer could not be read',
+  },
+  aboutTill: {
+    heading: 'About this till',
+    storage: {
+      label: 'Storage on this computer',
+      kept: 'The browser keeps this till’s data for good.',
+      bestEffort:
+        'The browser keeps this till’s data only as long as it needs no room, and “clear browsing data” removes it. The queue and the journal are also kept by the till itself and come back on their own; the offline cache fills again. In the Loyalty Till app (not a browser) this does not happen.',
+      unknown:
+        'The browser cannot say whether it keeps this till’s data for good. The queue and the journal are also kept by the till itself and come back on their own if it does not.',
+    },
   },
   customerDisplay: {
     title: 'Customer display',

@@ -7,6 +7,7 @@ import {
   type OfflineServices,
   type OutboxCounts,
   type OutboxItem,
+  type Reconciliation,
   type ReplayPause,
 } from '../../offline';
 import { exportFileName, saveCsv } from '../export-file';
@@ -31,6 +32,19 @@ export function useOutboxView(services: () => OfflineServices) {
   /** How far this till's clock is off the service's (ms, service minus till); null while unknown. */
   const tillClockOffMs = ref<number | null>(null);
   const needsAttention = computed(() => counts.value.conflict + counts.value.failed);
+  /**
+   * What the last reconciliation with the main process's copy put back that this browser had
+   * lost, until the cashier has seen it; null when nothing was.
+   */
+  const restored = shallowRef<Reconciliation | null>(null);
+
+  function noteReconciled(outcome: Reconciliation): void {
+    if (outcome.restoredItems > 0 || (outcome.newDatabase && outcome.restoredEntries > 0)) restored.value = outcome;
+  }
+
+  function dismissRestored(): void {
+    restored.value = null;
+  }
 
   async function reloadCounts(): Promise<void> {
     const core = services();
@@ -90,6 +104,9 @@ export function useOutboxView(services: () => OfflineServices) {
     journal,
     tillClockOffMs,
     needsAttention,
+    restored,
+    noteReconciled,
+    dismissRestored,
     loadOutbox,
     acknowledge,
     retryItem,

@@ -13,6 +13,7 @@ describe('the browser shell’s command line', () => {
       links: [],
       importApiKey: false,
       policyFile: null,
+      port: null,
     });
   });
 
@@ -30,6 +31,7 @@ describe('the browser shell’s command line', () => {
       links: [link],
       importApiKey: false,
       policyFile: null,
+      port: null,
     });
   });
 
@@ -42,8 +44,16 @@ describe('the browser shell’s command line', () => {
     expect(readShellOptions(['--policy-file'], defaults)).toEqual({ error: '--policy-file needs a file.' });
   });
 
+  test('--port moves the till to another port on purpose: one a till may listen on, in either form', () => {
+    expect(readShellOptions(['--port', '48123'], defaults)).toMatchObject({ port: 48123 });
+    expect(readShellOptions(['--port=1024'], defaults)).toMatchObject({ port: 1024 });
+    for (const bad of [['--port', '80'], ['--port', '65536'], ['--port', '4e4'], ['--port', '-1'], ['--port']]) {
+      expect(readShellOptions(bad, defaults)).toEqual({ error: '--port needs a port from 1024 to 65535.' });
+    }
+  });
+
   test('refuses an unknown option and an option without its folder', () => {
-    expect(readShellOptions(['--port', '80'], defaults)).toMatchObject({ error: expect.stringContaining('--port') });
+    expect(readShellOptions(['--porty', '80'], defaults)).toMatchObject({ error: expect.stringContaining('--porty') });
     expect(readShellOptions(['--user-data-dir'], defaults)).toEqual({ error: '--user-data-dir needs a folder.' });
   });
 

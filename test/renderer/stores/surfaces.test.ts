@@ -130,9 +130,11 @@ test('each composed store keeps its state, getters and actions', () => {
       "offline": {
         "action": [
           "acknowledge",
+          "dismissRestored",
           "exportJournal",
           "loadOutbox",
           "noteReachable",
+          "noteReconciled",
           "programmesSeen",
           "resumeAfterKeyChange",
           "retryItem",
@@ -154,6 +156,7 @@ test('each composed store keeps its state, getters and actions', () => {
           "lastReplay",
           "refresh",
           "replaying",
+          "restored",
           "tillClockOffMs",
         ],
       },
