@@ -7,6 +7,7 @@
 // what one socket received is one frame.
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { Socket } from 'node:net';
+import type { ShopKeys } from '../../electron/shop-ledger/shop-secret';
 
 export interface FrameTap {
   /** Every frame received so far, each once, in the order the connections closed. */
@@ -47,4 +48,12 @@ export function tapLedgerFrames(isLedgerPort: (port: number) => boolean): FrameT
       unsubscribe('net.server.socket', onServer as (message: unknown) => void);
     },
   };
+}
+
+/** What each frame says, read with the shop's keys the test holds (the replaying host has none): to know what was recorded. */
+export function kindsOf(frames: readonly Buffer[], keys: ShopKeys): string[] {
+  return frames.map((frame) => {
+    const plain = keys.unbox(frame.subarray(4));
+    return plain === null ? 'unreadable' : String((JSON.parse(plain.toString('utf8')) as { kind?: unknown }).kind);
+  });
 }
