@@ -2,9 +2,10 @@ import { performance } from 'node:perf_hooks';
 import { createAddressProofs } from './address-proofs';
 import type { ClaimLedger } from './claim-ledger';
 import type { Claim } from './claims';
-import { peerName, type PeerBook } from './peer-book';
+import type { PeerBook } from './peer-book';
 import type { PeerAddress, PeerTransport } from './peer-transport';
 import type { ShopReportPart } from '../../common/contract';
+import { createReturnCatchUps } from './return-catch-ups';
 import { MAX_CLAIMS_PER_MESSAGE, type OpenedMessage, type ShopMessage } from './wire';
 
 /**
@@ -61,46 +62,19 @@ function claimsIn(reply: Extract<OpenedMessage, { kind: 'answer' | 'report' }>):
 /** An `ask` since the epoch: every claim the peer holds (settled ones are dropped there). */
 const EVERY_CLAIM = new Date(0).toISOString();
 
-/**
- * A link that has just come back may still fail an exchange or two: address lookups begun
- * during the cut fail after it (seen on the namespace LAN of test/e2e/shop-lan.test.ts). The
- * catch-up with a till heard from again is tried after these pauses before it is left to the
- * next anti-entropy round, minutes away, so that a conflict names its till within seconds.
- */
-const RETRY_RETURN_MS = [500, 2_000, 5_000];
 /** A till that keeps saying hello from an address it cannot be dialled at costs one dial per this. */
 const PROOF_RETRY_MS = 30_000;
 
 export function createPeerExchanges(options: PeerExchangesOptions): PeerExchanges {
   const { ledger, book, transport, changed, askTimeoutMs } = options;
   const { peers, failed, isDown, silentTills } = book;
-  const retries = new Set<ReturnType<typeof setTimeout>>();
-  /** By `peerName`: tills being caught up with on their return, each once at a time. */
-  const returning = new Set<string>();
   let stopped = false;
   // A hello from where its till is not proven: the catch-up is the question whose answer proves it.
   const proofs = createAddressProofs({
     prove: async (peer) => (await catchUp(peer, performance.now() + askTimeoutMs)) !== null,
     retryAfterMs: options.proofRetryMs ?? PROOF_RETRY_MS,
   });
-
-  /** A till heard from again: everything it holds, tried again a few times should the link still stumble. */
-  function catchUpOnReturn(peer: PeerAddress, pauses = options.retryReturnMs ?? RETRY_RETURN_MS, again = false) {
-    const key = peerName(peer);
-    if (!again && returning.has(key)) return;
-    returning.add(key);
-    void catchUp(peer, performance.now() + askTimeoutMs).then((answered) => {
-      const [pause, ...later] = pauses;
-      if (answered !== null || stopped || pause === undefined) return void returning.delete(key);
-      const retry = setTimeout(() => {
-        retries.delete(retry);
-        catchUpOnReturn(peer, later, true);
-      }, pause);
-      // A retry never keeps a process alive by itself.
-      retry.unref?.();
-      retries.add(retry);
-    });
-  }
+  const returns = createReturnCatchUps({ catchUp, askTimeoutMs, retryReturnMs: options.retryReturnMs });
 
   /**
    * The sealed hello: the till's name and port. Where that till is not proven, the address is
@@ -113,7 +87,7 @@ export function createPeerExchanges(options: PeerExchangesOptions): PeerExchange
     const peer = { host: remote, port: message.port };
     if (message.from === options.tillName) return options.onOwnName?.(peer);
     if (!book.isProven(peer, message.from)) proofs.request(peer);
-    else if (book.isFailing(peer)) catchUpOnReturn(peer);
+    else if (book.isFailing(peer)) returns.start(peer);
   }
 
   function answer(message: OpenedMessage, remote: string): ShopMessage | undefined | Promise<ShopMessage | undefined> {
@@ -212,7 +186,7 @@ export function createPeerExchanges(options: PeerExchangesOptions): PeerExchange
       answered.push(exchange.reply.from);
       const back = book.proven(peer, exchange.reply.from);
       if (ledger.merge(claimsIn(exchange.reply).filter((held) => held.token === token)) > 0) changed();
-      if (back) catchUpOnReturn(peer);
+      if (back) returns.start(peer);
     });
     return silentTills(unanswered, answered);
   }
@@ -233,8 +207,7 @@ export function createPeerExchanges(options: PeerExchangesOptions): PeerExchange
 
   function stop(): void {
     stopped = true;
-    for (const retry of retries) clearTimeout(retry);
-    retries.clear();
+    returns.stop();
   }
 
   return { answer, catchUp, catchUpAll, queryAll, announce, stop };

@@ -152,6 +152,19 @@ function checkedAddress(address: PeerAddress, lowestPort: number): PeerAddress {
 
 export { peerName };
 
+/** Said once per ledger: a message of the shop bearing this till's own name (two tills named alike, or a till dialling itself). */
+function ownNameNotice(log: Pick<Logger, 'warn'> | undefined): (address: PeerAddress) => void {
+  let said = false;
+  return (address) => {
+    if (said) return;
+    said = true;
+    log?.warn(
+      `A message of the shop bearing this till's own name came from ${peerName(address)}; it is ignored. ` +
+        'Two tills may share a name in Settings.',
+    );
+  };
+}
+
 export function createShopLedger(options: ShopLedgerOptions): ShopLedger {
   const { keys, tillName } = options;
   if (!isTillName(tillName)) throw new RangeError('shop ledger: not a till name');
@@ -165,16 +178,7 @@ export function createShopLedger(options: ShopLedgerOptions): ShopLedger {
   const changed = (): void => options.onClaimsChanged?.();
   const syncEveryMs = options.syncEveryMs ?? DEFAULT_SYNC_EVERY_MS;
   let syncTimer: ReturnType<typeof setInterval> | undefined;
-  let ownNameSaid = false;
-  /** Said once: two tills named alike, a till that dials itself, or old messages sent again. */
-  const onOwnName = (address: PeerAddress): void => {
-    if (ownNameSaid) return;
-    ownNameSaid = true;
-    options.log?.warn(
-      `A message of the shop bearing this till's own name came from ${peerName(address)}; it is ignored. ` +
-        'Two tills may share a name in Settings.',
-    );
-  };
+  const onOwnName = ownNameNotice(options.log);
   const book = createPeerBook({
     self: tillName,
     configured,
