@@ -10,27 +10,21 @@
  *
  * Hosts: 1 Till 1, 2 Till 2, 3 the service, 4 the replaying host.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { deriveShopKeys } from '../../electron/shop-ledger/shop-secret';
 import { DEMO_FIXTURES } from '../../sandbox';
 import { kindsOf } from '../support/frame-tap';
-import { createLan, requireNetworkNamespaces, type Lan } from '../support/network-namespace';
+import { requireNetworkNamespaces } from '../support/network-namespace';
 import { replayFromHost } from '../support/replaying-host';
 import { openCustomer, redeemOffline } from './cashier';
-import { buildRenderer, configureTill, requireChromium, screenshotOf, SERVICE_KEY } from './harness';
-import { startLanService, startLanTill, type LanTill } from './lan-tills';
-import { bundleBridges } from './till-server';
+import { requireChromium, screenshotOf, SERVICE_KEY } from './harness';
+import { HOST, LEDGER_PORT, startLanShop, type LanShop } from './lan-shop';
 
 const { layla, omar } = DEMO_FIXTURES;
 const BRANCH_ID = '5c2d7e10-8a4b-4f6c-9d1e-2b3a4c5d6e7f';
-/** Every till's ledger port (the app's default). */
-const LEDGER_PORT = 47231;
-const SERVICE_PORT = 4010;
-const [TILL_1, TILL_2, SERVICE, NEIGHBOUR] = [0, 1, 2, 3] as const;
+/** The fourth host, after the tills' and the service's. */
+const NEIGHBOUR = 3;
 
 /** Redeemed at Till 1 while the frames are recorded; then redeemed at each till after the replays. */
 const CLAIMED = { code: layla.rewards.availableProduct, phone: layla.phone };
@@ -53,73 +47,28 @@ async function listedInSettings(page: Page): Promise<Array<{ till: string; reach
 }
 
 describe('a host replaying the shop’s recorded traffic fools no till', () => {
-  let lan: Lan;
-  let work: string;
-  let one: LanTill;
-  let two: LanTill;
-  let service: Awaited<ReturnType<typeof startLanService>>;
+  let shop: LanShop;
 
   beforeAll(async () => {
     // Loud, never quiet: without a browser or namespaces this test cannot run, and says why.
     requireChromium();
     requireNetworkNamespaces();
     vi.setConfig({ expect: { poll: { timeout: 15_000, interval: 100 } } });
-    work = await mkdtemp(join(tmpdir(), 'till-replay-e2e-'));
-    const rendererDir = join(work, 'renderer');
-    const bridgesFile = join(work, 'bridges.json');
-    const [, bridges] = await Promise.all([buildRenderer(rendererDir), bundleBridges()]);
-    await writeFile(bridgesFile, JSON.stringify(bridges));
-    lan = await createLan(4);
-    service = await startLanService(lan.hosts[SERVICE]!, {
-      key: SERVICE_KEY,
-      dataFile: join(work, 'service.json'),
-      port: SERVICE_PORT,
-    });
-    const files = { workDir: work, rendererDir, bridgesFile, service: service.at };
-    [one, two] = await Promise.all([
-      startLanTill(lan.hosts[TILL_1]!, files, 'Till 1'),
-      startLanTill(lan.hosts[TILL_2]!, files, 'Till 2'),
-    ]);
-    for (const [till, name] of [
-      [one, 'Till 1'],
-      [two, 'Till 2'],
-    ] as const) {
-      await configureTill(till.call, {
-        baseUrl: service.url,
-        tillName: name,
-        branchId: BRANCH_ID,
-        allowOfflineRedemption: true,
-      });
-      await till.open();
-    }
     // Each finds the other by mDNS and hears from it: the start-up the neighbour records.
-    for (const [till, other] of [
-      [one, 'Till 2'],
-      [two, 'Till 1'],
-    ] as const) {
-      await vi.waitFor(
-        async () => {
-          const listed = await till.call('shopTills');
-          const reachable = listed.ok ? listed.data.tills.filter((seen) => seen.reachable) : [];
-          expect(reachable.map((seen) => seen.till)).toEqual([other]);
-        },
-        { timeout: 20_000, interval: 250 },
-      );
-    }
+    shop = await startLanShop({ hosts: 4, branchId: BRANCH_ID, prefix: 'till-replay-e2e-' });
   }, 180_000);
 
   afterAll(async () => {
-    await Promise.all([one?.close(), two?.close()]);
-    await lan?.remove();
-    if (work) await rm(work, { recursive: true, force: true });
+    await shop?.close();
   });
 
   it('each till caches the customers; then the service goes down and Till 1 redeems a reward', async () => {
+    const { one, two, lan } = shop;
     for (const till of [one, two]) {
       await openCustomer(till.page, layla.phone, layla.name);
       await openCustomer(till.page, omar.phone, omar.name);
     }
-    await lan.cut(SERVICE);
+    await lan.cut(HOST.service);
     // Checked with Till 2 and claimed to it: both answered, so no question.
     expect(await redeemOffline(one.page, CLAIMED.code, CLAIMED.phone, 'POS-1-CLAIMED')).toEqual({
       queued: expect.stringContaining(CLAIMED.code),
@@ -127,6 +76,7 @@ describe('a host replaying the shop’s recorded traffic fools no till', () => {
   });
 
   it('the neighbour replays it all to both tills: nothing is answered, and Settings lists the other till alone', async () => {
+    const { one, two, lan, service, work } = shop;
     const frames = [...(await one.captured()), ...(await two.captured())];
     const keys = deriveShopKeys({ apiKey: SERVICE_KEY, baseUrl: service.url, branchId: BRANCH_ID, programId: null });
     const kinds = new Set(
@@ -137,7 +87,7 @@ describe('a host replaying the shop’s recorded traffic fools no till', () => {
     );
     // The start-up (asks and their answers) and the claim (the check's query, the claim, answers).
     expect([...kinds].sort()).toEqual(['answer', 'ask', 'claim', 'query']);
-    const targets = [TILL_1, TILL_2].map((index) => `${lan.hosts[index]!.address}:${LEDGER_PORT}`);
+    const targets = [HOST.till1, HOST.till2].map((index) => `${lan.hosts[index]!.address}:${LEDGER_PORT}`);
     const replayed = await replayFromHost(lan.hosts[NEIGHBOUR]!, frames, targets, { dir: work, rounds: 2 });
     expect(replayed.sent).toBe(frames.length * targets.length * 2);
     expect(replayed.answeredAt).toEqual({});
@@ -147,6 +97,7 @@ describe('a host replaying the shop’s recorded traffic fools no till', () => {
   });
 
   it('the claim is still seen at Till 2, and neither till is asked the split question or refused', async () => {
+    const { one, two } = shop;
     expect(await redeemOffline(two.page, CLAIMED.code, CLAIMED.phone, 'POS-2-CLAIMED')).toEqual({
       claimedAtCheck: expect.stringMatching(/^Redeemed at Till 1 at .+, waiting to be sent$/),
     });
