@@ -236,15 +236,17 @@ export function createPeerTransport(options: PeerTransportOptions): PeerTranspor
       if (message.kind === 'answer' || message.kind === 'report')
         return Promise.reject(new TypeError('peer transport: an answer goes back on its connection'));
       const expected = message.kind === 'report-ask' ? 'report' : 'answer';
-      return new Promise((resolve) => {
+      return new Promise((resolve, reject) => {
         const socket = track(createConnection({ host: peer.host, port: peer.port }));
         let settled = false;
-        const settle = (result: Exchange): void => {
+        /** Ends the exchange once: with what it came to, or with the error of a message this till could not seal. */
+        const settle = (result: Exchange | Error): void => {
           if (settled) return;
           settled = true;
           clearTimeout(timer);
           socket.destroy();
-          resolve(result);
+          if (result instanceof Error) reject(result);
+          else resolve(result);
         };
         const timer = setTimeout(() => settle({ ok: false, failure: 'timeout' }), timeoutMs);
         socket.once('error', () => settle({ ok: false, failure: 'unreachable' }));
@@ -252,7 +254,14 @@ export function createPeerTransport(options: PeerTransportOptions): PeerTranspor
           // Sealed for the end this connection reached; its nonce is what the answer must name as `inReplyTo`.
           const from = senderFor(socket);
           if (from === null) return settle({ ok: false, failure: 'unreachable' });
-          const { bytes: sealed, nonce: sentNonce } = sealWithNonce(message, keys, from);
+          let sealed: Buffer;
+          let sentNonce: string;
+          try {
+            ({ bytes: sealed, nonce: sentNonce } = sealWithNonce(message, keys, from));
+          } catch (error) {
+            // A bug of this till's, never the peer's failing: the caller hears of it, the process goes on.
+            return settle(error instanceof Error ? error : new Error(String(error)));
+          }
           socket.write(encodeFrame(sealed));
           void receive(socket).then((reply) => {
             if (reply === undefined) return settle({ ok: false, failure: 'unreachable' });
