@@ -1,6 +1,6 @@
 import { createConnection, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { createAddressRateLimit, type AddressRateLimit } from './address-rate-limit';
-import { createAdmission, plainAddress, type AdmissionRefusal } from './admission';
+import { createAdmission, plainAddress, type Admission, type AdmissionRefusal } from './admission';
 import { encodeFrame, readFrame, type FrameRefusal } from './frames';
 import { isLanAddress } from './lan-address';
 import type { ReplayCache } from './replay-cache';
@@ -128,20 +128,24 @@ function checkedLimits(given: Partial<TransportLimits> = {}): TransportLimits {
   return limits;
 }
 
+/** The port's guards against a hostile host: connections per address in a window, and which connections it takes. */
+function guardsOf(limits: TransportLimits): { rate: AddressRateLimit; admission: Admission } {
+  return {
+    rate: createAddressRateLimit({ max: limits.connectionsPerAddress, windowMs: limits.rateWindowMs }),
+    admission: createAdmission({
+      total: limits.maxConnections,
+      reserved: limits.reservedConnections,
+      perAddress: limits.openPerAddress,
+      knownForMs: limits.knownForMs,
+    }),
+  };
+}
+
 export function createPeerTransport(options: PeerTransportOptions): PeerTransport {
   const { keys, tillName, now, seenNonces, onMessage } = options;
   const acceptRemote = options.acceptRemote ?? isLanAddress;
   const limits = checkedLimits(options.limits);
-  const rate: AddressRateLimit = createAddressRateLimit({
-    max: limits.connectionsPerAddress,
-    windowMs: limits.rateWindowMs,
-  });
-  const admission = createAdmission({
-    total: limits.maxConnections,
-    reserved: limits.reservedConnections,
-    perAddress: limits.openPerAddress,
-    knownForMs: limits.knownForMs,
-  });
+  const { rate, admission } = guardsOf(limits);
   const counts: Partial<Record<TransportRefusal, number>> = {};
   const sockets = new Set<Socket>();
   let server: Server | undefined;
