@@ -160,6 +160,7 @@ export function createShopLedgerSwitch(options: ShopLedgerSwitchOptions): ShopLe
           onClaimsChanged: keepClaims(tag, generation, () => made),
           ...(options.report ? { report: options.report } : {}),
           ...(options.askTimeoutMs ? { askTimeoutMs: options.askTimeoutMs } : {}),
+          log,
         });
         made = ledger;
         current = ledger;

@@ -1,24 +1,28 @@
 import { performance } from 'node:perf_hooks';
+import { createAddressProofs } from './address-proofs';
 import type { ClaimLedger } from './claim-ledger';
 import type { Claim } from './claims';
 import type { PeerBook } from './peer-book';
 import type { PeerAddress, PeerTransport } from './peer-transport';
 import type { ShopReportPart } from '../../common/contract';
+import { createReturnCatchUps } from './return-catch-ups';
 import { MAX_CLAIMS_PER_MESSAGE, type OpenedMessage, type ShopMessage } from './wire';
 
 /**
  * What one till of the shop says to its peers and how it answers theirs (docs/shop-ledger.md):
  * the catch-up (every claim a peer holds, page by page), a claim or a query on one reward sent
  * to every peer at once, and the answer to each message a peer sends. What it hears is merged
- * into the ledger; the peers that did not answer are named as the peer book names them.
+ * into the ledger. Only an answer to this till's own message places a till at an address
+ * (`PeerBook.proven`); a hello asks for that proof; the tills that did not answer are named
+ * only when proven (`PeerBook.silentTills`).
  */
 export interface PeerExchanges {
   /** Answers one message from a peer at `remote` (the transport's `onMessage`). */
   answer(message: OpenedMessage, remote: string): ShopMessage | undefined | Promise<ShopMessage | undefined>;
-  /** Every claim `peer` holds, merged; false when it did not answer before `deadline` (monotonic ms). */
-  catchUp(peer: PeerAddress, deadline: number): Promise<boolean>;
-  /** Asks every peer at once for every claim; the names of those that did not answer in time. */
-  catchUpAll(waitMs: number): Promise<string[]>;
+  /** Every claim `peer` holds, merged; the till that answered, or null when none did before `deadline` (monotonic ms). */
+  catchUp(peer: PeerAddress, deadline: number): Promise<string | null>;
+  /** Asks every peer at once for every claim: the tills that answered, and the proven ones that did not in time. */
+  catchUpAll(waitMs: number): Promise<{ answered: string[]; silent: string[] }>;
   /** Asks every peer at once what it holds on one reward; the names of those that did not answer. */
   queryAll(token: string, waitMs: number): Promise<string[]>;
   /** Tells every peer of `claim`; merges what each holds on the reward; the names of those that failed. */
@@ -38,8 +42,14 @@ export interface PeerExchangesOptions {
   askTimeoutMs: number;
   /** This till's report for a period, for another till's `report-ask`; null: none. */
   report?: ((since: string, until: string) => Promise<ShopReportPart | null>) | undefined;
+  /** This till's own name: a hello bearing it is not followed. */
+  tillName: string;
   /** The pauses before a failed catch-up with a till whose link came back is tried again. */
   retryReturnMs?: readonly number[];
+  /** How long an address whose proof failed is not dialled again for a hello. */
+  proofRetryMs?: number;
+  /** A message bearing this till's own name came from `address`: not a hello to follow. */
+  onOwnName?: (address: PeerAddress) => void;
 }
 
 /** Pages of claims read from one peer in one catch-up (128 claims a page). */
@@ -52,42 +62,36 @@ function claimsIn(reply: Extract<OpenedMessage, { kind: 'answer' | 'report' }>):
 /** An `ask` since the epoch: every claim the peer holds (settled ones are dropped there). */
 const EVERY_CLAIM = new Date(0).toISOString();
 
-/**
- * A link that has just come back may still fail an exchange or two: address lookups begun
- * during the cut fail after it (seen on the namespace LAN of test/e2e/shop-lan.test.ts). The
- * catch-up with a till heard from again is tried after these pauses before it is left to the
- * next anti-entropy round, minutes away, so that a conflict names its till within seconds.
- */
-const RETRY_RETURN_MS = [500, 2_000, 5_000];
+/** A till that keeps saying hello from an address it cannot be dialled at costs one dial per this. */
+const PROOF_RETRY_MS = 30_000;
 
 export function createPeerExchanges(options: PeerExchangesOptions): PeerExchanges {
   const { ledger, book, transport, changed, askTimeoutMs } = options;
-  const { peers, failed, isDown, namesOf } = book;
-  const retries = new Set<ReturnType<typeof setTimeout>>();
+  const { peers, failed, isDown, silentTills } = book;
   let stopped = false;
+  // A hello from where its till is not proven: the catch-up is the question whose answer proves it.
+  const proofs = createAddressProofs({
+    prove: async (peer) => (await catchUp(peer, performance.now() + askTimeoutMs)) !== null,
+    retryAfterMs: options.proofRetryMs ?? PROOF_RETRY_MS,
+  });
+  const returns = createReturnCatchUps({ catchUp, askTimeoutMs, retryReturnMs: options.retryReturnMs });
 
-  /** A till heard from again: everything it holds, tried again a few times should the link still stumble. */
-  function catchUpOnReturn(peer: PeerAddress, pauses: readonly number[] = options.retryReturnMs ?? RETRY_RETURN_MS) {
-    void catchUp(peer, performance.now() + askTimeoutMs).then((answered) => {
-      const [pause, ...later] = pauses;
-      if (answered || stopped || pause === undefined) return;
-      const retry = setTimeout(() => {
-        retries.delete(retry);
-        catchUpOnReturn(peer, later);
-      }, pause);
-      // A retry never keeps a process alive by itself.
-      retry.unref?.();
-      retries.add(retry);
-    });
+  /**
+   * The sealed hello: the till's name and port. Where that till is not proven, the address is
+   * dialled and only its answer places the till there (a till that only ever dialled us is so
+   * named, and asked); where it is, and its link was down, it is back and what it holds is
+   * fetched. A hello bearing this till's own name is no till of the shop's.
+   */
+  function hello(message: OpenedMessage, remote: string): void {
+    if (message.port === 0 || stopped) return;
+    const peer = { host: remote, port: message.port };
+    if (message.from === options.tillName) return options.onOwnName?.(peer);
+    if (!book.isProven(peer, message.from)) proofs.request(peer);
+    else if (book.isFailing(peer)) returns.start(peer);
   }
 
   function answer(message: OpenedMessage, remote: string): ShopMessage | undefined | Promise<ShopMessage | undefined> {
-    // The sealed hello: the till's name and port. A till that only ever dialled us is named,
-    // and asked, by it; one whose link was down is back, and what it holds is fetched.
-    if (message.port > 0) {
-      const peer = { host: remote, port: message.port };
-      if (book.heardFrom(peer, message.from)) catchUpOnReturn(peer);
-    }
+    hello(message, remote);
     if (message.kind === 'claim') {
       if (ledger.add(message.claim) === 'added') changed();
       // The claimer learns every claim on the reward this till holds, its own included.
@@ -112,54 +116,66 @@ export function createPeerExchanges(options: PeerExchangesOptions): PeerExchange
   }
 
   /**
-   * Every claim `peer` holds, page by page, merged as they come; false when the peer did not
-   * answer before `deadline` (monotonic ms).
+   * Every claim `peer` holds, page by page, merged as they come; the till that answered, or
+   * null when none did before `deadline` (monotonic ms).
    */
-  async function catchUp(peer: PeerAddress, deadline: number): Promise<boolean> {
+  async function catchUp(peer: PeerAddress, deadline: number): Promise<string | null> {
     let since = EVERY_CLAIM;
+    let till: string | null = null;
     for (let page = 0; page < MAX_PAGES; page += 1) {
       const left = deadline - performance.now();
       if (left <= 0) {
         failed(peer, 'timeout');
-        return false;
+        return null;
       }
       const exchange = await transport.send(peer, { kind: 'ask', since }, left);
       if (!exchange.ok) {
         failed(peer, exchange.failure);
-        return false;
+        return null;
       }
-      book.heardFrom(peer, exchange.reply.from);
+      till = exchange.reply.from;
+      book.proven(peer, till);
       const claims = claimsIn(exchange.reply);
       if (ledger.merge(claims) > 0) changed();
       const last = claims.at(-1)?.at;
       // A short page is the last; a full page all at one instant cannot be paged past.
-      if (claims.length < MAX_CLAIMS_PER_MESSAGE || last === undefined || last === since) return true;
+      if (claims.length < MAX_CLAIMS_PER_MESSAGE || last === undefined || last === since) return till;
       since = last;
     }
-    return true;
+    return till;
   }
 
-  /** Asks every peer at once; the names of those that did not answer in time. */
-  async function catchUpAll(waitMs: number): Promise<string[]> {
+  /** Asks every peer at once: the tills that answered, and the proven ones that did not in time. */
+  async function catchUpAll(waitMs: number): Promise<{ answered: string[]; silent: string[] }> {
     const asked = peers();
     const deadline = performance.now() + waitMs;
-    const answered = await Promise.all(asked.map((peer) => catchUp(peer, deadline)));
-    return namesOf(asked.filter((_peer, index) => !answered[index]));
+    const tills = await Promise.all(asked.map((peer) => catchUp(peer, deadline)));
+    const answered = tills.filter((till): till is string => till !== null);
+    return {
+      answered,
+      silent: silentTills(
+        asked.filter((_peer, index) => tills[index] === null),
+        answered,
+      ),
+    };
   }
 
   /**
    * Sends `message` (a claim or a query on one reward) to every peer in `asked` at once and
-   * merges what each holds on `token`; the peers that did not answer within `waitMs`. A peer
-   * whose link just came back is asked for everything it holds, too.
+   * merges what each holds on `token`; the proven tills that did not answer within `waitMs`
+   * (those in `skipped` neither, which were not asked). A peer whose link just came back is
+   * asked for everything it holds, too.
    */
   async function exchangeOnReward(
     asked: PeerAddress[],
     message: ShopMessage,
     token: string,
     waitMs: number,
-  ): Promise<PeerAddress[]> {
+    skipped: PeerAddress[] = [],
+  ): Promise<string[]> {
     const exchanges = await Promise.all(asked.map((peer) => transport.send(peer, message, waitMs)));
-    const unanswered: PeerAddress[] = [];
+    const unanswered: PeerAddress[] = [...skipped];
+    const answered: string[] = [];
     exchanges.forEach((exchange, index) => {
       const peer = asked[index]!;
       if (!exchange.ok) {
@@ -167,32 +183,31 @@ export function createPeerExchanges(options: PeerExchangesOptions): PeerExchange
         unanswered.push(peer);
         return;
       }
-      const back = book.heardFrom(peer, exchange.reply.from);
+      answered.push(exchange.reply.from);
+      const back = book.proven(peer, exchange.reply.from);
       if (ledger.merge(claimsIn(exchange.reply).filter((held) => held.token === token)) > 0) changed();
-      if (back) catchUpOnReturn(peer);
+      if (back) returns.start(peer);
     });
-    return unanswered;
+    return silentTills(unanswered, answered);
   }
 
   /** A check: every peer asked at once what it holds on one reward (one round trip each, whatever the ledger's size). */
   async function queryAll(token: string, waitMs: number): Promise<string[]> {
-    return namesOf(await exchangeOnReward(peers(), { kind: 'query', token }, token, waitMs));
+    return exchangeOnReward(peers(), { kind: 'query', token }, token, waitMs);
   }
 
-  /** Tells every peer of `claim`; merges what each holds on the reward; those that failed. */
+  /** Tells every peer of `claim`; merges what each holds on the reward; the proven tills that failed. */
   async function announce(claim: Claim): Promise<string[]> {
     const all = peers();
     // Those that timed out a moment ago are not waited for twice; the next check tries them again.
     const skipped = all.filter(isDown);
     const asked = all.filter((peer) => !isDown(peer));
-    const unanswered = await exchangeOnReward(asked, { kind: 'claim', claim }, claim.token, askTimeoutMs);
-    return namesOf([...skipped, ...unanswered]);
+    return exchangeOnReward(asked, { kind: 'claim', claim }, claim.token, askTimeoutMs, skipped);
   }
 
   function stop(): void {
     stopped = true;
-    for (const retry of retries) clearTimeout(retry);
-    retries.clear();
+    returns.stop();
   }
 
   return { answer, catchUp, catchUpAll, queryAll, announce, stop };

@@ -1,10 +1,11 @@
 import { createConnection, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { createAddressRateLimit, type AddressRateLimit } from './address-rate-limit';
-import { createAdmission, plainAddress, type AdmissionRefusal } from './admission';
+import { createAdmission, plainAddress, type Admission, type AdmissionRefusal } from './admission';
 import { encodeFrame, readFrame, type FrameRefusal } from './frames';
 import { isLanAddress } from './lan-address';
 import type { ReplayCache } from './replay-cache';
 import type { ShopKeys } from './shop-secret';
+import { socketEnd } from './socket-ends';
 import {
   MAX_MESSAGE_BYTES,
   openMessage,
@@ -22,9 +23,11 @@ import {
  * frame back (the answer to its `ask` or `claim`). One message per connection keeps the state a
  * hostile host can make a till hold to a single, short-lived, capped buffer.
  *
- * Everything that arrives goes through `openMessage`: the box, the MAC, the window, the replay cache.
- * A refusal closes the connection and is counted by reason; no byte of what was refused is
- * kept or logged.
+ * Everything that arrives goes through `openMessage`: the box, the MAC, the connection's end it
+ * was sealed for, the window, the replay cache. A refusal closes the connection and is counted
+ * by reason; no byte of what was refused is kept or logged. Each message is sealed once its
+ * connection stands, for that connection's far end (`socketEnd`), so what a host records on the
+ * LAN is good for that one connection only.
  */
 
 export interface PeerAddress {
@@ -125,20 +128,24 @@ function checkedLimits(given: Partial<TransportLimits> = {}): TransportLimits {
   return limits;
 }
 
+/** The port's guards against a hostile host: connections per address in a window, and which connections it takes. */
+function guardsOf(limits: TransportLimits): { rate: AddressRateLimit; admission: Admission } {
+  return {
+    rate: createAddressRateLimit({ max: limits.connectionsPerAddress, windowMs: limits.rateWindowMs }),
+    admission: createAdmission({
+      total: limits.maxConnections,
+      reserved: limits.reservedConnections,
+      perAddress: limits.openPerAddress,
+      knownForMs: limits.knownForMs,
+    }),
+  };
+}
+
 export function createPeerTransport(options: PeerTransportOptions): PeerTransport {
   const { keys, tillName, now, seenNonces, onMessage } = options;
   const acceptRemote = options.acceptRemote ?? isLanAddress;
   const limits = checkedLimits(options.limits);
-  const rate: AddressRateLimit = createAddressRateLimit({
-    max: limits.connectionsPerAddress,
-    windowMs: limits.rateWindowMs,
-  });
-  const admission = createAdmission({
-    total: limits.maxConnections,
-    reserved: limits.reservedConnections,
-    perAddress: limits.openPerAddress,
-    knownForMs: limits.knownForMs,
-  });
+  const { rate, admission } = guardsOf(limits);
   const counts: Partial<Record<TransportRefusal, number>> = {};
   const sockets = new Set<Socket>();
   let server: Server | undefined;
@@ -156,16 +163,22 @@ export function createPeerTransport(options: PeerTransportOptions): PeerTranspor
     socket.on('error', () => socket.destroy());
     return socket;
   };
-  const sender = (): Sender => ({ from: tillName, now: new Date(now()), port: listeningPort });
+  /** Who seals a message for the far end of `socket`; null once the socket no longer knows it. */
+  const senderFor = (socket: Socket): Sender | null => {
+    const to = socketEnd(socket.remoteAddress, socket.remotePort);
+    return to === null ? null : { from: tillName, to, now: new Date(now()), port: listeningPort };
+  };
 
   /** One frame in, through `openMessage`; a refusal is counted and closes the connection. */
   async function receive(socket: Socket): Promise<OpenedMessage | undefined> {
+    // The end it arrived at, read before the frame: a message sealed for another is refused.
+    const at = socketEnd(socket.localAddress, socket.localPort) ?? '';
     const frame = await readFrame(socket, { maxBytes: limits.maxFrameBytes, timeoutMs: limits.readTimeoutMs });
     if (!frame.ok) {
       if (frame.reason !== 'closed') refuse(frame.reason, socket);
       return undefined;
     }
-    const opened = openMessage(frame.payload, keys, { now: now(), seenNonces });
+    const opened = openMessage(frame.payload, keys, { now: now(), at, seenNonces });
     if (!opened.ok) {
       refuse(opened.reason, socket);
       return undefined;
@@ -185,13 +198,15 @@ export function createPeerTransport(options: PeerTransportOptions): PeerTranspor
     socket.once('close', () => admission.release(remote));
     const message = await receive(socket);
     if (message === undefined) return;
-    // A valid sealed frame: a till of the shop is there, and keeps a reserved place this shift.
-    admission.know(remote, now());
     // Answers travel back on the asker's own connection, never to the port.
     if (message.kind === 'answer' || message.kind === 'report') return refuse('unexpected-kind', socket);
+    // A fresh request sealed for this very connection: a till of the shop is there, and keeps
+    // a reserved place this shift.
+    admission.know(remote, now());
     const reply = await onMessage(message, remote);
-    if (reply === undefined) socket.end();
-    else socket.end(encodeFrame(sealMessage(reply, keys, sender())));
+    const back = senderFor(socket);
+    if (reply === undefined || back === null) socket.end();
+    else socket.end(encodeFrame(sealMessage(reply, keys, back)));
   }
 
   return {
@@ -225,21 +240,32 @@ export function createPeerTransport(options: PeerTransportOptions): PeerTranspor
       if (message.kind === 'answer' || message.kind === 'report')
         return Promise.reject(new TypeError('peer transport: an answer goes back on its connection'));
       const expected = message.kind === 'report-ask' ? 'report' : 'answer';
-      // The nonce the answer must name as `inReplyTo`.
-      const { bytes: sealed, nonce: sentNonce } = sealWithNonce(message, keys, sender());
-      return new Promise((resolve) => {
+      return new Promise((resolve, reject) => {
         const socket = track(createConnection({ host: peer.host, port: peer.port }));
         let settled = false;
-        const settle = (result: Exchange): void => {
+        /** Ends the exchange once: with what it came to, or with the error of a message this till could not seal. */
+        const settle = (result: Exchange | Error): void => {
           if (settled) return;
           settled = true;
           clearTimeout(timer);
           socket.destroy();
-          resolve(result);
+          if (result instanceof Error) reject(result);
+          else resolve(result);
         };
         const timer = setTimeout(() => settle({ ok: false, failure: 'timeout' }), timeoutMs);
         socket.once('error', () => settle({ ok: false, failure: 'unreachable' }));
         socket.once('connect', () => {
+          // Sealed for the end this connection reached; its nonce is what the answer must name as `inReplyTo`.
+          const from = senderFor(socket);
+          if (from === null) return settle({ ok: false, failure: 'unreachable' });
+          let sealed: Buffer;
+          let sentNonce: string;
+          try {
+            ({ bytes: sealed, nonce: sentNonce } = sealWithNonce(message, keys, from));
+          } catch (error) {
+            // A bug of this till's, never the peer's failing: the caller hears of it, the process goes on.
+            return settle(error instanceof Error ? error : new Error(String(error)));
+          }
           socket.write(encodeFrame(sealed));
           void receive(socket).then((reply) => {
             if (reply === undefined) return settle({ ok: false, failure: 'unreachable' });

@@ -3,7 +3,8 @@ import { isRecord } from '../../common/is-record';
 import { isTillName } from './fields';
 
 /**
- * The tills of the shop this till has heard from, kept across a restart (docs/shop-ledger.md,
+ * The tills of the shop this till has heard from, each proven at its address (it answered this
+ * till's own question there: peer-book.ts), kept across a restart (docs/shop-ledger.md,
  * "Whom it asks"): a till restarted during an outage (the power blinked) must still name the
  * till it can no longer reach, not forget it. Only names, addresses and times, for one shop
  * (its discovery tag): nothing secret, so the file is an ordinary one.

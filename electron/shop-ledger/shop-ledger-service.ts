@@ -8,13 +8,15 @@ import { ReplayCache } from './replay-cache';
 import type { SeenTill } from './seen-tills';
 import type { ShopKeys } from './shop-secret';
 import type { ShopReportPart } from '../../common/contract';
+import type { Logger } from '../log/log';
 
 /**
  * One till's part in the shop ledger (docs/shop-ledger.md): its claims, the peers it tells
  * about them, and the questions it asks them before an offline redemption. Peers are the
- * addresses named in Settings, those discovery finds on the LAN now, and those that
- * answered in the last hours (a till unplugged from the LAN drops out of discovery, yet may
- * have redeemed: it must still be named when it cannot be reached).
+ * addresses named in Settings, those discovery finds on the LAN now, and those where a till
+ * answered this till's own question in the last hours (a till unplugged from the LAN drops
+ * out of discovery, yet may have redeemed: it must still be named when it cannot be reached).
+ * Only such proven tills are ever named: an address nobody has answered at may be nobody's.
  *
  * Two clocks: `now` (injectable) stamps claims and messages and is what peers compare;
  * waits on the network run on the process's monotonic clock, which a test's clock standing
@@ -49,6 +51,8 @@ export interface ShopLedgerOptions {
   syncEveryMs?: number;
   /** This till's report for a period, for another till's `report-ask` (built by the page); null: none. */
   report?: (since: string, until: string) => Promise<ShopReportPart | null>;
+  /** Where the ledger says what a manager may want to know (a message bearing this till's own name). */
+  log?: Pick<Logger, 'warn'>;
 }
 
 /** The other tills' reports: each by its name, and the tills that did not answer. */
@@ -61,8 +65,9 @@ export interface CheckResult {
   /** The winning claim on the reward, when it is another till's: this till must refuse. */
   claimedBy: Claim | null;
   /**
-   * The peers that did not answer in time, which may hold a claim: a till's name when it
-   * answered in the last hours, its address (`host:port`) while it never has.
+   * The tills that did not answer in time, which may hold a claim: each proven at an address
+   * within the last hours (it answered this till there) and answering at none now. An address
+   * nobody has answered at is asked, and never named.
    */
   unreachable: string[];
 }
@@ -72,7 +77,7 @@ export interface ClaimResult {
   winner: Claim;
   /** Whether `winner` is this till's claim. */
   won: boolean;
-  /** Peers that did not take the claim in time (named as in `CheckResult`). */
+  /** Tills that did not take the claim in time (named as in `CheckResult`). */
   unreachable: string[];
 }
 
@@ -106,8 +111,9 @@ export interface ShopLedger {
    */
   sync(): Promise<string[]>;
   /**
-   * The shop's other tills as they are now: each asked (at most `waitMs` in all), whether it
-   * answered, and when it last did (shop clock, ms; null: never). For Settings' live list.
+   * The shop's other tills as they are now: each proven till, asked (at most `waitMs` in all),
+   * whether it answered, and when it last did (shop clock, ms). For Settings' live list: an
+   * address nobody has answered at is no till.
    */
   tills(waitMs?: number): Promise<ShopTillNow[]>;
 }
@@ -146,6 +152,19 @@ function checkedAddress(address: PeerAddress, lowestPort: number): PeerAddress {
 
 export { peerName };
 
+/** Said once per ledger: a message of the shop bearing this till's own name (two tills named alike, or a till dialling itself). */
+function ownNameNotice(log: Pick<Logger, 'warn'> | undefined): (address: PeerAddress) => void {
+  let said = false;
+  return (address) => {
+    if (said) return;
+    said = true;
+    log?.warn(
+      `A message of the shop bearing this till's own name came from ${peerName(address)}; it is ignored. ` +
+        'Two tills may share a name in Settings.',
+    );
+  };
+}
+
 export function createShopLedger(options: ShopLedgerOptions): ShopLedger {
   const { keys, tillName } = options;
   if (!isTillName(tillName)) throw new RangeError('shop ledger: not a till name');
@@ -159,14 +178,17 @@ export function createShopLedger(options: ShopLedgerOptions): ShopLedger {
   const changed = (): void => options.onClaimsChanged?.();
   const syncEveryMs = options.syncEveryMs ?? DEFAULT_SYNC_EVERY_MS;
   let syncTimer: ReturnType<typeof setInterval> | undefined;
+  const onOwnName = ownNameNotice(options.log);
   const book = createPeerBook({
+    self: tillName,
     configured,
     now,
     seenForMs,
+    onOwnName,
     ...(options.seenBefore ? { seenBefore: options.seenBefore } : {}),
     ...(options.onSeen ? { onSeen: options.onSeen } : {}),
   });
-  const { peers, namesOf } = book;
+  const { peers, silentTills } = book;
 
   const transport = createPeerTransport({
     keys,
@@ -178,13 +200,22 @@ export function createShopLedger(options: ShopLedgerOptions): ShopLedger {
     // Messages come only once the ledger listens, when `exchanges` stands.
     onMessage: (message, remote) => exchanges.answer(message, remote),
   });
-  const exchanges = createPeerExchanges({ ledger, book, transport, changed, askTimeoutMs, report: options.report });
+  const exchanges = createPeerExchanges({
+    ledger,
+    book,
+    transport,
+    changed,
+    askTimeoutMs,
+    tillName,
+    onOwnName,
+    report: options.report,
+  });
   const { catchUpAll, queryAll, announce } = exchanges;
 
   /** Anti-entropy: drops the claims of a finished shift, then fetches what every peer holds. */
   async function sync(): Promise<string[]> {
     if (ledger.prune(now(), seenForMs)) changed();
-    return catchUpAll(askTimeoutMs);
+    return (await catchUpAll(askTimeoutMs)).silent;
   }
 
   return {
@@ -251,31 +282,27 @@ export function createShopLedger(options: ShopLedgerOptions): ShopLedger {
       const silent: PeerAddress[] = [];
       exchanges.forEach((exchange, index) => {
         if (!exchange.ok || exchange.reply.kind !== 'report') return void silent.push(asked[index]!);
-        book.heardFrom(asked[index]!, exchange.reply.from);
+        book.proven(asked[index]!, exchange.reply.from);
+        // This till's own report is the page's; its name answering is a loop, not another till.
+        if (exchange.reply.from === tillName) return;
         const { totals, byReward, byCashier } = exchange.reply;
         // One till reached at two addresses answers once.
         tills.set(exchange.reply.from, { totals, byReward, byCashier });
       });
       return {
         tills: [...tills].map(([till, report]) => ({ till, report })),
-        silent: namesOf(silent).filter((name) => !tills.has(name)),
+        silent: silentTills(silent, tills.keys()),
       };
     },
     sync,
 
     async tills(waitMs = askTimeoutMs) {
-      const unreachable = new Set(await catchUpAll(checkedWait(waitMs, 'waitMs')));
+      const answered = new Set((await catchUpAll(checkedWait(waitMs, 'waitMs'))).answered);
       const byName = new Map<string, ShopTillNow>();
-      for (const peer of peers()) {
-        const till = book.nameOf(peer);
-        const heard = book.lastHeardAt(peer);
-        const known = byName.get(till);
-        // One till at two addresses: reachable at either, last heard at the later.
-        byName.set(till, {
-          till,
-          reachable: (known?.reachable ?? false) || !unreachable.has(till),
-          lastHeardAt: Math.max(known?.lastHeardAt ?? 0, heard ?? 0) || null,
-        });
+      for (const { till, at } of book.provenTills()) {
+        // One till at two addresses: once, reachable at either, last heard at the later.
+        const lastHeardAt = Math.max(byName.get(till)?.lastHeardAt ?? 0, at);
+        byName.set(till, { till, reachable: answered.has(till), lastHeardAt });
       }
       return [...byName.values()].sort((a, b) => a.till.localeCompare(b.till));
     },

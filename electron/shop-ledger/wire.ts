@@ -7,6 +7,7 @@ import { isReportPart } from './report-part';
 import { isIsoTime, isMacText, isNonce, isTillName, newNonce } from './fields';
 import { MESSAGE_WINDOW_MS, type ReplayCache } from './replay-cache';
 import { BOX_OVERHEAD, type ShopKeys } from './shop-secret';
+import { isSocketEnd } from './socket-ends';
 
 /**
  * What the tills of a shop say to each other, whatever carries it (docs/shop-ledger.md):
@@ -16,11 +17,12 @@ import { BOX_OVERHEAD, type ShopKeys } from './shop-secret';
  * - `answer`: some of those claims, in reply to one `ask`, `query` or `claim`;
  * - `report-ask` and `report`: one till's end-of-shift figures, for the shop's report.
  * Each is one JSON object with the sender's till name and the port it listens on (the sealed
- * hello: a till that only ever dialled us is still named, and dialled back, by them), its
- * time, a random nonce and an
- * HMAC-SHA256 under the shop's message key over the canonical encoding of the rest, sent in an
- * AES-256-GCM box under the shop's box key (`ShopKeys.box`): nothing of it is readable to a
- * host without the shop's secret, and a box changed on the way does not open.
+ * hello: it names a till, which the receiver dials back to prove before it believes where that
+ * till is), the end of the connection it is sealed for (`to`, socket-ends.ts), its time, a
+ * random nonce and an HMAC-SHA256 under the shop's message key over the canonical encoding of
+ * the rest, sent in an AES-256-GCM box under the shop's box key (`ShopKeys.box`): nothing of it
+ * is readable to a host without the shop's secret, a box changed on the way does not open, and
+ * a box recorded on the way is refused by every till it is sent to again.
  */
 export type ShopMessage =
   | { kind: 'claim'; claim: Claim }
@@ -33,17 +35,23 @@ export type ShopMessage =
   | ({ kind: 'report'; inReplyTo: string } & ShopReportPart)
   | { kind: 'answer'; inReplyTo: string; claims: Claim[] };
 
-/** A message as it was opened: what was said, by which till, when. */
-export type OpenedMessage = ShopMessage & { from: string; port: number; sentAt: string; nonce: string };
+/** A message as it was opened: what was said, by which till, for which connection's end, when. */
+export type OpenedMessage = ShopMessage & { from: string; port: number; to: string; sentAt: string; nonce: string };
 
-/** Who seals a message: its till name, the port its ledger listens on (0: none), and when. */
+/**
+ * Who seals a message and for whom: its till name, the port its ledger listens on (0: none),
+ * the end of the connection that carries it (`socketEnd`: the address and port dialled, or the
+ * asker's for an answer), and when.
+ */
 export interface Sender {
   from: string;
+  to: string;
   now: Date;
   port?: number;
 }
 
-const VERSION = 1;
+/** 2: messages name the connection's end they are sealed for (`to`); a till of version 1 is refused as malformed. */
+const VERSION = 2;
 /** Far above any message the till sends, far below what could strain a till to read. */
 export const MAX_MESSAGE_BYTES = 64 * 1024;
 /** Claims in one answer; a longer list goes in several. ~330 bytes a claim at worst. */
@@ -51,7 +59,7 @@ export const MAX_CLAIMS_PER_MESSAGE = 128;
 /** The envelope (0), an answer's list (1), a claim in it (2): nothing nests deeper. */
 const MAX_DEPTH = 3;
 
-const ENVELOPE_FIELDS = ['from', 'kind', 'mac', 'nonce', 'port', 'sentAt', 'v'];
+const ENVELOPE_FIELDS = ['from', 'kind', 'mac', 'nonce', 'port', 'sentAt', 'to', 'v'];
 const BODY_FIELDS: Record<ShopMessage['kind'], string[]> = {
   claim: ['claim'],
   ask: ['since'],
@@ -72,6 +80,8 @@ export type RefusalReason =
   | 'bad-till'
   | 'too-many-claims'
   | 'forged'
+  /** Sealed for another connection: recorded on the LAN and sent again, to another till or from elsewhere. */
+  | 'misaddressed'
   | 'outside-window'
   | 'replayed'
   | 'replay-cache-full';
@@ -90,7 +100,8 @@ export function sealMessage(message: ShopMessage, keys: ShopKeys, sender: Sender
 export function sealWithNonce(message: ShopMessage, keys: ShopKeys, sender: Sender): { bytes: Buffer; nonce: string } {
   const nonce = newNonce();
   const port = sender.port ?? 0;
-  const unsigned = { ...message, v: VERSION, from: sender.from, port, sentAt: sender.now.toISOString(), nonce };
+  const { from, to } = sender;
+  const unsigned = { ...message, v: VERSION, from, port, to, sentAt: sender.now.toISOString(), nonce };
   const sealed = { ...unsigned, mac: keys.messageMac(canonicalJson(unsigned)).toString('base64url') };
   const shape = readShape(sealed);
   if (!shape.ok) throw new RangeError(`sealMessage: ${shape.reason}`);
@@ -128,13 +139,15 @@ function readShape(
   if (!hasExactly(value, [...ENVELOPE_FIELDS, ...BODY_FIELDS[value.kind]]) || value.v !== VERSION) {
     return { ok: false, reason: 'malformed' };
   }
-  const { from, port, sentAt, nonce, mac } = value;
+  const { from, port, to, sentAt, nonce, mac } = value;
   if (!isTillName(from)) return { ok: false, reason: 'bad-till' };
-  if (!isIsoTime(sentAt) || !isNonce(nonce) || !isMacText(mac)) return { ok: false, reason: 'malformed' };
+  if (!isIsoTime(sentAt) || !isNonce(nonce) || !isMacText(mac) || !isSocketEnd(to)) {
+    return { ok: false, reason: 'malformed' };
+  }
   if (!Number.isSafeInteger(port) || (port as number) < 0 || (port as number) > 65_535) {
     return { ok: false, reason: 'malformed' };
   }
-  const envelope = { from, port: port as number, sentAt, nonce };
+  const envelope = { from, port: port as number, to, sentAt, nonce };
   switch (value.kind) {
     case 'claim':
       // An announcement is the sender's own claim; others' travel in answers.
@@ -167,14 +180,17 @@ function readShape(
 
 /**
  * Reads a message from a peer, refusing with a reason (never throwing) anything that is not
- * a well-formed message of this shop, sent within the window and not seen before. The box is
- * opened first (only a till of the shop can seal one); then the checks run cheapest first, and
- * the nonce is remembered only once the MAC has proved the sender.
+ * a well-formed message of this shop, sealed for the connection's end it arrived at (`at`,
+ * `socketEnd`), sent within the window and not seen before. The box is opened first (only a
+ * till of the shop can seal one); then the checks run cheapest first, and the nonce is
+ * remembered only once the MAC has proved the sender and the end, this connection: a frame
+ * recorded elsewhere and sent again never reaches the memory of nonces, so a flood of them
+ * cannot fill it.
  */
 export function openMessage(
   bytes: Uint8Array,
   keys: ShopKeys,
-  context: { now: number; seenNonces: ReplayCache },
+  context: { now: number; at: string; seenNonces: ReplayCache },
 ): OpenResult {
   if (bytes.byteLength > MAX_MESSAGE_BYTES) return { ok: false, reason: 'too-large' };
   const plain = keys.unbox(bytes);
@@ -188,6 +204,7 @@ export function openMessage(
   if (!keys.verifyMessageMac(canonicalJson(unsigned), Buffer.from(shape.mac, 'base64url'))) {
     return { ok: false, reason: 'forged' };
   }
+  if (shape.message.to !== context.at) return { ok: false, reason: 'misaddressed' };
   const sentAt = Date.parse(shape.message.sentAt);
   if (Math.abs(context.now - sentAt) > MESSAGE_WINDOW_MS) return { ok: false, reason: 'outside-window' };
   const verdict = context.seenNonces.check(shape.message.nonce, sentAt, context.now);

@@ -3,13 +3,15 @@
  * main process where it runs: the check of the other tills and the claim, three tills on
  * loopback. With two peers answering; and with one peer that takes connections and never
  * answers (a till whose cable was pulled mid-exchange), which must cost at most the bounded
- * wait. The bridge call around them is measured in figure 5 (scan to answer).
+ * wait. The bridge call around them is measured in figure 5 (scan to answer). Then the siege
+ * (shop-siege.ts) and the replay of recorded frames (shop-replayed.ts).
  */
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { createShopLedger, type ShopLedger } from '../../electron/shop-ledger/shop-ledger-service';
 import { LOOPBACK } from '../support/free-port';
 import { SHOP_KEYS } from '../support/shop-keys';
 import type { Report } from './report';
+import { replayedFramesFigures } from './shop-replayed';
 import { siegeFigures } from './shop-siege';
 import { threeTills } from './shop-tills';
 import { summarize } from './stats';
@@ -75,4 +77,5 @@ export async function shopFigures(report: Report, redemptions: number): Promise<
     await new Promise<void>((resolve) => silent.close(() => resolve()));
   }
   await siegeFigures(report, 200);
+  await replayedFramesFigures(report, 200);
 }

@@ -41,6 +41,8 @@ export interface LanTill {
   bridgeCalls(): Promise<BridgeCall[]>;
   /** What the till's main process logged since it last started (nothing is printed). */
   log(): Promise<string[]>;
+  /** Every ledger frame the till received since its main process last started, base64: what a host recording the LAN holds. */
+  captured(): Promise<string[]>;
   /**
    * Stops the till's main process (the page server, the core, its ledger and discovery, as on
    * closing the app), starts it again on the same user data and page port, and opens the page
@@ -97,6 +99,7 @@ export async function startLanTill(host: LanHost, files: LanTillFiles, name: str
       open: () => openTillPage(page, main.appUrl),
       bridgeCalls: () => main.client.ask<BridgeCall[]>('calls'),
       log: () => main.client.ask<string[]>('log'),
+      captured: () => main.client.ask<string[]>('captured'),
       async restart() {
         await main.client.stop();
         main = await startMainProcess(host, files, userDataDir, main.port);

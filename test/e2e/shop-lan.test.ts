@@ -10,13 +10,11 @@
  * Hosts: 1 Till 1, 2 Till 2, 3 the service, 4 a host holding idle connections, 5 and 6 hosts
  * flooding the ledger ports.
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEMO_FIXTURES } from '../../sandbox';
-import { createLan, requireNetworkNamespaces, type Lan } from '../support/network-namespace';
+import { requireNetworkNamespaces, type Lan } from '../support/network-namespace';
 import {
   checkCode,
   openCustomer,
@@ -26,16 +24,13 @@ import {
   toldAfterRedeem,
   type ShopOutcome,
 } from './cashier';
-import { buildRenderer, configureTill, requireChromium, screenshotOf, SERVICE_KEY } from './harness';
-import { startLanService, startLanTill, type LanTill } from './lan-tills';
-import { bundleBridges } from './till-server';
+import { requireChromium, screenshotOf } from './harness';
+import { LEDGER_PORT, startLanShop, type LanShop } from './lan-shop';
+import type { LanTill } from './lan-tills';
 
 const { layla, omar } = DEMO_FIXTURES;
 const BRANCH_ID = '5c2d7e10-8a4b-4f6c-9d1e-2b3a4c5d6e7f';
 const SIEGE = 'test/support/netns/siege-host.ts';
-/** Every till's ledger port (the app's default). */
-const LEDGER_PORT = 47231;
-const SERVICE_PORT = 4010;
 const [TILL_1, TILL_2, SERVICE, IDLE_HOST, FLOOD_1, FLOOD_2] = [0, 1, 2, 3, 4, 5] as const;
 
 /** The rewards of the three breaks, one each. */
@@ -48,11 +43,11 @@ const splitQuestion = (till: string) =>
   `${till} can’t be reached: it may have redeemed this reward. Ask at ${till} or redeem anyway.`;
 
 describe('the shop’s tills on hosts of their own: a restart, a siege and a healed split', () => {
+  let shop: LanShop;
   let lan: Lan;
-  let work: string;
   let one: LanTill;
   let two: LanTill;
-  let service: Awaited<ReturnType<typeof startLanService>>;
+  let service: LanShop['service'];
 
   /** Redeems while the other till is out of reach: asked first, then F5, "Redeem anyway". */
   async function redeemAnyway(till: LanTill, reward: { code: string; phone: string }, other: string, order: string) {
@@ -68,55 +63,13 @@ describe('the shop’s tills on hosts of their own: a restart, a siege and a hea
     requireChromium();
     requireNetworkNamespaces();
     vi.setConfig({ expect: { poll: { timeout: 15_000, interval: 100 } } });
-    work = await mkdtemp(join(tmpdir(), 'till-lan-e2e-'));
-    const rendererDir = join(work, 'renderer');
-    const bridgesFile = join(work, 'bridges.json');
-    const [, bridges] = await Promise.all([buildRenderer(rendererDir), bundleBridges()]);
-    await writeFile(bridgesFile, JSON.stringify(bridges));
-    lan = await createLan(6);
-    service = await startLanService(lan.hosts[SERVICE]!, {
-      key: SERVICE_KEY,
-      dataFile: join(work, 'service.json'),
-      port: SERVICE_PORT,
-    });
-    const files = { workDir: work, rendererDir, bridgesFile, service: service.at };
-    [one, two] = await Promise.all([
-      startLanTill(lan.hosts[TILL_1]!, files, 'Till 1'),
-      startLanTill(lan.hosts[TILL_2]!, files, 'Till 2'),
-    ]);
-    for (const [till, name] of [
-      [one, 'Till 1'],
-      [two, 'Till 2'],
-    ] as const) {
-      // No addresses named: the tills find each other by mDNS.
-      await configureTill(till.call, {
-        baseUrl: service.url,
-        tillName: name,
-        branchId: BRANCH_ID,
-        allowOfflineRedemption: true,
-      });
-      await till.open();
-    }
-    // Each hears from the other this shift (Settings' live list asks them now).
-    for (const [till, other] of [
-      [one, 'Till 2'],
-      [two, 'Till 1'],
-    ] as const) {
-      await vi.waitFor(
-        async () => {
-          const listed = await till.call('shopTills');
-          const reachable = listed.ok ? listed.data.tills.filter((seen) => seen.reachable) : [];
-          expect(reachable.map((seen) => seen.till)).toEqual([other]);
-        },
-        { timeout: 20_000, interval: 250 },
-      );
-    }
+    // No addresses named: the tills find each other by mDNS, and each hears from the other.
+    shop = await startLanShop({ hosts: 6, branchId: BRANCH_ID, prefix: 'till-lan-e2e-' });
+    ({ lan, one, two, service } = shop);
   }, 180_000);
 
   afterAll(async () => {
-    await Promise.all([one?.close(), two?.close()]);
-    await lan?.remove();
-    if (work) await rm(work, { recursive: true, force: true });
+    await shop?.close();
   });
 
   it('each till caches the customers while the service is up', async () => {

@@ -57,8 +57,9 @@ function sendRaw(bytes: Uint8Array, localAddress = HOSTILE): Promise<{ reply: Bu
   });
 }
 
-function sealed(message: ShopMessage, from = 'Till 2', keys: ShopKeys = SHOP_KEYS): Buffer {
-  return sealMessage(message, keys, { from, now: new Date(clock.ms) });
+/** Sealed as a till of the shop seals a message to Till 1's port (the hostile host holds the keys only where a test says so). */
+function sealed(message: ShopMessage, from = 'Till 2', keys: ShopKeys = SHOP_KEYS, to = at1): Buffer {
+  return sealMessage(message, keys, { from, to: `${to.host}:${to.port}`, now: new Date(clock.ms) });
 }
 
 const ASK: ShopMessage = { kind: 'ask', since: new Date(0).toISOString() };
@@ -95,7 +96,7 @@ describe('a hostile peer is refused, counted, and the shop still served', () => 
         socket.on('data', (chunk: Buffer) => chunks.push(chunk));
         socket.on('error', () => undefined);
         socket.on('close', () => resolve(Buffer.concat(chunks)));
-        socket.once('connect', () => socket.write(encodeFrame(sealed(ASK))));
+        socket.once('connect', () => socket.write(encodeFrame(sealed(ASK, 'Till 2', SHOP_KEYS, at))));
       });
       expect(reply.length).toBe(0);
       expect(guarded.stats().refusals['not-lan']).toBe(1);

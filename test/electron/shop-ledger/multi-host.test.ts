@@ -1,17 +1,21 @@
 // Three tills of one shop on three hosts: network namespaces this test makes, joined by veth
 // pairs to a bridge, finding each other by mDNS (test/support/network-namespace.ts). Each host
 // runs the till's shop ledger as the main process does (test/support/netns/shop-till.ts).
-// Partitions are made by taking a host's link down. Nothing leaves the machine: where
-// namespaces cannot be made (not Linux, not root, no `ip`), the test fails saying so.
+// Partitions are made by taking a host's link down; a fourth host replays what the tills said
+// and holds connections against them. Nothing leaves the machine: where namespaces cannot be
+// made (not Linux, not root, no `ip`), the test fails saying so.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import type { Claim } from '../../../electron/shop-ledger/claims';
-import type { CheckResult, ClaimResult } from '../../../electron/shop-ledger/shop-ledger-service';
+import type { CheckResult, ClaimResult, ShopTillNow } from '../../../electron/shop-ledger/shop-ledger-service';
 import { createLan, requireNetworkNamespaces, type Lan, type LanHost } from '../../support/network-namespace';
 import { commandChild } from '../../support/netns/command-child';
+import { replayFromHost } from '../../support/replaying-host';
+import { kindsOf } from '../../support/frame-tap';
+import { SHOP_KEYS } from '../../support/shop-keys';
 
 const TILL = 'test/support/netns/shop-till.ts';
 const SIEGE = 'test/support/netns/siege-host.ts';
@@ -26,6 +30,10 @@ interface ShopTill {
   claim(code: string): Promise<ClaimResult>;
   check(code: string): Promise<CheckResult>;
   holder(code: string): Promise<Claim | null>;
+  /** Settings' live list at this till. */
+  tills(): Promise<ShopTillNow[]>;
+  /** Every ledger frame this till received since it started, base64: what a host recording the LAN holds. */
+  captured(): Promise<string[]>;
   stop(): Promise<void>;
 }
 
@@ -43,6 +51,8 @@ async function startTill(host: LanHost, name: string, claims: string): Promise<S
     claim: (code) => client.ask('claim', { code }),
     check: (code) => client.ask('check', { code }),
     holder: (code) => client.ask('holder', { code }),
+    tills: () => client.ask('tills'),
+    captured: () => client.ask('captured'),
     stop: () => client.stop(),
   };
 }
@@ -57,7 +67,7 @@ describe('three tills of one shop on three hosts', () => {
     // Loud, never quiet: without namespaces this test cannot run, and says why.
     requireNetworkNamespaces();
     dir = await mkdtemp(join(tmpdir(), 'till-lan-'));
-    // Three tills, and a fourth host for the siege.
+    // Three tills, and a fourth host for the replays and the siege.
     lan = await createLan(4);
     for (const [index, host] of lan.hosts.slice(0, 3).entries()) {
       tills.push(await startTill(host, `Till ${index + 1}`, claimsOf(index)));
@@ -77,6 +87,35 @@ describe('three tills of one shop on three hosts', () => {
     const result = await tills[1]!.check('RW-LAN0001');
     expect(result).toMatchObject({ claimedBy: { till: 'Till 1' }, unreachable: [] });
   }, 30_000);
+
+  test('a fourth host replays what it recorded at start-up and around a claim: no till is fooled', async () => {
+    const frames = (await Promise.all(tills.map((till) => till.captured()))).flat();
+    // The start-up (asks and their answers) and the claim (queries, the claim, answers) crossed the LAN.
+    const kinds = new Set(
+      kindsOf(
+        frames.map((frame) => Buffer.from(frame, 'base64')),
+        SHOP_KEYS,
+      ),
+    );
+    expect([...kinds].sort()).toEqual(['answer', 'ask', 'claim', 'query']);
+    const targets = lan.hosts.slice(0, 3).map((host) => `${host.address}:${LEDGER_PORT}`);
+    const replayed = await replayFromHost(lan.hosts[3]!, frames, targets, { dir, rounds: 2 });
+    expect(replayed.sent).toBe(frames.length * targets.length * 2);
+    // No replayed request is answered.
+    expect(replayed.answeredAt).toEqual({});
+    for (const [index, till] of tills.entries()) {
+      const others = ['Till 1', 'Till 2', 'Till 3'].filter((name) => name !== till.name);
+      // Settings' list: the two real tills, reachable; never the replaying host, never itself.
+      const listed = (await till.tills()).map(({ till: name, reachable }) => ({ name, reachable }));
+      expect(listed).toEqual(others.map((name) => ({ name, reachable: true })));
+      // Every real till answers, and nothing else is named: no question, no refusal.
+      expect(await till.check(`RW-GHOST${index}`)).toEqual({ claimedBy: null, unreachable: [] });
+    }
+    // The claim recorded stands, and a claim made now still reaches the others.
+    expect((await tills[2]!.check('RW-LAN0001')).claimedBy?.till).toBe('Till 1');
+    expect((await tills[1]!.claim('RW-LAN0005')).unreachable).toEqual([]);
+    expect((await tills[2]!.check('RW-LAN0005')).claimedBy?.till).toBe('Till 2');
+  }, 60_000);
 
   test('Till 1 redeems with its link to Till 2 down, restarts, and the link comes back: Till 2 refuses it', async () => {
     await lan.cut(1);

@@ -1,6 +1,6 @@
 // A till heard from again after a cut (electron/shop-ledger/peer-exchanges.ts): the catch-up
 // with it may fail once more while the link settles, and is then tried again within seconds,
-// not left to the anti-entropy round minutes away.
+// not left to the anti-entropy round minutes away; its messages meanwhile start no second one.
 import { afterEach, expect, test, vi } from 'vitest';
 import { ClaimLedger } from '../../../electron/shop-ledger/claim-ledger';
 import { newClaim } from '../../../electron/shop-ledger/claims';
@@ -19,7 +19,7 @@ afterEach(() => exchanges?.stop());
 /** Till 2's side: Till 1 answers asks with its claim, after failing the first `stumbles` of them. */
 function tillTwo(stumbles: number, retryReturnMs: number[]) {
   const ledger = new ClaimLedger();
-  const book = createPeerBook({ configured: [TILL_1], now: Date.now, seenForMs: 8 * 3_600_000 });
+  const book = createPeerBook({ self: 'Till 2', configured: [TILL_1], now: Date.now, seenForMs: 8 * 3_600_000 });
   const asks: string[] = [];
   const send = vi.fn(async (_peer: PeerAddress, message: ShopMessage): Promise<Exchange> => {
     asks.push(message.kind);
@@ -36,11 +36,12 @@ function tillTwo(stumbles: number, retryReturnMs: number[]) {
     transport: { send },
     changed: () => undefined,
     askTimeoutMs: 200,
+    tillName: 'Till 2',
     retryReturnMs,
   });
   // Till 1 was cut: the last exchange with it failed.
   book.failed(TILL_1, 'unreachable');
-  return { ledger, asks, exchanges };
+  return { ledger, asks, exchanges, book };
 }
 
 test('a catch-up that fails just after the link came back is tried again, and the claim arrives', async () => {
@@ -67,4 +68,16 @@ test('a stopped ledger tries nothing again', async () => {
   two.stop();
   await new Promise((resolve) => setTimeout(resolve, 150));
   expect(asks).toEqual(['query', 'ask']);
+});
+
+test('a till proven before, back after a cut: its hellos start one catch-up, however many it sends', async () => {
+  const { ledger, asks, exchanges: two, book } = tillTwo(0, [20]);
+  book.proven(TILL_1, 'Till 1');
+  book.failed(TILL_1, 'unreachable');
+  const query = { kind: 'query', token: HELD.token, from: 'Till 1', port: TILL_1.port, to: '10.0.0.2:47231' } as const;
+  for (let message = 0; message < 3; message += 1) {
+    two.answer({ ...query, sentAt: new Date().toISOString(), nonce: `n${message}` }, TILL_1.host);
+  }
+  await vi.waitFor(() => expect(ledger.claimsFor(HELD.token)).toEqual([HELD]), { timeout: 2_000 });
+  expect(asks).toEqual(['ask']);
 });

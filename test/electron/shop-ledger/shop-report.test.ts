@@ -33,9 +33,11 @@ describe('one till’s report as it crosses the LAN', () => {
     const now = new Date('2026-11-26T10:00:00.000Z');
     const bytes = sealMessage({ kind: 'report', inReplyTo: 'AAAAAAAAAAAAAAAAAAAAAA', ...PART }, SHOP_KEYS, {
       from: 'Till 2',
+      to: '10.0.0.1:51234',
       now,
     });
-    const opened = openMessage(bytes, SHOP_KEYS, { now: now.getTime(), seenNonces: new ReplayCache() });
+    const at = '10.0.0.1:51234';
+    const opened = openMessage(bytes, SHOP_KEYS, { now: now.getTime(), at, seenNonces: new ReplayCache() });
     expect(opened).toMatchObject({ ok: true, message: { kind: 'report', from: 'Till 2', ...PART } });
   });
 

@@ -1,10 +1,11 @@
-// The messages the tills of a shop exchange (electron/shop-ledger/wire.ts, replay-cache.ts):
-// every kind round-trips, and each way a message can be wrong is refused with its reason,
-// never a thrown error.
+// The messages the tills of a shop exchange (electron/shop-ledger/wire.ts, replay-cache.ts,
+// socket-ends.ts): every kind round-trips, and each way a message can be wrong (old, seen
+// before, sealed for another connection) is refused with its reason, never a thrown error.
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { claimToken, newClaim } from '../../../electron/shop-ledger/claims';
 import { MESSAGE_WINDOW_MS, ReplayCache } from '../../../electron/shop-ledger/replay-cache';
+import { socketEnd } from '../../../electron/shop-ledger/socket-ends';
 import {
   MAX_CLAIMS_PER_MESSAGE,
   MAX_MESSAGE_BYTES,
@@ -18,9 +19,11 @@ import { OTHER_SHOP_KEYS, SHOP_KEYS } from '../../support/shop-keys';
 const NOW = new Date('2026-11-26T10:00:00.000Z');
 const CLAIM = newClaim(SHOP_KEYS, 'RW-LAYLA001', 'Till 1', NOW);
 const ASK_NONCE = 'AAAAAAAAAAAAAAAAAAAAAA';
+/** The end of the connection every message here is sealed for, and read at unless a test says otherwise. */
+const TO = '10.0.0.2:47231';
 
 function seal(message: ShopMessage, from = 'Till 1', now = NOW): Buffer {
-  return sealMessage(message, SHOP_KEYS, { from, now });
+  return sealMessage(message, SHOP_KEYS, { from, to: TO, now });
 }
 
 /** What is inside a box this shop sealed. */
@@ -36,9 +39,9 @@ function plain(text: Uint8Array | string): Buffer {
 }
 
 /** Opens bytes as they arrive; a string is taken as a message's JSON, boxed by a till of the shop. */
-function open(bytes: Uint8Array | string, now = NOW.getTime(), seenNonces = new ReplayCache()) {
+function open(bytes: Uint8Array | string, now = NOW.getTime(), seenNonces = new ReplayCache(), at = TO) {
   const raw = typeof bytes === 'string' ? plain(bytes) : bytes;
-  return openMessage(raw, SHOP_KEYS, { now, seenNonces });
+  return openMessage(raw, SHOP_KEYS, { now, at, seenNonces });
 }
 
 function refusal(bytes: Uint8Array | string, now?: number): RefusalReason | 'opened' {
@@ -64,7 +67,7 @@ describe('a valid message round-trips', () => {
     const result = open(seal(message));
     expect(result).toEqual({
       ok: true,
-      message: { ...message, from: 'Till 1', port: 0, sentAt: NOW.toISOString(), nonce: expect.any(String) },
+      message: { ...message, from: 'Till 1', port: 0, to: TO, sentAt: NOW.toISOString(), nonce: expect.any(String) },
     });
   });
 
@@ -97,6 +100,7 @@ describe('a valid message round-trips', () => {
   test('a box of another shop, or one changed on the way, does not open', () => {
     const theirs = sealMessage({ kind: 'ask', since: NOW.toISOString() }, OTHER_SHOP_KEYS, {
       from: 'Till 1',
+      to: TO,
       now: NOW,
     });
     expect(refusal(theirs)).toBe('unreadable');
@@ -130,7 +134,7 @@ describe('sealMessage refuses to send what a peer would refuse', () => {
 
 describe('a forged or foreign message is refused', () => {
   test("sealed with another shop's secret", () => {
-    const foreign = sealMessage({ kind: 'claim', claim: CLAIM }, OTHER_SHOP_KEYS, { from: 'Till 1', now: NOW });
+    const foreign = sealMessage({ kind: 'claim', claim: CLAIM }, OTHER_SHOP_KEYS, { from: 'Till 1', to: TO, now: NOW });
     // Its box does not open: nothing of it is read.
     expect(refusal(foreign)).toBe('unreadable');
     // Inside another shop's box that somehow opened, its MAC would still not hold.
@@ -142,6 +146,7 @@ describe('a forged or foreign message is refused', () => {
     ['another sender', (json) => (json.from = 'Till 9')],
     ['another time', (json) => (json.sentAt = '2026-11-26T10:00:01.000Z')],
     ['another nonce', (json) => (json.nonce = 'BAAAAAAAAAAAAAAAAAAAAA')],
+    ['another connection’s end', (json) => (json.to = '10.0.0.3:47231')],
     ['a MAC of zeros', (json) => (json.mac = Buffer.alloc(32).toString('base64url'))],
   ])('%s', (_what, change) => {
     expect(refusal(altered({ kind: 'ask', since: '2026-11-26T08:00:00.000Z' }, change))).toBe('forged');
@@ -171,14 +176,57 @@ describe('a forged or foreign message is refused', () => {
 
 describe('the time window', () => {
   const sealed = seal({ kind: 'ask', since: NOW.toISOString() });
+  test('is five minutes either way', () => {
+    expect(MESSAGE_WINDOW_MS).toBe(5 * 60 * 1000);
+  });
+
   test.each([
-    ['exactly two minutes late', MESSAGE_WINDOW_MS, 'opened'],
-    ['exactly two minutes early', -MESSAGE_WINDOW_MS, 'opened'],
-    ['more than two minutes late', MESSAGE_WINDOW_MS + 1, 'outside-window'],
-    ['more than two minutes early', -MESSAGE_WINDOW_MS - 1, 'outside-window'],
+    ['from a till two minutes and a LAN’s delay behind', 2 * 60 * 1000 + 500, 'opened'],
+    ['from a till two minutes and a LAN’s delay ahead', -2 * 60 * 1000 - 500, 'opened'],
+    ['exactly five minutes late', MESSAGE_WINDOW_MS, 'opened'],
+    ['exactly five minutes early', -MESSAGE_WINDOW_MS, 'opened'],
+    ['more than five minutes late', MESSAGE_WINDOW_MS + 1, 'outside-window'],
+    ['more than five minutes early', -MESSAGE_WINDOW_MS - 1, 'outside-window'],
     ['a day late', 24 * 60 * 60 * 1000, 'outside-window'],
   ])('a message read %s: %s', (_what, offset, outcome) => {
     expect(refusal(sealed, NOW.getTime() + offset)).toBe(outcome);
+  });
+});
+
+describe('the connection’s end a message is sealed for', () => {
+  test('a message read at another end is refused, however fresh, before its nonce is remembered', () => {
+    const cache = new ReplayCache();
+    const sealed = seal({ kind: 'claim', claim: CLAIM });
+    // Recorded on the way to 10.0.0.2 and sent to another till, or back to its sender: never taken.
+    for (const elsewhere of ['10.0.0.3:47231', '10.0.0.1:47231', '10.0.0.2:47232', '[fd00::2]:47231']) {
+      expect(open(sealed, NOW.getTime(), cache, elsewhere)).toEqual({ ok: false, reason: 'misaddressed' });
+    }
+    expect(cache.size).toBe(0);
+    // At its own end it opens once, and a second time is a replay.
+    expect(open(sealed, NOW.getTime(), cache).ok).toBe(true);
+    expect(open(sealed, NOW.getTime(), cache)).toEqual({ ok: false, reason: 'replayed' });
+  });
+
+  test.each([
+    ['a name, not an address', 'till-2:47231'],
+    ['no port', '10.0.0.2'],
+    ['port 0', '10.0.0.2:0'],
+    ['IPv6 without brackets', 'fd00::2:47231'],
+    ['an IPv4-mapped address (written as its IPv4)', '[::ffff:10.0.0.2]:47231'],
+    ['upper-case IPv6', '[FD00::2]:47231'],
+    ['a number', 47231],
+  ])('a `to` that is %s is malformed', (_what, to) => {
+    expect(refusal(altered({ kind: 'ask', since: NOW.toISOString() }, (json) => (json.to = to)))).toBe('malformed');
+  });
+
+  test('both sides write an end alike, whatever the socket calls it', () => {
+    expect(socketEnd('::ffff:10.0.0.2', 47231)).toBe('10.0.0.2:47231');
+    expect(socketEnd('10.0.0.2', 47231)).toBe('10.0.0.2:47231');
+    expect(socketEnd('fe80::1%eth0', 47231)).toBe('[fe80::1]:47231');
+    expect(socketEnd('FD00::2', 47231)).toBe('[fd00::2]:47231');
+    expect(socketEnd(undefined, 47231)).toBeNull();
+    expect(socketEnd('10.0.0.2', undefined)).toBeNull();
+    expect(socketEnd('till-2', 47231)).toBeNull();
   });
 });
 
@@ -225,7 +273,7 @@ describe('replays', () => {
 
   test('forged messages are not remembered, so they cannot fill the cache', () => {
     const cache = new ReplayCache({ maxEntries: 1 });
-    const foreign = sealMessage({ kind: 'claim', claim: CLAIM }, OTHER_SHOP_KEYS, { from: 'Till 1', now: NOW });
+    const foreign = sealMessage({ kind: 'claim', claim: CLAIM }, OTHER_SHOP_KEYS, { from: 'Till 1', to: TO, now: NOW });
     expect(open(foreign, NOW.getTime(), cache)).toEqual({ ok: false, reason: 'unreadable' });
     expect(open(OTHER_SHOP_KEYS.unbox(foreign)!.toString('utf8'), NOW.getTime(), cache)).toEqual({
       ok: false,
@@ -256,7 +304,9 @@ describe('hostile input is refused, never thrown', () => {
     ['no kind', altered(ask, (j) => delete j.kind), 'malformed'],
     ['an unknown kind', altered(ask, (j) => (j.kind = 'redeem')), 'unknown-kind'],
     ['a kind from Object.prototype', altered(ask, (j) => (j.kind = 'toString')), 'unknown-kind'],
-    ['another version', altered(ask, (j) => (j.v = 2)), 'malformed'],
+    ['the version before `to`', altered(ask, (j) => ((j.v = 1), delete j.to)), 'malformed'],
+    ['a later version', altered(ask, (j) => (j.v = 3)), 'malformed'],
+    ['no `to`', altered(ask, (j) => delete j.to), 'malformed'],
     ['an extra field', altered(ask, (j) => (j.phone = '+966501234567')), 'malformed'],
     ['a missing field', altered(ask, (j) => delete j.since), 'malformed'],
     ['a field of another kind', altered(ask, (j) => (j.claims = [])), 'malformed'],

@@ -11,7 +11,8 @@
 // It prints {"ready":true,"appUrl":…,"port":n} once the page is served, then takes commands
 // as JSON lines (command-child.ts): {"do":"call","operation":…,"payload":…} calls a bridge
 // handler as the page would; {"do":"calls"} gives the page's bridge calls so far, {"do":"log"}
-// what its main process logged;
+// what its main process logged, {"do":"captured"} every ledger frame it received since it
+// started (base64, as a host recording the LAN holds them: frame-tap.ts);
 // {"do":"stop"} closes the page server and the core (its ledger and discovery), then exits.
 import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
@@ -20,6 +21,7 @@ import { LAN_HOSTS } from '../../../electron/bridge/app-core';
 import { startDiscovery } from '../../../electron/shop-ledger/discovery';
 import type { Operation } from '../../../common/contract';
 import { startTillServer, type PageBridges } from '../../e2e/till-server';
+import { tapLedgerFrames } from '../frame-tap';
 import { serveCommands } from './command-child';
 import { relayToService } from './tcp-relay';
 
@@ -43,6 +45,10 @@ if (userDataDir === undefined || rendererDir === undefined || bridges === undefi
   );
   process.exit(2);
 }
+
+/** The ledger's port in the app's settings (the default): what the tap records. */
+const LEDGER_PORT = 47231;
+const tap = tapLedgerFrames((port) => port === LEDGER_PORT);
 
 const relay = await relayToService({ host: serviceHost, port: Number(servicePort) }, Number(servicePort));
 
@@ -70,6 +76,8 @@ createInterface({ input: process.stdin }).on(
         return server.bridgeCalls;
       case 'log':
         return server.log.lines;
+      case 'captured':
+        return tap.frames().map((frame) => frame.toString('base64'));
       case 'stop':
         await server.close();
         relay.close();

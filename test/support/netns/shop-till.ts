@@ -8,12 +8,15 @@
 // It prints one JSON line per event: {"ready":true} once listening and advertising,
 // {"peers":[…]} when discovery's list changes, and the answer to each command read from
 // standard input as one JSON line (command-child.ts): {"id":n,"do":"claim"|"check"|"holder",
-// "code":"RW-…"} or {"id":n,"do":"stop"} (stops the ledger and discovery, then exits).
+// "code":"RW-…"}, {"id":n,"do":"tills"} (Settings' live list), {"id":n,"do":"captured"} (every
+// ledger frame this till received since it started, base64, as a host recording the LAN holds
+// them: frame-tap.ts) or {"id":n,"do":"stop"} (stops the ledger and discovery, then exits).
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { claimsFile } from '../../../electron/shop-ledger/claim-store';
 import { startDiscovery } from '../../../electron/shop-ledger/discovery';
 import { createShopLedger } from '../../../electron/shop-ledger/shop-ledger-service';
+import { tapLedgerFrames } from '../frame-tap';
 import { SHOP_KEYS } from '../shop-keys';
 import { serveCommands } from './command-child';
 
@@ -35,6 +38,8 @@ if (name === undefined || claims === undefined) {
 }
 
 const say = (line: object): void => void process.stdout.write(`${JSON.stringify(line)}\n`);
+// From the start: what crosses the LAN while the tills start is part of the record.
+const tap = tapLedgerFrames((port) => port === PORT);
 const store = claimsFile(claims);
 const tag = SHOP_KEYS.discoveryTag;
 
@@ -75,6 +80,10 @@ createInterface({ input: process.stdin }).on(
         return ledger.check(code, { waitMs: 1500 });
       case 'holder':
         return ledger.holder(code);
+      case 'tills':
+        return ledger.tills(1500);
+      case 'captured':
+        return tap.frames().map((frame) => frame.toString('base64'));
       case 'stop':
         await discovery.stop();
         await ledger.stop();
