@@ -16,7 +16,7 @@ import { DEFAULT_DB_NAME } from '../../renderer/offline/db/schema';
 import { startSandbox, type RedemptionRecord, type Sandbox } from '../../sandbox';
 import { freePort } from '../support/free-port';
 import { checkCode, openCustomer, openOutbox, outboxCount } from './cashier';
-import { buildRenderer, CHROMIUM_ARGS, CHROMIUM_PATH, requireChromium, VIEWPORT } from './harness';
+import { buildRenderer, CHROMIUM_ARGS, CHROMIUM_PATH, requireChromium, screenshotOf, VIEWPORT } from './harness';
 import { addressOf, callOver, openSocket, runShell, socketUrlOf, stopShell, type Shell } from './shell-process';
 
 const KEY = 'queue-survival-key-2718';
@@ -197,8 +197,10 @@ describe('a queued redemption survives anything short of the disk itself', () =>
     // A browser storage that never saw this till: said so, not a blank till.
     await expect.poll(() => page.getByTestId('work-restored').textContent()).toContain('held none of this till');
     expect(await page.getByTestId('work-restored').textContent()).toContain('1 queued item');
+    await screenshotOf(page, '75-work-restored-new-origin');
     await expectWaiting(1);
     expect(await page.getByTestId('restored-note').textContent()).toContain("Put back from the till's own copy");
+    await screenshotOf(page, '76-outbox-restored-item');
     expect(await sendAndCount(target)).toBe(1);
 
     // Kept: the next plain start stays on the new port.
@@ -297,6 +299,8 @@ describe('a queued redemption survives anything short of the disk itself', () =>
     await page.keyboard.press('F9');
     const storage = page.getByTestId('about-storage');
     await expect.poll(() => storage.getAttribute('data-persisted')).toMatch(/^(true|false|null)$/);
+    await storage.scrollIntoViewIfNeeded();
+    await screenshotOf(page, '77-settings-about-this-till');
     const persisted = await storage.getAttribute('data-persisted');
     expect(await storage.textContent()).toContain(
       persisted === 'true' ? 'keeps this till’s data for good' : 'kept by the till itself',

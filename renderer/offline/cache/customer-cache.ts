@@ -159,7 +159,12 @@ export class CustomerCache {
     return this.db.transaction('rw', [...customerTables(this.db), this.db.rewards], async () => {
       const changes = await this.writeCustomers([customer], fetchedAt);
       const record = changes[0]!.row;
-      await this.rewards.putListed(customer.id, customer.rewards ?? [], record.phoneE164, fetchedAt);
+      await this.rewards.putListed(
+        customer.id,
+        customer.rewards ?? [],
+        { phoneE164: record.phoneE164, name: record.customer.name },
+        fetchedAt,
+      );
       return { record, rewards: await this.rewards.rewardsOf(customer.id) };
     });
   }
@@ -231,6 +236,15 @@ export class CustomerCache {
   /** See cache-search.ts: from memory once the index and listings are loaded. */
   search(text: string, page = 1, perPage = PAGE_SIZE): Promise<CacheSearchResult> {
     return this.searcher.search(text, page, perPage);
+  }
+
+  /**
+   * The cashier's own write (a redemption queued offline): no background write begins until it
+   * is done, and one still reading is rolled back (pacing/search-rhythm.ts `hold`), so "Queued"
+   * waits for at most the one write already sending.
+   */
+  asCashier<T>(work: () => Promise<T>): Promise<T> {
+    return this.rhythm.hold(work);
   }
 
   whenSearchesIdle(): Promise<void> {

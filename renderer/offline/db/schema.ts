@@ -63,6 +63,12 @@ export interface CachedReward {
   customerId: string;
   /** The phone the code belongs to, where known; the offline check needs it. */
   phoneE164: string | null;
+  /**
+   * The owner's name as the cache last knew it (absent on rows of earlier versions): with the
+   * phone, a redemption queued offline needs nothing of the customer tables, which a fill may
+   * be writing, so "Queued" never waits for the fill.
+   */
+  ownerName?: string;
   reward: Reward;
   fetchedAt: string;
   /**

@@ -104,18 +104,21 @@ export class Outbox {
    * in time takes it back, journalled, and the cashier is told no: nothing was promised.
    */
   async queueRedemption(input: QueueRedemptionInput, settings: OutboxSettings): Promise<QueueRedemptionOutcome> {
-    const outcome = await queueRedemption(this.db, input, settings, this.now());
-    if (!outcome.ok) return outcome;
-    this.notify();
-    const problem = await this.keptElsewhere();
-    if (problem === null) return outcome;
-    const doneAt = this.now().toISOString();
-    const taken = await takeBackRedemption(this.db, outcome.item.seq!, async (item) =>
-      notKeptEntry(item, doneAt, problem),
-    );
-    this.notify();
-    // Sent meanwhile (it cannot be, unkept: the replayer waits for the copy too), it stays queued.
-    return taken ? { ok: false, reason: 'not_kept', problem } : outcome;
+    // The cashier waits on this: background writes make way for it, as for their searches.
+    return this.cache.asCashier(async () => {
+      const outcome = await queueRedemption(this.db, input, settings, this.now());
+      if (!outcome.ok) return outcome;
+      this.notify();
+      const problem = await this.keptElsewhere();
+      if (problem === null) return outcome;
+      const doneAt = this.now().toISOString();
+      const taken = await takeBackRedemption(this.db, outcome.item.seq!, async (item) =>
+        notKeptEntry(item, doneAt, problem),
+      );
+      this.notify();
+      // Sent meanwhile (it cannot be, unkept: the replayer waits for the copy too), it stays queued.
+      return taken ? { ok: false, reason: 'not_kept', problem } : outcome;
+    });
   }
 
   /** Null once the main process's copy holds everything written so far; why not, otherwise. */

@@ -8,7 +8,8 @@
 import type { BridgeError, Reward, Settings } from '../../../common/contract';
 import { customerTables } from '../customers/customer-blocks';
 import { findCustomerById } from '../customers/customer-reads';
-import { rewardKey, type AttemptRecord, type OfflineDb, type RedemptionItem } from '../db/schema';
+import type { Table } from 'dexie';
+import { rewardKey, type AttemptRecord, type CachedReward, type OfflineDb, type RedemptionItem } from '../db/schema';
 import { checkRewardOffline, type OfflineCheck } from '../rewards/offline-check';
 import { newItemState } from './new-item';
 
@@ -85,13 +86,38 @@ export async function queueRedemption(
       fields: { order_reference: { problem: 'too_long', max: MAX_ORDER_REFERENCE } },
     };
   }
-  return db.transaction('rw', [db.rewards, db.outbox, ...customerTables(db)], async () => {
+  // A reward cached with its owner's phone and name needs nothing of the customer tables, and
+  // so never waits for a fill writing them; one cached by an earlier version reads its owner.
+  const narrow = await queueIn(db, [db.rewards, db.outbox], input, settings, queuedAt);
+  if (narrow !== OWNER_UNKNOWN) return narrow;
+  const wide = await queueIn(db, [db.rewards, db.outbox, ...customerTables(db)], input, settings, queuedAt);
+  // With the customer tables in the transaction, the owner is always read.
+  if (wide === OWNER_UNKNOWN) throw new Error('The owner of a cached reward could not be read.');
+  return wide;
+}
+
+const OWNER_UNKNOWN = Symbol('the cached reward no longer names its owner');
+const knowsOwner = (row: CachedReward | undefined): boolean => !!row?.phoneE164 && row.ownerName !== undefined;
+
+/** The check and the write, in one transaction over `tables` (with the customer tables, or not). */
+async function queueIn(
+  db: OfflineDb,
+  tables: Table[],
+  input: QueueRedemptionInput,
+  settings: OutboxSettings,
+  queuedAt: Date,
+): Promise<QueueRedemptionOutcome | typeof OWNER_UNKNOWN> {
+  const orderReference = input.orderReference?.trim() || null;
+  const withCustomers = tables.includes(db.customerBlocks);
+  return db.transaction('rw', tables, async () => {
     // Checked inside the transaction: two windows queueing the same code cannot both pass.
-    const check = await checkRewardOffline(db, input, { defaultCountry: settings.defaultCountry, now: queuedAt });
+    const held = await db.rewards.get(rewardKey(input.code));
+    if (!withCustomers && !knowsOwner(held)) return OWNER_UNKNOWN;
+    const check = await checkRewardOffline(db, input, { defaultCountry: settings.defaultCountry, now: queuedAt }, held);
     if (check.verdict !== 'available') {
       return { ok: false as const, reason: 'not_available' as const, check };
     }
-    const owner = await findCustomerById(db, check.customerId!);
+    const ownerName = held?.ownerName ?? (await findCustomerById(db, check.customerId!))?.customer.name ?? '';
     const item: RedemptionItem = {
       kind: 'redeem',
       ...newItemState(queuedAt.toISOString(), input.firstAttemptAt ?? null),
@@ -102,15 +128,14 @@ export async function queueRedemption(
       branchId: settings.branchId,
       orderReference,
       customerId: check.customerId!,
-      customerName: owner?.customer.name ?? '',
+      customerName: ownerName,
       serviceReward: null,
       cashier: input.cashier ?? null,
       ...rewardFacts(check.reward),
     };
     const seq = await db.outbox.add(item);
-    const marked = await db.rewards.update(check.code, { pendingOutboxSeq: seq });
-    // Throwing aborts the transaction: no outbox row without its pending mark.
-    if (marked !== 1) throw new Error(`The cached reward ${check.code} could not be marked pending.`);
+    // The row read above, marked: no outbox row without its pending mark (they commit together).
+    await db.rewards.put({ ...held!, pendingOutboxSeq: seq });
     return { ok: true as const, item: { ...item, seq }, check };
   });
 }

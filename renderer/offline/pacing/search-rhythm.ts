@@ -21,6 +21,8 @@ export interface InterruptibleWrite {
 export class SearchRhythm {
   /** Searches in progress: the index load waits for them between pages (the cashier comes first). */
   private activeSearches = 0;
+  /** The cashier's other work of IndexedDB in progress (`hold`): background writes wait for it too. */
+  private holds = 0;
   /** When the last search ended (monotonic ms), so background writers can tell a cashier at work. */
   private lastSearchEndedAt = Number.NEGATIVE_INFINITY;
   private idleWaiters: (() => void)[] = [];
@@ -47,7 +49,7 @@ export class SearchRhythm {
     } finally {
       this.activeSearches -= 1;
       this.lastSearchEndedAt = performance.now();
-      if (this.activeSearches === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
+      this.resolveIfIdle();
       for (const resolve of this.searchEndWaiters.splice(0)) resolve();
     }
   }
@@ -58,8 +60,32 @@ export class SearchRhythm {
    * already running.
    */
   whenSearchesIdle(): Promise<void> {
-    if (this.activeSearches === 0) return Promise.resolve();
+    if (this.activeSearches === 0 && this.holds === 0) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /**
+   * Runs the cashier's own work of IndexedDB that is not a search (a redemption queued
+   * offline): no background write begins until it is done, and one still reading what it
+   * merges with is rolled back, so the cashier waits for at most the write already sending.
+   * It is not a search: the rhythm that background work fits its pages and writes to (the
+   * pause between searches, the writes a search met) does not count it, or every redemption
+   * would shrink the fill's share of the cashier's pauses.
+   */
+  async hold<T>(work: () => Promise<T>): Promise<T> {
+    this.holds += 1;
+    this.rollBackReadingWrite();
+    try {
+      return await work();
+    } finally {
+      this.holds -= 1;
+      this.resolveIfIdle();
+      for (const resolve of this.searchEndWaiters.splice(0)) resolve();
+    }
+  }
+
+  private resolveIfIdle(): void {
+    if (this.activeSearches === 0 && this.holds === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
   }
 
   /**
@@ -67,7 +93,7 @@ export class SearchRhythm {
    * while one runs, null when none is expected (no search in the last CASHIER_ACTIVE_MS).
    */
   expectedSearchIn(): number | null {
-    if (this.activeSearches > 0) return 0;
+    if (this.activeSearches > 0 || this.holds > 0) return 0;
     const since = performance.now() - this.lastSearchEndedAt;
     if (since >= CASHIER_ACTIVE_MS || this.typicalPauseMs === null) return null;
     return Math.max(0, this.typicalPauseMs - since);
@@ -115,12 +141,18 @@ export class SearchRhythm {
     if (!write?.transaction || write.aborted) return;
     if (!write.metBySearch) this.metBackgroundWrites += 1;
     write.metBySearch = true;
-    if (write.writesSent) return;
+    this.rollBackReadingWrite();
+  }
+
+  /** The interruptible background write, rolled back if it is still reading (not once its writes are sent). */
+  private rollBackReadingWrite(): void {
+    const write = this.interruptible;
+    if (!write?.transaction || write.aborted || write.writesSent) return;
     try {
       write.transaction.abort();
       write.aborted = true;
     } catch {
-      // Already committing: the search waits for that commit, which is nearly done.
+      // Already committing: the cashier waits for that commit, which is nearly done.
     }
   }
 }

@@ -17,7 +17,13 @@ export class RewardCache {
    * redeemed or expired meanwhile: kept (a pending mark must survive) but no longer
    * presented as available.
    */
-  async putListed(customerId: string, listed: readonly Reward[], phoneE164: string, fetchedAt: string): Promise<void> {
+  async putListed(
+    customerId: string,
+    listed: readonly Reward[],
+    owner: { phoneE164: string; name: string },
+    fetchedAt: string,
+  ): Promise<void> {
+    const { phoneE164 } = owner;
     const cached = await this.db.rewards.where('customerId').equals(customerId).toArray();
     const byCode = new Map(cached.map((row) => [row.code, row]));
     const rows: CachedReward[] = listed.map((reward) => {
@@ -28,6 +34,7 @@ export class RewardCache {
         code,
         customerId,
         phoneE164,
+        ownerName: owner.name,
         reward,
         fetchedAt,
         ...(previous?.pendingOutboxSeq !== undefined ? { pendingOutboxSeq: previous.pendingOutboxSeq } : {}),
@@ -49,6 +56,7 @@ export class RewardCache {
         code,
         customerId: reward.customer_id,
         phoneE164: phoneE164 ?? owner?.phoneE164 ?? previous?.phoneE164 ?? null,
+        ...ownerNameOf(owner?.customer.name ?? previous?.ownerName),
         reward,
         fetchedAt,
         ...(previous?.pendingOutboxSeq !== undefined ? { pendingOutboxSeq: previous.pendingOutboxSeq } : {}),
@@ -79,6 +87,7 @@ export class RewardCache {
           code: key,
           customerId: reward.customer_id,
           phoneE164: previous?.phoneE164 ?? phoneE164,
+          ...ownerNameOf(previous?.ownerName),
           reward,
           fetchedAt,
         });
@@ -99,4 +108,9 @@ export class RewardCache {
       .filter((row) => row.pendingOutboxSeq !== undefined || (row.reward.status === 'available' && !row.noLongerListed))
       .sort((a, b) => a.code.localeCompare(b.code));
   }
+}
+
+/** The owner's name where known; nothing (not an empty name) where not. */
+function ownerNameOf(name: string | undefined): { ownerName?: string } {
+  return name === undefined ? {} : { ownerName: name };
 }

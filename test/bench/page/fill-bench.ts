@@ -9,6 +9,10 @@ import { CustomerCache, MAX_RESULTS } from '../../../renderer/offline/cache/cust
 import { parseQuery } from '../../../renderer/offline/search/search-index';
 import { countCustomers } from '../../../renderer/offline/customers/customer-reads';
 import { openOfflineDb } from '../../../renderer/offline/db/open';
+import { attachKeptWrites } from '../../../renderer/offline/db/kept-tables';
+import { defaultTimers } from '../../../renderer/offline/connection/connection-monitor';
+import { MainCopy } from '../../../renderer/offline/outbox/main-copy';
+import { Outbox } from '../../../renderer/offline/outbox/outbox';
 import { COUNTRY } from './search-bench';
 
 export interface FillRun {
@@ -79,6 +83,13 @@ function instrument(
 
 export interface FillBenchResult {
   refresh: FillRun;
+  /**
+   * Redemptions queued offline during the refresh, ms each from the cashier's "redeem" to
+   * "Queued": the outbox's strict transaction and the main process's flush of its copy.
+   */
+  queueDuringFill: number[];
+  /** The till's first redemption of all, before the fill: it also makes the main process's file. */
+  firstQueue: number;
   /** Cashier's searches (`CustomerCache.search`) during the refresh, ms each. */
   searchDuringFill: number[];
   /** The same searches' in-memory index part alone. */
@@ -124,12 +135,75 @@ async function cashier(
   }
 }
 
+/** A customer whose rewards the cashier redeems offline while the fill runs: one code each time. */
+const QUEUE_PHONE = '+966559990001';
+const QUEUE_REWARDS = 400;
+const queueCode = (i: number) => `RW-BENCHQ${String(i).padStart(4, '0')}`;
+
+/**
+ * The customer and their rewards in the cache, and an outbox whose copy is the main process's;
+ * the till's first redemption made (and timed): a till that has queued before has its file.
+ */
+async function queueingTill(cache: CustomerCache): Promise<{ outbox: Outbox; firstQueue: number }> {
+  const at = '2026-11-28T09:00:00.000Z';
+  await cache.putCustomerWithRewards(
+    {
+      id: 'bench-queue-customer',
+      name: 'Bench Queue',
+      phone: '+966 55 999 0001',
+      email: null,
+      birthday: null,
+      status: 'active',
+      cards: [],
+      created_at: at,
+      last_visit_at: null,
+      rewards: Array.from({ length: QUEUE_REWARDS }, (_, i) => ({
+        code: queueCode(i),
+        status: 'available',
+        name: 'Free coffee',
+        description: null,
+        type: 'product',
+        allowed_products: { quantity: 1, products_list: [] },
+        customer_id: 'bench-queue-customer',
+        earned_at: at,
+        expires_at: null,
+        redeemed_at: null,
+      })),
+    },
+    at,
+  );
+  const copy = new MainCopy({ api: window.till, timers: defaultTimers });
+  attachKeptWrites(cache.db, copy);
+  const outbox = new Outbox(cache.db, cache, { copy });
+  const started = performance.now();
+  await queueOne(outbox, QUEUE_REWARDS - 1);
+  return { outbox, firstQueue: performance.now() - started };
+}
+
+const QUEUE_SETTINGS = { allowOfflineRedemption: true, branchId: null, defaultCountry: COUNTRY };
+
+async function queueOne(outbox: Outbox, i: number): Promise<void> {
+  const queued = await outbox.queueRedemption({ code: queueCode(i), phone: QUEUE_PHONE }, QUEUE_SETTINGS);
+  if (!queued.ok) throw new Error(`Not queued: ${JSON.stringify(queued)}`);
+}
+
+/** A cashier redeeming while the service is out of reach: two "Queued" a second, timed. */
+async function queuer(outbox: Outbox, until: () => boolean, samples: number[]): Promise<void> {
+  for (let i = 0; !until() && i < QUEUE_REWARDS - 1; i++) {
+    const started = performance.now();
+    await queueOne(outbox, i);
+    samples.push(performance.now() - started);
+    await sleep(500);
+  }
+}
+
 async function refreshRun(
   cache: CustomerCache,
   options: {
     perPage: number;
     tags: boolean;
     cashier?: { queries: string[]; samples: { full: number[]; index: number[] } };
+    queuer?: { outbox: Outbox; samples: number[] };
   },
 ): Promise<FillRun> {
   const spent = instrument(cache, { tags: options.tags });
@@ -137,9 +211,10 @@ async function refreshRun(
   const metBefore = cache.backgroundWritesMetBySearch;
   const sentBefore = cache.writesSentWithoutReading;
   let filling = true;
-  const searching = options.cashier
-    ? cashier(cache, options.cashier.queries, () => !filling, options.cashier.samples)
-    : Promise.resolve();
+  const searching = Promise.all([
+    options.cashier ? cashier(cache, options.cashier.queries, () => !filling, options.cashier.samples) : null,
+    options.queuer ? queuer(options.queuer.outbox, () => !filling, options.queuer.samples) : null,
+  ]);
   const startedAtEpoch = Date.now();
   const started = performance.now();
   const progress = await refresh.run().finally(() => (filling = false));
@@ -176,10 +251,13 @@ export async function fillBench(options: {
 }): Promise<FillBenchResult> {
   const ours = await freshCache('bench-fill-refresh');
   const samples = { full: [] as number[], index: [] as number[] };
+  const queued: number[] = [];
+  const { outbox, firstQueue } = await queueingTill(ours);
   const refreshed = await refreshRun(ours, {
     perPage: options.perPage,
     tags: true,
     cashier: { queries: options.cashierQueries, samples },
+    queuer: { outbox, samples: queued },
   });
   // The floor the during-fill figure stands on: this machine's own search time, nothing writing.
   const withoutFill = { full: [] as number[], index: [] as number[] };
@@ -243,6 +321,8 @@ export async function fillBench(options: {
   }
   return {
     refresh: refreshed,
+    queueDuringFill: queued,
+    firstQueue,
     searchDuringFill: samples.full,
     indexSearchDuringFill: samples.index,
     searchWithoutFill: withoutFill.full,
