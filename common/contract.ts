@@ -42,6 +42,8 @@ import type {
 } from './settings-contract';
 export * from './link-contract';
 import type { LinkMessage, LinkOutcomeReceipt, LinkOutcomeReport } from './link-contract';
+export * from './data-key-contract';
+import type { DataKeyGrant } from './data-key-contract';
 export * from './shop-contract';
 import type {
   ShopCheck,
@@ -110,6 +112,11 @@ export interface TillOperations {
   saveExport: { payload: ExportFile; result: Result<ExportOutcome> };
   /** The shop's other tills now: each asked, whether it answered, when it last did (Settings' live list). */
   shopTills: { payload: void; result: Result<ShopTills> };
+  /**
+   * The till's data key, for the page to encrypt what it keeps (the till's page only, never
+   * the customer display's); `lost` when the data encrypted before cannot be read with it.
+   */
+  dataKey: { payload: void; result: Result<DataKeyGrant> };
   // ---- the customer display (common/display-model.ts) ----
   /** Shows the sanitised model on the customer display; the answer says whether one is attached. */
   showOnDisplay: { payload: DisplayModel; result: Result<{ displays: number }> };
@@ -187,6 +194,7 @@ export const CHANNELS = {
   saveReportPdf: 'till:report:pdf',
   saveExport: 'till:export:save',
   shopTills: 'till:shop:tills',
+  dataKey: 'till:data-key:get',
   showOnDisplay: 'till:display:show',
   listScreens: 'till:display:screens',
 } as const satisfies Record<Operation, string>;

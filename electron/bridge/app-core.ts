@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { ConnectionMode } from '../../common/contract';
 import { resolveLanguage } from '../../common/interface-language';
-import { openVault } from '../storage/vault';
+import { openTillKeys } from '../storage/till-keys';
 import { openSettings } from '../storage/settings';
 import { openManagerPinStore, withPolicyPin } from '../storage/manager-pin';
 import { createPinGuard } from '../storage/pin-guard';
@@ -67,7 +67,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     computerName: options.computerName ?? hostname,
   });
   const activity = createActivityBoard();
-  const vault = await openVault({ file: join(userDataDir, 'api-key.bin'), cipher, log });
+  const { vault, dataKey } = await openTillKeys({ folder: userDataDir, cipher, log });
   const demo = await openDemoMode({ dir: join(userDataDir, 'demo'), log });
   const pinGuard = createPinGuard({
     // The organisation's policy may give the PIN (docs/operations.md); the till's own otherwise.
@@ -77,7 +77,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     ...(options.pinNow ? { now: options.pinNow } : {}),
     ...(options.pinCost ? { cost: options.pinCost } : {}),
   });
-  secrets = () => [vault.key(), demo.running()?.apiKey].filter((s): s is string => !!s);
+  secrets = () => [vault.key(), demo.running()?.apiKey, ...dataKey.secrets()].filter((s): s is string => !!s);
 
   if (demo.isOn()) {
     // Remembered from the last run; failing here is not fatal, the next call retries.
@@ -93,7 +93,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     const { language, arabicDigits } = settings.get();
     return { language: resolveLanguage(language, systemLanguages()), digits: arabicDigits };
   };
-  const state = tillStateOf({ settings, vault, pinGuard, mode, systemLanguages, wording, policy });
+  const state = tillStateOf({ settings, vault, dataKey, pinGuard, mode, systemLanguages, wording, policy });
   const approval = createManagerApproval({
     guard: pinGuard,
     log,
@@ -159,7 +159,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
         branchId: () => settings.get().branchId,
         knownBaseUrl: () => demo.running()?.baseUrl ?? settings.get().baseUrl,
       }),
-      ...storageOperations({ settings, vault, approval, state, configured, changed: followShop, wording }),
+      ...storageOperations({ settings, vault, dataKey, approval, state, configured, changed: followShop, wording }),
       ...demoOperations({ demo, settings, mode, refusal: approval.refusal, state, changed: followShop, log, wording }),
       ...linking.operations,
       ...display.operations,

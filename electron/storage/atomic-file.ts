@@ -34,3 +34,18 @@ export async function readFileIfExists(path: string): Promise<Buffer | null> {
     throw error;
   }
 }
+
+/**
+ * Flushes a folder's entries to disk, so that a file removed from it (a destroyed key) stays
+ * removed after a power cut. Windows cannot open a folder for this; there the removal itself
+ * is all the OS offers, and nothing is flushed.
+ */
+export async function syncFolder(path: string): Promise<void> {
+  if (process.platform === 'win32') return;
+  const handle = await open(path, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}

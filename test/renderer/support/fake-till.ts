@@ -59,6 +59,14 @@ export function installFakeTill(): FakeTill {
   responders.set('shopHolder', () => ({ ok: true, data: { holder: null } }));
   responders.set('showOnDisplay', () => ({ ok: true, data: { displays: 0 } }));
   responders.set('listScreens', () => ({ ok: true, data: [] }));
+  // The till's data key, as the main process hands it over: 32 random bytes, kept, the same
+  // at every ask of this till.
+  const dataKey = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))));
+  const dataKeyMadeAt = new Date().toISOString();
+  responders.set('dataKey', () => ({
+    ok: true,
+    data: { state: 'ready', key: dataKey, createdAt: dataKeyMadeAt, protection: 'os', kept: true },
+  }));
   return {
     api,
     db,
@@ -98,6 +106,7 @@ export function tillState(
       ...overrides,
     },
     key: { set: true, lastFour: '4821', protection: 'os' },
+    dataKey: { state: 'ready', protection: 'os', kept: true },
     mode,
     systemLanguages: ['en-GB'],
     managed: { locked: [], problem: null, revision: 0 },
