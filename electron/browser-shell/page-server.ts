@@ -3,7 +3,6 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { APP_ORIGIN } from '../app-page/app-protocol';
-import { CONTENT_SECURITY_POLICY } from '../app-page/content-security-policy';
 import type { AppCore } from '../bridge/app-core';
 import { describeError } from '../log/log';
 import { createAccessGuard, type AccessGuard } from './access-guard';
@@ -13,20 +12,11 @@ import { createOneTimeDownloads, DOWNLOAD_PATH_PREFIX, type OneTimeDownloads } f
 import { DISPLAY_PAGE_FILE, DISPLAY_SHELL_PATH } from '../display/display-page';
 import { serveDisplaySocket } from './display-socket';
 import { DISPLAY_SCRIPT_PATH, DISPLAY_SOCKET_PATH } from './socket-paths';
+import { plain, scriptHeaders, send, SHELL_HEADERS, withBridgeScript as withScript } from './http-answers';
 
 /** Under the secret, beside the renderer's files: names the Vite build never produces. */
 export const BRIDGE_SCRIPT_PATH = '/__till/bridge.js';
 export const BRIDGE_SOCKET_PATH = '/__till/socket';
-
-/**
- * Added to every answer, on top of what the `app://` handler sends: the secret is in the page's
- * address, so no Referer may carry it anywhere, and nothing of the app is for other sites.
- */
-const SHELL_HEADERS = {
-  'Referrer-Policy': 'no-referrer',
-  'Cross-Origin-Resource-Policy': 'same-origin',
-  'X-Frame-Options': 'DENY',
-};
 
 export interface PageServer {
   /** The address a person opens, with the secret. */
@@ -195,40 +185,11 @@ function serveDownload(response: ServerResponse, method: string, downloads: OneT
   );
 }
 
-/** The bridge's classic script runs before the app's module script (modules are deferred). */
+/** The till's page with its bridge's script, which runs before the app's module script (modules are deferred). */
 export function withBridgeScript(html: string, scriptPath = BRIDGE_SCRIPT_PATH): string {
-  const end = html.indexOf('</head>');
-  if (end === -1) throw new Error('index.html has no </head> to put the bridge script in.');
-  return `${html.slice(0, end)}<script src=".${scriptPath}"></script>\n${html.slice(end)}`;
+  return withScript(html, scriptPath);
 }
 
 function headOf(request: IncomingMessage) {
   return { host: request.headers.host, origin: request.headers.origin, url: request.url };
-}
-
-function scriptHeaders(): Record<string, string> {
-  return {
-    'Content-Type': 'text/javascript; charset=utf-8',
-    'Content-Security-Policy': CONTENT_SECURITY_POLICY,
-    'X-Content-Type-Options': 'nosniff',
-    'Cache-Control': 'no-cache',
-    ...SHELL_HEADERS,
-  };
-}
-
-function send(
-  response: ServerResponse,
-  method: string,
-  status: number,
-  headers: Record<string, string>,
-  body: string | Buffer,
-): void {
-  const bytes = typeof body === 'string' ? Buffer.from(body) : body;
-  response.writeHead(status, { ...headers, 'Content-Length': String(bytes.length) });
-  response.end(method === 'HEAD' ? undefined : bytes);
-}
-
-/** A refusal or error: a line of text, nothing of the app. */
-function plain(response: ServerResponse, status: number, text: string): void {
-  send(response, 'GET', status, { 'Content-Type': 'text/plain; charset=utf-8', ...SHELL_HEADERS }, `${text}\n`);
 }
