@@ -122,6 +122,11 @@ export interface TillOperations {
   showOnDisplay: { payload: DisplayModel; result: Result<{ displays: number }> };
   /** The screens a display window can open on (Electron); none in the browser shell. */
   listScreens: { payload: void; result: Result<DisplayScreen[]> };
+  /**
+   * Where a browser opens the customer display (the browser shell: a listener of its own, with
+   * its own secret), for Settings to show; null where the display is a window (Electron).
+   */
+  displayAddress: { payload: void; result: Result<{ address: string | null }> };
 }
 
 /** A screen of the till PC, as Settings offers it for the customer display. */
@@ -197,6 +202,7 @@ export const CHANNELS = {
   dataKey: 'till:data-key:get',
   showOnDisplay: 'till:display:show',
   listScreens: 'till:display:screens',
+  displayAddress: 'till:display:address',
 } as const satisfies Record<Operation, string>;
 
 export type Channel = (typeof CHANNELS)[Operation];

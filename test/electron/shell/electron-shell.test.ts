@@ -75,12 +75,23 @@ const electron = vi.hoisted(() => {
     getAllDisplays: () => [{ id: 1, label: 'Built-in', bounds: { x: 0, y: 0, width: 1366, height: 768 } }],
     getDisplayMatching: () => ({ id: 1 }),
   });
+  // The customer display's own partition, set up at start whether or not a screen is chosen.
+  const displaySession = {
+    setPermissionRequestHandler: vi.fn(),
+    setPermissionCheckHandler: vi.fn(),
+    setDevicePermissionHandler: vi.fn(),
+    setDisplayMediaRequestHandler: vi.fn(),
+    webRequest: { onBeforeRequest: vi.fn() },
+    on: vi.fn(),
+    protocol: { handle: vi.fn() },
+  };
   return {
     app,
     windows,
     screen,
     BrowserWindow,
-    session: { defaultSession: session },
+    displaySession,
+    session: { defaultSession: session, fromPartition: vi.fn(() => displaySession) },
     ipcMain: { handle: vi.fn() },
     protocol: { registerSchemesAsPrivileged: vi.fn(), handle: vi.fn() },
     Menu: { buildFromTemplate: vi.fn((template: unknown) => ({ template })), setApplicationMenu: vi.fn() },
@@ -130,6 +141,21 @@ describe('main.ts', () => {
     expect(electron.app.enableSandbox).toHaveBeenCalled();
     expect(electron.app.requestSingleInstanceLock).toHaveBeenCalled();
     expect(electron.protocol.handle).toHaveBeenCalledWith('app', expect.any(Function));
+  });
+
+  test('the till’s session serves the till’s host only; the display gets a partition and host of its own', async () => {
+    const [, serveTill] = electron.protocol.handle.mock.calls[0] as unknown as [
+      string,
+      (r: Request) => Promise<Response>,
+    ];
+    // Refused before any file is read: app://display is not the till session's.
+    expect((await serveTill(new Request('app://display/display.html'))).status).toBe(404);
+    expect((await serveTill(new Request('app://till/display.html'))).status).toBe(404);
+    expect(electron.session.fromPartition).toHaveBeenCalledWith('display');
+    expect(electron.displaySession.protocol.handle).toHaveBeenCalledWith('app', expect.any(Function));
+    // The display's partition is guarded as the till's session is.
+    expect(electron.displaySession.setPermissionRequestHandler).toHaveBeenCalled();
+    expect(electron.displaySession.webRequest.onBeforeRequest).toHaveBeenCalled();
   });
 
   test('registers exactly the contract channels, each reaching the app core with the sender frame URL', async () => {

@@ -59,6 +59,7 @@ export function installFakeTill(): FakeTill {
   responders.set('shopHolder', () => ({ ok: true, data: { holder: null } }));
   responders.set('showOnDisplay', () => ({ ok: true, data: { displays: 0 } }));
   responders.set('listScreens', () => ({ ok: true, data: [] }));
+  responders.set('displayAddress', () => ({ ok: true, data: { address: null } }));
   // The till's data key, as the main process hands it over: 32 random bytes, kept, the same
   // at every ask of this till.
   const dataKey = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))));
