@@ -109,6 +109,7 @@ const OFFLINE_BELOW_TOP = [
   'db/schema.ts',
   'pacing',
   'hashing',
+  'sealing',
   'connection',
   'search',
   'customers',
@@ -126,6 +127,8 @@ const OFFLINE_ROWS = {
   pacing: [],
   // A fast string hash, for the stored ids, the card serials and the refresh's page hashes.
   hashing: [],
+  // Sealing under the till's data key (Web Crypto only): what the core keeps, encrypted at rest.
+  sealing: [],
   connection: [],
   search: ['db', 'db/schema.ts'],
   customers: ['db', 'db/schema.ts', 'pacing', 'hashing', 'search'],
@@ -280,6 +283,22 @@ export default tseslint.config(
               message:
                 'A migration imports only its own folder (migrations/frozen/ holds the code it ran with) and Dexie.',
             },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Sealing is Web Crypto alone (docs/offline.md): no database library, so the tables that
+    // use it and the room itself cannot grow into each other.
+    files: ['renderer/offline/sealing/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...RENDERER_IMPORT_PATTERNS,
+            { group: ['dexie', 'dexie/*'], message: 'sealing/ is Web Crypto alone: it knows nothing of the database.' },
           ],
         },
       ],

@@ -42,6 +42,8 @@ import type {
 } from './settings-contract';
 export * from './link-contract';
 import type { LinkMessage, LinkOutcomeReceipt, LinkOutcomeReport } from './link-contract';
+export * from './data-key-contract';
+import type { DataKeyGrant } from './data-key-contract';
 export * from './shop-contract';
 import type {
   ShopCheck,
@@ -112,6 +114,11 @@ export interface TillOperations {
   saveExport: { payload: ExportFile; result: Result<ExportOutcome> };
   /** The shop's other tills now: each asked, whether it answered, when it last did (Settings' live list). */
   shopTills: { payload: void; result: Result<ShopTills> };
+  /**
+   * The till's data key, for the page to encrypt what it keeps (the till's page only, never
+   * the customer display's); `lost` when the data encrypted before cannot be read with it.
+   */
+  dataKey: { payload: void; result: Result<DataKeyGrant> };
   // ---- the customer display (common/display-model.ts) ----
   /** Shows the sanitised model on the customer display; the answer says whether one is attached. */
   showOnDisplay: { payload: DisplayModel; result: Result<{ displays: number }> };
@@ -124,6 +131,11 @@ export interface TillOperations {
   workCopy: { payload: WorkCopyPayload; result: Result<WorkCopy> };
   /** Whether the browser granted persistent storage, for the log and the till's health. */
   reportStorage: { payload: StorageReport; result: Result<null> };
+  /**
+   * Where a browser opens the customer display (the browser shell: a listener of its own, with
+   * its own secret), for Settings to show; null where the display is a window (Electron).
+   */
+  displayAddress: { payload: void; result: Result<{ address: string | null }> };
 }
 
 /** A screen of the till PC, as Settings offers it for the customer display. */
@@ -196,11 +208,13 @@ export const CHANNELS = {
   saveReportPdf: 'till:report:pdf',
   saveExport: 'till:export:save',
   shopTills: 'till:shop:tills',
+  dataKey: 'till:data-key:get',
   showOnDisplay: 'till:display:show',
   listScreens: 'till:display:screens',
   keepWork: 'till:work:keep',
   workCopy: 'till:work:copy',
   reportStorage: 'till:work:storage',
+  displayAddress: 'till:display:address',
 } as const satisfies Record<Operation, string>;
 
 export type Channel = (typeof CHANNELS)[Operation];

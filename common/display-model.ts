@@ -99,6 +99,13 @@ export interface TillDisplayApi {
   enterPhone(entry: DisplayPhoneEntry): Promise<DisplayEntryReceipt>;
 }
 
+/**
+ * Where the display's page is among the renderer's files. It is served on an origin of its own
+ * (`app://display` in Electron, a listener of its own in the browser shell), never the till's,
+ * so it shares no storage, socket or file with the till's page (docs/security.md).
+ */
+export const DISPLAY_PAGE_FILE = '/display.html';
+
 /** The display's channels, apart from the till's: neither page's bridge reaches the other's. */
 export const DISPLAY_CHANNELS = {
   currentModel: 'display:model:current',

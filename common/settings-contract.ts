@@ -108,6 +108,17 @@ export interface KeyStatus {
   protection: KeyProtection;
 }
 
+/**
+ * What Settings may know of the till's data key (docs/security.md#the-data-key), never the key:
+ * whether this start could read the data from before (`lost` when not), how the sealed key is
+ * protected, and whether it is kept at all (not on a computer without encryption).
+ */
+export interface DataKeyStatus {
+  state: 'ready' | 'lost';
+  protection: KeyProtection;
+  kept: boolean;
+}
+
 export type ConnectionMode = 'unconfigured' | 'demo' | 'service';
 
 export interface ConnectionStatus {
@@ -123,6 +134,8 @@ export interface ConnectionStatus {
 export interface TillState {
   settings: Settings;
   key: KeyStatus;
+  /** The till's data key as Settings says it: how it is protected, whether it is kept (never the key). */
+  dataKey: DataKeyStatus;
   mode: ConnectionMode;
   /**
    * The operating system's preferred languages, most preferred first, as BCP 47 tags

@@ -46,6 +46,13 @@ export interface AppCoreOptions {
   cipher: KeyCipher;
   /** The only origin whose frames may call the bridge, e.g. `app://till`. */
   appOrigin: string;
+  /**
+   * The customer display's own origin (`app://display`; the browser shell's display listener):
+   * the only one whose frames may call the display's channels. None: no display is heard.
+   */
+  displayOrigin?: string;
+  /** Where a browser opens the display, with its listener's secret (the browser shell); none in Electron. */
+  displayAddress?: string;
   /** Raw log sink; the core wraps it so that secrets are redacted. Defaults to the console (warnings and errors). */
   log?: Logger;
   /** Deadline for one request to the loyalty service. */

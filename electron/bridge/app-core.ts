@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { ConnectionMode } from '../../common/contract';
 import { resolveLanguage } from '../../common/interface-language';
-import { openVault } from '../storage/vault';
+import { openTillKeys } from '../storage/till-keys';
 import { openSettings } from '../storage/settings';
 import { storageOperations } from '../storage/storage-operations';
 import { openDemoMode } from '../demo/demo-mode';
@@ -67,13 +67,13 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     computerName: options.computerName ?? hostname,
   });
   const activity = createActivityBoard();
-  const vault = await openVault({ file: join(userDataDir, 'api-key.bin'), cipher, log });
+  const { vault, dataKey } = await openTillKeys({ folder: userDataDir, cipher, log });
   const demo = await openDemoMode({ dir: join(userDataDir, 'demo'), log });
   // What the till has promised (its queue, its journal), kept beside the page's own database.
   const workCopy = await openWorkCopy({ file: join(userDataDir, WORK_COPY_FILE), log });
   const kept = workCopyOperations({ copy: workCopy, log, wording: () => wording() });
   const pinGuard = await openManagerPinGuard({ ...options, policy: policy.reading, log });
-  secrets = () => [vault.key(), demo.running()?.apiKey].filter((s): s is string => !!s);
+  secrets = () => [vault.key(), demo.running()?.apiKey, ...dataKey.secrets()].filter((s): s is string => !!s);
 
   if (demo.isOn()) {
     // Remembered from the last run; failing here is not fatal, the next call retries.
@@ -89,7 +89,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     const { language, arabicDigits } = settings.get();
     return { language: resolveLanguage(language, systemLanguages()), digits: arabicDigits };
   };
-  const state = tillStateOf({ settings, vault, pinGuard, mode, systemLanguages, wording, policy });
+  const state = tillStateOf({ settings, vault, dataKey, pinGuard, mode, systemLanguages, wording, policy });
   const approval = createManagerApproval({
     guard: pinGuard,
     log,
@@ -155,7 +155,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
         branchId: () => settings.get().branchId,
         knownBaseUrl: () => demo.running()?.baseUrl ?? settings.get().baseUrl,
       }),
-      ...storageOperations({ settings, vault, approval, state, configured, changed: followShop, wording }),
+      ...storageOperations({ settings, vault, dataKey, approval, state, configured, changed: followShop, wording }),
       ...demoOperations({ demo, settings, mode, refusal: approval.refusal, state, changed: followShop, log, wording }),
       ...linking.operations,
       ...display.operations,

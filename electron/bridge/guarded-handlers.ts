@@ -19,15 +19,19 @@ export interface GuardNeeds {
   appOrigin: string;
   log: Logger;
   wording: () => Wording;
-  /** What no answer may carry (the API keys). */
+  /** What no answer may carry (the API keys, the data key), but an operation's own hand-over (`Run`). */
   secrets: () => string[];
 }
 
 export function guardedHandlers(operations: OperationTable, needs: GuardNeeds): BridgeHandlers {
-  const { appOrigin, log, wording, secrets } = needs;
+  const { appOrigin, log, wording } = needs;
   const handlers = {} as BridgeHandlers;
   for (const operation of Object.keys(CHANNELS) as Operation[]) {
     const run = operations[operation];
+    const handedOver = run.handsOver;
+    const secrets = handedOver
+      ? () => needs.secrets().filter((secret) => !handedOver().includes(secret))
+      : needs.secrets;
     handlers[CHANNELS[operation]] = async (sender, payload) => {
       if (!isFromOrigin(sender?.url, appOrigin)) {
         log.warn(`Refused ${operation}: the request did not come from the app's own page.`);

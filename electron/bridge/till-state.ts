@@ -1,19 +1,22 @@
 /**
  * What the page may know of the till (`getState`): its settings with the policy over them,
- * whether a key is stored (never the key), the mode, the OS's languages, what the policy
- * locks or why it was refused, and whether a manager PIN is set and whose it is.
+ * whether a key is stored (never the key), how the data key is kept (never the key), the
+ * mode, the OS's languages, what the policy locks or why it was refused, and whether a
+ * manager PIN is set and whose it is.
  */
 import type { ConnectionMode, TillState } from '../../common/contract';
 import type { Wording } from '../messages';
 import type { ManagedSettingsStore } from '../policy/managed-settings';
 import type { PolicyFollower } from '../policy/policy-follower';
 import { describePolicyProblem } from '../policy/policy-reading';
+import type { DataKey } from '../storage/data-key';
 import type { PinGuard } from '../storage/pin-guard';
 import type { Vault } from '../storage/vault';
 
 export interface TillStateNeeds {
   settings: ManagedSettingsStore;
   vault: Vault;
+  dataKey: Pick<DataKey, 'status'>;
   pinGuard: PinGuard;
   mode: () => ConnectionMode;
   systemLanguages: () => string[];
@@ -26,6 +29,7 @@ export function tillStateOf(needs: TillStateNeeds): () => TillState {
   return () => ({
     settings: settings.get(),
     key: vault.status(),
+    dataKey: needs.dataKey.status(),
     mode: needs.mode(),
     systemLanguages: needs.systemLanguages(),
     managed: {

@@ -89,6 +89,8 @@ async function main(): Promise<void> {
           userDataDir: options.userDataDir,
           cipher: createKeyFileCipher(join(options.userDataDir, KEY_FILE)),
           appOrigin,
+          displayOrigin: shell.displayOrigin,
+          displayAddress: shell.displayAddress,
           policySource: machinePolicySource(options.policyFile ? { file: options.policyFile } : {}),
           // Node's idea of the user's locale (LANG, LC_ALL; the OS's on Windows and macOS).
           systemLanguages: () => [Intl.DateTimeFormat().resolvedOptions().locale],
@@ -132,7 +134,8 @@ async function main(): Promise<void> {
   lock.publish(address);
   for (const url of options.links) core.links.receive(url, 'command-line');
   // The customer display's address beside it, for a second screen of this computer only
-  // (docs/screens.md#the-customer-display): one line, as scripts read it.
+  // (docs/screens.md#the-customer-display): a listener of its own, with a secret of its own,
+  // so the display's address opens nothing of the till's. One line, as scripts read it.
   console.log(
     `Loyalty Till is running at ${address} (open it in a browser; Ctrl+C stops it); its customer display is at ${server.displayAddress}`,
   );

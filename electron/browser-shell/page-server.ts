@@ -1,51 +1,57 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { APP_ORIGIN } from '../app-page/app-protocol';
-import { CONTENT_SECURITY_POLICY } from '../app-page/content-security-policy';
 import type { AppCore } from '../bridge/app-core';
 import { describeError } from '../log/log';
-import { createAccessGuard, type AccessGuard } from './access-guard';
+import { createAccessGuard, newAccessSecret, type AccessGuard } from './access-guard';
 import { createPageLinks, MAX_MESSAGE_BYTES, serveBridgeSocket } from './bridge-socket';
 import type { SaveFile } from '../bridge/exports';
 import { createOneTimeDownloads, DOWNLOAD_PATH_PREFIX, type OneTimeDownloads } from './one-time-downloads';
 import { DISPLAY_PAGE_FILE, DISPLAY_SHELL_PATH } from '../display/display-page';
-import { serveDisplaySocket } from './display-socket';
-import { DISPLAY_SCRIPT_PATH, DISPLAY_SOCKET_PATH } from './socket-paths';
+import { startDisplayServer, type DisplayServer } from './display-server';
+import {
+  admitted,
+  admittedSocket,
+  listenOnLoopback,
+  plain,
+  REFUSED_UPGRADE,
+  scriptHeaders,
+  send,
+  sendPage,
+  sendServed,
+  SHELL_HEADERS,
+  withBridgeScript as withScript,
+} from './http-answers';
 
 /** Under the secret, beside the renderer's files: names the Vite build never produces. */
 export const BRIDGE_SCRIPT_PATH = '/__till/bridge.js';
 export const BRIDGE_SOCKET_PATH = '/__till/socket';
 
-/**
- * Added to every answer, on top of what the `app://` handler sends: the secret is in the page's
- * address, so no Referer may carry it anywhere, and nothing of the app is for other sites.
- */
-const SHELL_HEADERS = {
-  'Referrer-Policy': 'no-referrer',
-  'Cross-Origin-Resource-Policy': 'same-origin',
-  'X-Frame-Options': 'DENY',
-};
-
 export interface PageServer {
   /** The address a person opens, with the secret. */
   address: string;
-  /** The customer display's address, beside it: `…/<secret>/display`. */
+  /** The customer display's address, on its own listener with its own secret: `http://127.0.0.1:<port>/<secret>/display`. */
   displayAddress: string;
   guard: AccessGuard;
+  /** The customer display's listener: its origin and guard. */
+  display: Pick<DisplayServer, 'origin' | 'guard'>;
   /** The core made for this server's origin. */
   core: AppCore;
-  /** Stops listening and closes every page's socket. */
+  /** Stops listening (both listeners) and closes every page's socket. */
   close(): Promise<void>;
 }
 
 export interface PageServerOptions {
   /**
-   * Makes the core once the port, and so the page's origin (the bridge's only sender), is known;
-   * `saveFile` is this shell's way out for an export (a download served once), for the core.
+   * Makes the core once the ports, and so the page's origin (the bridge's only sender) and the
+   * display's (the display channels' only sender), are known; `saveFile` is this shell's way
+   * out for an export (a download served once), for the core.
    */
-  createCore: (appOrigin: string, shell: { saveFile: SaveFile }) => Promise<AppCore>;
+  createCore: (
+    appOrigin: string,
+    shell: { saveFile: SaveFile; displayOrigin: string; displayAddress: string },
+  ) => Promise<AppCore>;
   /** The `app://` protocol handler (`createAppProtocolHandler`): the same files and headers as in Electron. */
   appProtocol: (request: Request) => Promise<Response>;
   /** The bundled `page-bridge.ts`. */
@@ -53,6 +59,8 @@ export interface PageServerOptions {
   /** The bundled `display-bridge.ts`: the customer display's page gets this, never the till's. */
   displayScript: string;
   secret: string;
+  /** The customer display's listener's own secret; a new one by default. */
+  displaySecret?: string;
   /** 0 for a free port. */
   port?: number;
 }
@@ -60,29 +68,40 @@ export interface PageServerOptions {
 /**
  * The browser shell's web server, on 127.0.0.1 only: every request and WebSocket upgrade
  * passes the access guard first; pages and files come from the app's own protocol handler,
- * with the bridge's script added to index.html; the bridge itself is a WebSocket.
+ * with the bridge's script added to index.html; the bridge itself is a WebSocket. The customer
+ * display has a listener of its own (`display-server.ts`), so an origin of its own: this one
+ * serves it nothing.
  */
 export async function startPageServer(options: PageServerOptions): Promise<PageServer> {
   const { appProtocol, bridgeScript, secret } = options;
   // No request is answered until the core exists; nobody knows the secret before then anyway.
   const server: Server = createServer();
-  // Loopback only: nothing on the network can connect, whatever the guard says.
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const guard = createAccessGuard({ port: (server.address() as AddressInfo).port, secret });
-  const downloads = createOneTimeDownloads();
-  let core: AppCore;
+  const guard = createAccessGuard({ port: await listenOnLoopback(server, options.port ?? 0), secret });
+  let display: DisplayServer;
   try {
-    core = await options.createCore(guard.appOrigin, { saveFile: downloads.offer });
+    display = await startDisplayServer({
+      appProtocol,
+      displayScript: options.displayScript,
+      secret: options.displaySecret ?? newAccessSecret(),
+    });
   } catch (error) {
     server.close();
     throw error;
   }
+  const downloads = createOneTimeDownloads();
+  let core: AppCore;
+  try {
+    core = await options.createCore(guard.appOrigin, {
+      saveFile: downloads.offer,
+      displayOrigin: display.origin,
+      displayAddress: display.address,
+    });
+  } catch (error) {
+    server.close();
+    await display.close();
+    throw error;
+  }
+  display.serve(core);
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   const pageLinks = createPageLinks(core.links);
 
@@ -95,61 +114,26 @@ export async function startPageServer(options: PageServerOptions): Promise<PageS
   });
 
   async function answer(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const verdict = guard.check(headOf(request), { websocket: false });
-    if (!verdict.allowed) return plain(response, verdict.status, verdict.reason);
-    if ('redirectTo' in verdict) {
-      response.writeHead(307, { ...SHELL_HEADERS, Location: verdict.redirectTo, 'Content-Length': '0' });
-      response.end();
-      return;
-    }
-    const method = request.method ?? 'GET';
-    // Files are only read here (the bridge is the socket): TRACE, PUT and the rest are refused
-    // before the request reaches the app:// handler, which could not even make a Request of some.
-    if (method !== 'GET' && method !== 'HEAD') {
-      response.setHeader('Allow', 'GET, HEAD');
-      return plain(response, 405, 'Method not allowed');
-    }
-    if (verdict.path === BRIDGE_SCRIPT_PATH) return send(response, method, 200, scriptHeaders(), bridgeScript);
-    if (verdict.path.startsWith(DOWNLOAD_PATH_PREFIX)) return serveDownload(response, method, downloads, verdict.path);
-    // ---- the customer display: its page with its own bridge, never the till's ----
-    if (verdict.path === DISPLAY_SCRIPT_PATH) {
-      if (method !== 'GET' && method !== 'HEAD') return plain(response, 405, 'Method not allowed');
-      return send(response, method, 200, scriptHeaders(), options.displayScript);
-    }
-    if (verdict.path === DISPLAY_SHELL_PATH || verdict.path === DISPLAY_PAGE_FILE) {
-      const served = await appProtocol(new Request(`${APP_ORIGIN}${DISPLAY_PAGE_FILE}`, { method }));
-      const headers: Record<string, string> = { ...Object.fromEntries(served.headers), ...SHELL_HEADERS };
-      delete headers['content-length'];
-      if (served.status !== 200) return plain(response, served.status, 'The customer display is missing.');
-      return send(response, method, 200, headers, withBridgeScript(await served.text(), DISPLAY_SCRIPT_PATH));
-    }
+    const allowed = admitted(guard, request, response);
+    if (!allowed) return;
+    const { path, method } = allowed;
+    if (path === BRIDGE_SCRIPT_PATH) return send(response, method, 200, scriptHeaders(), bridgeScript);
+    if (path.startsWith(DOWNLOAD_PATH_PREFIX)) return serveDownload(response, method, downloads, path);
+    // The customer display is not served on the till's origin, by any of its names.
+    if (path === DISPLAY_SHELL_PATH || path === DISPLAY_PAGE_FILE)
+      return plain(response, 404, 'The customer display has an address of its own; "npm start" printed it.');
     // The request Electron would make for the same file: `app://till/<path>`.
-    const served = await appProtocol(new Request(`${APP_ORIGIN}${verdict.path}`, { method }));
-    const headers: Record<string, string> = { ...Object.fromEntries(served.headers), ...SHELL_HEADERS };
-    delete headers['content-length']; // `send` sets it for the bytes actually sent
-    if (served.status === 200 && served.headers.get('content-type')?.startsWith('text/html')) {
-      // The page's one difference from Electron's: the bridge arrives as a script, not a preload.
-      const html = withBridgeScript(await served.text());
-      return send(response, method, 200, headers, html);
-    }
-    const body = method === 'HEAD' ? '' : Buffer.from(await served.arrayBuffer());
-    return send(response, method, served.status, headers, body);
+    const served = await appProtocol(new Request(`${APP_ORIGIN}${path}`, { method }));
+    // The page's one difference from Electron's: the bridge arrives as a script, not a preload.
+    if (served.status === 200 && served.headers.get('content-type')?.startsWith('text/html'))
+      return sendPage(response, method, served, BRIDGE_SCRIPT_PATH);
+    return sendServed(response, method, served);
   }
 
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const verdict = guard.check(headOf(request), { websocket: true });
-    if (verdict.allowed && 'path' in verdict && verdict.path === DISPLAY_SOCKET_PATH) {
-      sockets.handleUpgrade(request, socket, head, (webSocket) =>
-        serveDisplaySocket(webSocket, {
-          hub: core.display,
-          senderUrl: `${guard.appOrigin}${DISPLAY_SHELL_PATH}`,
-          log: core.log,
-        }),
-      );
-      return;
-    }
-    if (!verdict.allowed || !('path' in verdict) || verdict.path !== BRIDGE_SOCKET_PATH) {
-      socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    // The till's bridge only: the display's socket is on the display's listener.
+    if (admittedSocket(guard, request) !== BRIDGE_SOCKET_PATH) {
+      socket.end(REFUSED_UPGRADE);
       return;
     }
     sockets.handleUpgrade(request, socket, head, (webSocket) =>
@@ -159,16 +143,21 @@ export async function startPageServer(options: PageServerOptions): Promise<PageS
 
   return {
     address: guard.address,
-    displayAddress: `${guard.address.replace(/\/$/, '')}${DISPLAY_SHELL_PATH}`,
+    displayAddress: display.address,
     guard,
+    display: { origin: display.origin, guard: display.guard },
     core,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const client of sockets.clients) client.terminate();
-        sockets.close();
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close: async () => {
+      await Promise.all([
+        new Promise<void>((resolve) => {
+          for (const client of sockets.clients) client.terminate();
+          sockets.close();
+          server.close(() => resolve());
+          server.closeAllConnections();
+        }),
+        display.close(),
+      ]);
+    },
   };
 }
 
@@ -195,40 +184,7 @@ function serveDownload(response: ServerResponse, method: string, downloads: OneT
   );
 }
 
-/** The bridge's classic script runs before the app's module script (modules are deferred). */
+/** The till's page with its bridge's script, which runs before the app's module script (modules are deferred). */
 export function withBridgeScript(html: string, scriptPath = BRIDGE_SCRIPT_PATH): string {
-  const end = html.indexOf('</head>');
-  if (end === -1) throw new Error('index.html has no </head> to put the bridge script in.');
-  return `${html.slice(0, end)}<script src=".${scriptPath}"></script>\n${html.slice(end)}`;
-}
-
-function headOf(request: IncomingMessage) {
-  return { host: request.headers.host, origin: request.headers.origin, url: request.url };
-}
-
-function scriptHeaders(): Record<string, string> {
-  return {
-    'Content-Type': 'text/javascript; charset=utf-8',
-    'Content-Security-Policy': CONTENT_SECURITY_POLICY,
-    'X-Content-Type-Options': 'nosniff',
-    'Cache-Control': 'no-cache',
-    ...SHELL_HEADERS,
-  };
-}
-
-function send(
-  response: ServerResponse,
-  method: string,
-  status: number,
-  headers: Record<string, string>,
-  body: string | Buffer,
-): void {
-  const bytes = typeof body === 'string' ? Buffer.from(body) : body;
-  response.writeHead(status, { ...headers, 'Content-Length': String(bytes.length) });
-  response.end(method === 'HEAD' ? undefined : bytes);
-}
-
-/** A refusal or error: a line of text, nothing of the app. */
-function plain(response: ServerResponse, status: number, text: string): void {
-  send(response, 'GET', status, { 'Content-Type': 'text/plain; charset=utf-8', ...SHELL_HEADERS }, `${text}\n`);
+  return withScript(html, scriptPath);
 }

@@ -18,8 +18,10 @@ export interface DisplayNeeds {
   /** Where a keypad entry reaches the till's page: as a link does. */
   links: { hand(message: LinkMessage): boolean };
   shell: {
-    /** The app's origin: a display window's page is `<origin>/display…`. */
-    appOrigin: string;
+    /** The display's own origin (`app://display`, the browser shell's display listener); none: no display is heard. */
+    displayOrigin?: string;
+    /** Where a browser opens the display (the browser shell's display listener, with its secret). */
+    displayAddress?: string;
     /** The screens a display window can open on (Electron's `screen`); none where the shell has no windows. */
     screens?: () => DisplayScreen[];
   };
@@ -27,13 +29,13 @@ export interface DisplayNeeds {
 
 export function customerDisplay(needs: DisplayNeeds): {
   hub: DisplayHub;
-  operations: OperationTable<'showOnDisplay' | 'listScreens'>;
+  operations: OperationTable<'showOnDisplay' | 'listScreens' | 'displayAddress'>;
 } {
   const { links, shell } = needs;
   const hub = createDisplayHub({
     log: needs.log,
     toTill: (message) => links.hand(message),
-    isDisplaySender: (sender) => isDisplayPage(sender?.url, shell.appOrigin),
+    isDisplaySender: (sender) => isDisplayPage(sender?.url, shell.displayOrigin),
   });
   const op = operationMaker(needs.wording);
   return {
@@ -41,6 +43,10 @@ export function customerDisplay(needs: DisplayNeeds): {
     operations: {
       showOnDisplay: op(displayModelSchema, async (model) => ({ ok: true, data: { displays: hub.show(model) } })),
       listScreens: op(payloads.noPayload, async () => ({ ok: true, data: shell.screens?.() ?? [] })),
+      displayAddress: op(payloads.noPayload, async () => ({
+        ok: true,
+        data: { address: shell.displayAddress ?? null },
+      })),
     },
   };
 }

@@ -1,11 +1,24 @@
-import { BrowserWindow, ipcMain, screen, type WebContents } from 'electron';
+import { BrowserWindow, ipcMain, net, screen, session, type WebContents } from 'electron';
 import { CHANNELS, type TillState } from '../../common/contract';
 import { DISPLAY_CHANNELS, DISPLAY_PUSH_CHANNEL } from '../../common/display-model';
-import { APP_ORIGIN } from '../app-page/app-protocol';
+import {
+  APP_ORIGIN,
+  APP_SCHEME,
+  createAppProtocolHandler,
+  DISPLAY_HOST,
+  DISPLAY_ORIGIN,
+} from '../app-page/app-protocol';
 import type { AppCore } from '../bridge/app-core';
 import { displayBounds, listScreens, type ScreenInfo } from '../display/display-placement';
 import { DISPLAY_PAGE_FILE } from '../display/display-page';
+import { guardSession } from './web-contents-guards';
 import { secureWebPreferences } from './window';
+
+/**
+ * The display window's session: a partition of its own, in memory (no `persist:`), so the
+ * display's page shares no storage, cache or cookie with the till's, and keeps none on disk.
+ */
+export const DISPLAY_PARTITION = 'display';
 
 /** How often the chosen screen is read again from the settings (Settings may change it). */
 const SETTINGS_POLL_MS = 3000;
@@ -26,15 +39,33 @@ export interface CustomerDisplayWindow {
  * till window's web preferences (sandbox, context isolation, no Node) with its own preload,
  * which exposes the display's operations only, and the app-wide guards (navigation, new
  * windows, permissions) apply to it as to every web contents.
+ *
+ * Its page is on a host of its own, `app://display`, in a session of its own (`DISPLAY_PARTITION`),
+ * whose `app://` handler serves the display's page and the files it names, nothing of the
+ * till's; that session gets the same limits as the till's (`guardSession`), and every response
+ * the same Content-Security-Policy. So the display's page can open neither the till's
+ * IndexedDB nor its files, and the bridge refuses its origin on every till channel.
  */
 export function startCustomerDisplay(options: {
   core: AppCore;
   preloadPath: string;
   devTools: boolean;
+  /** The built renderer (`dist/renderer`): the display's host serves its display page. */
+  rendererRoot: string;
   /** The till's own window, to mark the cashier's screen. */
   mainWindow: () => BrowserWindow | null;
 }): CustomerDisplayWindow {
   const { core, preloadPath, devTools } = options;
+  const displaySession = session.fromPartition(DISPLAY_PARTITION);
+  displaySession.protocol.handle(
+    APP_SCHEME,
+    createAppProtocolHandler({
+      rootDir: options.rendererRoot,
+      fetchFile: (url) => net.fetch(url),
+      hosts: [DISPLAY_HOST],
+    }),
+  );
+  guardSession(displaySession, core.log);
   let window: BrowserWindow | null = null;
   let detach: (() => void) | null = null;
   /** Where the window was last put, so that the settings' poll moves it only on a change. */
@@ -85,7 +116,7 @@ export function startCustomerDisplay(options: {
       focusable: true,
       title: 'Loyalty Till: customer display',
       backgroundColor: '#000000',
-      webPreferences: secureWebPreferences({ preloadPath, devTools }),
+      webPreferences: { ...secureWebPreferences({ preloadPath, devTools }), partition: DISPLAY_PARTITION },
     });
     created.setMenu(null);
     // The display never goes anywhere, not even to the till's own page (the app-wide guards
@@ -100,7 +131,7 @@ export function startCustomerDisplay(options: {
         window = null;
       }
     });
-    await created.loadURL(`${APP_ORIGIN}${DISPLAY_PAGE_FILE}`);
+    await created.loadURL(`${DISPLAY_ORIGIN}${DISPLAY_PAGE_FILE}`);
   }
 
   const replace = () =>

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { CHANNELS, LINK_PUSH_CHANNEL } from '../../common/contract';
 import { createAppCore, LAN_HOSTS, type AppCore } from '../bridge/app-core';
 import { startDiscovery } from '../shop-ledger/discovery';
-import { APP_ORIGIN, APP_SCHEME, createAppProtocolHandler } from '../app-page/app-protocol';
+import { APP_HOST, APP_ORIGIN, APP_SCHEME, createAppProtocolHandler, DISPLAY_ORIGIN } from '../app-page/app-protocol';
 import { buildAppMenu } from './app-menu';
 import { createFileLogger } from './electron-log-file';
 import { createRedactingLogger, describeError } from '../log/log';
@@ -126,6 +126,7 @@ function run(): void {
         userDataDir: app.getPath('userData'),
         cipher: createSafeStorageCipher(),
         appOrigin: APP_ORIGIN,
+        displayOrigin: DISPLAY_ORIGIN,
         log: fileLog,
         policySource: machinePolicySource(),
         // Read on every getState, so a language added in the OS is followed without a restart.
@@ -150,15 +151,17 @@ function run(): void {
       process.on('unhandledRejection', (error) => log.error(`Unhandled rejection: ${describeError(error)}`));
 
       installWebContentsGuards({ appOrigin: APP_ORIGIN, session: session.defaultSession, log });
+      // The till's session serves the till's host only; the display's partition its own (display-window.ts).
       protocol.handle(
         APP_SCHEME,
-        createAppProtocolHandler({ rootDir: RENDERER_ROOT, fetchFile: (url) => net.fetch(url) }),
+        createAppProtocolHandler({ rootDir: RENDERER_ROOT, fetchFile: (url) => net.fetch(url), hosts: [APP_HOST] }),
       );
       // The customer display's window reaches its own channels only, never the till's.
       customerDisplay = startCustomerDisplay({
         core,
         preloadPath: DISPLAY_PRELOAD,
         devTools,
+        rendererRoot: RENDERER_ROOT,
         mainWindow: () => window,
       });
       for (const channel of Object.values(CHANNELS)) {

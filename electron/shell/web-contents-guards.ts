@@ -37,6 +37,15 @@ export function installWebContentsGuards(options: { appOrigin: string; session: 
     });
   });
 
+  guardSession(session, log);
+}
+
+/**
+ * A session's limits, whoever's pages it holds: the till's (the default session) and the
+ * customer display's own partition each get them. No permission, no download, no device, no
+ * screen capture, and no request from a page to the network.
+ */
+export function guardSession(session: Session, log: Logger): void {
   session.setPermissionRequestHandler((_contents, permission, callback) => {
     log.warn(`Denied a permission request: ${permission}.`);
     callback(false);

@@ -30,10 +30,12 @@ export async function writeFileAtomic(path: string, data: string | Buffer, mode 
 /**
  * Flushes a folder's entries (a file created, renamed or removed in it) to disk: without it a
  * power cut can bring back the folder as it was, the new file missing although its bytes were
- * flushed. Windows cannot open a folder for this, and NTFS journals its entries itself, so
- * there (and on any system that refuses it likewise) it is left to the file system.
+ * flushed, or a removed file (a destroyed key) back. Windows cannot open a folder for this,
+ * and NTFS journals its entries itself, so there (and on any system that refuses it likewise)
+ * it is left to the file system.
  */
 export async function syncFolder(folder: string): Promise<void> {
+  if (process.platform === 'win32') return;
   let handle;
   try {
     handle = await open(folder, 'r');

@@ -80,7 +80,8 @@ export async function importApiKey(options: KeyImportOptions): Promise<number> {
       say(outcome.message);
       return outcome.why === 'apiKey.noEncryption' ? KEY_IMPORT_EXIT.noEncryption : KEY_IMPORT_EXIT.failed;
     }
-    const protection = options.cipher.protection();
+    // As the vault learnt it while storing: the cipher is not asked twice.
+    const protection = vault.status().protection;
     say(protection === 'os' ? describe(ENGLISH, 'keyImport.stored') : describe(ENGLISH, 'keyImport.storedWeakly'));
     return KEY_IMPORT_EXIT.stored;
   } catch (error) {

@@ -1,19 +1,21 @@
 /**
  * The bridge operations on what the till keeps: its state, its settings (with the
- * organisation's policy over them) and its API key. A risky change is refused without the
- * manager's approval and changes nothing.
+ * organisation's policy over them), its API key, and its data key for the till's page. A
+ * risky change is refused without the manager's approval and changes nothing.
  */
 import type { Failure, TillState } from '../../common/contract';
 import { isRecord } from '../../common/is-record';
 import { describe, type Wording } from '../messages';
 import * as payloads from '../validation/bridge-payloads';
-import { operationMaker, validationFailure, type OperationTable } from '../validation/bridge-operation';
+import { handingOver, operationMaker, validationFailure, type OperationTable } from '../validation/bridge-operation';
+import type { DataKey } from './data-key';
 import type { SettingsStore } from './settings';
 import type { Vault } from './vault';
 
 export interface StorageNeeds {
   settings: SettingsStore;
   vault: Vault;
+  dataKey: Pick<DataKey, 'grant' | 'secrets'>;
   /** The manager's approval of each risky change: null when it may go ahead. */
   approval: {
     forSettings(patch: unknown): Failure | null;
@@ -30,7 +32,7 @@ export interface StorageNeeds {
 
 export function storageOperations(
   needs: StorageNeeds,
-): OperationTable<'getState' | 'updateSettings' | 'setApiKey' | 'clearApiKey'> {
+): OperationTable<'getState' | 'updateSettings' | 'setApiKey' | 'clearApiKey' | 'dataKey'> {
   const { settings, vault, approval, state, wording } = needs;
   const op = operationMaker(wording);
   return {
@@ -64,5 +66,12 @@ export function storageOperations(
       needs.changed();
       return { ok: true, data: state() };
     }),
+    // The bridge answers the app's own origin only (guarded-handlers.ts): the customer display's
+    // page, on an origin of its own, is refused before this runs. This answer alone may carry
+    // the key; every other is scrubbed of it.
+    dataKey: handingOver(
+      op(payloads.dataKeyPayload, async () => ({ ok: true, data: needs.dataKey.grant() })),
+      needs.dataKey.secrets,
+    ),
   };
 }

@@ -30,19 +30,38 @@ const PROTECTION_WORDS: Record<KeyProtection, string> = {
 
 /**
  * The API key at rest: encrypted with the injected cipher and written atomically to one
- * file. It is decrypted once at start and kept in memory.
+ * file. It is decrypted once at start and kept in memory; when the OS's store says it should
+ * be sealed again (a rotated key), it is, at once.
+ *
+ * How the cipher protects it is asked at start and at every store, and reported as last
+ * learnt: the cipher's answer is asynchronous, the till's state is read synchronously.
  */
 export async function openVault(options: { file: string; cipher: KeyCipher; log: Logger }): Promise<Vault> {
   const { file, cipher, log } = options;
   let current: string | null = null;
+  let protection = await cipher.protection();
 
   const stored = await readFileIfExists(file);
   if (stored) {
     try {
-      current = cipher.decrypt(stored);
+      const opened = await cipher.decrypt(stored);
+      // Electron opens empty bytes as an empty text: that is no key, not a key of nothing.
+      if (opened.plain === '') throw new Error('The stored key is empty.');
+      current = opened.plain;
+      if (opened.reseal) await reseal(opened.plain);
     } catch (error) {
       // The file is kept: it may become readable again (e.g. once the keyring is unlocked).
       log.warn(`The stored API key could not be decrypted and is treated as not set (${describeError(error)}).`);
+    }
+  }
+
+  /** Seals the key again under the store's current key; the old bytes still open until then. */
+  async function reseal(apiKey: string): Promise<void> {
+    try {
+      await writeFileAtomic(file, await cipher.encrypt(apiKey));
+      log.info('The stored API key was sealed again, as the operating system asked (its key was rotated).');
+    } catch (error) {
+      log.warn(`Sealing the API key again failed; the old sealing still opens (${describeError(error)}).`);
     }
   }
 
@@ -52,17 +71,17 @@ export async function openVault(options: { file: string; cipher: KeyCipher; log:
       return {
         set: current !== null,
         lastFour: current === null ? null : current.slice(-4),
-        protection: cipher.protection(),
+        protection,
       };
     },
     async store(apiKey) {
-      const protection = cipher.protection();
+      protection = await cipher.protection();
       if (protection === 'unavailable') {
         return { ok: false, why: 'apiKey.noEncryption', message: describe(ENGLISH, 'apiKey.noEncryption') };
       }
       let sealed: Buffer;
       try {
-        sealed = cipher.encrypt(apiKey);
+        sealed = await cipher.encrypt(apiKey);
       } catch (error) {
         log.warn(`Encrypting the API key failed (${describeError(error)}).`);
         return { ok: false, why: 'apiKey.encryptionFailed', message: describe(ENGLISH, 'apiKey.encryptionFailed') };

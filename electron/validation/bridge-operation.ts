@@ -8,8 +8,14 @@ import type { BridgeError, Failure, Operation, Result } from '../../common/contr
 import type { Wording } from '../messages';
 import { describeFieldErrors, fieldErrors, parseOptions } from './validation-errors';
 
-/** One operation, once its payload is known to be valid (the sender is checked by the bridge). */
-export type Run = (payload: unknown) => Promise<Result<unknown> | Failure>;
+/**
+ * One operation, once its payload is known to be valid (the sender is checked by the bridge).
+ * `handsOver`: the secrets its answer exists to carry (the data key, to the till's page),
+ * which the bridge scrubs from every other answer only.
+ */
+export type Run = ((payload: unknown) => Promise<Result<unknown> | Failure>) & {
+  handsOver?: () => readonly string[];
+};
 
 /** A subsystem's operations: the bridge's table is these tables joined. */
 export type OperationTable<K extends Operation = Operation> = Record<K, Run>;
@@ -23,6 +29,11 @@ export function operationMaker(wording: () => Wording) {
       if (parsed.success) return run(parsed.data);
       return validationFailure(fieldErrors(parsed.error, words), words);
     };
+}
+
+/** Marks an operation whose answer carries `secrets` on purpose (see `Run`). */
+export function handingOver(run: Run, secrets: () => readonly string[]): Run {
+  return Object.assign(run, { handsOver: secrets });
 }
 
 export function failure(error: BridgeError): Failure {

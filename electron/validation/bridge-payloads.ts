@@ -219,6 +219,9 @@ export const linkOutcomePayload = z.strictObject({
 /** Operations without a payload accept nothing (the preload sends `undefined`). */
 export const noPayload = z.union([z.undefined(), z.null()], msg('payload.none'));
 
+/** `dataKey` takes nothing: the page cannot choose a key, nor ask for one made to its liking. */
+export const dataKeyPayload = noPayload;
+
 /**
  * Renderer error reports are truncated rather than refused, and their control characters
  * replaced (a stack keeps its line breaks): losing the report helps no one.

@@ -93,6 +93,17 @@ const forbidden: Case[] = [
   ],
   ['renderer/offline/pacing/x.ts', "import type { OfflineDb } from '../db/schema';\nexport type { OfflineDb };\n"],
   ['renderer/offline/hashing/x.ts', "import { foldName } from '../search/fold';\nexport { foldName };\n"],
+  // sealing/ is Web Crypto alone: no database, nothing else of the core, no renderer words.
+  ['renderer/offline/sealing/x.ts', "import type { OfflineDb } from '../db/schema';\nexport type { OfflineDb };\n"],
+  ['renderer/offline/sealing/x.ts', "import { cyrb53 } from '../hashing/cyrb53';\nexport { cyrb53 };\n"],
+  ['renderer/offline/sealing/x.ts', "import { t } from '../../i18n';\nexport { t };\n"],
+  ['renderer/offline/sealing/x.ts', "import Dexie from 'dexie';\nexport { Dexie };\n"],
+  [
+    'renderer/offline/sealing/x.ts',
+    "import { handlers } from '../../../electron/bridge/app-core';\nexport { handlers };\n",
+  ],
+  // Outside the core it is reached through the facade only, like every room of it.
+  ['renderer/stores/x.ts', "import { openSealer } from '../offline/sealing/sealer';\nexport { openSealer };\n"],
   ['renderer/offline/connection/x.ts', "import type { OfflineDb } from '../db/schema';\nexport type { OfflineDb };\n"],
   [
     'renderer/offline/outbox/x.ts',
@@ -228,6 +239,12 @@ const allowed: Case[] = [
     "import { SearchRhythm } from '../pacing/search-rhythm';\nimport { cyrb53 } from '../hashing/cyrb53';\nexport { SearchRhythm, cyrb53 };\n",
   ],
   ['renderer/offline/index.ts', "import { openOfflineDb } from './db/open';\nexport { openOfflineDb };\n"],
+  // The core's top files may open a sealer; inside sealing/ its files import each other.
+  ['renderer/offline/index.ts', "import { openSealer } from './sealing/sealer';\nexport { openSealer };\n"],
+  [
+    'renderer/offline/sealing/x.ts',
+    "import { SealedValueError } from './sealed-bytes';\nexport { SealedValueError };\n",
+  ],
   ['renderer/offline/db/open.ts', "import { MIGRATIONS } from './migrations';\nexport { MIGRATIONS };\n"],
   // A migration carries the code it ran with: its own folder and Dexie only.
   [

@@ -65,8 +65,16 @@ describe('the browser shell, started as npm start starts it', () => {
 
   it('prints one line with its address, and serves the page with the app’s Content-Security-Policy', async () => {
     expect(shell.output().trim().split('\n')).toHaveLength(1);
-    // The customer display's address beside the till's, with the same secret.
-    expect(shell.output()).toContain(`; its customer display is at ${address}display`);
+    // The customer display's address beside the till's: a listener, so an origin, of its own,
+    // with a secret of its own, never the till's.
+    const display = /; its customer display is at (http:\/\/127\.0\.0\.1:(\d+)\/([A-Za-z0-9_-]{43})\/display)$/m.exec(
+      shell.output(),
+    );
+    expect(display).not.toBeNull();
+    expect(new URL(display![1]!).origin).not.toBe(origin);
+    expect(display![3]).not.toBe(secret);
+    expect((await rawGet(display![1]!)).status).toBe(200);
+    expect((await rawGet(`${address}display`)).status).toBe(404);
     const response = await page.goto(address);
     expect(response?.status()).toBe(200);
     expect(response?.headers()['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
@@ -143,7 +151,8 @@ describe('the browser shell, started as npm start starts it', () => {
     }
   });
 
-  it('keeps the key in Node, encrypted with a key file, and Settings says it is not the OS’s store', async () => {
+  it('keeps the keys in Node, encrypted with a key file, and Settings says it is not the OS’s store', async () => {
+    let dataKey: string;
     const opened = await openSocket(`ws://${new URL(origin).host}/${secret}/__till/socket`, origin);
     if (!('open' in opened)) throw new Error(`The app's own socket was refused (${opened.status}).`);
     const socket = opened.open;
@@ -154,6 +163,10 @@ describe('the browser shell, started as npm start starts it', () => {
       const state = (await call(socket, CHANNELS.getState)) as { result: { data: { key: unknown; mode: string } } };
       answers.push(JSON.stringify(state));
       expect(state.result.data.key).toEqual({ set: true, lastFour: '7391', protection: 'key_file' });
+      // The data key, sealed with the same key file: handed to the till's page, said to be key_file.
+      const granted = (await call(socket, CHANNELS.dataKey)) as { result: { ok: boolean; data: { key: string } } };
+      expect(granted.result).toMatchObject({ ok: true, data: { state: 'ready', protection: 'key_file', kept: true } });
+      dataKey = granted.result.data.key;
       // The handlers still validate every payload and refuse channels that do not exist.
       const invalid = await call(socket, CHANNELS.getCustomer, { id: 'x', extra: 1 });
       expect(invalid).toMatchObject({ result: { ok: false, error: { kind: 'validation' } } });
@@ -163,7 +176,16 @@ describe('the browser shell, started as npm start starts it', () => {
     }
 
     const files = await readdir(userData);
-    expect(files).toEqual(expect.arrayContaining(['api-key.bin', 'api-key.key', 'browser-shell.lock.json']));
+    expect(files).toEqual(
+      expect.arrayContaining(['api-key.bin', 'api-key.key', 'data-key.bin', 'browser-shell.lock.json']),
+    );
+    // Neither key is in clear in any file of the folder.
+    const raw = Buffer.from(dataKey, 'base64');
+    for (const file of files.filter((name) => name.includes('.'))) {
+      const bytes = await readFile(join(userData, file)).catch(() => Buffer.alloc(0));
+      for (const spelling of [raw, Buffer.from(dataKey), Buffer.from(raw.toString('hex')), Buffer.from(API_KEY)])
+        expect(bytes.includes(spelling), file).toBe(false);
+    }
     expect((await readFile(join(userData, 'api-key.bin'))).toString('latin1')).not.toContain(API_KEY);
     expect((await stat(join(userData, 'api-key.key'))).mode & 0o777).toBe(0o600);
 
@@ -174,6 +196,9 @@ describe('the browser shell, started as npm start starts it', () => {
       .poll(() => page.getByTestId('key-status').textContent())
       .toContain('not protected by the operating system');
     expect(await page.getByTestId('key-status').textContent()).toContain('ending in 7391');
+    expect(await page.getByTestId('data-key-protection').textContent()).toContain(
+      'not protected by the operating system in the browser',
+    );
     answers.push(await page.content());
     for (const body of answers) expect(body).not.toContain(API_KEY);
   });

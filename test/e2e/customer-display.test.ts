@@ -296,6 +296,75 @@ describe('the customer display', () => {
       })),
     ).toEqual({ databases: 0, local: 0, session: 0, history: historyAtStart });
   });
+
+  it('opened in the till’s own browser, its page reaches neither the till’s database nor its socket', async () => {
+    // As a cashier opens it: the same browser, the same profile as the till's page.
+    const tillDatabases = await h.page.evaluate(async () => (await indexedDB.databases()).map((db) => db.name));
+    expect(tillDatabases).toContain('loyalty-till-offline');
+    // Settings learns the display's address from the main process: not the till's, with another secret.
+    expect(await h.call('displayAddress')).toEqual({ ok: true, data: { address: h.till.displayUrl } });
+    const tillSocket = `${h.till.appUrl.replace(/^http:/, 'ws:').replace(/index\.html$/, '')}__till/socket`;
+    const beside = await h.context.newPage();
+    try {
+      await beside.goto(h.till.displayUrl);
+      await beside.locator('.display[data-view]').waitFor();
+      // Another origin than the till's, so another IndexedDB: the till's is not listed...
+      expect(new URL(beside.url()).origin).not.toBe(new URL(h.till.appUrl).origin);
+      expect(await beside.evaluate(async () => (await indexedDB.databases()).map((db) => db.name))).toEqual([]);
+      // ...and opened by its name it is a new, empty database, none of the till's stores.
+      const opened = await beside.evaluate(
+        (name) =>
+          new Promise<{ created: boolean; stores: string[] }>((resolve, reject) => {
+            let created = false;
+            const request = indexedDB.open(name);
+            request.onupgradeneeded = (event) => (created = event.oldVersion === 0);
+            request.onerror = () => reject(request.error);
+            request.onsuccess = () => {
+              const db = request.result;
+              const stores = [...db.objectStoreNames];
+              db.close();
+              // Leave the display's origin as it was: nothing kept.
+              indexedDB.deleteDatabase(name).onsuccess = () => resolve({ created, stores });
+            };
+          }),
+        'loyalty-till-offline',
+      );
+      expect(opened).toEqual({ created: true, stores: [] });
+      // The till's bridge socket, even with the till's secret given to it, does not open from the display's page.
+      const socket = await beside.evaluate(
+        (url) =>
+          new Promise<string>((resolve) => {
+            try {
+              const attempt = new WebSocket(url);
+              attempt.onopen = () => resolve('open');
+              attempt.onerror = () => resolve('refused');
+            } catch {
+              resolve('refused');
+            }
+          }),
+        tillSocket,
+      );
+      expect(socket).toBe('refused');
+      // Nor from the display's origin outside a page (no CSP to stop it first): the till's guard refuses it.
+      const { WebSocket: NodeWebSocket } = await import('ws');
+      const status = await new Promise<number | 'open'>((resolve, reject) => {
+        const attempt = new NodeWebSocket(tillSocket, { origin: new URL(h.till.displayUrl).origin });
+        attempt.on('open', () => {
+          attempt.close();
+          resolve('open');
+        });
+        attempt.on('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0));
+        attempt.on('error', reject);
+      });
+      expect(status).toBe(403);
+      // The till's page is untouched: its database still has its stores.
+      expect(await h.page.evaluate(async () => (await indexedDB.databases()).map((db) => db.name))).toContain(
+        'loyalty-till-offline',
+      );
+    } finally {
+      await beside.close();
+    }
+  });
 });
 
 describe('a customer display opened after the till last changed', () => {

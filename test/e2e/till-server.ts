@@ -49,7 +49,10 @@ export async function bundleBridges(): Promise<PageBridges> {
 }
 
 /** What the core is made with beyond what every test till shares (the test cipher, a captured log). */
-export type TillCoreOptions = Omit<AppCoreOptions, 'userDataDir' | 'cipher' | 'appOrigin' | 'log' | 'saveFile'>;
+export type TillCoreOptions = Omit<
+  AppCoreOptions,
+  'userDataDir' | 'cipher' | 'appOrigin' | 'displayOrigin' | 'displayAddress' | 'log' | 'saveFile'
+>;
 
 export interface TillServerOptions {
   userDataDir: string;
@@ -102,13 +105,15 @@ export async function startTillServer(options: TillServerOptions): Promise<TillS
       rootDir: rendererDir,
       fetchFile: async (fileUrl) => new Response(await readFile(fileURLToPath(fileUrl))),
     }),
-    createCore: async (appOrigin, { saveFile }) => {
+    createCore: async (appOrigin, { saveFile, displayOrigin, displayAddress }) => {
       const core = await createAppCore({
         ...options.core,
         userDataDir,
         saveFile,
         cipher: createTestCipher(),
         appOrigin,
+        displayOrigin,
+        displayAddress,
         // What would reach the till's log file (failed calls are warnings there): kept, not printed.
         log,
       });

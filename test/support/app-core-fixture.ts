@@ -11,6 +11,8 @@ import { createCapturedLog, type CapturedLog } from './captured-log';
 
 export const TEST_ORIGIN = 'app://till';
 export const APP_SENDER = { url: `${TEST_ORIGIN}/index.html` };
+/** The customer display's own origin, as the Electron shell gives it. */
+export const TEST_DISPLAY_ORIGIN = 'app://display';
 
 export interface CoreFixture {
   core: AppCore;
@@ -59,6 +61,7 @@ export async function createCoreFixture(
       userDataDir,
       cipher: createTestCipher(options.protection ?? 'os'),
       appOrigin: TEST_ORIGIN,
+      displayOrigin: TEST_DISPLAY_ORIGIN,
       log,
       requestTimeoutMs: options.requestTimeoutMs ?? 3000,
       ...(options.retrySleep ? { retrySleep: options.retrySleep } : {}),

@@ -13,18 +13,19 @@ function xor(data: Buffer): Buffer {
 /**
  * A stand-in for safeStorage in tests: reversible, and never the identity, so a test can
  * prove the key is not written in plain text. `protection` exercises the vault's refusal
- * ('unavailable': encrypt throws, as safeStorage does) and warning ('basic_text') paths.
+ * ('unavailable': encrypt rejects, as safeStorage does) and warning ('basic_text') paths.
+ * Asynchronous, as the cipher it stands in for.
  */
 export function createTestCipher(protection: KeyProtection = 'os'): KeyCipher {
   return {
-    protection: () => protection,
-    encrypt(plain) {
+    protection: async () => protection,
+    async encrypt(plain) {
       if (protection === 'unavailable') throw new Error('Encryption is not available on this machine.');
       return Buffer.concat([MARK, xor(Buffer.from(plain, 'utf8'))]);
     },
-    decrypt(data) {
+    async decrypt(data) {
       if (!data.subarray(0, MARK.length).equals(MARK)) throw new Error('Not data from this cipher.');
-      return xor(data.subarray(MARK.length)).toString('utf8');
+      return { plain: xor(data.subarray(MARK.length)).toString('utf8'), reseal: false };
     },
   };
 }

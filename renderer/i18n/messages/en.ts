@@ -560,6 +560,15 @@ export const en = {
     refreshHourly: 'Every hour',
     refreshHint: 'Each till picks its own moment, so a chain’s tills do not all ask at once.',
     offlineCache: 'Offline cache',
+    // The data key the page's data is kept under (docs/security.md#the-data-key): how it is protected.
+    dataKeyHeading: 'Data kept on this till',
+    dataKey: {
+      os: 'Its key is protected by the operating system.',
+      basicText: 'Its key is not protected properly: this computer has no keyring, so the key is only obfuscated.',
+      keyFile:
+        'Its key is not protected by the operating system in the browser: it is encrypted with a key file in the till’s data folder, which anyone who can read that folder can use.',
+      unavailable: 'This computer cannot store its key safely: a new key is made at each start.',
+    },
     refresh: {
       last: 'Last complete refresh: {date}.',
       never: 'No complete refresh yet.',

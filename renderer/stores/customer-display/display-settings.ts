@@ -3,18 +3,27 @@ import type { DisplayScreen, SettingsPatch } from '../../../common/contract';
 import { useSettingsStore } from '../settings';
 import { till } from '../till';
 
-/** Settings' "Customer display" group: the screens a display can open on, and its own save. */
+/**
+ * Settings' "Customer display" group: the screens a display can open on, the display's address
+ * in the browser shell, and its own save.
+ */
 export function useDisplaySettings() {
   const settings = useSettingsStore();
 
   /** The screens a display window can open on (Electron); none in the browser shell. */
   const screens = ref<DisplayScreen[]>([]);
+  /**
+   * Where a browser opens the display (the browser shell's own listener for it, with its own
+   * secret: not this page's address); null in Electron, where it is a window.
+   */
+  const address = ref<string | null>(null);
   /** Field errors of the last save of the display's settings. */
   const fieldErrors = ref<Record<string, string>>({});
 
   async function loadScreens(): Promise<void> {
-    const result = await till().listScreens();
-    screens.value = result.ok ? result.data : [];
+    const [listed, where] = await Promise.all([till().listScreens(), till().displayAddress()]);
+    screens.value = listed.ok ? listed.data : [];
+    address.value = where.ok ? where.data.address : null;
   }
 
   /** Saves the display's settings on their own (Settings' "Customer display" group). */
@@ -27,5 +36,5 @@ export function useDisplaySettings() {
     return result.ok;
   }
 
-  return { screens, fieldErrors, loadScreens, saveSettings };
+  return { screens, address, fieldErrors, loadScreens, saveSettings };
 }

@@ -3,11 +3,20 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createAppProtocolHandler, resolveAppFile } from '../../../electron/app-page/app-protocol';
+import { createAppProtocolHandler, resolveAppFile, resolveDisplayFile } from '../../../electron/app-page/app-protocol';
+import { filesNamedBy } from '../../../electron/app-page/display-files';
 import { CONTENT_SECURITY_POLICY } from '../../../electron/app-page/content-security-policy';
 
 // The app:// handler that serves the built renderer: the files, their types, the CSP
 // header, and no way out of the renderer folder.
+
+const DISPLAY_HTML = [
+  '<!doctype html><html><head><title>Display</title>',
+  '<script type="module" crossorigin src="./assets/display-1.js"></script>',
+  '<link rel="modulepreload" crossorigin href="./assets/shared-2.js">',
+  '<link rel="stylesheet" crossorigin href="./assets/display-3.css">',
+  '</head><body><div id="display"></div></body></html>',
+].join('\n');
 
 let base: string;
 let root: string;
@@ -21,6 +30,11 @@ beforeAll(async () => {
   await writeFile(join(root, 'index.html'), '<!doctype html><script type="module" src="./assets/app.js"></script>');
   await writeFile(join(root, 'assets', 'app.js'), 'console.log("till")');
   await writeFile(join(root, 'assets', 'app.css'), 'body{}');
+  // The display's page as Vite writes it: its entry, a shared chunk preloaded, its styles.
+  await writeFile(join(root, 'display.html'), DISPLAY_HTML);
+  await writeFile(join(root, 'assets', 'display-1.js'), 'import "./shared-2.js"; console.log("display")');
+  await writeFile(join(root, 'assets', 'shared-2.js'), 'export {}');
+  await writeFile(join(root, 'assets', 'display-3.css'), '.display{}');
   await writeFile(join(base, 'secret.txt'), 'outside the renderer');
   await writeFile(join(base, 'renderer-evil', 'x.js'), 'outside too');
   // Stands in for Electron's net.fetch of file:// URLs.
@@ -100,5 +114,65 @@ describe('the path-traversal guard', () => {
     expect(resolveAppFile('file:///etc/passwd', root)).toBeNull();
     expect(resolveAppFile('not a url', root)).toBeNull();
     expect(resolveAppFile('app://till/assets/app.js', root)).toBe(join(root, 'assets', 'app.js'));
+  });
+});
+
+describe('the customer display’s own host, app://display', () => {
+  test('serves its page, at its root and by name, and the files the page names', async () => {
+    for (const url of ['app://display/', 'app://display', 'app://display/display.html']) {
+      const page = await get(url);
+      expect(page.status, url).toBe(200);
+      expect(page.headers.get('content-security-policy'), url).toBe(CONTENT_SECURITY_POLICY);
+      expect(await page.text(), url).toBe(DISPLAY_HTML);
+    }
+    for (const file of ['assets/display-1.js', 'assets/shared-2.js', 'assets/display-3.css']) {
+      expect((await get(`app://display/${file}`)).status, file).toBe(200);
+    }
+  });
+
+  test('serves nothing else of the renderer: not the till’s page, scripts or styles', async () => {
+    for (const url of [
+      'app://display/index.html',
+      'app://display/assets/app.js',
+      'app://display/assets/app.css',
+      'app://display/assets/..%2F..%2Fsecret.txt',
+      'app://display/assets%2Fapp.js',
+      // No routes: a path without an extension is nothing, not the page again.
+      'app://display/customers/42',
+    ]) {
+      const response = await get(url);
+      expect(response.status, url).toBe(404);
+      expect(await response.text(), url).not.toMatch(/till|outside/);
+    }
+  });
+
+  test('nor does the till’s host serve the display’s page', async () => {
+    expect((await get('app://till/display.html')).status).toBe(404);
+    expect(resolveAppFile('app://till/display.html', root)).toBeNull();
+  });
+
+  test('a handler for one host answers that host alone (each Electron session gets its own)', async () => {
+    const read = async (fileUrl: string) => new Response(await readFile(fileURLToPath(fileUrl)));
+    const tillOnly = createAppProtocolHandler({ rootDir: root, fetchFile: read, hosts: ['till'] });
+    const displayOnly = createAppProtocolHandler({ rootDir: root, fetchFile: read, hosts: ['display'] });
+    expect((await tillOnly(new Request('app://till/index.html'))).status).toBe(200);
+    expect((await tillOnly(new Request('app://display/display.html'))).status).toBe(404);
+    expect((await displayOnly(new Request('app://display/display.html'))).status).toBe(200);
+    expect((await displayOnly(new Request('app://till/index.html'))).status).toBe(404);
+    expect((await displayOnly(new Request('app://till/assets/app.js'))).status).toBe(404);
+  });
+
+  test('the files a page names: its sources and links beside it, nothing else', () => {
+    expect([...filesNamedBy(DISPLAY_HTML)].sort()).toEqual([
+      '/assets/display-1.js',
+      '/assets/display-3.css',
+      '/assets/shared-2.js',
+    ]);
+    expect(filesNamedBy('<script src="https://evil.example/x.js"></script><img src="/abs.png">').size).toBe(0);
+    expect([...filesNamedBy('<link href="./assets/../../escape.css">')]).toEqual(['/escape.css']);
+    expect(resolveDisplayFile('app://display/escape.css', root, new Set(['/escape.css']))).toBe(
+      join(root, 'escape.css'),
+    );
+    expect(resolveDisplayFile('app://display/../secret.txt', root, new Set(['/../secret.txt']))).toBeNull();
   });
 });

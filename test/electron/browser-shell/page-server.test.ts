@@ -20,7 +20,8 @@ import { createTestCipher } from '../../support/test-cipher';
 
 const INDEX = '<!doctype html><html><head><title>Till</title></head><body><div id="app"></div></body></html>';
 const BRIDGE_SCRIPT = '/* the page bridge */';
-const DISPLAY = '<!doctype html><html><head><title>Display</title></head><body><div id="display"></div></body></html>';
+const DISPLAY =
+  '<!doctype html><html><head><title>Display</title><script type="module" src="./assets/display.js"></script></head><body><div id="display"></div></body></html>';
 const DISPLAY_SCRIPT = '/* the display bridge */';
 
 const get = rawGet;
@@ -53,6 +54,7 @@ describe('the browser shell’s page server', () => {
     await writeFile(join(dir, 'renderer', 'index.html'), INDEX);
     await writeFile(join(dir, 'renderer', 'display.html'), DISPLAY);
     await writeFile(join(dir, 'renderer', 'assets', 'app.js'), 'export {};');
+    await writeFile(join(dir, 'renderer', 'assets', 'display.js'), 'export const display = 1;');
     server = await startPageServer({
       secret: newAccessSecret(),
       bridgeScript: BRIDGE_SCRIPT,
@@ -61,8 +63,15 @@ describe('the browser shell’s page server', () => {
         rootDir: join(dir, 'renderer'),
         fetchFile: async (fileUrl) => new Response(await readFile(fileURLToPath(fileUrl))),
       }),
-      createCore: (appOrigin, { saveFile }) =>
-        createAppCore({ userDataDir: join(dir, 'user-data'), cipher: createTestCipher(), appOrigin, log, saveFile }),
+      createCore: (appOrigin, { saveFile, displayOrigin }) =>
+        createAppCore({
+          userDataDir: join(dir, 'user-data'),
+          cipher: createTestCipher(),
+          appOrigin,
+          displayOrigin,
+          log,
+          saveFile,
+        }),
     });
     origin = server.guard.appOrigin;
     socketUrl = `${server.address.replace('http:', 'ws:')}__till/socket`;
@@ -234,32 +243,65 @@ describe('the browser shell’s page server', () => {
   });
 
   // ---- the customer display (docs/screens.md#the-customer-display) ----
-  test('serves the customer display at …/display with its own bridge, never the till’s, under the same guard', async () => {
-    expect(server.displayAddress).toBe(`${server.address}display`);
+  test('serves the customer display on a listener of its own: its own port, origin and secret', async () => {
+    const display = new URL(server.displayAddress);
+    expect(server.displayAddress).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/[A-Za-z0-9_-]{43}\/display$/);
+    expect(display.origin).toBe(server.display.origin);
+    expect(display.origin).not.toBe(origin);
+    // Its secret is not the till's: the display's address opens nothing of the till's.
+    expect(display.pathname.split('/')[1]).not.toBe(new URL(server.address).pathname.split('/')[1]);
     const page = await get(server.displayAddress);
     expect(page.status).toBe(200);
     expect(page.headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
+    expect(page.headers['cross-origin-resource-policy']).toBe('same-origin');
     expect(page.body).toContain('<script src="./__till/display.js"></script>');
     expect(page.body).not.toContain('bridge.js');
-    expect((await get(`${server.address}__till/display.js`)).body).toBe(DISPLAY_SCRIPT);
-    // The file's own name gets the display's bridge too, not the till's.
-    expect((await get(`${server.address}display.html`)).body).toContain('./__till/display.js');
-    expect((await get(`${origin}/display`)).status).toBe(403);
+    const base = server.displayAddress.replace(/display$/, '');
+    expect((await get(`${base}__till/display.js`)).body).toBe(DISPLAY_SCRIPT);
+    // By its file's name and at its root too, with the display's bridge.
+    expect((await get(`${base}display.html`)).body).toContain('./__till/display.js');
+    expect((await get(base)).body).toContain('./__till/display.js');
+    // The files its page names, and none of the till's.
+    expect(await get(`${base}assets/display.js`)).toMatchObject({ status: 200, body: 'export const display = 1;' });
+    for (const path of ['assets/app.js', 'index.html', '__till/bridge.js', '__till/download/x'])
+      expect((await get(`${base}${path}`)).status, path).toBe(404);
+    // Without its secret, with the till's, with another Host or Origin: refused.
+    expect((await get(`${display.origin}/display`)).status).toBe(403);
+    expect((await get(`${display.origin}${new URL(server.address).pathname}display`)).status).toBe(403);
+    expect((await get(server.displayAddress, { origin })).status).toBe(403);
+    expect((await get(server.displayAddress, { host: `rebound.example:${display.port}` })).status).toBe(403);
   });
 
-  test('the display’s socket: its own channels and pushes only, and the till’s socket none of them', async () => {
-    const displaySocketUrl = `${server.address.replace('http:', 'ws:')}__till/display-socket`;
+  test('the till’s listener serves the display nothing, and refuses the display’s origin', async () => {
+    for (const path of ['display', 'display.html']) expect((await get(`${server.address}${path}`)).status).toBe(404);
+    expect((await get(`${server.address}assets/app.js`, { origin: server.display.origin })).status).toBe(403);
+    expect((await get(server.address, { origin: server.display.origin })).status).toBe(403);
+  });
+
+  test('the display’s socket answers the display’s origin only; the till’s bridge socket refuses it', async () => {
+    const displayOrigin = server.display.origin;
+    const displaySocketUrl = `${server.displayAddress.replace('http:', 'ws:').replace(/display$/, '')}__till/display-socket`;
+    // The till's bridge socket, from the display's origin, even with the till's secret: refused.
+    expect(await connect(socketUrl, displayOrigin)).toBe(403);
+    // The display's socket from the till's origin, from elsewhere, or on the till's listener: refused.
+    expect(await connect(displaySocketUrl, origin)).toBe(403);
     expect(await connect(displaySocketUrl, 'http://evil.example')).toBe(403);
-    expect(await connect(`${origin.replace('http:', 'ws:')}/__till/display-socket`, origin)).toBe(403);
-    const display = (await connect(displaySocketUrl, origin)) as WebSocket;
+    expect(await connect(`${server.address.replace('http:', 'ws:')}__till/display-socket`, origin)).toBe(403);
+    expect(await connect(`${server.address.replace('http:', 'ws:')}__till/display-socket`, displayOrigin)).toBe(403);
+    // Nor is the till's bridge on the display's listener.
+    expect(await connect(displaySocketUrl.replace('display-socket', 'socket'), displayOrigin)).toBe(403);
+
+    const display = (await connect(displaySocketUrl, displayOrigin)) as WebSocket;
     const till = (await connect(socketUrl, origin)) as WebSocket;
     try {
       display.send(JSON.stringify({ id: 1, channel: CHANNELS.getState }));
       expect(await nextMessage(display)).toEqual({ id: 1, refused: 'No such channel.' });
-      display.send(JSON.stringify({ id: 2, channel: DISPLAY_CHANNELS.currentModel }));
-      expect(await nextMessage(display)).toEqual({ id: 2, result: null });
-      till.send(JSON.stringify({ id: 3, channel: DISPLAY_CHANNELS.enterPhone, payload: { digits: '0501234567' } }));
-      expect(await nextMessage(till)).toEqual({ id: 3, refused: 'No such channel.' });
+      display.send(JSON.stringify({ id: 2, channel: CHANNELS.dataKey }));
+      expect(await nextMessage(display)).toEqual({ id: 2, refused: 'No such channel.' });
+      display.send(JSON.stringify({ id: 3, channel: DISPLAY_CHANNELS.currentModel }));
+      expect(await nextMessage(display)).toEqual({ id: 3, result: null });
+      till.send(JSON.stringify({ id: 4, channel: DISPLAY_CHANNELS.enterPhone, payload: { digits: '0501234567' } }));
+      expect(await nextMessage(till)).toEqual({ id: 4, refused: 'No such channel.' });
       const model = IDLE_DISPLAY_MODEL;
       const pushed = nextMessage(display);
       expect(await server.core.handlers[CHANNELS.showOnDisplay]({ url: `${origin}/` }, model)).toMatchObject({
@@ -267,6 +309,9 @@ describe('the browser shell’s page server', () => {
         data: { displays: 1 },
       });
       expect(await pushed).toEqual({ push: DISPLAY_PUSH_CHANNEL, payload: model });
+      // The display's keypad reaches the till's page: the display's sender is heard on its own origin.
+      display.send(JSON.stringify({ id: 5, channel: DISPLAY_CHANNELS.enterPhone, payload: { digits: '0501234567' } }));
+      expect(await nextMessage(display)).toMatchObject({ id: 5, result: { accepted: expect.any(Boolean) } });
     } finally {
       display.close();
       till.close();

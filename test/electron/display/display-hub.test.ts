@@ -1,12 +1,13 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import type { LinkMessage } from '../../../common/contract';
+import { CHANNELS, type LinkMessage } from '../../../common/contract';
 import { DISPLAY_CHANNELS, type DisplayModel } from '../../../common/display-model';
 import { createDisplayHub } from '../../../electron/display/display-hub';
 import { isDisplayPage } from '../../../electron/display/display-page';
 import { createCapturedLog } from '../../support/captured-log';
 import { createCoreFixture, type CoreFixture } from '../../support/app-core-fixture';
 
-const DISPLAY = { url: 'app://till/display.html' };
+// The display's page is on an origin of its own, `app://display`; the till's on `app://till`.
+const DISPLAY = { url: 'app://display/display.html' };
 const TILL = { url: 'app://till/index.html' };
 
 const MODEL: DisplayModel = {
@@ -42,7 +43,7 @@ describe('the customer display hub', () => {
     log,
     now: () => now,
     toTill: (message) => listening && handed.push(message) > 0,
-    isDisplaySender: (sender) => isDisplayPage(sender?.url, 'app://till'),
+    isDisplaySender: (sender) => isDisplayPage(sender?.url, 'app://display'),
   });
   const enter = (digits: unknown, sender: { url: string } = DISPLAY) =>
     hub.handlers[DISPLAY_CHANNELS.enterPhone](sender, { digits });
@@ -126,12 +127,28 @@ describe('showOnDisplay at the bridge', () => {
     expect(seen).toEqual([]);
   });
 
-  test('only the display page may call the display channels; the till page only the till’s', async () => {
-    expect(isDisplayPage('app://till/display.html', 'app://till')).toBe(true);
-    expect(isDisplayPage('http://127.0.0.1:4000/display', 'http://127.0.0.1:4000')).toBe(true);
-    expect(isDisplayPage('app://till/index.html', 'app://till')).toBe(false);
-    expect(isDisplayPage('app://evil/display.html', 'app://till')).toBe(false);
-    expect(isDisplayPage(undefined, 'app://till')).toBe(false);
+  test('only the display page, on the display’s own origin, may call the display channels', async () => {
+    expect(isDisplayPage('app://display/display.html', 'app://display')).toBe(true);
+    expect(isDisplayPage('http://127.0.0.1:4001/display', 'http://127.0.0.1:4001')).toBe(true);
+    // The display's page as the till's origin once served it is not the display any more.
+    expect(isDisplayPage('app://till/display.html', 'app://display')).toBe(false);
+    expect(isDisplayPage('http://127.0.0.1:4000/display', 'http://127.0.0.1:4001')).toBe(false);
+    expect(isDisplayPage('app://display/index.html', 'app://display')).toBe(false);
+    expect(isDisplayPage('app://evil/display.html', 'app://display')).toBe(false);
+    expect(isDisplayPage(undefined, 'app://display')).toBe(false);
+    // A core told of no display hears none.
+    expect(isDisplayPage('app://display/display.html', undefined)).toBe(false);
+  });
+
+  test('the till’s channels refuse the display’s origin: its page never gets the data key or the state', async () => {
+    for (const operation of ['dataKey', 'getState', 'searchCustomers'] as const) {
+      const answer = await fixture.core.handlers[CHANNELS[operation]](DISPLAY, undefined);
+      expect(answer, operation).toMatchObject({ ok: false, error: { code: 'forbidden_sender' } });
+    }
+    // And the display channels refuse the till's page.
+    expect(await fixture.core.display.handlers[DISPLAY_CHANNELS.currentModel](TILL, undefined)).toMatchObject({
+      reason: 'forbidden_sender',
+    });
   });
 });
 

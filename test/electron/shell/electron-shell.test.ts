@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { EventEmitter } from 'node:events';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CHANNELS, LINK_PUSH_CHANNEL } from '../../../common/contract';
 import { DISPLAY_CHANNELS } from '../../../common/display-model';
+import { sealedTheOldWay } from '../../support/safe-storage-stand-in';
 
 // The Electron binary cannot run here, so the thin Electron shell (main.ts, window.ts,
 // web-contents-guards.ts) is exercised against a recording stand-in for the `electron`
@@ -12,6 +13,14 @@ import { DISPLAY_CHANNELS } from '../../../common/display-model';
 // behind the handlers is the real app core.
 
 type Callback = (...args: unknown[]) => unknown;
+
+/** Stored by an earlier version, through safeStorage's synchronous API, before this start. */
+const EARLIER_KEY = 'sk_live_storedBySyncApi_7Kq2';
+
+// safeStorage with the asynchronous API only: its synchronous methods throw and are recorded.
+const safeStorage = await vi.hoisted(async () =>
+  (await import('../../support/safe-storage-stand-in')).createSafeStorageStandIn(),
+);
 
 const electron = vi.hoisted(() => {
   // Only node built-ins may be used inside vi.hoisted.
@@ -66,27 +75,32 @@ const electron = vi.hoisted(() => {
     getAllDisplays: () => [{ id: 1, label: 'Built-in', bounds: { x: 0, y: 0, width: 1366, height: 768 } }],
     getDisplayMatching: () => ({ id: 1 }),
   });
+  // The customer display's own partition, set up at start whether or not a screen is chosen.
+  const displaySession = {
+    setPermissionRequestHandler: vi.fn(),
+    setPermissionCheckHandler: vi.fn(),
+    setDevicePermissionHandler: vi.fn(),
+    setDisplayMediaRequestHandler: vi.fn(),
+    webRequest: { onBeforeRequest: vi.fn() },
+    on: vi.fn(),
+    protocol: { handle: vi.fn() },
+  };
   return {
     app,
     windows,
     screen,
     BrowserWindow,
-    session: { defaultSession: session },
+    displaySession,
+    session: { defaultSession: session, fromPartition: vi.fn(() => displaySession) },
     ipcMain: { handle: vi.fn() },
     protocol: { registerSchemesAsPrivileged: vi.fn(), handle: vi.fn() },
     Menu: { buildFromTemplate: vi.fn((template: unknown) => ({ template })), setApplicationMenu: vi.fn() },
     net: { fetch: vi.fn() },
     shell: { openPath: vi.fn(async () => '') },
-    safeStorage: {
-      isEncryptionAvailable: () => true,
-      getSelectedStorageBackend: () => 'gnome_libsecret',
-      encryptString: (text: string) => Buffer.from(text, 'utf8').reverse(),
-      decryptString: (data: Buffer) => Buffer.from(data).reverse().toString('utf8'),
-    },
   };
 });
 
-vi.mock('electron', () => electron);
+vi.mock('electron', () => ({ ...electron, safeStorage }));
 vi.mock('electron-log/main', () => ({
   default: {
     transports: { file: {}, console: {} },
@@ -101,6 +115,7 @@ let userData: string;
 beforeAll(async () => {
   userData = await mkdtemp(join(tmpdir(), 'till-shell-'));
   electron.app.paths = { userData, logs: join(userData, 'logs') };
+  await writeFile(join(userData, 'api-key.bin'), sealedTheOldWay(EARLIER_KEY), { mode: 0o600 });
   await import('../../../electron/shell/main');
   electron.app.ready?.();
   await vi.waitFor(() => expect(electron.windows).toHaveLength(1));
@@ -128,12 +143,27 @@ describe('main.ts', () => {
     expect(electron.protocol.handle).toHaveBeenCalledWith('app', expect.any(Function));
   });
 
+  test('the till’s session serves the till’s host only; the display gets a partition and host of its own', async () => {
+    const [, serveTill] = electron.protocol.handle.mock.calls[0] as unknown as [
+      string,
+      (r: Request) => Promise<Response>,
+    ];
+    // Refused before any file is read: app://display is not the till session's.
+    expect((await serveTill(new Request('app://display/display.html'))).status).toBe(404);
+    expect((await serveTill(new Request('app://till/display.html'))).status).toBe(404);
+    expect(electron.session.fromPartition).toHaveBeenCalledWith('display');
+    expect(electron.displaySession.protocol.handle).toHaveBeenCalledWith('app', expect.any(Function));
+    // The display's partition is guarded as the till's session is.
+    expect(electron.displaySession.setPermissionRequestHandler).toHaveBeenCalled();
+    expect(electron.displaySession.webRequest.onBeforeRequest).toHaveBeenCalled();
+  });
+
   test('registers exactly the contract channels, each reaching the app core with the sender frame URL', async () => {
     const channels = electron.ipcMain.handle.mock.calls.map(([name]) => name);
     expect(channels.sort()).toEqual([...Object.values(CHANNELS), ...Object.values(DISPLAY_CHANNELS)].sort());
 
     const fromApp = await registered(CHANNELS.getState)({ senderFrame: { url: 'app://till/index.html' } }, undefined);
-    expect(fromApp).toMatchObject({ ok: true, data: { mode: 'unconfigured', key: { set: false, protection: 'os' } } });
+    expect(fromApp).toMatchObject({ ok: true, data: { mode: 'unconfigured', key: { set: true, protection: 'os' } } });
     // The OS's preferred languages reach the renderer through the contract.
     expect(fromApp).toMatchObject({ ok: true, data: { systemLanguages: ['ar-SA', 'en-GB'] } });
     const fromElsewhere = await registered(CHANNELS.getState)(
@@ -143,6 +173,15 @@ describe('main.ts', () => {
     expect(fromElsewhere).toMatchObject({ ok: false, error: { code: 'forbidden_sender' } });
     const noFrame = await registered(CHANNELS.getState)({ senderFrame: null }, undefined);
     expect(noFrame).toMatchObject({ ok: false, error: { code: 'forbidden_sender' } });
+  });
+
+  test('the key an earlier version sealed with the synchronous API is read, and sealed again as asked', async () => {
+    const state = await registered(CHANNELS.getState)({ senderFrame: { url: 'app://till/index.html' } }, undefined);
+    expect(state).toMatchObject({ ok: true, data: { key: { set: true, lastFour: EARLIER_KEY.slice(-4) } } });
+    // The stand-in asked for the old bytes to be sealed again: they now carry its current format.
+    const stored = await readFile(join(userData, 'api-key.bin'));
+    expect(stored.subarray(0, 3).toString()).toBe('v2:');
+    expect((await safeStorage.decryptStringAsync(stored)).result).toBe(EARLIER_KEY);
   });
 
   test('the key goes through safeStorage into the user-data folder', async () => {
@@ -224,6 +263,12 @@ describe('main.ts', () => {
     const sends = window!.webContents.send.mock.calls.length;
     electron.app.emit('second-instance', {}, ['Loyalty Till.exe', '--inspect', 'https://evil.example/'], '/');
     expect(window!.webContents.send.mock.calls.length).toBe(sends);
+  });
+
+  test('never calls safeStorage’s synchronous methods, which Electron 46 removes', async () => {
+    // Everything above sealed and opened keys: at start, on setApiKey, the data key.
+    expect((await readFile(join(userData, 'api-key.bin'))).subarray(0, 3).toString()).toBe('v2:');
+    expect(safeStorage.syncCalls).toEqual([]);
   });
 
   test('the menu offers Open Logs Folder, which opens the logs folder', () => {

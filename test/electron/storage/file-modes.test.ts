@@ -30,7 +30,7 @@ describe.skipIf(process.platform === 'win32')('the files the app writes in its f
     process.umask(umask);
   });
 
-  it('are all 0600: settings, key, PIN, demo state and data, the shop’s tills; folders 0700', async () => {
+  it('are all 0600: settings, keys, PIN, demo state and data, the shop’s tills; folders 0700', async () => {
     till = await createCoreFixture();
     const { userDataDir } = till;
     // The control: under this umask a file made without a mode is not private.
@@ -57,6 +57,8 @@ describe.skipIf(process.platform === 'win32')('the files the app writes in its f
       expect.arrayContaining([
         'settings.json',
         'api-key.bin',
+        'data-key.bin',
+        'data-key.made.json',
         'manager-pin.json',
         'shop-tills.json',
         join('demo', 'state.json'),

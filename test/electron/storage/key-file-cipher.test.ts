@@ -1,3 +1,4 @@
+import { createCipheriv, randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm, stat, writeFile, chmod } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,33 +21,53 @@ describe('the key-file cipher (the browser shell’s vault)', () => {
 
   test('seals with AES-256-GCM under a 32-byte key file readable by this user only', async () => {
     const cipher = createKeyFileCipher(keyFile);
-    expect(cipher.protection()).toBe('key_file');
-    const sealed = cipher.encrypt(KEY);
+    expect(await cipher.protection()).toBe('key_file');
+    const sealed = await cipher.encrypt(KEY);
     expect(sealed.toString('latin1')).not.toContain(KEY);
     expect(sealed.length).toBe(1 + 12 + 16 + Buffer.byteLength(KEY));
     expect((await readFile(keyFile)).length).toBe(32);
     if (onPosix) expect((await stat(keyFile)).mode & 0o777).toBe(0o600);
     // Each sealing has its own nonce.
-    expect(cipher.encrypt(KEY).equals(sealed)).toBe(false);
+    expect((await cipher.encrypt(KEY)).equals(sealed)).toBe(false);
     // A new process (a restart) opens it with the same key file.
-    expect(createKeyFileCipher(keyFile).decrypt(sealed)).toBe(KEY);
+    expect(await createKeyFileCipher(keyFile).decrypt(sealed)).toEqual({ plain: KEY, reseal: false });
+  });
+
+  test('opens a file in the format the first versions wrote, sealed here without the cipher', async () => {
+    // The format byte 1, a 12-byte nonce, the 16-byte tag, then the text, under the key file's
+    // key with the purpose as associated data: what earlier versions left in users' folders.
+    const key = randomBytes(32);
+    await writeFile(keyFile, key, { mode: 0o600 });
+    const iv = randomBytes(12);
+    const sealer = createCipheriv('aes-256-gcm', key, iv);
+    sealer.setAAD(Buffer.from('loyalty-till api key'));
+    const body = Buffer.concat([sealer.update(KEY, 'utf8'), sealer.final()]);
+    const earlier = Buffer.concat([Buffer.from([1]), iv, sealer.getAuthTag(), body]);
+    expect(await createKeyFileCipher(keyFile).decrypt(earlier)).toEqual({ plain: KEY, reseal: false });
   });
 
   test('refuses a changed file, another key file, and a missing one', async () => {
-    const sealed = createKeyFileCipher(keyFile).encrypt(KEY);
+    const sealed = await createKeyFileCipher(keyFile).encrypt(KEY);
     const changed = Buffer.from(sealed);
     changed[changed.length - 1]! ^= 1;
-    expect(() => createKeyFileCipher(keyFile).decrypt(changed)).toThrow();
+    await expect(createKeyFileCipher(keyFile).decrypt(changed)).rejects.toThrow();
     const otherFile = join(dir, 'other.key');
-    createKeyFileCipher(otherFile).encrypt('x');
-    expect(() => createKeyFileCipher(otherFile).decrypt(sealed)).toThrow();
-    expect(() => createKeyFileCipher(join(dir, 'missing.key')).decrypt(sealed)).toThrow(/missing/);
+    await createKeyFileCipher(otherFile).encrypt('x');
+    await expect(createKeyFileCipher(otherFile).decrypt(sealed)).rejects.toThrow();
+    await expect(createKeyFileCipher(join(dir, 'missing.key')).decrypt(sealed)).rejects.toThrow(/missing/);
+  });
+
+  test('two first sealings at once share one key file: both open', async () => {
+    const cipher = createKeyFileCipher(keyFile);
+    const [first, second] = await Promise.all([cipher.encrypt('first'), cipher.encrypt('second')]);
+    expect((await cipher.decrypt(first)).plain).toBe('first');
+    expect((await cipher.decrypt(second)).plain).toBe('second');
   });
 
   test.runIf(onPosix)('narrows a key file restored with wider permissions', async () => {
-    const sealed = createKeyFileCipher(keyFile).encrypt(KEY);
+    const sealed = await createKeyFileCipher(keyFile).encrypt(KEY);
     await chmod(keyFile, 0o644);
-    expect(createKeyFileCipher(keyFile).decrypt(sealed)).toBe(KEY);
+    expect((await createKeyFileCipher(keyFile).decrypt(sealed)).plain).toBe(KEY);
     expect((await stat(keyFile)).mode & 0o777).toBe(0o600);
   });
 

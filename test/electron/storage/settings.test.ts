@@ -22,6 +22,7 @@ describe('settings', () => {
     expect(state.ok && state.data).toEqual({
       settings: DEFAULT_SETTINGS,
       key: { set: false, lastFour: null, protection: 'os' },
+      dataKey: { state: 'ready', protection: 'os', kept: true },
       mode: 'unconfigured',
       systemLanguages: [],
       managed: { locked: [], problem: null, revision: 0 },

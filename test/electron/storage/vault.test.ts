@@ -76,6 +76,45 @@ describe('the vault', () => {
     expect(log.text()).toMatch(/could not be decrypted/);
   });
 
+  test('sealed again at once when the store asks (a rotated key), and still the same key after', async () => {
+    const dir = await tempDir();
+    const file = join(dir, 'api-key.bin');
+    const base = createTestCipher('os');
+    await writeFile(file, await base.encrypt(KEY));
+    const before = await readFile(file);
+    // The OS's store opens the old bytes and says they were sealed under a key it has since
+    // rotated; what it seals now ends in `|v2`, which it opens without asking again.
+    const V2 = Buffer.from('|v2');
+    const rotating = {
+      ...base,
+      decrypt: async (data: Buffer) => {
+        const current = data.subarray(-V2.length).equals(V2);
+        return { ...(await base.decrypt(current ? data.subarray(0, -V2.length) : data)), reseal: !current };
+      },
+      encrypt: async (plain: string) => Buffer.concat([await base.encrypt(plain), V2]),
+    };
+    const log = createCapturedLog();
+    const vault = await openVault({ file, cipher: rotating, log });
+    expect(vault.key()).toBe(KEY);
+    const after = await readFile(file);
+    expect(after.equals(before)).toBe(false);
+    expect(after.subarray(-3).toString()).toBe('|v2');
+    expect(log.text()).toMatch(/sealed again/);
+    expect(log.text()).not.toContain(KEY);
+    // Read back the same, and not sealed again when the store is content.
+    expect((await openVault({ file, cipher: rotating, log })).key()).toBe(KEY);
+    expect((await readFile(file)).equals(after)).toBe(true);
+  });
+
+  test('an empty file is no key, not a key of nothing', async () => {
+    const dir = await tempDir();
+    const file = join(dir, 'api-key.bin');
+    await writeFile(file, '');
+    const emptyOpens = { ...createTestCipher('os'), decrypt: async () => ({ plain: '', reseal: false }) };
+    const vault = await openVault({ file, cipher: emptyOpens, log: createCapturedLog() });
+    expect(vault.status()).toEqual({ set: false, lastFour: null, protection: 'os' });
+  });
+
   test('clear removes the key from memory and disk', async () => {
     const dir = await tempDir();
     const vault = await openVault({

@@ -55,6 +55,7 @@ test('each composed store keeps its state, getters and actions', () => {
           "view",
         ],
         "state": [
+          "address",
           "attached",
           "blanked",
           "enteredByCustomer",

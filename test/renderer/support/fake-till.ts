@@ -64,6 +64,15 @@ export function installFakeTill(): FakeTill {
   responders.set('keepWork', keep as Responder<Operation>);
   responders.set('reportStorage', () => ({ ok: true, data: null }));
   responders.set('workCopy', () => ({ ok: true, data: { items: [], journal: [], journalTotal: 0, since: null } }));
+  responders.set('displayAddress', () => ({ ok: true, data: { address: null } }));
+  // The till's data key, as the main process hands it over: 32 random bytes, kept, the same
+  // at every ask of this till.
+  const dataKey = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))));
+  const dataKeyMadeAt = new Date().toISOString();
+  responders.set('dataKey', () => ({
+    ok: true,
+    data: { state: 'ready', key: dataKey, createdAt: dataKeyMadeAt, protection: 'os', kept: true },
+  }));
   return {
     api,
     db,
@@ -103,6 +112,7 @@ export function tillState(
       ...overrides,
     },
     key: { set: true, lastFour: '4821', protection: 'os' },
+    dataKey: { state: 'ready', protection: 'os', kept: true },
     mode,
     systemLanguages: ['en-GB'],
     managed: { locked: [], problem: null, revision: 0 },
