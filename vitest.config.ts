@@ -37,6 +37,8 @@ export default defineConfig({
           environment: 'node',
           include: ['test/e2e/**/*.test.ts'],
           setupFiles: ['test/support/host-network-guard-setup.ts'],
+          // The renderer built once for the run, not once a file (test/e2e/global-setup.ts).
+          globalSetup: ['test/e2e/global-setup.ts'],
           fileParallelism: false,
           testTimeout: 60_000,
           hookTimeout: 180_000,
