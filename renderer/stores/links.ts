@@ -2,6 +2,7 @@ import { defineStore } from 'pinia';
 import { ref } from 'vue';
 import type { LinkMessage } from '../../common/contract';
 import { t } from '../i18n';
+import { keyOf } from '../lib/app-keys';
 import { useLinkOpening, type HeldLink } from './links/open-link';
 import { useNavigationStore } from './navigation';
 import { useRewardsStore } from './rewards';
@@ -14,7 +15,7 @@ export type { HeldLink } from './links/open-link';
 export const TYPING_PAUSE_MS = 4000;
 
 /** The key that opens a link held behind its notice (a function key: no scanner sends one). */
-export const ACCEPT_LINK_KEY = 'F6';
+export const ACCEPT_LINK_KEY = keyOf('acceptLink');
 
 /**
  * Links from the POS (`loyalty-till://…`), as the main process hands them over, already
