@@ -4,7 +4,7 @@ import { readPhone } from '../../../common/phone';
 import { t } from '../../i18n';
 import { useCustomersStore } from '../customers';
 import { useNavigationStore } from '../navigation';
-import { useRewardsStore } from '../rewards';
+import { useCashierAtWork } from '../cashier-at-work';
 import { useSettingsStore } from '../settings';
 
 /**
@@ -16,7 +16,7 @@ export function useCustomerEntry(blanked: Ref<boolean>) {
   const settings = useSettingsStore();
   const navigation = useNavigationStore();
   const customers = useCustomersStore();
-  const rewards = useRewardsStore();
+  const atWork = useCashierAtWork();
 
   const lookingUp = ref(false);
   const notFound = ref(false);
@@ -36,7 +36,7 @@ export function useCustomerEntry(blanked: Ref<boolean>) {
     if (message?.kind !== 'customer-entry' || !settings.isConfigured) return;
     // A cashier in the middle of a form or a redemption is not interrupted by the queue; one
     // who just pressed a key may be, since the customer at the counter is the one they serve.
-    if (inTheMiddleOfSomething()) return;
+    if (atWork()) return;
     const phone = readPhone(message.digits, settings.defaultCountry);
     navigation.home();
     blanked.value = false;
@@ -61,11 +61,6 @@ export function useCustomerEntry(blanked: Ref<boolean>) {
     }
   }
 
-  function inTheMiddleOfSomething(): boolean {
-    const screen = navigation.screen.name;
-    if (screen === 'register' || screen === 'correct' || screen === 'settings' || screen === 'report') return true;
-    return screen === 'reward' && (rewards.checking || rewards.redeeming || rewards.canRedeem);
-  }
 
   return { lookingUp, notFound, enteredByCustomer, receive };
 }
