@@ -2,6 +2,7 @@
  * The bridge operations of POS links: the OS hands the till a link (the inbox), the
  * page takes those that arrived before it listened, and reports the outcome of a reward link, which goes to the POS callback.
  */
+import { rewardKey } from '../../common/reward-key';
 import type { Logger } from '../log/log';
 import { describe, type Wording } from '../messages';
 import * as payloads from '../validation/bridge-payloads';
@@ -42,7 +43,7 @@ export function linkOperations(needs: LinkNeeds): LinkOperations {
         // Only a reward link this process handed out, once, for the code it named: the page
         // cannot make the till post outcomes of its own invention.
         const link = links.claimRewardLink(report.link_id);
-        if (!link || link.code.toUpperCase() !== report.reward_code.toUpperCase()) {
+        if (!link || rewardKey(link.code) !== rewardKey(report.reward_code)) {
           log.warn(
             'An outcome was reported for a link that is unknown, already reported, or for another code; nothing was sent.',
           );

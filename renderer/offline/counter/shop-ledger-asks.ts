@@ -6,6 +6,7 @@
  */
 import type { Reward, ShopCheck, ShopClaim, ShopClaimHolder } from '../../../common/contract';
 import { readPhone } from '../../../common/phone';
+import { rewardKey } from '../../../common/reward-key';
 import type { RedemptionItem } from '../db/schema';
 import type { RefusedAttempt } from '../outbox/refused-attempts';
 import { CounterPart } from './counter-part';
@@ -24,7 +25,7 @@ export class ShopLedgerAsks extends CounterPart {
         .map(async ({ code }) => {
           try {
             const answer = await this.api.shopHolder({ reward_code: code });
-            if (answer.ok && answer.data.holder) held[code.toUpperCase()] = answer.data.holder;
+            if (answer.ok && answer.data.holder) held[rewardKey(code)] = answer.data.holder;
           } catch (failure) {
             console.warn('The shop ledger could not be read', failure);
           }
