@@ -61,6 +61,5 @@ export function useCustomerEntry(blanked: Ref<boolean>) {
     }
   }
 
-
   return { lookingUp, notFound, enteredByCustomer, receive };
 }

@@ -24,7 +24,14 @@ function bar(screen: ScreenName, options: { firstRun?: boolean; outcome?: boolea
   const navigation = useNavigationStore();
   if (options.firstRun) navigation.firstRun();
   else if (screen !== 'find') navigation.go({ name: screen } as never);
-  if (options.outcome) useRewardsStore().queued = { seq: 1 } as never;
+  if (options.outcome) {
+    useRewardsStore().redeemOutcome = {
+      kind: 'queued',
+      item: { seq: 1 } as never,
+      answerLost: false,
+      unreachableTills: [],
+    };
+  }
   const view = mount(ShortcutBar, { global: { plugins: [i18n, pinia] } });
   return {
     view,
