@@ -40,7 +40,7 @@ export const useCustomerDisplayStore = defineStore('customerDisplay', () => {
   function start(): void {
     if (stopPushing) return;
     stopPushing = watch(model, (next) => void push(next), { immediate: true });
-    unsubscribe = till().onLinkMessage((message) => void entry.receive(message));
+    unsubscribe = till().onCustomerEntry((phoneEntry) => void entry.receive(phoneEntry));
   }
 
   function stop(): void {
