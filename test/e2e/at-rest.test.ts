@@ -19,7 +19,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHANNELS } from '../../common/contract';
 import { startSandbox, type Sandbox } from '../../sandbox';
 import { checkCode, openCustomer } from './cashier';
-import { buildRenderer, CHROMIUM_ARGS, CHROMIUM_PATH, requireChromium, VIEWPORT } from './harness';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, requireChromium, VIEWPORT } from './harness';
+import { builtRenderer } from './renderer-build';
 import { addressOf, callOver, openSocket, runShell, socketUrlOf, stopShell, type Shell } from './shell-process';
 
 const KEY = 'at-rest-key-5903';
@@ -75,9 +76,8 @@ describe('the till’s IndexedDB files, read from the disk, hold nothing persona
   beforeAll(async () => {
     requireChromium();
     work = await mkdtemp(join(tmpdir(), 'till-at-rest-'));
-    const rendererDir = join(work, 'renderer');
+    const rendererDir = await builtRenderer(join(work, 'renderer'));
     profile = join(work, 'chromium-profile');
-    await buildRenderer(rendererDir);
     sandbox = await startSandbox({ keys: { [KEY]: 'coffee-club' } });
     shell = runShell(join(work, 'user-data'), rendererDir);
     address = await addressOf(shell);
