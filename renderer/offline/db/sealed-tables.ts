@@ -26,6 +26,7 @@
  * It sits below the kept tables' middleware (kept-tables.ts), which must go on seeing and
  * handing the main process plain rows (the main process seals its own copy).
  */
+import { Dexie } from 'dexie';
 import type {
   DBCore,
   DBCoreCursor,
@@ -36,7 +37,6 @@ import type {
   DBCoreQueryResponse,
   DBCoreTable,
   DBCoreTransaction,
-  Dexie,
 } from 'dexie';
 import type { Keyring } from '../sealing/keyring';
 import { fieldsOfPayload, readablePart, SEALED_FIELD, sealedPayload, TABLE_SEALS, type TableSeal } from './table-seals';
@@ -68,6 +68,8 @@ const attached = new WeakMap<Dexie, Attached>();
 const cores = new WeakMap<Dexie, DBCore>();
 /** Records read as they were stored, written before sealing: the sealing pass rewrites these. */
 const legacyRows = new WeakSet<object>();
+/** Transactions whose reads give the records as stored, to be opened asynchronously (`readSealedAsync`). */
+const rawReads = new WeakSet<object>();
 
 /**
  * Attaches the keyring every later read and write of `db`'s sealed tables uses (db/key-at-open.ts,
@@ -140,22 +142,23 @@ function sealedTable(db: Dexie, name: string, seal: TableSeal, table: DBCoreTabl
   const keyed = seal.digestKey !== undefined;
   const primary = (query: DBCoreQueryRequest['query']) => query.index.isPrimaryKey === true;
 
-  /** A record as the core reads it: opened, or a legacy one as it is. */
-  const open = (stored: unknown): unknown => {
-    if (typeof stored !== 'object' || stored === null) return stored;
-    const row = stored as Row;
-    const sealed = row[SEALED_FIELD];
-    if (sealed === undefined) {
-      legacyRows.add(row);
-      return row;
-    }
-    const keyring = state()?.keyring;
-    if (!keyring) throw new NoKeyringError(name);
-    const plain: Row = {};
-    for (const field of Object.keys(row)) if (field !== SEALED_FIELD) plain[field] = row[field];
-    return Object.assign(plain, fieldsOfPayload(seal, keyring.open(sealed as Uint8Array, contextOf(name, seal, row))));
+  /** A record as the core reads it: opened, or a legacy one as it is (or as stored, in a raw read). */
+  const openIn = (trans: DBCoreTransaction) => {
+    if (rawReads.has(trans)) return (stored: unknown) => stored;
+    return (stored: unknown): unknown => {
+      if (typeof stored !== 'object' || stored === null) return stored;
+      const row = stored as Row;
+      const sealed = row[SEALED_FIELD];
+      if (sealed === undefined) {
+        legacyRows.add(row);
+        return row;
+      }
+      const keyring = state()?.keyring;
+      if (!keyring) throw new NoKeyringError(name);
+      return plainOf(seal, row, keyring.open(sealed as Uint8Array, contextOf(name, seal, row)));
+    };
   };
-  const openAll = (rows: readonly unknown[]): unknown[] => rows.map(open);
+  const openAll = (trans: DBCoreTransaction, rows: readonly unknown[]): unknown[] => rows.map(openIn(trans));
 
   /** A record as IndexedDB stores it: its readable fields and the rest sealed. */
   const sealRow = (keyring: Keyring, value: Row): Row => {
@@ -192,6 +195,7 @@ function sealedTable(db: Dexie, name: string, seal: TableSeal, table: DBCoreTabl
   return {
     ...table,
     get(request) {
+      const open = openIn(request.trans);
       return table
         .get({ ...request, key: storedKey(request.key) })
         .then((found) =>
@@ -201,17 +205,20 @@ function sealedTable(db: Dexie, name: string, seal: TableSeal, table: DBCoreTabl
         );
     },
     getMany(request) {
-      return table
-        .getMany({ ...request, keys: request.keys.map(storedKey) })
-        .then((found) =>
-          legacyKeys() && found.some((row, i) => row === undefined && typeof request.keys[i] === 'string')
-            ? table.getMany(request).then((twins) => openAll(found.map((row, i) => row ?? twins[i])))
-            : openAll(found),
-        );
+      return table.getMany({ ...request, keys: request.keys.map(storedKey) }).then((found) =>
+        legacyKeys() && found.some((row, i) => row === undefined && typeof request.keys[i] === 'string')
+          ? table.getMany(request).then((twins) =>
+              openAll(
+                request.trans,
+                found.map((row, i) => row ?? twins[i]),
+              ),
+            )
+          : openAll(request.trans, found),
+      );
     },
     query(request) {
       const opened = (response: DBCoreQueryResponse) =>
-        request.values ? { ...response, result: openAll(response.result) } : response;
+        request.values ? { ...response, result: openAll(request.trans, response.result) } : response;
       return table
         .query(onStoredKeys(request))
         .then((response) =>
@@ -220,7 +227,7 @@ function sealedTable(db: Dexie, name: string, seal: TableSeal, table: DBCoreTabl
     },
     openCursor(request) {
       const opened = (cursor: DBCoreCursor | null) =>
-        cursor && request.values !== false ? openedCursor(cursor, open) : cursor;
+        cursor && request.values !== false ? openedCursor(cursor, openIn(request.trans)) : cursor;
       return table
         .openCursor(onStoredKeys(request))
         .then((cursor) =>
@@ -273,6 +280,42 @@ function sealedTable(db: Dexie, name: string, seal: TableSeal, table: DBCoreTabl
       return table.mutate({ type: 'delete', trans: request.trans, keys: codes }).then(put).then(withCodes);
     return put().then(withCodes);
   }
+}
+
+/** A stored record's readable fields and the fields of its opened payload, as one plain record. */
+function plainOf(seal: TableSeal, row: Row, payload: Uint8Array): Row {
+  const plain: Row = {};
+  for (const field of Object.keys(row)) if (field !== SEALED_FIELD) plain[field] = row[field];
+  return Object.assign(plain, fieldsOfPayload(seal, payload));
+}
+
+/**
+ * Records of a sealed table read by `read` (one request, outside any transaction) and opened by
+ * Web Crypto, asynchronously: the bulk loads (the search index, the listings, the card serials)
+ * read tens of megabytes of sealed records, which the browser's own AES opens many times faster
+ * than the synchronous JavaScript the transactions need. Inside a transaction (which an await
+ * of Web Crypto would end), `read` runs as it is and the records are opened as read.
+ */
+export async function readSealedAsync<T>(db: Dexie, tableName: string, read: () => Promise<T[]>): Promise<T[]> {
+  const seal = TABLE_SEALS[tableName];
+  if (!seal || Dexie.currentTransaction) return read();
+  const rows = await db.transaction('r', tableName, () => {
+    rawReads.add(Dexie.currentTransaction!.idbtrans);
+    return read();
+  });
+  return Promise.all(
+    rows.map(async (stored) => {
+      const row = stored as unknown as Row;
+      if (typeof row !== 'object' || row === null) return stored;
+      const sealed = row[SEALED_FIELD];
+      if (sealed === undefined) {
+        legacyRows.add(row);
+        return stored;
+      }
+      const keyring = keyringOf(db, tableName);
+      return plainOf(seal, row, await keyring.openAsync(sealed as Uint8Array, contextOf(tableName, seal, row))) as T;
+    }),
+  );
 }
 
 /** What a sealed value of `row` is bound to: its table, and its record's own id. */

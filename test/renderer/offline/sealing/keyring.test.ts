@@ -60,6 +60,17 @@ describe('the keyring of the data key', () => {
     expect(text(new Uint8Array(opened))).toBe('966501234567 layla haddad');
   });
 
+  test('Web Crypto opens what it sealed too, asynchronously (the bulk loads), and refuses as the synchronous opening does', async () => {
+    const keyring = await keyringOf(randomKey());
+    const plain = new Uint8Array(50_000).map((_, i) => (i * 7) & 0xff);
+    const sealed = keyring.seal(plain, 'customerBlocks/9');
+    expect(await keyring.openAsync(sealed, 'customerBlocks/9')).toEqual(plain);
+    await expect(keyring.openAsync(sealed, 'customerBlocks/8')).rejects.toMatchObject({ reason: 'authentication' });
+    await expect(keyring.openAsync(sealed.slice(0, 10), 'customerBlocks/9')).rejects.toMatchObject({
+      reason: 'format',
+    });
+  });
+
   test('a fresh IV each time: two seals of one value differ, over many seals', async () => {
     const keyring = await keyringOf(randomKey());
     const ivs = new Set<string>();
