@@ -28,6 +28,7 @@ import { readMeta } from './db/meta';
 import { isLegacyRow, sealedCore, sealingDone } from './db/sealed-tables';
 import type { MetaRow, MetaValues, OfflineDb, PhoneDigest } from './db/schema';
 import { yieldToBrowser } from './search/index-loader';
+import { WriteCostModel } from './pacing/write-cost';
 import { phoneDigestOf } from './search/phone-digests';
 
 /** The tables in the order they are sealed. */
@@ -73,9 +74,10 @@ export interface SealingProgress {
   done: boolean;
 }
 
-const MAX_PER_TRANSACTION = 512;
+const MAX_PER_TRANSACTION = 1024;
 const FIRST_PER_TRANSACTION = 32;
-const IDLE_BUDGET_MS = 25;
+/** A transaction's time while nobody searches: about what one of the refresh's first fill takes. */
+const IDLE_BUDGET_MS = 50;
 /** While the cashier searches, a transaction takes at most this share of their usual pause, and never more than ACTIVE_BUDGET_MS. */
 const PAUSE_SHARE = 0.5;
 const ACTIVE_BUDGET_MS = 8;
@@ -103,12 +105,15 @@ export async function runSealingPass(options: SealingPassOptions): Promise<Seali
   let after = state?.after ?? null;
   let sealed = state?.sealed ?? 0;
   let perTransaction = options.firstPerTransaction ?? FIRST_PER_TRANSACTION;
-  let msPerRecord: number | null = null;
+  // What a transaction of n records costs here: a fixed part (the read, the writes' round trip,
+  // the commit) and a part a record, learnt as they commit (pacing/write-cost.ts says why two).
+  const cost = new WriteCostModel();
+  let timed = 0;
   const max = options.maxPerTransaction ?? MAX_PER_TRANSACTION;
   while (step < SEALING_STEPS.length) {
     if (options.signal?.aborted) return { sealed, table: SEALING_STEPS[step]!, done: false };
     const budget = await makeWay(options);
-    if (msPerRecord !== null) perTransaction = Math.max(1, Math.min(max, Math.floor(budget / msPerRecord)));
+    if (timed > 0) perTransaction = Math.max(1, Math.min(max, cost.customersWithin(budget)));
     const started = performance.now();
     const table = SEALING_STEPS[step]!;
     let page: { read: number; sealed: number; last: number | null };
@@ -136,8 +141,8 @@ export async function runSealingPass(options: SealingPassOptions): Promise<Seali
       throw error;
     }
     if (page.read > 0) {
-      const perRecord = (performance.now() - started) / page.read;
-      msPerRecord = msPerRecord === null ? perRecord : 0.7 * msPerRecord + 0.3 * perRecord;
+      cost.observe(page.read, performance.now() - started);
+      timed += 1;
     }
     sealed += page.sealed;
     if (next.done) step = SEALING_STEPS.length;
