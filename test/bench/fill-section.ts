@@ -336,6 +336,25 @@ async function wireFigures(
       unit: 'ms',
       summary: during,
     });
+    // The same fill over the wire with the sealing left out: what sealing costs where the targets are.
+    const clear = (await bench.page.evaluate((args) => window.bench.fillBench(args), {
+      perPage: 100,
+      sequentialPages: 0,
+      cashierQueries: CASHIER_QUERIES,
+      searchWithoutFillMs: 0,
+      unchanged: false,
+      sealed: false,
+    })) as FillBenchResult;
+    if (clear.refresh.state !== 'idle') throw new Error(`The refresh stopped: ${clear.refresh.stoppedBecause}`);
+    report.note(`Fill over a wire (${wire}) before sealing, CacheRefresh: ${split(bench, clear.refresh)}.`);
+    report.add({
+      id: 'fill.wire.seconds.before_sealing',
+      section: SECTION,
+      label: `over a wire (${wire}), records in clear (before sealing): CacheRefresh, ${clear.refresh.customers.toLocaleString('en-GB')} customers`,
+      unit: 's',
+      value: clear.refresh.ms / 1000,
+      note: `The sealed fill over the wire above minus this one: ${signed((refresh.ms - clear.refresh.ms) / 1000, 2)} s (${signed(((refresh.ms - clear.refresh.ms) / clear.refresh.ms) * 100, 0)}%); its ratio to the sealed sequential paging would be ${(customersPerSecond(clear.refresh) / customersPerSecond(sequential)).toFixed(2)}x.`,
+    });
   } finally {
     await sandbox.faults.reset();
   }
