@@ -293,7 +293,7 @@ export async function configureTill(
 
 /** Loads the app and waits until it has read its state. */
 export async function openTillPage(page: Page, appUrl: string): Promise<void> {
-  // The page's socket takes the link pushes, as the Electron window's webContents does.
+  // The page's socket takes the pushes (links, customer entries), as the Electron window's webContents does.
   await page.goto(appUrl);
   await page.locator('main.screen > *').first().waitFor();
 }
