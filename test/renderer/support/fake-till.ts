@@ -15,6 +15,7 @@ import {
 import { openOfflineDb } from '../../../renderer/offline/db/open';
 import { type OfflineDb } from '../../../renderer/offline/db/schema';
 import { setOfflineServiceOverrides } from '../../../renderer/stores/offline';
+import { dataKeyGrant } from '../offline/support/fixtures';
 
 let databases = 0;
 
@@ -77,14 +78,9 @@ export function installFakeTill(): FakeTill {
   responders.set('reportStorage', () => ({ ok: true, data: null }));
   responders.set('workCopy', () => ({ ok: true, data: { items: [], journal: [], journalTotal: 0, since: null } }));
   responders.set('displayAddress', () => ({ ok: true, data: { address: null } }));
-  // The till's data key, as the main process hands it over: 32 random bytes, kept, the same
-  // at every ask of this till.
-  const dataKey = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))));
-  const dataKeyMadeAt = new Date().toISOString();
-  responders.set('dataKey', () => ({
-    ok: true,
-    data: { state: 'ready', key: dataKey, createdAt: dataKeyMadeAt, protection: 'os', kept: true },
-  }));
+  // The till's data key, as the main process hands it over: the tests' fixed key, kept, the
+  // same at every ask of this till.
+  responders.set('dataKey', () => ({ ok: true, data: dataKeyGrant() }));
   return {
     api,
     db,
