@@ -63,7 +63,7 @@ export const keepWorkPayload = z.strictObject({
 });
 
 /** The page's word on its storage: persisted or not, or null where the browser cannot say. */
-export const storageReportPayload = z.strictObject({ persisted: z.boolean(RECORD).nullable() });
+export const storagePersistencePayload = z.strictObject({ persisted: z.boolean(RECORD).nullable() });
 
 const PAGE = msg('payload.workCopy.page');
 export const workCopyPayload = z.strictObject({
