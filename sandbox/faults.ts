@@ -28,6 +28,12 @@ export interface FaultSettings {
    * is accepted, a kept-alive one as soon as the next request's headers arrive.
    */
   resetOnConnectRate: number;
+  /**
+   * Refuse a redemption (POST /v1/rewards/redeem) with 422 `validation_failed` without doing
+   * anything: a queued redemption that the service will never accept, whatever the till's own
+   * checks found. Other requests are answered as usual.
+   */
+  refuseRedeemRate: number;
 }
 
 export type FaultDecision =
@@ -44,6 +50,7 @@ const NONE: FaultSettings = {
   retryAfterSeconds: 1,
   retryAfterHeader: null,
   resetOnConnectRate: 0,
+  refuseRedeemRate: 0,
 };
 
 export class FaultSwitches {
@@ -66,6 +73,11 @@ export class FaultSwitches {
   /** Whether to reset a connection just accepted (its own draw, before any request). */
   resetOnConnect(): boolean {
     return this.settings.resetOnConnectRate > 0 && this.random() < this.settings.resetOnConnectRate;
+  }
+
+  /** Whether to refuse this redemption for good (its own draw, redemptions only). */
+  refuseRedeem(): boolean {
+    return this.settings.refuseRedeemRate > 0 && this.random() < this.settings.refuseRedeemRate;
   }
 
   /** One draw per request, so the rates add up to the chance that anything goes wrong. */

@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { answerWriter, type Dialect } from './dialect';
-import { ServiceError } from './errors';
+import { invalid, ServiceError } from './errors';
 import type { FaultDecision, FaultSwitches } from './faults';
 import type { ProgramRecord } from './model';
 import { registerRoutes, type Answer, type Route } from './routes';
@@ -93,6 +93,9 @@ export function buildServer({
     if (!request.program) {
       reply.header('www-authenticate', 'Bearer');
       return sendError(reply, new ServiceError(401, 'unauthorized', 'A valid API key is required.'));
+    }
+    if (request.method === 'POST' && request.url.split('?')[0] === '/v1/rewards/redeem' && faults.refuseRedeem()) {
+      return sendError(reply, invalid({ reward_code: ['The reward code is not valid.'] }));
     }
     return undefined;
   });

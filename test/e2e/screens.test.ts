@@ -512,7 +512,20 @@ describe.each(LANGUAGES)('the offline screens in $language', ({ language, words,
     await h.call('updateSettings', { cashiers: CASHIERS });
     await h.openApp();
     await page.getByTestId('cashier-select').selectOption(LONG_CASHIER);
-    await addFailedItem(page, LONG_CASHIER);
+    // A failed item, made as a till makes one: queued offline, then refused for good by the
+    // service when it is sent (a refusal the till's own checks could not foresee).
+    await open(layla.phone, layla.name);
+    await h.stopSandbox();
+    await checkOffline(layla.rewards.availableProduct);
+    await page.getByTestId('redeem-confirm').click();
+    await page.getByTestId('queued').waitFor();
+    await page.keyboard.press('Escape');
+    const service = await h.restartSandbox();
+    service.faults.set({ refuseRedeemRate: 1 });
+    await page.keyboard.press('F8');
+    await page.getByTestId('retry-now').click();
+    await page.locator(`[data-testid="outbox-failed"] [data-code="${layla.rewards.availableProduct}"]`).waitFor();
+    service.faults.reset();
     await page.keyboard.press('F7');
     await page.getByTestId('report-by-cashier').waitFor();
     // Every table adds up in a totals row; the failed item says why.
@@ -571,7 +584,7 @@ describe.each(LANGUAGES)('the offline screens in $language', ({ language, words,
     const failed = page.locator('[data-testid="outbox-failed"] .outbox-item');
     expect(await failed.locator('.outbox-item__head').textContent()).toContain('Free coffee');
     expect(await failed.getByTestId('item-error').textContent()).toBe(words.errors.validation.title);
-    expect(await failed.textContent()).not.toContain('The reward code is not valid.');
+    expect(await failed.textContent()).not.toContain('The request has invalid fields.');
     const item = await page.evaluate(() =>
       document.activeElement?.closest('.outbox-item')?.querySelector('.outbox-item__head strong')?.textContent?.trim(),
     );
@@ -604,50 +617,3 @@ describe.each(LANGUAGES)('the offline screens in $language', ({ language, words,
     expect(findings.splice(0)).toEqual([]);
   }
 });
-
-/**
- * A failed item, as the replayer leaves one when the service refuses a queued redemption for
- * good: a redemption of the outbox copied with the state and error a refusal writes, by
- * `cashier`. The sandbox has no
- * way to refuse a replay that the till's own checks would not have refused first.
- */
-async function addFailedItem(page: Page, cashier: string): Promise<void> {
-  await page.evaluate(
-    async ({ name, cashier }) => {
-      const db = await new Promise<IDBDatabase>((resolve, reject) => {
-        const open = indexedDB.open(name);
-        open.onsuccess = () => resolve(open.result);
-        open.onerror = () => reject(open.error);
-      });
-      const rows = await new Promise<Array<Record<string, unknown>>>((resolve) => {
-        const read = db.transaction('outbox').objectStore('outbox').getAll();
-        read.onsuccess = () => resolve(read.result as Array<Record<string, unknown>>);
-      });
-      const waiting = rows.find((row) => row.kind === 'redeem');
-      if (!waiting) throw new Error('No redemption in the outbox to copy.');
-      const error = { kind: 'validation', message: 'The reward code is not valid.' };
-      await new Promise<void>((resolve, reject) => {
-        const write = db.transaction('outbox', 'readwrite');
-        write.objectStore('outbox').put({
-          ...waiting,
-          seq: 9001,
-          // An item of its own: the outbox's ids are unique.
-          uid: crypto.randomUUID(),
-          idempotencyKey: 'failed-copy-9001',
-          code: 'RW-FAILED01',
-          state: 'failed',
-          cashier,
-          lastError: error,
-          note: error.message,
-          nextAttemptAt: null,
-        });
-        write.oncomplete = () => resolve();
-        write.onerror = () => reject(write.error);
-      });
-      db.close();
-    },
-    { name: DEFAULT_DB_NAME, cashier },
-  );
-  await page.reload();
-  await page.locator('main.screen > *').first().waitFor();
-}

@@ -49,6 +49,17 @@ describe('fault switches', () => {
     expect(sandbox.redemptions()).toEqual([]);
   });
 
+  it('refuseRedeemRate 1 refuses every redemption with 422 validation_failed, does nothing, and answers the rest', async () => {
+    sandbox.faults.set({ refuseRedeemRate: 1 });
+    const refused = await post(sandbox, '/v1/rewards/redeem', { reward_code: omar.reward, phone: omar.phone });
+    expectError(refused, 422, 'validation_failed');
+    expect(refused.body.error.fields).toEqual({ reward_code: ['The reward code is not valid.'] });
+    // A check is answered as usual: only the redemption is refused.
+    expect(await rewardStatus(omar.reward, omar.phone)).toBe('available');
+    sandbox.faults.reset();
+    expect(sandbox.redemptions()).toEqual([]);
+  });
+
   it('dropRate 1 drops the connection: the client sees a connection error, and nothing is done', async () => {
     sandbox.faults.set({ dropRate: 1 });
     await expect(post(sandbox, '/v1/customers', { name: 'Never Made', phone: '+447400900402' })).rejects.toThrow();
@@ -152,6 +163,7 @@ describe('fault switches', () => {
       retryAfterSeconds: 30,
       retryAfterHeader: 'Fri, 31 Dec 9999 23:59:59 GMT',
       resetOnConnectRate: 0.1,
+      refuseRedeemRate: 0.5,
     });
     sandbox.faults.reset();
     expect(sandbox.faults.current()).toEqual({
@@ -165,6 +177,7 @@ describe('fault switches', () => {
       retryAfterSeconds: 1,
       retryAfterHeader: null,
       resetOnConnectRate: 0,
+      refuseRedeemRate: 0,
     });
     const replies = await Promise.all(Array.from({ length: 30 }, () => get(sandbox, '/v1/customers?per_page=1')));
     expect(replies.every((reply) => reply.status === 200)).toBe(true);
