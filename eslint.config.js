@@ -83,13 +83,13 @@ const ELECTRON_ROWS = {
   updates: ['policy', ...BELOW_SUBSYSTEMS],
   policy: ['storage', ...BELOW_SUBSYSTEMS],
   demo: ['service', 'storage', ...BELOW_SUBSYSTEMS],
-  links: ['storage', ...BELOW_SUBSYSTEMS],
+  links: ['storage', 'app-page', ...BELOW_SUBSYSTEMS],
   'shop-ledger': ['storage', ...BELOW_SUBSYSTEMS],
   service: BELOW_SUBSYSTEMS,
   storage: BELOW_SUBSYSTEMS,
   'app-page': ['log', 'messages'],
   // The customer display's hub, its model check and its window's page (docs/screens.md).
-  display: BELOW_SUBSYSTEMS,
+  display: ['app-page', ...BELOW_SUBSYSTEMS],
   // The main process's copy of the outbox and the journal, in an append-only file (docs/offline.md).
   'work-copy': ['storage', ...BELOW_SUBSYSTEMS],
   // The till's health (--health, health.json, the support file): it reads what the others keep.

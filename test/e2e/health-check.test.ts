@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHANNELS, type HealthReport, type KeptItem } from '../../common/contract';
 import { startSandbox, type Sandbox } from '../../sandbox';
 import { keptItem, tillInState } from '../support/till-folder';
-import { buildRenderer } from './harness';
+import { builtRenderer } from './harness';
 import {
   addressOf,
   callOver,
@@ -223,9 +223,8 @@ describe('loyalty-till --health while the till runs', () => {
       tillName: 'Till 6',
       cacheRefreshedHoursAgo: 1,
     });
-    const rendererDir = join(work, 'renderer');
-    await buildRenderer(rendererDir);
-    shell = runShell(userData, rendererDir);
+    // The run's one build of the renderer (test/e2e/global-setup.ts).
+    shell = runShell(userData, await builtRenderer(join(work, 'renderer')));
   });
   afterAll(async () => {
     if (shell) await stopShell(shell);
