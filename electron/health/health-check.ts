@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import type { HealthReason, HealthReport, Settings } from '../../common/contract';
+import type { HealthReason, HealthReport, KeptItem, Settings } from '../../common/contract';
 import { HEALTH_REPORT_VERSION } from '../../common/contract';
 import { readRemembered } from '../demo/demo-mode';
 import { describeError } from '../log/log';
@@ -9,7 +9,7 @@ import type { MachinePolicySource } from '../policy/machine-policy';
 import { applyPolicy } from '../policy/policy-merge';
 import type { PolicyReading } from '../policy/policy-reading';
 import { readSettingsFile } from '../storage/settings';
-import type { LineCodec } from '../work-copy/line-codec';
+import { jsonLines, type LineCodec } from '../work-copy/line-codec';
 import { WORK_COPY_FILE } from '../work-copy/work-copy';
 import { readWorkCopyFile } from '../work-copy/work-copy-reading';
 import { readRecorded } from './health-file';
@@ -24,9 +24,12 @@ import { readTillId } from './till-id';
  * mend), nothing is locked, and no window opens: reading files the running till writes
  * atomically or appends to disturbs it in nothing.
  *
- * The work copy is read through its codec (`codec`), so a copy sealed line by line is read by
- * the codec that seals it; the Electron shell runs this once the app is ready, so a codec that
- * needs the data key can open it through the OS's store.
+ * The work copy is read through its codec, so a copy sealed line by line is read by the codec
+ * that seals it. That codec needs the data key, which only the shell can open (the browser
+ * shell with its key file, the Electron shell through the OS's store once the app is ready,
+ * storage/data-key.ts's `readDataKey`): the shell passes `openCodec`, asked only when there is a
+ * folder to read and given the same deadline as the policy, so a key store that prompts or
+ * hangs makes the outbox "could not tell" (exit 2), never a late answer.
  */
 export interface HealthCheckOptions {
   /** The till's user-data folder. */
@@ -34,31 +37,49 @@ export interface HealthCheckOptions {
   about: { version: string; shell: 'electron' | 'browser' };
   /** The machine's policy; none read without one. */
   policySource?: MachinePolicySource;
-  codec?: LineCodec;
+  /** The work copy's codec, opened when needed (it may need the data key); plain JSON lines without. */
+  openCodec?: () => Promise<LineCodec>;
   computerName?: () => string;
   now?: () => Date;
-  /** How long the policy may take to read (the registry, a profile): within the check's 2 seconds. */
-  policyDeadlineMs?: number;
+  /** How long the policy and the codec may take to open (the registry, the key store): within the check's 2 seconds. */
+  deadlineMs?: number;
 }
 
-/** The check answers within 2 s: a policy source slower than this is "not read in time". */
-const POLICY_DEADLINE_MS = 1200;
+/** The check answers within 2 s: a policy or a key store slower than this is "not read in time". */
+const DEADLINE_MS = 1200;
 
-function withinDeadline(source: MachinePolicySource | undefined, ms: number): Promise<PolicyReading | null> {
-  if (!source) return Promise.resolve({ state: 'none' });
+/** What `started` gives within `ms`; a rejection or a late answer is `{ late }`, with why. */
+function withinDeadline<T>(started: Promise<T>, ms: number): Promise<T | { late: string }> {
   return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(null), ms);
-    source.read().then(
-      (reading) => {
+    const timer = setTimeout(() => resolve({ late: `no answer within ${ms} ms` }), ms);
+    started.then(
+      (value) => {
         clearTimeout(timer);
-        resolve(reading);
+        resolve(value);
       },
-      () => {
+      (error: unknown) => {
         clearTimeout(timer);
-        resolve(null);
+        resolve({ late: describeError(error) });
       },
     );
   });
+}
+
+const isLate = (value: unknown): value is { late: string } =>
+  typeof value === 'object' && value !== null && 'late' in value;
+
+/** The work copy through its codec: its items, or why it could not be read. */
+async function readOutbox(
+  folder: string,
+  openCodec: (() => Promise<LineCodec>) | undefined,
+  deadlineMs: number,
+): Promise<{ items: KeptItem[]; unreadable: number } | string> {
+  const codec = openCodec ? await withinDeadline(openCodec(), deadlineMs) : jsonLines;
+  if (isLate(codec)) return `its key could not be opened: ${codec.late}`;
+  return readWorkCopyFile({ file: join(folder, WORK_COPY_FILE), codec }).then(
+    (copy) => ({ items: copy.items, unreadable: copy.unreadable }),
+    (error: unknown) => describeError(error),
+  );
 }
 
 const unknownReason = (code: HealthReason['code'], detail: string): HealthReason => ({ code, detail });
@@ -67,7 +88,10 @@ export async function checkHealth(options: HealthCheckOptions): Promise<HealthRe
   const { folder } = options;
   const now = options.now ?? (() => new Date());
   const computerName = options.computerName ?? hostname;
-  const policyRead = withinDeadline(options.policySource, options.policyDeadlineMs ?? POLICY_DEADLINE_MS);
+  const deadlineMs = options.deadlineMs ?? DEADLINE_MS;
+  const policyRead: Promise<PolicyReading | null> = options.policySource
+    ? withinDeadline(options.policySource.read(), deadlineMs).then((reading) => (isLate(reading) ? null : reading))
+    : Promise.resolve({ state: 'none' });
   const till = {
     name: null,
     machine: computerName(),
@@ -106,10 +130,7 @@ export async function checkHealth(options: HealthCheckOptions): Promise<HealthRe
   const [own, policy, outbox, recorded, shopTills, id, keySet, demo] = await Promise.all([
     readSettingsFile(join(folder, 'settings.json')).catch(() => null),
     policyRead,
-    readWorkCopyFile({ file: join(folder, WORK_COPY_FILE), ...(options.codec ? { codec: options.codec } : {}) }).then(
-      (copy) => ({ items: copy.items, unreadable: copy.unreadable }),
-      (error: unknown) => describeError(error),
-    ),
+    readOutbox(folder, options.openCodec, deadlineMs),
     readRecorded(folder),
     readShopTills(folder),
     readTillId(folder),

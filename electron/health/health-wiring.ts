@@ -91,7 +91,6 @@ export async function openHealth(
   const makeSupportFile = async (userAgent: string | null, display: { attached(): number }) => {
     const now = new Date();
     const logsSince = new Date(now.getTime() - HISTORY_DAYS * 24 * 3_600_000);
-    const { records, names } = held();
     const { items, journal } = workCopy.read();
     return supportFile({
       report: await health.report(),
@@ -108,7 +107,7 @@ export async function openHealth(
       logsSince,
       secrets: needs.secrets(),
       // Built afresh: the log's are a few seconds old at most, the file's are exact.
-      personal: personalValuesOf(records, names),
+      personal: personalValuesOf([...items, ...journal], cashiers()),
       now,
     });
   };
