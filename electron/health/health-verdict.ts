@@ -1,6 +1,7 @@
 import type { HealthExitCode, HealthReason, HealthReport, HealthStatus } from '../../common/contract';
 import type { KeptItem } from '../../common/contract';
-import { hoursSince, oldestOf } from './outbox-figures';
+import { oldestQueued } from '../../common/outbox-figures';
+import { hoursSince } from './outbox-figures';
 
 /**
  * Whether the till is healthy, needs attention, or could not be told, and why
@@ -29,7 +30,7 @@ function outboxReasons(items: readonly KeptItem[], report: VerdictFacts['report'
   const { waitingHours, unacknowledgedHours } = report.thresholds;
   const reasons: HealthReason[] = [];
   const waiting = items.filter((item) => item.state === 'pending');
-  const oldestWaiting = hoursSince(oldestOf(waiting)?.queuedAt ?? null, now);
+  const oldestWaiting = hoursSince(oldestQueued(waiting)?.queuedAt ?? null, now);
   if (oldestWaiting !== null && oldestWaiting >= waitingHours) {
     reasons.push({
       code: 'waiting_too_long',

@@ -1,4 +1,5 @@
 import type { KeptItem, KeptJournalEntry } from '../../common/contract';
+import { oldestQueued, outboxStateCounts } from '../../common/outbox-figures';
 
 /**
  * The outbox and the journal in figures, from the main process's copy (electron/work-copy/):
@@ -23,19 +24,10 @@ export function hoursSince(time: string | null, now: Date): number | null {
   return Math.max(0, Math.floor((now.getTime() - at) / (HOUR_MS / 10)) / 10);
 }
 
-/** The oldest of the items (by when each was queued), or null for none. */
-export function oldestOf(items: readonly KeptItem[]): KeptItem | null {
-  let oldest: KeptItem | null = null;
-  for (const item of items) if (oldest === null || item.queuedAt < oldest.queuedAt) oldest = item;
-  return oldest;
-}
-
 export function outboxFigures(items: readonly KeptItem[], now: Date): OutboxFigures {
-  const oldest = oldestOf(items);
+  const oldest = oldestQueued(items);
   return {
-    waiting: items.filter((item) => item.state === 'pending').length,
-    failed: items.filter((item) => item.state === 'failed').length,
-    conflicts: items.filter((item) => item.state === 'conflict').length,
+    ...outboxStateCounts(items),
     oldestQueuedAt: oldest?.queuedAt ?? null,
     oldestAgeHours: hoursSince(oldest?.queuedAt ?? null, now),
   };

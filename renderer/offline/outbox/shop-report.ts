@@ -10,6 +10,7 @@
  * (lib/shop-report-csv.ts) agree.
  */
 import type { ShopOutboxFigures, ShopReportCounts, ShopReportPart } from '../../../common/contract';
+import { oldestQueued, outboxStateCounts } from '../../../common/outbox-figures';
 import {
   REDEMPTION_STATES,
   type CashierLine,
@@ -59,13 +60,10 @@ const wire = (counts: StateCounts, points: number): ShopReportCounts => ({ ...co
 
 /** The outbox's figures from what is still open: counts by state and the oldest item's age at `now`. */
 function outboxOf(open: ShiftReport['open'], now: Date): ShopOutboxFigures {
-  const queued = open.map((item) => Date.parse(item.queuedAt)).filter((at) => !Number.isNaN(at));
-  const oldest = queued.length > 0 ? Math.min(...queued) : null;
+  const oldest = oldestQueued(open);
   return {
-    waiting: open.filter((item) => item.state === 'pending').length,
-    failed: open.filter((item) => item.state === 'failed').length,
-    conflicts: open.filter((item) => item.state === 'conflict').length,
-    oldestMinutes: oldest === null ? null : Math.max(0, Math.floor((now.getTime() - oldest) / 60_000)),
+    ...outboxStateCounts(open),
+    oldestMinutes: oldest ? Math.max(0, Math.floor((now.getTime() - Date.parse(oldest.queuedAt)) / 60_000)) : null,
   };
 }
 
