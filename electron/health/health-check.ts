@@ -8,7 +8,9 @@ import { describeError } from '../log/log';
 import type { MachinePolicySource } from '../policy/machine-policy';
 import { applyPolicy } from '../policy/policy-merge';
 import type { PolicyReading } from '../policy/policy-reading';
+import { isFolder } from '../storage/atomic-file';
 import { readSettingsFile } from '../storage/settings';
+import { API_KEY_FILE } from '../storage/vault';
 import { jsonLines, type LineCodec } from '../work-copy/line-codec';
 import { WORK_COPY_FILE } from '../work-copy/work-copy';
 import { readWorkCopyFile } from '../work-copy/work-copy-reading';
@@ -99,11 +101,7 @@ export async function checkHealth(options: HealthCheckOptions): Promise<HealthRe
     version: options.about.version,
     shell: options.about.shell,
   };
-  const isFolder = await stat(folder).then(
-    (found) => found.isDirectory(),
-    () => false,
-  );
-  if (!isFolder) {
+  if (!(await isFolder(folder))) {
     const policy = await policyRead;
     return healthReport(
       {
@@ -134,7 +132,7 @@ export async function checkHealth(options: HealthCheckOptions): Promise<HealthRe
     readRecorded(folder),
     readShopTills(folder),
     readTillId(folder),
-    stat(join(folder, 'api-key.bin')).then(
+    stat(join(folder, API_KEY_FILE)).then(
       (found) => found.isFile() && found.size > 0,
       () => false,
     ),

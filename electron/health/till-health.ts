@@ -1,4 +1,3 @@
-import { stat } from 'node:fs/promises';
 import type {
   CacheReport,
   ConnectionMode,
@@ -8,6 +7,7 @@ import type {
   StorageReport,
 } from '../../common/contract';
 import { describeError, type Logger } from '../log/log';
+import { isFolder } from '../storage/atomic-file';
 import type { PolicyReading } from '../policy/policy-reading';
 import { watchConnection } from './connection-watch';
 import {
@@ -65,12 +65,6 @@ export interface TillHealthOptions {
   /** How long after a change the file is written (half a second: a burst is one write). */
   settleMs?: number;
 }
-
-const isFolder = (path: string): Promise<boolean> =>
-  stat(path).then(
-    (found) => found.isDirectory(),
-    () => false,
-  );
 
 const TICK_MS = 60_000;
 const SETTLE_MS = 500;
