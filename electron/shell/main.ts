@@ -41,7 +41,7 @@ app.enableSandbox();
 if (process.argv.includes(HEALTH_FLAG)) {
   // A fleet tool's look (docs/operations.md, "Watching the tills"): the till's health from its
   // folder, printed, and the exit code; no window, no instance lock (the till may be running),
-  // after \`ready\` so that the OS's store can be asked should the files need the data key.
+  // after `ready` so that the OS's store can be asked should the files need the data key.
   app.dock?.hide();
   void app.whenReady().then(async () => {
     const status = await runHealthCommand({
