@@ -27,48 +27,73 @@ const NAME_FIELDS = new Set<string>(['customerName', 'name', 'cashier']);
 /** Words of a value looked at together: a name of more words is still found by each word. */
 const MOST_WORDS = 6;
 
-/** The values of `records` (outbox items, journal entries) and `names` (cashiers), ready to be matched. */
-export function personalValuesOf(records: Iterable<unknown>, names: Iterable<string> = []): PersonalValues {
-  const known = new Set<string>();
-  let longestWords = 1;
-  const add = (value: string, isName: boolean) => {
+/** The values known so far: a record's personal fields and names are added, never taken back. */
+class KnownValues {
+  private readonly known = new Set<string>();
+  /** What the redaction matches against: a view of the set, so what is added later is matched too. */
+  readonly values: PersonalValues = { has: (folded) => this.known.has(folded), longestWords: 1 };
+
+  add(value: string, isName: boolean): void {
     const folded = foldValue(value);
     if (folded.length < 3) return;
     const words = folded.split(' ');
     if (words.length <= MOST_WORDS) {
-      known.add(folded);
-      longestWords = Math.max(longestWords, words.length);
+      this.known.add(folded);
+      this.values.longestWords = Math.max(this.values.longestWords, words.length);
     }
-    if (isName || words.length > MOST_WORDS) for (const word of words) if (word.length >= 3) known.add(word);
-  };
-  for (const record of records) {
-    if (!isRecord(record)) continue;
+    if (isName || words.length > MOST_WORDS) for (const word of words) if (word.length >= 3) this.known.add(word);
+  }
+
+  addRecord(record: Record<string, unknown>): void {
     for (const field of PERSONAL_FIELDS) {
       const value = record[field];
-      if (typeof value === 'string') add(value, NAME_FIELDS.has(field));
+      if (typeof value === 'string') this.add(value, NAME_FIELDS.has(field));
     }
   }
-  for (const name of names) add(name, true);
-  return { has: (folded) => known.has(folded), longestWords };
+}
+
+/** The values of `records` (outbox items, journal entries) and `names` (cashiers), ready to be matched. */
+export function personalValuesOf(records: Iterable<unknown>, names: Iterable<string> = []): PersonalValues {
+  const known = new KnownValues();
+  for (const record of records) if (isRecord(record)) known.addRecord(record);
+  for (const name of names) known.add(name, true);
+  return known.values;
 }
 
 /**
- * The values, built again only when what holds them changed (`version`: the work copy's
- * revision, the cashiers): reading the whole journal for every log line would cost more than
- * the line, and a value queued a moment ago must be known to the very next line.
+ * The values, kept up with what holds them (`version`: the work copy's revision, the
+ * cashiers): a value queued a moment ago must be known to the very next line. Each record is
+ * folded once: the work copy holds the records the page handed over and replaces, never
+ * changes, one that changed, so a record already seen is passed over by its identity, and a
+ * log line after a change costs a walk of the records, not the folding of the whole journal
+ * again. Values are only added during a run: one whose record has left is still redacted,
+ * which costs nothing.
  */
 export function followPersonalValues(
   read: () => { records: Iterable<unknown>; names: Iterable<string> },
   version: () => string,
 ): () => PersonalValues {
-  let built: { version: string; values: PersonalValues } | null = null;
+  const known = new KnownValues();
+  const folded = new WeakSet<object>();
+  const names = new Set<string>();
+  let seen: string | null = null;
   return () => {
     const now = version();
-    if (built?.version !== now) {
-      const { records, names } = read();
-      built = { version: now, values: personalValuesOf(records, names) };
+    if (now !== seen) {
+      seen = now;
+      const current = read();
+      for (const record of current.records) {
+        if (!isRecord(record) || folded.has(record)) continue;
+        folded.add(record);
+        known.addRecord(record);
+      }
+      for (const name of current.names) {
+        if (names.has(name)) continue;
+        names.add(name);
+        known.add(name, true);
+      }
     }
-    return built.values;
+    return known.values;
   };
 }
 

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 import { createRedactingLogger, redact } from '../../../electron/log/log';
-import { personalValuesOf } from '../../../electron/log/personal-values';
+import { followPersonalValues, personalValuesOf } from '../../../electron/log/personal-values';
 import { createCapturedLog } from '../../support/captured-log';
 
 const API_KEY = 'sk_live_Q7w3ZtY9mK2pL8xV';
@@ -128,5 +128,47 @@ describe('redact: every personal value and secret the till handles', () => {
     expect(sink.lines[2]).toBe(
       `warn ${redact(`The data key ${DATA_KEY.toString('hex')} and ${API_KEY} for +966 50 123 4567`, SECRETS, PERSONAL)}`,
     );
+  });
+
+  test('followed as the work copy changes: a new value known to the next line, each record folded once', () => {
+    let folds = 0;
+    // A record as the work copy holds it, counting each time its name is read.
+    const first = {
+      uid: 'a',
+      get customerName() {
+        folds++;
+        return 'Layla Haddad';
+      },
+    };
+    const records: object[] = [first];
+    let revision = 0;
+    let reads = 0;
+    const personal = followPersonalValues(
+      () => {
+        reads++;
+        return { records: [...records], names: ['Omar Farouk'] };
+      },
+      () => String(revision),
+    );
+    const clean = (text: string) => redact(text, [], personal());
+
+    expect(clean('Layla Haddad and Yousef Harbi, served by Omar')).toBe(
+      '[personal] and Yousef Harbi, served by [personal]',
+    );
+    expect(clean('Layla again')).toBe('[personal] again');
+    expect(reads).toBe(1);
+
+    // Queued a moment ago: known to the very next line, without the first record read again.
+    records.push({ uid: 'b', customerName: 'Yousef Al-Harbi', phoneE164: '+966559876543' });
+    revision++;
+    expect(clean('Yousef Al-Harbi at 0559876543')).toBe('[personal] at [phone]');
+    expect(reads).toBe(2);
+    expect(folds).toBe(1);
+
+    // Gone from the copy (sent, acknowledged): still never written in clear this run.
+    records.splice(0, 1);
+    revision++;
+    expect(clean('Layla Haddad')).toBe('[personal]');
+    expect(folds).toBe(1);
   });
 });
