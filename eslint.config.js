@@ -74,6 +74,7 @@ const ELECTRON_SUBSYSTEMS = [
   'app-page',
   'display',
   'work-copy',
+  'health',
 ];
 const ELECTRON_ROWS = {
   shell: ['bridge', ...ELECTRON_SUBSYSTEMS, ...BELOW_SUBSYSTEMS],
@@ -91,6 +92,8 @@ const ELECTRON_ROWS = {
   display: ['app-page', ...BELOW_SUBSYSTEMS],
   // The main process's copy of the outbox and the journal, in an append-only file (docs/offline.md).
   'work-copy': ['storage', ...BELOW_SUBSYSTEMS],
+  // The till's health (--health, health.json, the support file): it reads what the others keep.
+  health: ['demo', 'policy', 'shop-ledger', 'work-copy', 'storage', ...BELOW_SUBSYSTEMS],
   validation: ['messages'],
   log: ['messages'],
   messages: [],

@@ -1,6 +1,7 @@
 // Starts the built app (`npm start` runs it after building): in Electron where its binary
 // runs, otherwise in the browser shell (electron/browser-shell/), which serves the same app to
-// the machine's browser from 127.0.0.1. `npm start -- --browser` chooses the browser shell.
+// the machine's browser from 127.0.0.1. `npm start -- --browser` chooses the browser shell;
+// `npm start -- --health` prints the till's health in whichever runs, and exits with its code.
 //
 // Electron's npm package downloads its binary on first use; on machines where that is not
 // possible, its own loader throws a stack trace. This launcher checks first, tries the
@@ -84,7 +85,8 @@ function main(): void {
     runChild(electron.binary, [root, ...args], `Electron at ${electron.binary}`);
     return;
   }
-  if (electron) {
+  // `--health` answers a fleet tool with one JSON object: no note about which shell ran it.
+  if (electron && !args.includes('--health')) {
     console.error(
       `Loyalty Till: Electron cannot run here (${electron.reason}); starting in the browser instead. ` +
         'For the desktop app, run "node node_modules/electron/install.js" on a network that allows it, or set ELECTRON_OVERRIDE_DIST_PATH.',

@@ -21,7 +21,7 @@ type Element =
 export interface TemplatePolicy {
   /** The policy's name: the JSON key it sets (`settings.baseUrl` …). */
   name: string;
-  category: 'settings' | 'updates' | 'manager';
+  category: 'settings' | 'updates' | 'health' | 'manager';
   /** The subkey under the policy key that the values go in. */
   key: string;
   title: Words;
@@ -35,6 +35,7 @@ const CATEGORIES: Record<TemplatePolicy['category'] | 'root', Words> = {
   root: { en: 'Loyalty Till', ar: 'نقطة بيع الولاء' },
   settings: { en: 'Settings (set and locked)', ar: 'الإعدادات (مضبوطة ومقفلة)' },
   updates: { en: 'Updates', ar: 'التحديثات' },
+  health: { en: 'Health check', ar: 'فحص الحالة' },
   manager: { en: 'Manager', ar: 'المدير' },
 };
 
@@ -42,6 +43,7 @@ const CATEGORIES: Record<TemplatePolicy['category'] | 'root', Words> = {
 const KEYS: Record<TemplatePolicy['category'], string> = {
   settings: `${POLICY_KEY}\\settings`,
   updates: `${POLICY_KEY}\\updates`,
+  health: `${POLICY_KEY}\\health`,
   manager: POLICY_KEY,
 };
 
@@ -80,7 +82,7 @@ const ADDRESS = w('Address', 'العنوان');
  */
 function row(name: string, title: Words, explain: Words, value: 'yes/no' | Labelled[], object = false): TemplatePolicy {
   const [first, last = first] = name.split('.') as [string, string?];
-  const category = first === 'settings' || first === 'updates' ? first : 'manager';
+  const category = first === 'settings' || first === 'updates' || first === 'health' ? first : 'manager';
   const key = object ? `${KEYS[category]}\\${last}` : KEYS[category];
   const shape = value === 'yes/no' ? { yesNo: { valueName: last } } : { elements: value };
   return { name, category, key, title, explain, ...shape };
@@ -260,6 +262,42 @@ export const TEMPLATE_POLICIES: readonly TemplatePolicy[] = [
     [number('checkEveryHours', 1, 168, EVERY_HOURS)],
   ),
   row(
+    'health.waitingHours',
+    w('Health: hours an item may wait', 'الحالة: ساعات انتظار العنصر'),
+    w(
+      'The health check says the till needs attention when a queued redemption or registration has waited longer than this (24 hours by default).',
+      'يفيد فحص الحالة بأن نقطة البيع تحتاج إلى متابعة حين ينتظر استبدال أو تسجيل في قائمة الانتظار أطول من هذا (٢٤ ساعة افتراضيًا).',
+    ),
+    [number('waitingHours', 1, 720, w('Hours', 'الساعات'))],
+  ),
+  row(
+    'health.unacknowledgedHours',
+    w('Health: hours a failure may go unacknowledged', 'الحالة: ساعات بقاء الإخفاق دون إقرار'),
+    w(
+      'The health check says the till needs attention when a failed or conflicting item has not been acknowledged after this many hours (0, the default: at once).',
+      'يفيد فحص الحالة بأن نقطة البيع تحتاج إلى متابعة حين لا يُقَرّ بعنصر فاشل أو متعارض بعد هذا العدد من الساعات (٠ افتراضيًا: فورًا).',
+    ),
+    [number('unacknowledgedHours', 0, 720, w('Hours', 'الساعات'))],
+  ),
+  row(
+    'health.refreshDays',
+    w('Health: days without a cache refresh', 'الحالة: أيام دون تحديث النسخة'),
+    w(
+      'The health check says the till needs attention when the offline cache has not been refreshed in full for this many days (7 by default).',
+      'يفيد فحص الحالة بأن نقطة البيع تحتاج إلى متابعة حين لا تُحدَّث النسخة دون اتصال تحديثًا كاملًا طوال هذا العدد من الأيام (٧ افتراضيًا).',
+    ),
+    [number('refreshDays', 1, 90, w('Days', 'الأيام'))],
+  ),
+  row(
+    'health.offlineHours',
+    w('Health: hours without the service', 'الحالة: ساعات دون الخدمة'),
+    w(
+      'The health check says the till needs attention when the loyalty service has been unreachable for this many hours (24 by default).',
+      'يفيد فحص الحالة بأن نقطة البيع تحتاج إلى متابعة حين يتعذّر الوصول إلى خدمة الولاء طوال هذا العدد من الساعات (٢٤ افتراضيًا).',
+    ),
+    [number('offlineHours', 1, 720, w('Hours', 'الساعات'))],
+  ),
+  row(
     'managerPinHash',
     w('Manager PIN', 'رمز المدير'),
     w(
@@ -340,7 +378,7 @@ export function renderAdmx(): string {
     '  </supportedOn>',
     '  <categories>',
     '    <category name="root" displayName="$(string.Category_root)" />',
-    ...(['settings', 'updates', 'manager'] as const).map(
+    ...(['settings', 'updates', 'health', 'manager'] as const).map(
       (category) =>
         `    <category name="${category}" displayName="$(string.Category_${category})"><parentCategory ref="root" /></category>`,
     ),

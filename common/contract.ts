@@ -58,6 +58,8 @@ import type {
 import type { CustomerPhoneEntry, DisplayModel } from './display-model';
 export * from './work-copy-contract';
 import type { KeepWorkPayload, KeptWork, StoragePersistence, WorkCopy, WorkCopyPayload } from './work-copy-contract';
+export * from './health-contract';
+import type { CacheReport, HealthReport } from './health-contract';
 
 // ---------------------------------------------------------------------------------------
 // The bridge: one channel per operation
@@ -131,6 +133,16 @@ export interface TillOperations {
   workCopy: { payload: WorkCopyPayload; result: Result<WorkCopy> };
   /** Whether the browser granted persistent storage, for the log and the till's health. */
   noteStorage: { payload: StoragePersistence; result: Result<null> };
+  // ---- the till's health (common/health-contract.ts) ----
+  /** The health report as `--health` prints it, for Settings' "About this till". */
+  tillHealth: { payload: void; result: Result<HealthReport> };
+  /** The page's word on its offline cache (its last complete refresh), for the health report. */
+  noteCache: { payload: CacheReport; result: Result<null> };
+  /**
+   * Saves the support file (nothing personal, nothing secret) where the manager chooses; guarded.
+   * `userAgent`: the browser the page runs in, for the help desk (empty where it cannot say).
+   */
+  saveSupportFile: { payload: { userAgent: string }; result: Result<SupportFileOutcome> };
   /**
    * Where a browser opens the customer display (the browser shell: a listener of its own, with
    * its own secret), for Settings to show; null where the display is a window (Electron).
@@ -162,6 +174,11 @@ export interface ExportFile {
 export interface ExportOutcome {
   outcome: 'saved' | 'cancelled' | 'download';
   downloadPath: string | null;
+}
+
+/** How the support file left, and its name (the main process names it). */
+export interface SupportFileOutcome extends ExportOutcome {
+  fileName: string;
 }
 
 /**
@@ -214,6 +231,9 @@ export const CHANNELS = {
   keepWork: 'till:work:keep',
   workCopy: 'till:work:copy',
   noteStorage: 'till:work:storage',
+  tillHealth: 'till:health:get',
+  noteCache: 'till:health:cache',
+  saveSupportFile: 'till:health:support-file',
   displayAddress: 'till:display:address',
 } as const satisfies Record<Operation, string>;
 

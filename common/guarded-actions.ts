@@ -14,6 +14,8 @@ export const GUARDED_ACTIONS = {
   acknowledge: { enforcedIn: 'page', settings: [] },
   /** Saving a file that names customers: the journal's or the shift's CSV, the report's PDF. */
   exportJournal: { enforcedIn: 'main', settings: [] },
+  /** Saving the support file: nothing personal in it, yet it leaves the till as every export does. */
+  saveSupportFile: { enforcedIn: 'main', settings: [] },
   /** Replacing or removing the API key (a first key, on a till being set up, is not guarded). */
   changeKey: { enforcedIn: 'main', settings: [] },
   /** Where the key, customers' outcomes and the branch's redemptions go. */

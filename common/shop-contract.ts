@@ -62,11 +62,26 @@ export interface ShopReportTotals extends ShopReportCounts {
   corrections: number;
 }
 
+/**
+ * A till's outbox as it stands when its report is made (counts and an age, never an item): so
+ * a manager at any till sees a till whose queue is stuck. Ages, not times: the tills' clocks
+ * need not agree.
+ */
+export interface ShopOutboxFigures {
+  waiting: number;
+  failed: number;
+  conflicts: number;
+  /** How long ago the oldest item still in the outbox was queued, in minutes; null: none. */
+  oldestMinutes: number | null;
+}
+
 /** One till's report as the shop's other tills receive it. */
 export interface ShopReportPart {
   totals: ShopReportTotals;
   byReward: Array<ShopReportCounts & { reward: string }>;
   byCashier: Array<ShopReportCounts & { cashier: string | null; registrations: number; corrections: number }>;
+  /** Absent from a till of an earlier version, which sends no outbox figures. */
+  outbox?: ShopOutboxFigures;
 }
 
 /** The other tills' reports for a period; `silent`: tills of the shop that did not answer. */

@@ -16,6 +16,8 @@ import type { MachinePolicySource } from '../policy/machine-policy';
 import type { ActivityBoard } from '../updates/till-activity';
 import type { BridgeHandlers } from './guarded-handlers';
 import type { WorkCopyStore } from '../work-copy/work-copy';
+import type { AboutApp } from '../health/health-wiring';
+import type { TillHealth } from '../health/till-health';
 
 export interface AppCore {
   handlers: BridgeHandlers;
@@ -41,6 +43,8 @@ export interface AppCore {
   display: DisplayHub;
   /** The main process's copy of the outbox and the journal (electron/work-copy/). */
   workCopy: WorkCopyStore;
+  /** The till's health, `health.json` kept in step (the updater tells it of its checks). */
+  health: TillHealth;
 }
 
 export interface AppCoreOptions {
@@ -101,6 +105,10 @@ export interface AppCoreOptions {
   saveFile?: SaveFile;
   /** The screens a customer display can open on (Electron's `screen`); none where the shell has no windows. */
   screens?: () => DisplayScreen[];
+  /** The app's version, its shell and its log files, for the health report and the support file. */
+  about?: AboutApp;
+  /** How often the till's health is looked at for a change to write (a minute by default; tests shorten it). */
+  healthTickMs?: number;
 }
 
 export const DEFAULT_TIMEOUT_MS = 8000;

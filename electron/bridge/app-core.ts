@@ -11,6 +11,7 @@ import { serviceTargetOf } from '../demo/service-target';
 import { createServiceConnection } from '../service/service-connection';
 import { serviceOperations } from '../service/service-operations';
 import { createRedactingLogger, describeError, quietConsoleLogger } from '../log/log';
+import { latePersonalValues } from '../log/personal-values';
 import { linkOperations } from '../links/link-operations';
 import type { Wording } from '../messages';
 import { shopOperations } from '../shop-ledger/shop-operations';
@@ -32,6 +33,8 @@ import { followShopSettings, shopConfigOf } from './shop-config';
 import { systemLanguageTags } from './system-languages';
 import { tillStateOf } from './till-state';
 import { DEFAULT_SHOP_LEDGER_HOSTS, DEFAULT_TIMEOUT_MS, type AppCore, type AppCoreOptions } from './app-core-options';
+import { linkNeedsOf } from './link-needs';
+import { openHealth } from '../health/health-wiring';
 
 export { LAN_HOSTS, type AppCore, type AppCoreOptions } from './app-core-options';
 export type { BridgeHandler, BridgeHandlers, BridgeSender } from './guarded-handlers';
@@ -52,7 +55,8 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   const timeoutMs = options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS;
 
   let secrets: () => string[] = () => [];
-  const log = createRedactingLogger(options.log ?? quietConsoleLogger(), () => secrets());
+  const personal = latePersonalValues();
+  const log = createRedactingLogger(options.log ?? quietConsoleLogger(), () => secrets(), personal.now);
 
   const ownSettings = await openSettings({ file: join(userDataDir, 'settings.json'), log });
   // The policy is read before anything uses the settings, so a locked service address is
@@ -90,6 +94,9 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     const { language, arabicDigits } = settings.get();
     return { language: resolveLanguage(language, systemLanguages()), digits: arabicDigits };
   };
+  // The till's health (health.json, --health's facts), and the personal values the log is cleaned of.
+  const health = await openHealth(options, { settings, mode, vault, secrets, workCopy, kept, policy, log, wording });
+  personal.follow(health.personal);
   const state = tillStateOf({ settings, vault, dataKey, pinGuard, mode, systemLanguages, wording, policy });
   const approval = createManagerApproval({
     guard: pinGuard,
@@ -120,20 +127,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   const changed = shopLedger.follow;
   policy.onChange(changed);
 
-  const linking = linkOperations({
-    inbox: {
-      ...(options.linkRateLimit ? { rateLimit: options.linkRateLimit } : {}),
-      ...(options.linkRateLimitNow ? { rateLimitNow: options.linkRateLimitNow } : {}),
-    },
-    callback: {
-      url: () => settings.get().posCallbackUrl,
-      secrets: () => secrets(),
-      ...(options.callbackRetryDelaysMs ? { retryDelaysMs: options.callbackRetryDelaysMs } : {}),
-    },
-    tillName: () => settings.get().tillName,
-    log,
-    wording,
-  });
+  const linking = linkOperations({ ...linkNeedsOf(options, settings, () => secrets()), log, wording });
   const configured = demoLeaver({
     demo,
     configured: () => !!settings.get().baseUrl && !!vault.key(),
@@ -151,6 +145,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
         timeoutMs,
         branchId: () => settings.get().branchId,
         knownBaseUrl: () => demo.running()?.baseUrl ?? settings.get().baseUrl,
+        heard: (reachable) => health.health.heard(reachable),
       }),
       storageOperations({ settings, vault, dataKey, approval, state, configured, changed, wording }),
       demoOperations({ demo, settings, mode, refusal: approval.refusal, state, changed, log, wording }),
@@ -169,6 +164,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       }),
       activityOperations({ activity, now: options.now ?? Date.now, policyRevision: policy.revision, wording }),
       kept.operations,
+      health.operations(() => approval.refusal('saveSupportFile'), display.hub),
     ),
     { appOrigin: options.appOrigin, log, wording, secrets: () => secrets() },
   );
@@ -180,6 +176,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     page: linking.page,
     display: display.hub,
     workCopy,
+    health: health.health,
     activity,
     callbackDeliveries: linking.deliveries,
     shopLedgerSettled: () => shopLedger.shop.settled(),
@@ -189,6 +186,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       policy.stop();
       await shopLedger.stop();
       await demo.shutdown();
+      await health.health.stop();
       await workCopy.close();
     },
   };

@@ -16,6 +16,7 @@ export const ACTION_LOG_WORDS: Record<GuardedAction, string> = {
   openSettings: 'opening Settings',
   acknowledge: 'acknowledging',
   exportJournal: 'saving an export',
+  saveSupportFile: 'saving a support file',
   changeKey: 'replacing or removing the API key',
   changeService: 'changing where the till sends its key, outcomes or branch',
   offlineRedemption: 'changing offline redemption',

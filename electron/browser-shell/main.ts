@@ -1,37 +1,23 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createAppProtocolHandler } from '../app-page/app-protocol';
-import { createAppCore, LAN_HOSTS } from '../bridge/app-core';
-import { startDiscovery } from '../shop-ledger/discovery';
 import { createRedactingLogger, describeError } from '../log/log';
 import { createAppendLogger } from '../log/file-log';
 import { createKeyFileCipher } from '../storage/key-file-cipher';
 import { importApiKey } from '../storage/key-import';
 import { machinePolicySource } from '../policy/machine-policy';
-import { newAccessSecret } from './access-guard';
-import { takeInstanceLock, type InstanceLock } from './instance-lock';
-import { keepPort, keptPort, portTakenLine } from './kept-port';
-import { openInBrowser } from './open-browser';
-import { bundlePageBridge } from './page-bridge-bundle';
-import { startPageServer, type PageServer } from './page-server';
-import { defaultUserDataDir, readShellOptions } from './shell-options';
+import { fail } from './fail';
+import { defaultUserDataDir, KEY_FILE, LOG_FOLDER, readShellOptions } from './shell-options';
 
 // The browser shell's entry point (`npm start` where Electron cannot run, or with --browser):
 // the same app core as the Electron shell, in plain Node, its page served on 127.0.0.1 to the
 // machine's own browser. Run from source: `node --import tsx electron/browser-shell/main.ts`.
+// With `--health` it prints the till's health and exits (docs/operations.md); with
+// `--import-api-key` it stores the key; otherwise it serves the till (serve-till.ts).
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const LOCK_FILE = 'browser-shell.lock.json';
-const KEY_FILE = 'api-key.key';
-/** Where the key import's notes go (docs/operations.md#the-api-key). */
-const LOG_FILE = join('logs', 'main.log');
-
-function fail(line: string): never {
-  console.error(`Loyalty Till: ${line}`);
-  process.exit(1);
-}
+/** Where the key import's notes go (docs/operations.md#the-api-key), and the till's log. */
+const LOG_FILE = join(LOG_FOLDER, 'main.log');
 
 async function main(): Promise<void> {
   const options = readShellOptions(process.argv.slice(2), {
@@ -53,93 +39,25 @@ async function main(): Promise<void> {
       }),
     );
   }
-  if (!existsSync(join(options.rendererDir, 'index.html')))
-    fail(`${join(options.rendererDir, 'index.html')} is missing; run "npm start" (it builds first) or "vite build".`);
-  // Private to this user: it holds the key, its key file, and the lock with the secret.
-  mkdirSync(options.userDataDir, { recursive: true, mode: 0o700 });
-
-  const taken = takeInstanceLock(join(options.userDataDir, LOCK_FILE));
-  if (!taken.held) {
-    const { pid, address } = taken.holder;
-    fail(
-      address
-        ? `already running for ${options.userDataDir} (pid ${pid}) at ${address}`
-        : `another start is under way for ${options.userDataDir}; try again in a moment.`,
+  if (options.health) {
+    // Loaded alone: the check reads a few files and answers within 2 seconds, the app's
+    // server and bundler are not loaded for it.
+    const { runHealthCommand } = await import('../health/health-check');
+    process.exit(
+      await runHealthCommand({
+        folder: options.userDataDir,
+        about: { version: appVersion(), shell: 'browser' },
+        policySource: machinePolicySource(options.policyFile ? { file: options.policyFile } : {}),
+      }),
     );
   }
-  const lock: InstanceLock = taken.lock;
-  // Whatever ends the process, the folder is not left looking taken by a live shell.
-  process.on('exit', () => lock.release());
+  const { serveTill } = await import('./serve-till');
+  await serveTill(options, { version: appVersion() });
+}
 
-  // One origin for one till: the port kept for this folder, unless --port moves it on purpose.
-  const port = options.port ?? (await keptPort(options.userDataDir));
-  let server: PageServer;
-  try {
-    server = await startPageServer({
-      ...(port !== null ? { port } : {}),
-      secret: newAccessSecret(),
-      bridgeScript: await bundlePageBridge(),
-      displayScript: await bundlePageBridge('display-bridge.ts'),
-      appProtocol: createAppProtocolHandler({
-        rootDir: options.rendererDir,
-        fetchFile: async (fileUrl) => new Response(await readFile(fileURLToPath(fileUrl))),
-      }),
-      createCore: (appOrigin, shell) =>
-        createAppCore({
-          userDataDir: options.userDataDir,
-          cipher: createKeyFileCipher(join(options.userDataDir, KEY_FILE)),
-          appOrigin,
-          displayOrigin: shell.displayOrigin,
-          displayAddress: shell.displayAddress,
-          policySource: machinePolicySource(options.policyFile ? { file: options.policyFile } : {}),
-          // Node's idea of the user's locale (LANG, LC_ALL; the OS's on Windows and macOS).
-          systemLanguages: () => [Intl.DateTimeFormat().resolvedOptions().locale],
-          // The shop ledger on the LAN, found by mDNS (docs/shop-ledger.md).
-          shopLedgerHosts: LAN_HOSTS,
-          shopDiscovery: startDiscovery,
-          saveFile: shell.saveFile,
-        }),
-    });
-  } catch (error) {
-    lock.release();
-    // Never a silent new origin: that would be a till with an empty cache, in another storage.
-    if (port !== null && (error as NodeJS.ErrnoException).code === 'EADDRINUSE')
-      fail(portTakenLine(port, options.userDataDir));
-    fail(`could not start: ${describeError(error)}`);
-  }
-  const { core, address } = server;
-  await keepPort(options.userDataDir, Number(new URL(address).port));
-  process.on('uncaughtException', (error) => core.log.error(`Uncaught: ${describeError(error)}`));
-  process.on('unhandledRejection', (error) => core.log.error(`Unhandled rejection: ${describeError(error)}`));
-
-  let stopping = false;
-  const stop = (signal: NodeJS.Signals) => {
-    // A second Ctrl+C while the demo saves: stop at once.
-    if (stopping) process.exit(130);
-    stopping = true;
-    void server
-      .close()
-      .then(() => core.dispose())
-      .catch((error) => core.log.error(`Shutting down: ${describeError(error)}`))
-      .finally(() => {
-        lock.release();
-        console.log(`Loyalty Till stopped (${signal}).`);
-        process.exit(0);
-      });
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
-  process.on('SIGHUP', stop);
-
-  lock.publish(address);
-  for (const url of options.links) core.links.receive(url, 'command-line');
-  // The customer display's address beside it, for a second screen of this computer only
-  // (docs/screens.md#the-customer-display): a listener of its own, with a secret of its own,
-  // so the display's address opens nothing of the till's. One line, as scripts read it.
-  console.log(
-    `Loyalty Till is running at ${address} (open it in a browser; Ctrl+C stops it); its customer display is at ${server.displayAddress}`,
-  );
-  if (options.openBrowser) openInBrowser(address);
+/** The app's version, as its package.json says (the browser shell runs from the source). */
+function appVersion(): string {
+  return (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 }
 
 main().catch((error: unknown) => fail(`could not start: ${describeError(error)}`));

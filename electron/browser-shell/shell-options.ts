@@ -2,6 +2,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { linksInArgv } from '../links/till-link';
 import { IMPORT_API_KEY_FLAG } from '../storage/key-import';
+import { HEALTH_FLAG } from '../health/health-flag';
 import { isPort, LOWEST_PORT } from './kept-port';
 
 export interface ShellOptions {
@@ -15,6 +16,8 @@ export interface ShellOptions {
   links: string[];
   /** `--import-api-key`: store the key read from standard input, then exit (no page, no server). */
   importApiKey: boolean;
+  /** `--health`: print the till's health as JSON and exit 0, 1 or 2 (no page, no server, no lock). */
+  health: boolean;
   /** `--policy-file`: the organisation's policy read from here instead of the machine's (development only). */
   policyFile: string | null;
   /** `--port`: this port instead of the one kept for the folder (kept-port.ts), kept from now on. */
@@ -22,7 +25,11 @@ export interface ShellOptions {
 }
 
 export const USAGE =
-  'npm start -- --browser [--user-data-dir <folder>] [--port <port>] [--renderer-dir <folder>] [--policy-file <file>] [--no-open] [--import-api-key] [loyalty-till://…]';
+  'npm start -- --browser [--user-data-dir <folder>] [--port <port>] [--renderer-dir <folder>] [--policy-file <file>] [--no-open] [--import-api-key | --health] [loyalty-till://…]';
+
+/** In the user-data folder: the key file both keys are sealed under, and the logs' folder. */
+export const KEY_FILE = 'api-key.key';
+export const LOG_FOLDER = 'logs';
 
 /**
  * The command line of `electron/browser-shell/main.ts` (what `npm start` passes on). Options
@@ -38,6 +45,7 @@ export function readShellOptions(
     openBrowser: true,
     links: linksInArgv(argv),
     importApiKey: false,
+    health: false,
     policyFile: null,
     port: null,
   };
@@ -50,6 +58,10 @@ export function readShellOptions(
     }
     if (arg === IMPORT_API_KEY_FLAG) {
       options.importApiKey = true;
+      continue;
+    }
+    if (arg === HEALTH_FLAG) {
+      options.health = true;
       continue;
     }
     const [name, inline] = arg.split(/=(.*)/s, 2) as [string, string | undefined];

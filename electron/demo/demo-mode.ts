@@ -94,7 +94,8 @@ export async function openDemoMode(options: { dir: string; log: Logger }): Promi
   };
 }
 
-async function readRemembered(stateFile: string): Promise<boolean> {
+/** Whether the demo was on when the till last ran (`state.json`); the health check reads it without starting anything. */
+export async function readRemembered(stateFile: string): Promise<boolean> {
   const raw = await readFileIfExists(stateFile);
   if (!raw) return false;
   try {

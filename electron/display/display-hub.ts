@@ -26,6 +26,8 @@ export interface DisplayHub {
   attach(push: (model: DisplayModel) => void): () => void;
   /** The display pages' channels, each checking its sender and payload. */
   handlers: DisplayHandlers;
+  /** How many display pages listen now (the support file says it). */
+  attached(): number;
 }
 
 export interface DisplayHubOptions {
@@ -69,6 +71,7 @@ export function createDisplayHub(options: DisplayHubOptions): DisplayHub {
     };
 
   return {
+    attached: () => displays.size,
     show(model) {
       latest = model;
       for (const push of displays) {

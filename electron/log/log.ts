@@ -1,12 +1,16 @@
 /**
  * Logging for the main process. Everything the app logs goes through a redacting wrapper,
- * so the API key cannot reach the log file even when it turns up somewhere unexpected
- * (an echoed header in a service's error page, a renderer error message).
+ * so the API key, and any personal value, cannot reach the log file even when it turns up
+ * somewhere unexpected (an echoed header in a service's error page, a renderer error message).
  *
  * The production sink on electron-log lives in `electron-log-file.ts`, apart from this
  * module, because electron-log's main entry loads `electron` and this one must stay
  * importable under plain Node.
  */
+
+import { redact, type PersonalValues } from './redaction';
+
+export { redact } from './redaction';
 
 export interface Logger {
   info(message: string): void;
@@ -14,27 +18,18 @@ export interface Logger {
   error(message: string): void;
 }
 
-const REDACTED = '[redacted]';
-
-// Any bearer credential, whoever it belongs to: tokens are at least 8 visible characters.
-const BEARER = /\bBearer\s+[^\s"',;]{8,}/gi;
-
-/** Removes every given secret (and anything shaped like a bearer token) from a text. */
-export function redact(text: string, secrets: readonly string[]): string {
-  let out = text.replace(BEARER, `Bearer ${REDACTED}`);
-  for (const secret of secrets) {
-    // Short strings would blank out ordinary words; keys are long.
-    if (secret.length >= 4) out = out.split(secret).join(REDACTED);
-  }
-  return out;
-}
-
 /**
- * A logger that redacts the secrets known *at the time of each call* (the key can be
- * changed while the app runs, and the demo generates its own).
+ * A logger that redacts (redaction.ts) the secrets and personal values known *at the time of
+ * each call* (the key can be changed while the app runs, the demo generates its own, and the
+ * outbox and the journal grow): a phone, a name, an order reference or a key never reaches a
+ * log line, whoever wrote it (a service's error page, a renderer error message).
  */
-export function createRedactingLogger(inner: Logger, currentSecrets: () => readonly string[]): Logger {
-  const clean = (message: string) => redact(message, currentSecrets());
+export function createRedactingLogger(
+  inner: Logger,
+  currentSecrets: () => readonly string[],
+  currentPersonal: () => PersonalValues | null = () => null,
+): Logger {
+  const clean = (message: string) => redact(message, currentSecrets(), currentPersonal());
   return {
     info: (message) => inner.info(clean(message)),
     warn: (message) => inner.warn(clean(message)),

@@ -144,6 +144,7 @@ export const ar: Record<MainMessageKey, string> = {
     'يجب أن يكون مصدر التحديثات عنوان https:// (يُسمح بـ http فقط لـ 127.0.0.1 أو localhost)، دون اسم مستخدم أو كلمة مرور.',
   'policy.updates.channel': 'قناة التحديث كلمة قصيرة بأحرف صغيرة، مثل latest أو beta.',
   'policy.updates.version': 'اكتب الإصدار بثلاثة أرقام، مثل 1.4.2.',
+  'policy.health.whole': 'أدخل عددًا صحيحًا ضمن المدى الذي يقبله فحص الحالة (docs/operations.md).',
   'policy.managerPinHash': 'يجب أن تكون بصمة رمز المدير نصّ scrypt بصيغة PHC ($scrypt$ln=…,r=…,p=…$salt$hash).',
   'problem.ofField': 'الحقل {field}: {message}',
   'policy.notApplied': 'لم تُطبَّق سياسة المؤسسة ({origin}): {why} تستخدم نقطة البيع هذه إعداداتها الخاصة إلى أن تُصلَح.',
@@ -176,6 +177,10 @@ export const ar: Record<MainMessageKey, string> = {
   'payload.workCopy.page': 'اطلب صفحة من السجل ببداية وطول عددهما صحيح.',
   'workCopy.notKept':
     'لم يستطع الجهاز حفظ هذا على قرصه ({reason})؛ لم يُوضع شيء في قائمة الانتظار. حاول مرة أخرى؛ وإن تكرر الفشل فلا تسلّم المكافأة واطلب المساعدة.',
+  // حالة نقطة البيع (electron/health/).
+  'payload.health.cache': 'تقرير النسخة دون اتصال ليس مما تستطيع نقطة البيع قراءته.',
+  'payload.health.userAgent': 'اسم المتصفح طويل جدًا أو يحتوي على أحرف لا تقبلها نقطة البيع.',
+  'health.supportFileFailed': 'تعذّر إعداد ملف الدعم ({reason}).',
   // The customer display's settings.
   'settings.customerDisplayId': 'اختر إحدى الشاشات المعروضة، أو لا شيء.',
   'settings.displayIdleSeconds': 'اختر بين ١٠ و٦٠٠ ثانية.',

@@ -156,6 +156,7 @@ export const en = {
     'The update feed must be an https:// address (http only for 127.0.0.1 or localhost), without a user name or password.',
   'policy.updates.channel': 'The update channel is a short lowercase word, such as latest or beta.',
   'policy.updates.version': 'Give the version as three numbers, such as 1.4.2.',
+  'policy.health.whole': 'Give a whole number within the range the health check allows (docs/operations.md).',
   'policy.managerPinHash': 'The manager PIN hash must be a PHC scrypt string ($scrypt$ln=…,r=…,p=…$salt$hash).',
   // A field named with its problem, in one line of several.
   'problem.ofField': '{field}: {message}',
@@ -193,6 +194,10 @@ export const en = {
   'payload.workCopy.page': 'Ask for a page of the journal by a whole start and a length.',
   'workCopy.notKept':
     "The till could not save this on its disk ({reason}); nothing was queued. Try again; if it fails again, don't hand the reward over and call for help.",
+  // The till's health (electron/health/).
+  'payload.health.cache': "The offline cache's report is not one the till can read.",
+  'payload.health.userAgent': "The browser's name is too long or holds characters the till does not accept.",
+  'health.supportFileFailed': 'The support file could not be made ({reason}).',
   // The customer display's settings.
   'settings.customerDisplayId': 'Choose one of the screens listed, or none.',
   'settings.displayIdleSeconds': 'Choose between 10 and 600 seconds.',

@@ -13,6 +13,7 @@ import { isPolicyPinHash } from '../storage/manager-pin';
  *   change them (Slack's "defaults", as against enforced values).
  * - `updates`: whether, from where and when the till updates itself.
  * - `managerPinHash`: the manager PIN as a PHC scrypt string, for the PIN's guard.
+ * - `health`: what makes the till's health check say "needs attention" (electron/health/).
  *
  * Every value is checked with the schema Settings uses, so a policy cannot set what a
  * cashier could not; unknown keys are errors, not ignored, so a misspelt key is not a
@@ -96,6 +97,23 @@ export const updatesPolicySchema = z.strictObject({
 
 export type UpdatesPolicy = z.output<typeof updatesPolicySchema>;
 
+const wholeFrom = (min: number, max: number) =>
+  z.int(msg('policy.health.whole')).min(min, msg('policy.health.whole')).max(max, msg('policy.health.whole'));
+
+/** The health check's thresholds (docs/operations.md, "Watching the tills"); each absent one keeps its default. */
+export const healthPolicySchema = z.strictObject({
+  /** Hours a queued item may wait before the till needs attention. */
+  waitingHours: wholeFrom(1, 720).optional(),
+  /** Hours a failed or conflicting item may stay unacknowledged (0: it needs attention at once). */
+  unacknowledgedHours: wholeFrom(0, 720).optional(),
+  /** Days without a complete refresh of the offline cache. */
+  refreshDays: wholeFrom(1, 90).optional(),
+  /** Hours the service may stay unreachable. */
+  offlineHours: wholeFrom(1, 720).optional(),
+});
+
+export type HealthPolicy = z.output<typeof healthPolicySchema>;
+
 /**
  * A PHC-format scrypt hash (`$scrypt$ln=15,r=8,p=1$<salt>$<hash>`, base64 without padding), as
  * the manager PIN is kept in the main process: the PIN itself is never in a policy.
@@ -108,6 +126,7 @@ export const policySchema = z.strictObject({
   settings: managedSettingsSchema.optional(),
   defaults: managedSettingsSchema.optional(),
   updates: updatesPolicySchema.optional(),
+  health: healthPolicySchema.optional(),
   managerPinHash: z
     .string(msg('policy.managerPinHash'))
     .regex(MANAGER_PIN_HASH, msg('policy.managerPinHash'))

@@ -4,7 +4,7 @@
  * in the interface's language; the service's words stay.
  */
 import type { z } from 'zod';
-import type { ConnectionMode, ConnectionStatus, Failure } from '../../common/contract';
+import type { ConnectionMode, ConnectionStatus, Failure, Result } from '../../common/contract';
 import type { Wording } from '../messages';
 import * as payloads from '../validation/bridge-payloads';
 import { operationMaker, type OperationTable } from '../validation/bridge-operation';
@@ -22,6 +22,13 @@ export interface ServiceNeeds {
   knownBaseUrl: () => string | null;
   /** The deadline of one request, which the renderer's reconciliation allows for. */
   timeoutMs: number;
+  /** Told of every call's outcome: whether the service answered (the till's health follows it). */
+  heard?: (reachable: boolean) => void;
+}
+
+/** An answer of any kind means the service is there; only no connection or no answer in time means it is not. */
+function reached(result: Result<unknown> | Failure): boolean {
+  return result.ok || (result.error.kind !== 'offline' && result.error.kind !== 'timeout');
 }
 
 export type ServiceOperation =
@@ -42,10 +49,13 @@ export function serviceOperations(needs: ServiceNeeds): OperationTable<ServiceOp
     isFailure(result) ? { ...result, error: inInterfaceLanguage(result.error, wording()) } : result;
   // The API's own answer type is kept, so the table checks it against the contract.
   const viaApi =
-    <P, R>(call: (api: LoyaltyApi, payload: P) => Promise<R>) =>
+    <P, R extends Result<unknown> | Failure>(call: (api: LoyaltyApi, payload: P) => Promise<R>) =>
     async (payload: P): Promise<R | Failure> => {
       const current = await connection.current();
-      return 'api' in current ? spoken(await call(current.api, payload)) : current;
+      if (!('api' in current)) return current;
+      const result = await call(current.api, payload);
+      needs.heard?.(reached(result));
+      return spoken(result);
     };
 
   return {
@@ -93,7 +103,8 @@ export function serviceOperations(needs: ServiceNeeds): OperationTable<ServiceOp
       const probe = 'api' in current ? await current.api.probe() : current;
       if ('api' in current) status.baseUrl = current.target.baseUrl;
       // "Reachable" means the service answered; a refused key or a 5xx is reachable but failing.
-      status.reachable = probe.ok || (probe.error.kind !== 'offline' && probe.error.kind !== 'timeout');
+      status.reachable = reached(probe);
+      if ('api' in current) needs.heard?.(status.reachable);
       if (!probe.ok) status.error = inInterfaceLanguage(probe.error, wording());
       status.checkedAt = new Date().toISOString();
       return { ok: true, data: status };

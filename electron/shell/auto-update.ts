@@ -58,7 +58,17 @@ export function startAutoUpdate(core: AppCore): () => void {
     clock: Date.now,
     log,
   });
-  const step = () => void scheduler.tick();
+  // The till's health says whether updates run, on which channel, and when the feed was last read.
+  const step = () =>
+    void scheduler.tick().then(() => {
+      const { enabled, channel } = config();
+      const lastCheckAt = scheduler.lastCheckAt();
+      core.health.noteUpdates({
+        enabled,
+        channel,
+        lastCheckAt: lastCheckAt === null ? null : new Date(lastCheckAt).toISOString(),
+      });
+    });
   const first = setTimeout(step, FIRST_STEP_MS);
   const every = setInterval(step, STEP_MS);
   return () => {

@@ -16,6 +16,9 @@ import { installWebContentsGuards } from './web-contents-guards';
 import { startAutoUpdate } from './auto-update';
 import { machinePolicySource } from '../policy/machine-policy';
 import { IMPORT_API_KEY_FLAG, importApiKey } from '../storage/key-import';
+import { HEALTH_FLAG } from '../health/health-flag';
+import { runHealthCommand } from '../health/health-check';
+import { logFilesIn } from '../health/health-wiring';
 import { createMainWindow } from './window';
 import { saveReportPdf } from './report-pdf';
 import { saveExportWithDialog } from './save-with-dialog';
@@ -35,7 +38,20 @@ protocol.registerSchemesAsPrivileged([
 ]);
 app.enableSandbox();
 
-if (process.argv.includes(IMPORT_API_KEY_FLAG)) {
+if (process.argv.includes(HEALTH_FLAG)) {
+  // A fleet tool's look (docs/operations.md, "Watching the tills"): the till's health from its
+  // folder, printed, and the exit code; no window, no instance lock (the till may be running),
+  // after `ready` so that the OS's store can be asked should the files need the data key.
+  app.dock?.hide();
+  void app.whenReady().then(async () => {
+    const status = await runHealthCommand({
+      folder: app.getPath('userData'),
+      about: { version: app.getVersion(), shell: 'electron' },
+      policySource: machinePolicySource(),
+    });
+    app.exit(status);
+  });
+} else if (process.argv.includes(IMPORT_API_KEY_FLAG)) {
   // A deployment script's run: store the key from standard input and exit, no window, no
   // instance lock (the till may be running; it reads the new key at its next start).
   void app.whenReady().then(async () => {
@@ -130,6 +146,7 @@ function run(): void {
         displayOrigin: DISPLAY_ORIGIN,
         log: fileLog,
         policySource: machinePolicySource(),
+        about: { version: app.getVersion(), shell: 'electron', logFiles: logFilesIn(app.getPath('logs')) },
         // Read on every getState, so a language added in the OS is followed without a restart.
         systemLanguages: () => {
           const preferred = app.getPreferredSystemLanguages();

@@ -1,6 +1,6 @@
 import { app, dialog, type BrowserWindow } from 'electron';
 import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { extname, join } from 'node:path';
 import type { ExportOutcome } from '../../common/contract';
 import type { FileToSave } from '../bridge/exports';
 
@@ -24,8 +24,18 @@ export async function saveWithDialog(
   return 'saved';
 }
 
-/** An export (a CSV the page made) through the save dialog. */
+/** The dialog's filter for what leaves: the CSVs the page makes, and the support file (JSON). */
+const FILTERS: Record<string, { name: string; extensions: string[] }> = {
+  csv: { name: 'CSV', extensions: ['csv'] },
+  json: { name: 'JSON', extensions: ['json'] },
+};
+
+/**
+ * An export (a CSV the page made, the support file) through the save dialog, its filter the
+ * file's own kind: a filter of another kind would have the dialog offer, or add, the wrong one.
+ */
 export async function saveExportWithDialog(window: BrowserWindow, file: FileToSave): Promise<ExportOutcome> {
-  const outcome = await saveWithDialog(window, file.fileName, file.bytes, { name: 'CSV', extensions: ['csv'] });
+  const filter = FILTERS[extname(file.fileName).slice(1).toLowerCase()] ?? { name: 'File', extensions: ['*'] };
+  const outcome = await saveWithDialog(window, file.fileName, file.bytes, filter);
   return { outcome, downloadPath: null };
 }

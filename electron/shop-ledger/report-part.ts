@@ -1,12 +1,13 @@
-import type { ShopReportCounts, ShopReportPart, ShopReportTotals } from '../../common/contract';
+import type { ShopOutboxFigures, ShopReportCounts, ShopReportPart, ShopReportTotals } from '../../common/contract';
 import { isRecord } from '../../common/is-record';
 import { hasControlCharacters } from '../validation/control-characters';
 
 /**
  * One till's end-of-shift figures as they cross the LAN for the shop's report
  * (docs/shop-ledger.md, "The shop's report"): counts, points, and the names of rewards and
- * cashiers, nothing else (no phone, customer, code or order). Checked field by field whichever
- * way it travels, bounded so that one report always fits in one message.
+ * cashiers, and its outbox's counts and oldest age, nothing else (no phone, customer, code or
+ * order). Checked field by field whichever way it travels, bounded so that one report always
+ * fits in one message.
  */
 
 /** Lines of one till's report; a longer report is cut (the most used first), and says so by its totals. */
@@ -56,15 +57,32 @@ function isCashierLine(value: unknown): value is ShopReportPart['byCashier'][num
   );
 }
 
+const OUTBOX_FIELDS = ['waiting', 'failed', 'conflicts'] as const;
+
+/** A till's outbox in figures: three counts and the oldest item's age in minutes (or null). */
+function isOutbox(value: unknown): value is ShopOutboxFigures {
+  return (
+    isRecord(value) &&
+    hasExactly(value, [...OUTBOX_FIELDS, 'oldestMinutes']) &&
+    countsOk(value, OUTBOX_FIELDS) &&
+    (value.oldestMinutes === null || isCount(value.oldestMinutes))
+  );
+}
+
 export function isReportTotals(value: unknown): value is ShopReportTotals {
   return isRecord(value) && hasExactly(value, TOTAL_FIELDS) && countsOk(value, TOTAL_FIELDS);
 }
 
-/** Whether a value read from a peer (or the page) is one till's report, exactly. */
+/**
+ * Whether a value read from a peer (or the page) is one till's report, exactly: with its
+ * outbox's figures, or without them (a till of an earlier version).
+ */
 export function isReportPart(value: unknown): value is ShopReportPart {
+  const withOutbox = isRecord(value) && value.outbox !== undefined;
   return (
     isRecord(value) &&
-    hasExactly(value, ['byCashier', 'byReward', 'totals']) &&
+    hasExactly(value, ['byCashier', 'byReward', 'totals', ...(withOutbox ? ['outbox'] : [])]) &&
+    (!withOutbox || isOutbox(value.outbox)) &&
     isReportTotals(value.totals) &&
     Array.isArray(value.byReward) &&
     value.byReward.length <= MAX_REWARD_LINES &&

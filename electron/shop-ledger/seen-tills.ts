@@ -17,6 +17,9 @@ export interface SeenTill {
   at: number;
 }
 
+/** A shift: a till that answered within it is still one of the shop's (and the health check names it). */
+export const SHIFT_MS = 8 * 60 * 60 * 1000;
+
 /** A shop has a handful of tills: a longer list is a broken or hostile file, cut here. */
 export const MAX_SEEN_TILLS = 64;
 const VERSION = 1;
@@ -43,21 +46,26 @@ function isSeenTill(value: unknown): value is SeenTill {
   );
 }
 
+/**
+ * The tills the file names: for `shopTag`'s shop only, or, without one, whatever shop it was
+ * written for (the health check, which holds no key to derive the tag, reads it so).
+ */
+export async function readSeenTills(file: string, shopTag?: string): Promise<SeenTill[]> {
+  const raw = await readFileIfExists(file).catch(() => null);
+  if (!raw) return [];
+  try {
+    const parsed: unknown = JSON.parse(raw.toString('utf8'));
+    if (!isRecord(parsed) || parsed.v !== VERSION || !Array.isArray(parsed.tills)) return [];
+    if (shopTag !== undefined && parsed.shop !== shopTag) return [];
+    return parsed.tills.filter(isSeenTill).slice(0, MAX_SEEN_TILLS);
+  } catch {
+    return [];
+  }
+}
+
 export function seenTillsFile(file: string): SeenTillsStore {
   return {
-    async load(shopTag) {
-      const raw = await readFileIfExists(file).catch(() => null);
-      if (!raw) return [];
-      try {
-        const parsed: unknown = JSON.parse(raw.toString('utf8'));
-        if (!isRecord(parsed) || parsed.v !== VERSION || parsed.shop !== shopTag || !Array.isArray(parsed.tills)) {
-          return [];
-        }
-        return parsed.tills.filter(isSeenTill).slice(0, MAX_SEEN_TILLS);
-      } catch {
-        return [];
-      }
-    },
+    load: (shopTag) => readSeenTills(file, shopTag),
     async save(shopTag, tills) {
       const kept = tills.slice(0, MAX_SEEN_TILLS).map(({ till, host, port, at }) => ({ till, host, port, at }));
       await writeFileAtomic(file, `${JSON.stringify({ v: VERSION, shop: shopTag, tills: kept }, null, 2)}\n`, 0o600);

@@ -5,7 +5,7 @@ import { createPeerBook, peerName } from './peer-book';
 import { createPeerExchanges } from './peer-exchanges';
 import { createPeerTransport, type PeerAddress, type TransportLimits, type TransportRefusal } from './peer-transport';
 import { ReplayCache } from './replay-cache';
-import type { SeenTill } from './seen-tills';
+import { SHIFT_MS, type SeenTill } from './seen-tills';
 import type { ShopKeys } from './shop-secret';
 import type { ShopReportPart } from '../../common/contract';
 import type { Logger } from '../log/log';
@@ -126,7 +126,7 @@ export interface ShopTillNow {
 
 const DEFAULT_ASK_TIMEOUT_MS = 1500;
 /** A shift: a till that answered within it is still one of the shop's. */
-const DEFAULT_SEEN_FOR_MS = 8 * 60 * 60 * 1000;
+const DEFAULT_SEEN_FOR_MS = SHIFT_MS;
 /** A check holds the cashier's screen: never longer than this, whatever is asked. */
 const MAX_WAIT_MS = 10_000;
 /** Anti-entropy: often enough that a healed split is known well within a customer's visit. */
@@ -285,9 +285,9 @@ export function createShopLedger(options: ShopLedgerOptions): ShopLedger {
         book.proven(asked[index]!, exchange.reply.from);
         // This till's own report is the page's; its name answering is a loop, not another till.
         if (exchange.reply.from === tillName) return;
-        const { totals, byReward, byCashier } = exchange.reply;
+        const { totals, byReward, byCashier, outbox } = exchange.reply;
         // One till reached at two addresses answers once.
-        tills.set(exchange.reply.from, { totals, byReward, byCashier });
+        tills.set(exchange.reply.from, { totals, byReward, byCashier, ...(outbox ? { outbox } : {}) });
       });
       return {
         tills: [...tills].map(([till, report]) => ({ till, report })),

@@ -136,7 +136,9 @@ function readShape(
 ): { ok: true; message: OpenedMessage; mac: string } | { ok: false; reason: RefusalReason } {
   if (!isRecord(value) || typeof value.kind !== 'string') return { ok: false, reason: 'malformed' };
   if (!isKind(value.kind)) return { ok: false, reason: 'unknown-kind' };
-  if (!hasExactly(value, [...ENVELOPE_FIELDS, ...BODY_FIELDS[value.kind]]) || value.v !== VERSION) {
+  // A report may carry its till's outbox figures; one from a till of an earlier version does not.
+  const optional = value.kind === 'report' && value.outbox !== undefined ? ['outbox'] : [];
+  if (!hasExactly(value, [...ENVELOPE_FIELDS, ...BODY_FIELDS[value.kind], ...optional]) || value.v !== VERSION) {
     return { ok: false, reason: 'malformed' };
   }
   const { from, port, to, sentAt, nonce, mac } = value;
@@ -163,8 +165,8 @@ function readShape(
       if (!isIsoTime(value.since) || !isIsoTime(value.until)) return { ok: false, reason: 'malformed' };
       return { ok: true, mac, message: { kind: 'report-ask', since: value.since, until: value.until, ...envelope } };
     case 'report': {
-      const { inReplyTo, totals, byReward, byCashier } = value;
-      const part = { totals, byReward, byCashier };
+      const { inReplyTo, totals, byReward, byCashier, outbox } = value;
+      const part = { totals, byReward, byCashier, ...(outbox !== undefined ? { outbox } : {}) };
       if (!isNonce(inReplyTo) || !isReportPart(part)) return { ok: false, reason: 'malformed' };
       return { ok: true, mac, message: { kind: 'report', inReplyTo, ...part, ...envelope } };
     }

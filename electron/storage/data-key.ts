@@ -237,3 +237,17 @@ function readEnvelope(plain: string): { key: Buffer; createdAt: string } | null 
   if (bytes.length !== KEY_BYTES || bytes.toString('base64') !== key) return null;
   return { key: bytes, createdAt };
 }
+
+/**
+ * The data key as it is on disk, for a reader beside the till (the health check, whose copy of
+ * the outbox may be sealed under it): opened once, nothing moved aside, sealed again or made.
+ * Null when there is none; rejects when it is there and will not open (the till mends that at
+ * its next start, not the reader).
+ */
+export async function readDataKey(folder: string, cipher: KeyCipher): Promise<Buffer | null> {
+  const sealed = await readFileIfExists(join(folder, DATA_KEY_FILE));
+  if (!sealed) return null;
+  const found = readEnvelope((await cipher.decrypt(sealed)).plain);
+  if (!found) throw new Error('the data key file opened, but not as a data key');
+  return found.key;
+}

@@ -5,7 +5,7 @@ import { fieldErrors } from '../validation/validation-errors';
 import { ENGLISH, describe } from '../messages';
 import { createRedactingLogger, describeError, type Logger } from '../log/log';
 import type { KeyCipher } from './key-cipher';
-import { openVault } from './vault';
+import { API_KEY_FILE, openVault } from './vault';
 
 /** The command-line flag: `Loyalty Till --import-api-key < key` (docs/operations.md#the-api-key). */
 export const IMPORT_API_KEY_FLAG = '--import-api-key';
@@ -74,7 +74,7 @@ export async function importApiKey(options: KeyImportOptions): Promise<number> {
   const apiKey = parsed.data.apiKey;
   const log = createRedactingLogger(options.log, () => [apiKey]);
   try {
-    const vault = await openVault({ file: join(options.userDataDir, 'api-key.bin'), cipher: options.cipher, log });
+    const vault = await openVault({ file: join(options.userDataDir, API_KEY_FILE), cipher: options.cipher, log });
     const outcome = await vault.store(parsed.data.apiKey);
     if (!outcome.ok) {
       say(outcome.message);

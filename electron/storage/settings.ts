@@ -246,6 +246,25 @@ export interface SettingsStore {
   update(patch: unknown, wording?: Wording): Promise<SettingsUpdate>;
 }
 
+/** The settings a file holds (the defaults where it says nothing), or null when it cannot be read as settings. */
+function settingsOf(raw: Buffer): Settings | null {
+  try {
+    const parsed = settingsFileSchema.safeParse(JSON.parse(raw.toString('utf8')));
+    return parsed.success ? { ...DEFAULT_SETTINGS, ...stripUndefined(parsed.data) } : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The settings file as it is, for a reader beside the till (the health check): the defaults
+ * when there is none, null when it cannot be read; nothing is moved or written.
+ */
+export async function readSettingsFile(file: string): Promise<Settings | null> {
+  const raw = await readFileIfExists(file);
+  return raw ? settingsOf(raw) : { ...DEFAULT_SETTINGS };
+}
+
 /** Settings (nothing secret) as JSON in the user-data folder, validated on every write. */
 export async function openSettings(options: { file: string; log: Logger }): Promise<SettingsStore> {
   const { file, log } = options;
@@ -253,15 +272,9 @@ export async function openSettings(options: { file: string; log: Logger }): Prom
 
   const raw = await readFileIfExists(file);
   if (raw) {
-    const parsed = (() => {
-      try {
-        return settingsFileSchema.safeParse(JSON.parse(raw.toString('utf8')));
-      } catch {
-        return null;
-      }
-    })();
-    if (parsed?.success) {
-      current = { ...DEFAULT_SETTINGS, ...stripUndefined(parsed.data) };
+    const parsed = settingsOf(raw);
+    if (parsed) {
+      current = parsed;
     } else {
       // Keep the unreadable file for inspection rather than overwriting it on the next save.
       const aside = `${file}.unreadable-${Date.now()}`;

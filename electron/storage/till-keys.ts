@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Logger } from '../log/log';
 import { openDataKey, type DataKey } from './data-key';
 import type { KeyCipher } from './key-cipher';
-import { openVault, type Vault } from './vault';
+import { API_KEY_FILE, openVault, type Vault } from './vault';
 
 /**
  * The till's two keys at rest, both sealed by the one cipher (the OS's store; the key file in
@@ -16,7 +16,7 @@ export async function openTillKeys(options: {
   log: Logger;
 }): Promise<{ vault: Vault; dataKey: DataKey }> {
   const { folder, cipher, log } = options;
-  const vault = await openVault({ file: join(folder, 'api-key.bin'), cipher, log });
+  const vault = await openVault({ file: join(folder, API_KEY_FILE), cipher, log });
   const dataKey = await openDataKey({ folder, cipher, log });
   return { vault, dataKey };
 }

@@ -7,6 +7,9 @@ import { ENGLISH, describe, type MainMessageKey } from '../messages';
 
 export type { KeyCipher } from './key-cipher';
 
+/** The API key, sealed, in the user-data folder (the health check only asks whether it is there). */
+export const API_KEY_FILE = 'api-key.bin';
+
 /** A refusal names its message (`why`) for the cashier, and says it in English for the log. */
 export type StoreKeyOutcome = { ok: true } | { ok: false; why: MainMessageKey; message: string };
 

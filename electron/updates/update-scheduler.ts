@@ -28,6 +28,8 @@ export interface UpdateScheduler {
   /** One step: look at the feed when due, download what it may take, install when the moment is right. */
   tick(): Promise<UpdateState>;
   state(): UpdateState;
+  /** When the feed was last read (ms), whatever came of it; null before the first look. */
+  lastCheckAt(): number | null;
 }
 
 /**
@@ -135,5 +137,6 @@ export function createUpdateScheduler(options: {
       return running;
     },
     state: () => state,
+    lastCheckAt: () => lastCheckAt,
   };
 }

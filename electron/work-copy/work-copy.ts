@@ -24,6 +24,8 @@ export interface WorkCopyStore {
   items(): KeptItem[];
   /** Lines of the file that could not be read when it was opened. */
   unreadable(): number;
+  /** Rises with every change kept: what is built from the copy knows when to build again. */
+  revision(): number;
   close(): Promise<void>;
 }
 
@@ -50,19 +52,10 @@ export async function openWorkCopy(options: WorkCopyOptions): Promise<WorkCopySt
   const appendLog = openAppendLog(file, options);
   const held = new HeldWork();
 
-  let since: string | null = null;
-  let unreadable = 0;
   const { lines: stored, tornTail } = await appendLog.read();
-  for (const [index, line] of stored.entries()) {
-    const record = codec.decode(line);
-    if (index === 0 && isHeader(record)) {
-      since = record.since;
-      continue;
-    }
-    const change = asChange(record);
-    if (change) held.apply(change);
-    else unreadable++;
-  }
+  const loaded = loadLines(stored, codec, held);
+  let since = loaded.since;
+  const unreadable = loaded.unreadable;
   let lines = stored.length;
   const headerless = stored.length > 0 && since === null;
   if (tornTail) log.warn(`The work copy ${file} ended in a line a power cut interrupted; it is left out.`);
@@ -81,10 +74,12 @@ export async function openWorkCopy(options: WorkCopyOptions): Promise<WorkCopySt
     await rewrite();
   }
 
+  let revision = 0;
   return {
     async keep(changes) {
       const applied = changes.filter((change) => held.apply(change));
       if (applied.length === 0) return changes.length;
+      revision += 1;
       const out = applied.map((change) => codec.encode(change));
       if (since === null) {
         since = now().toISOString();
@@ -107,8 +102,33 @@ export async function openWorkCopy(options: WorkCopyOptions): Promise<WorkCopySt
     },
     items: () => held.items(),
     unreadable: () => unreadable,
+    revision: () => revision,
     close: () => appendLog.close(),
   };
+}
+
+/**
+ * Applies the file's lines to `held`, as written: the header's date, and how many lines could
+ * not be read (the till at start, and the health check from another process, read alike).
+ */
+export function loadLines(
+  lines: readonly string[],
+  codec: LineCodec,
+  held: HeldWork,
+): { since: string | null; unreadable: number } {
+  let since: string | null = null;
+  let unreadable = 0;
+  for (const [index, line] of lines.entries()) {
+    const record = codec.decode(line);
+    if (index === 0 && isHeader(record)) {
+      since = record.since;
+      continue;
+    }
+    const change = asChange(record);
+    if (change) held.apply(change);
+    else unreadable++;
+  }
+  return { since, unreadable };
 }
 
 /** Twice what is held, and a little: an item changed a few times does not rewrite the file. */
@@ -117,7 +137,7 @@ function needsRewrite(lines: number, held: number): boolean {
 }
 
 /** What the copy holds: the items by id, the journal in the order written. */
-class HeldWork {
+export class HeldWork {
   private readonly itemsById = new Map<string, KeptItem>();
   private readonly entries = new Map<string, KeptJournalEntry>();
   /** Items that left the outbox this run: a late copy of one (an answer overtaken) does not bring it back. */

@@ -39,6 +39,7 @@ import { toReportPart } from './shift-report/shop-report';
 import { Outbox, type OutboxCounts } from './outbox/outbox';
 import { Replayer, readServiceClock, type LockManagerLike, type ReplayPause, type ReplayRun } from './outbox/replayer';
 import { CacheRefresh, type RefreshProgress } from './refresh/cache-refresh';
+import { readCacheFacts } from './refresh/cache-facts';
 import type { RefreshSchedule } from './refresh/refresh-schedule';
 import type { OfflineCheck } from './rewards/offline-check';
 
@@ -397,6 +398,8 @@ export function createOfflineServices(options: OfflineServicesOptions) {
 
     /** Programmes on cached customers' cards (a bounded read, for the Settings screen). */
     programmesSeen: () => cache.programmesSeen(),
+    /** The cache's last complete refresh and its size then, for the till's health. */
+    cacheFacts: () => readCacheFacts(db),
 
     // The outbox screen.
     outboxItems: () => outbox.items(),

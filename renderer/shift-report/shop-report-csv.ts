@@ -1,6 +1,7 @@
 /**
- * The shop's report as a CSV: one row per till, per reward and per cashier, then the silent
- * tills, with the same figures as the report on screen (offline/shift-report/shop-report.ts merges them).
+ * The shop's report as a CSV: one row per till (with its outbox: waiting, failed, in conflict,
+ * the oldest item's age in hours), per reward and per cashier, then the silent tills, with the
+ * same figures as the report on screen (offline/shift-report/shop-report.ts merges them).
  */
 import { t } from '../i18n';
 import { csvText } from '../lib/journal-csv';
@@ -12,7 +13,13 @@ import { csvText } from '../lib/journal-csv';
 export interface ShopReportFacts<S extends string> {
   redemptions: Record<S, number>;
   pointsDeducted: number;
-  byTill: ReadonlyArray<{ till: string; counts: Record<S, number>; points: number }>;
+  byTill: ReadonlyArray<{
+    till: string;
+    counts: Record<S, number>;
+    points: number;
+    /** The till's outbox when it reported; null from a till of an earlier version. */
+    outbox: { waiting: number; failed: number; conflicts: number; oldestMinutes: number | null } | null;
+  }>;
   byReward: ReadonlyArray<{ reward: string; counts: Record<S, number>; points: number }>;
   byCashier: ReadonlyArray<{ cashier: string | null; counts: Record<S, number>; points: number }>;
   silent: readonly string[];
@@ -29,7 +36,21 @@ export function shopReportToCsv<S extends string>(
     t('shopReport.csv.name'),
     ...states.map(stateWord),
     t('shiftReport.points'),
+    t('shopReport.csv.outboxWaiting'),
+    t('shopReport.csv.outboxFailed'),
+    t('shopReport.csv.outboxConflicts'),
+    t('shopReport.csv.outboxOldestHours'),
   ];
+  // The till rows carry their outbox (the oldest item's age in whole hours); other rows leave it empty.
+  const outboxCells = (outbox: ShopReportFacts<S>['byTill'][number]['outbox']): string[] =>
+    outbox
+      ? [
+          String(outbox.waiting),
+          String(outbox.failed),
+          String(outbox.conflicts),
+          outbox.oldestMinutes === null ? '' : String(Math.floor(outbox.oldestMinutes / 60)),
+        ]
+      : [];
   const row = (group: string, who: string, counts: Record<S, number>, points: number): string[] => [
     group,
     who,
@@ -39,7 +60,10 @@ export function shopReportToCsv<S extends string>(
   const rows = [
     header,
     row(t('shopReport.csv.shop'), '', report.redemptions, report.pointsDeducted),
-    ...report.byTill.map((line) => row(t('shopReport.csv.till'), line.till, line.counts, line.points)),
+    ...report.byTill.map((line) => [
+      ...row(t('shopReport.csv.till'), line.till, line.counts, line.points),
+      ...outboxCells(line.outbox),
+    ]),
     ...report.byReward.map((line) => row(t('shopReport.csv.reward'), line.reward, line.counts, line.points)),
     ...report.byCashier.map((line) =>
       row(t('shopReport.csv.cashier'), line.cashier ?? t('shiftReport.nobodyNamed'), line.counts, line.points),

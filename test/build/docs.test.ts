@@ -71,6 +71,7 @@ const NAMED_ELSEWHERE = new Set([
   'demo/sandbox.json', // the demo's service data, in the user-data folder
   'demo/state.json', // the demo's on/off, in the user-data folder
   'IndexedDB/', // Chromium's profile
+  'logs/', // the browser shell's log files, in its user-data folder
   'resources/', // the packed app's folder beside Electron
   'packages/loot-core/src/server/', // Actual Budget's repository, a model
 ]);

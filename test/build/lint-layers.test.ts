@@ -168,6 +168,20 @@ const forbidden: Case[] = [
   ['electron/browser-shell/x.ts', "import { startSandbox } from '../../sandbox';\nexport { startSandbox };\n"],
   // policy/ sits on storage/; updates/ reads policy/; nothing below reads either, and they read nothing above.
   ['electron/policy/x.ts', "import { createAppCore } from '../bridge/app-core';\nexport { createAppCore };\n"],
+  // The till's health reads what the others keep; none of them, and no service call, reads it.
+  ['electron/health/x.ts', "import { createAppCore } from '../bridge/app-core';\nexport { createAppCore };\n"],
+  [
+    'electron/health/x.ts',
+    "import { createLoyaltyApi } from '../service/loyalty-api';\nexport { createLoyaltyApi };\n",
+  ],
+  ['electron/health/x.ts', "import { judgeOffer } from '../updates/update-decisions';\nexport { judgeOffer };\n"],
+  ['electron/health/x.ts', "import { createLinkInbox } from '../links/link-inbox';\nexport { createLinkInbox };\n"],
+  ['electron/work-copy/x.ts', "import { checkHealth } from '../health/health-check';\nexport { checkHealth };\n"],
+  ['electron/storage/x.ts', "import { readTillId } from '../health/till-id';\nexport { readTillId };\n"],
+  [
+    'electron/service/x.ts',
+    "import { watchConnection } from '../health/connection-watch';\nexport { watchConnection };\n",
+  ],
   ['electron/policy/x.ts', "import { judgeOffer } from '../updates/update-decisions';\nexport { judgeOffer };\n"],
   ['electron/updates/x.ts', "import { openVault } from '../storage/vault';\nexport { openVault };\n"],
   ['electron/updates/x.ts', "import { startAutoUpdate } from '../shell/auto-update';\nexport { startAutoUpdate };\n"],
@@ -301,6 +315,16 @@ const allowed: Case[] = [
     "import { loadSettings } from '../storage/settings';\nimport { describeError } from '../log/log';\nimport { msg } from '../messages';\nimport { plainText } from '../validation/control-characters';\nimport { isRecord } from '../../common/is-record';\nexport { loadSettings, describeError, msg, plainText, isRecord };\n",
   ],
   ['electron/bridge/x.ts', "import { ClaimLedger } from '../shop-ledger/claim-ledger';\nexport { ClaimLedger };\n"],
+  [
+    'electron/health/x.ts',
+    "import { readWorkCopyFile } from '../work-copy/work-copy-reading';\nimport { readSeenTills } from '../shop-ledger/seen-tills';\nimport { applyPolicy } from '../policy/policy-merge';\nimport { readSettingsFile } from '../storage/settings';\nimport { readRemembered } from '../demo/demo-mode';\nimport { redact } from '../log/redaction';\nexport { readWorkCopyFile, readSeenTills, applyPolicy, readSettingsFile, readRemembered, redact };\n",
+  ],
+  ['electron/bridge/x.ts', "import { openHealth } from '../health/health-wiring';\nexport { openHealth };\n"],
+  ['electron/shell/x.ts', "import { runHealthCommand } from '../health/health-check';\nexport { runHealthCommand };\n"],
+  [
+    'electron/browser-shell/x.ts',
+    "import { runHealthCommand } from '../health/health-check';\nexport { runHealthCommand };\n",
+  ],
   ['electron/browser-shell/x.ts', "import { openMessage } from '../shop-ledger/wire';\nexport { openMessage };\n"],
   [
     'electron/updates/x.ts',

@@ -9,7 +9,7 @@ import {
   TEMPLATE_NAME,
   TEMPLATE_POLICIES,
 } from '../../build/policy-templates';
-import { MANAGED_SETTING_KEYS, updatesPolicySchema } from '../../electron/policy/policy-schema';
+import { healthPolicySchema, MANAGED_SETTING_KEYS, updatesPolicySchema } from '../../electron/policy/policy-schema';
 import { checkPolicy } from '../../electron/policy/policy-reading';
 import { parseRegQuery } from '../../electron/policy/windows-registry';
 
@@ -35,10 +35,11 @@ describe('the Group Policy templates', () => {
     for (const [path, text] of Object.entries(files)) expect(readFileSync(join(OUT, path), 'utf8'), path).toBe(text);
   });
 
-  it('offer every setting a policy may lock, every updates key and the manager PIN hash', () => {
+  it('offer every setting a policy may lock, every updates and health key and the manager PIN hash', () => {
     const names = TEMPLATE_POLICIES.map((policy) => policy.name);
     for (const key of MANAGED_SETTING_KEYS) expect(names).toContain(`settings.${key}`);
     for (const key of Object.keys(updatesPolicySchema.shape)) expect(names).toContain(`updates.${key}`);
+    for (const key of Object.keys(healthPolicySchema.shape)) expect(names).toContain(`health.${key}`);
     expect(names).toContain('managerPinHash');
   });
 
@@ -76,6 +77,10 @@ describe('the Group Policy templates', () => {
       fromHour: 2,
       toHour: 5,
       checkEveryHours: 6,
+      waitingHours: 12,
+      unacknowledgedHours: 0,
+      refreshDays: 3,
+      offlineHours: 8,
       managerPinHash: '$scrypt$ln=15,r=8,p=1$c2FsdHNhbHRzYWx0c2FsdA$aGFzaGhhc2hoYXNoaGFzaGhhc2hoYXNoaGFzaGhhc2g',
     };
     const keys = new Map<string, string[]>([[POLICY_KEY, ['    schemaVersion    REG_DWORD    0x1']]]);
@@ -103,5 +108,11 @@ describe('the Group Policy templates', () => {
     if (reading.state !== 'applied') return;
     expect(Object.keys(reading.policy.settings ?? {}).sort()).toEqual([...MANAGED_SETTING_KEYS].sort());
     expect(reading.policy.updates).toMatchObject({ enabled: true, installWindow: { fromHour: 2, toHour: 5 } });
+    expect(reading.policy.health).toEqual({
+      waitingHours: 12,
+      unacknowledgedHours: 0,
+      refreshDays: 3,
+      offlineHours: 8,
+    });
   });
 });

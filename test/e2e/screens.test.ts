@@ -7,7 +7,6 @@ import { ar } from '../../renderer/i18n/messages/ar';
 import { en } from '../../renderer/i18n/messages/en';
 import { DEMO_FIXTURES, PROGRAMS } from '../../sandbox';
 import { CHANNELS } from '../../common/contract';
-import { DEFAULT_DB_NAME } from '../../renderer/offline/db/schema';
 import { scannerBurst, startHarness, type Harness } from './harness';
 import {
   axeViolations,

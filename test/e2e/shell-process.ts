@@ -19,24 +19,17 @@ export interface Shell {
   exited: Promise<number | null>;
 }
 
+/** The entry as `npm start -- --browser` runs it (from source, with tsx), in a test that may send nothing off the machine. */
+export function spawnEntry(args: readonly string[]): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', '--import', HOST_NETWORK_GUARD_SETUP, ENTRY, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, LANG: 'en_GB.UTF-8', LC_ALL: 'en_GB.UTF-8' },
+    stdio: 'pipe',
+  });
+}
+
 export function runShell(userDataDir: string, rendererDir: string, more: readonly string[] = []): Shell {
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      '--import',
-      HOST_NETWORK_GUARD_SETUP,
-      ENTRY,
-      '--user-data-dir',
-      userDataDir,
-      '--renderer-dir',
-      rendererDir,
-      '--no-open',
-      ...more,
-    ],
-    { cwd: ROOT, env: { ...process.env, LANG: 'en_GB.UTF-8', LC_ALL: 'en_GB.UTF-8' }, stdio: 'pipe' },
-  );
+  const child = spawnEntry(['--user-data-dir', userDataDir, '--renderer-dir', rendererDir, '--no-open', ...more]);
   let output = '';
   child.stdout?.on('data', (chunk) => (output += String(chunk)));
   child.stderr?.on('data', (chunk) => (output += String(chunk)));

@@ -4,6 +4,7 @@
  * again. Each till names the other two in Settings (loopback stands in for the LAN; discovery
  * by mDNS is tested on its own in test/electron/shop-ledger/discovery.test.ts).
  */
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { CHANNELS } from '../../common/contract';
@@ -182,6 +183,32 @@ describe('the tills of one shop keep the promise together while the service is d
     await tills[0].screenshot('67-shop-replayed');
   });
 
+  it('a reward another till of the chain redeemed meanwhile: Till 2’s item stuck in conflict', async () => {
+    const [, two] = tills;
+    // A customer with a reward, opened at Till 2 while online, so its cache holds the reward.
+    const list = await two.call('searchCustomers', { page: 1, per_page: 100 });
+    if (!list.ok) throw new Error(list.error.message);
+    let picked: { code: string; phone: string; name: string } | null = null;
+    for (const candidate of list.data) {
+      if (picked || [layla.id, omar.id].includes(candidate.id as never)) continue;
+      const full = await two.call('getCustomer', { id: candidate.id });
+      const reward = full.ok ? full.data.rewards?.find((r) => r.status === 'available') : undefined;
+      if (reward) picked = { code: reward.code, phone: candidate.phone, name: candidate.name };
+    }
+    if (!picked) throw new Error('no customer with a reward waiting');
+    await openCustomer(two.page, picked.phone, picked.name);
+    await h.stopSandbox();
+    // The service, used by a till of another shop, redeems it while this shop is offline.
+    await h.otherTillRedeems({ code: picked.code, phone: picked.phone, orderReference: 'ELSEWHERE-9' });
+    expect(await redeemAt(two.page, picked.code, picked.phone, 'POS-2-STUCK')).toEqual({
+      queued: expect.stringMatching(/^Queued: /),
+    });
+    await h.restartSandbox();
+    await openOutbox(two.page);
+    await two.page.getByTestId('retry-now').click();
+    await expect.poll(() => outboxCount(two.page, 'conflict')).toBe(1);
+  });
+
   it('F7, the whole shop: the tills’ reports merged, and a silent till named', async () => {
     const [one] = tills;
     await ledger(2, false); // Till 3 is gone from the LAN
@@ -218,7 +245,54 @@ describe('the tills of one shop keep the promise together while the service is d
     ]);
     // Till 2's refused attempt is in the shop's totals.
     expect(Number(await one.page.getByTestId('report-total-refused').textContent())).toBeGreaterThanOrEqual(1);
+    // Till 2's stuck item, seen at Till 1: its outbox's line says it, marked, beside Till 1's empty one.
+    const outbox = one.page.getByTestId('report-outbox-by-till');
+    const cells = (till: string) =>
+      outbox
+        .locator(`tbody tr[data-key="${till}"] td`)
+        .evaluateAll((tds) => tds.map((td) => [td.getAttribute('data-cell'), td.textContent?.trim()]));
+    expect(await cells('Till 2')).toEqual([
+      ['waiting', '0'],
+      ['failed', '0'],
+      ['conflicts', '1'],
+      ['oldest', 'under an hour'],
+    ]);
+    expect(await outbox.locator('tbody tr[data-key="Till 2"]').getAttribute('data-stuck')).toBe('true');
+    expect(await cells('Till 1')).toEqual([
+      ['waiting', '0'],
+      ['failed', '0'],
+      ['conflicts', '0'],
+      ['oldest', 'Nothing'],
+    ]);
+    expect(await outbox.locator('tbody tr[data-key="Till 1"]').getAttribute('data-stuck')).toBe('false');
+    // The CSV carries it too.
+    const [download] = await Promise.all([
+      one.page.waitForEvent('download'),
+      one.page.getByTestId('report-csv').click(),
+    ]);
+    const csv = await readFile(await download.path(), 'utf8');
+    expect(csv.split('\r\n')).toContainEqual(expect.stringMatching(/^till,Till 2,(\d+,){6}0,0,1,0$/));
     await one.screenshot('69-shop-report');
+    await outbox.scrollIntoViewIfNeeded();
+    await one.screenshot('85-shop-report-outbox-by-till');
+    // In Arabic, right to left: the same table, the age in Arabic's words and digits.
+    expect((await one.call('updateSettings', { language: 'ar' })).ok).toBe(true);
+    await one.page.reload();
+    await one.page.keyboard.press('F7');
+    await one.page.getByTestId('report-scope-shop').click();
+    await expect
+      .poll(() => cells('Till 2'))
+      .toEqual([
+        ['waiting', '٠'],
+        ['failed', '٠'],
+        ['conflicts', '١'],
+        ['oldest', 'أقل من ساعة'],
+      ]);
+    await outbox.scrollIntoViewIfNeeded();
+    await one.screenshot('86-shop-report-outbox-by-till-arabic');
+    expect((await one.call('updateSettings', { language: null })).ok).toBe(true);
+    await one.page.reload();
+    await one.page.keyboard.press('F7');
     await one.page.getByTestId('report-scope-till').click();
     await expect.poll(() => one.page.getByTestId('report-by-till').count()).toBe(0);
     await ledger(2, true);

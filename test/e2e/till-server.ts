@@ -19,6 +19,12 @@ import { CHANNELS, type Channel, type ErrorKind, type Operation, type TillOperat
 import { createCapturedLog, type CapturedLog } from '../support/captured-log';
 import { createTestCipher } from '../support/test-cipher';
 
+const APP_VERSION = (
+  JSON.parse(await readFile(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8')) as {
+    version: string;
+  }
+).version;
+
 export interface BridgeCall {
   channel: Channel;
   payload: unknown;
@@ -107,6 +113,8 @@ export async function startTillServer(options: TillServerOptions): Promise<TillS
     }),
     createCore: async (appOrigin, { saveFile, displayOrigin, displayAddress }) => {
       const core = await createAppCore({
+        // The app as the browser shell names it (its version; --health's and the support file's).
+        about: { version: APP_VERSION, shell: 'browser' },
         ...options.core,
         userDataDir,
         saveFile,

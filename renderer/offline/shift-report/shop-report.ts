@@ -1,14 +1,16 @@
 /**
  * The shop's report (F7, "The whole shop"; docs/shop-ledger.md): this till's end-of-shift
  * report and the other tills' reports for the same period, gathered over the ledger, merged
- * by till, by cashier and by reward, with the tills that did not answer named. Also what this
- * till sends when another till asks: its figures only (counts, points, reward and cashier
- * names), bounded as the wire bounds them.
+ * by till, by cashier and by reward, with the tills that did not answer named, and each till's
+ * outbox (waiting, failed, in conflict, the oldest item's age) so a stuck till is seen from any
+ * till. Also what this till sends when another till asks: its figures only (counts, points,
+ * reward and cashier names, its outbox's counts), bounded as the wire bounds them.
  *
  * Pure: the same reports give the same merge, so the screen, its PDF and its CSV
  * (renderer/shift-report/shop-report-csv.ts) agree.
  */
-import type { ShopReportCounts, ShopReportPart } from '../../../common/contract';
+import type { ShopOutboxFigures, ShopReportCounts, ShopReportPart } from '../../../common/contract';
+import { oldestQueued, outboxStateCounts } from '../../../common/outbox-figures';
 import {
   REDEMPTION_STATES,
   type CashierLine,
@@ -28,6 +30,8 @@ export interface TillLine {
   here: boolean;
   counts: StateCounts;
   points: number;
+  /** The till's outbox as it stood when it reported; null from a till of an earlier version. */
+  outbox: ShopOutboxFigures | null;
 }
 
 export interface ShopShiftReport {
@@ -54,8 +58,17 @@ const countsOf = (line: ShopReportCounts): StateCounts => ({
 });
 const wire = (counts: StateCounts, points: number): ShopReportCounts => ({ ...counts, points });
 
-/** This till's report as another till receives it. */
-export function toReportPart(report: ShiftReport): ShopReportPart {
+/** The outbox's figures from what is still open: counts by state and the oldest item's age at `now`. */
+function outboxOf(open: ShiftReport['open'], now: Date): ShopOutboxFigures {
+  const oldest = oldestQueued(open);
+  return {
+    ...outboxStateCounts(open),
+    oldestMinutes: oldest ? Math.max(0, Math.floor((now.getTime() - Date.parse(oldest.queuedAt)) / 60_000)) : null,
+  };
+}
+
+/** This till's report as another till receives it, with its outbox as it stands `now`. */
+export function toReportPart(report: ShiftReport, now = new Date()): ShopReportPart {
   const { redemptions, pointsDeducted, registrations, corrections } = report;
   return {
     totals: {
@@ -74,6 +87,7 @@ export function toReportPart(report: ShiftReport): ShopReportPart {
       registrations: line.registrations,
       corrections: line.corrections,
     })),
+    outbox: outboxOf(report.open, now),
   };
 }
 
@@ -90,8 +104,9 @@ export function mergeShopReport(input: {
   here: { till: string; report: ShiftReport };
   others: ReadonlyArray<{ till: string; report: ShopReportPart }>;
   silent: readonly string[];
+  now?: Date;
 }): ShopShiftReport {
-  const parts = [{ till: input.here.till, here: true, part: toReportPart(input.here.report) }].concat(
+  const parts = [{ till: input.here.till, here: true, part: toReportPart(input.here.report, input.now) }].concat(
     input.others.map(({ till, report }) => ({ till, here: false, part: report })),
   );
   const none: StateCounts = { done: 0, queued: 0, conflict: 0, failed: 0, refused: 0 };
@@ -144,6 +159,7 @@ export function mergeShopReport(input: {
       here,
       counts: countsOf(part.totals),
       points: part.totals.points,
+      outbox: part.outbox ?? null,
     })),
     byReward: [...rewards.values()].sort(most),
     byCashier: [...cashiers.values()].sort(

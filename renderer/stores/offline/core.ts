@@ -10,6 +10,7 @@ import { useCashierStore } from '../cashier';
 import { useErrorLogStore } from '../error-log';
 import { useSettingsStore } from '../settings';
 import { till } from '../till';
+import { reportCacheFacts } from './cache-report';
 
 /** Options the offline core is opened with beyond the bridge and the settings. */
 export type OfflineServiceOverrides = Partial<Omit<OfflineServicesOptions, 'api' | 'settings'>>;
@@ -61,6 +62,7 @@ export function useOfflineCore() {
     refresh.value = core.refreshProgress();
     core.onConnectionChange((snapshot) => (connection.value = snapshot));
     core.onRefreshProgress((progress) => (refresh.value = progress));
+    reportCacheFacts(core);
     // A write-through that failed costs only a cache miss later, but the log must show it.
     const errorLog = useErrorLogStore();
     core.onCacheWriteFailure(({ what, error }) => errorLog.report(error, `offline cache: ${what}`));

@@ -12,6 +12,7 @@ describe('the browser shell’s command line', () => {
       openBrowser: true,
       links: [],
       importApiKey: false,
+      health: false,
       policyFile: null,
       port: null,
     });
@@ -30,17 +31,24 @@ describe('the browser shell’s command line', () => {
       openBrowser: false,
       links: [link],
       importApiKey: false,
+      health: false,
       policyFile: null,
       port: null,
     });
   });
 
-  test('takes --import-api-key, as the Electron app does, and a policy file for development', () => {
+  test('takes --import-api-key and --health, as the Electron app does, and a policy file for development', () => {
     expect(readShellOptions(['--import-api-key', '--user-data-dir=/tmp/a'], defaults)).toMatchObject({
       importApiKey: true,
       userDataDir: '/tmp/a',
     });
     expect(readShellOptions(['--policy-file', '/tmp/p.json'], defaults)).toMatchObject({ policyFile: '/tmp/p.json' });
+    // --health, as the Electron app takes it: the till's health printed, nothing started.
+    expect(readShellOptions(['--health', '--user-data-dir=/tmp/a'], defaults)).toMatchObject({
+      health: true,
+      importApiKey: false,
+      userDataDir: '/tmp/a',
+    });
     expect(readShellOptions(['--policy-file'], defaults)).toEqual({ error: '--policy-file needs a file.' });
   });
 

@@ -23,6 +23,11 @@ const REG_OUTPUT = [
   '    enabled    REG_DWORD    0x1',
   '    pinVersion    REG_SZ    1.4.2',
   '',
+  // The health check's thresholds (the ADMX template's "Health check" category).
+  'HKEY_LOCAL_MACHINE\\Software\\Policies\\Loyalty Till\\health',
+  '    waitingHours    REG_DWORD    0x30',
+  '    refreshDays    REG_DWORD    0x3',
+  '',
 ].join('\r\n');
 
 describe('the Group Policy registry key', () => {
@@ -38,6 +43,7 @@ describe('the Group Policy registry key', () => {
         cacheRefresh: { everyHours: 12, windowFromHour: 1, windowToHour: 4 },
       },
       updates: { enabled: true, pinVersion: '1.4.2' },
+      health: { waitingHours: 48, refreshDays: 3 },
     });
   });
 
@@ -46,7 +52,11 @@ describe('the Group Policy registry key', () => {
       expect([program, ...args]).toEqual(['reg', 'query', POLICY_REGISTRY_KEY, '/s']);
       return REG_OUTPUT;
     });
-    expect(reading).toMatchObject({ state: 'applied', origin: POLICY_REGISTRY_KEY });
+    expect(reading).toMatchObject({
+      state: 'applied',
+      origin: POLICY_REGISTRY_KEY,
+      policy: { health: { waitingHours: 48, refreshDays: 3 } },
+    });
   });
 
   it('is no policy when the key does not exist (reg.exe exits with 1)', async () => {

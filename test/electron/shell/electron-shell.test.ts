@@ -123,6 +123,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   electron.app.emit('will-quit', { preventDefault: () => undefined });
+  // The core shuts down before the app quits (its last health written): the folder goes after.
+  await vi.waitFor(() => expect(electron.app.quit).toHaveBeenCalled());
   await rm(userData, { recursive: true, force: true });
 });
 

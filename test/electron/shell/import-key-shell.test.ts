@@ -11,40 +11,11 @@ import { Readable } from 'node:stream';
 
 const KEY = 'sk_live_Q7w3ZtY9mK2pL8xV';
 
-// safeStorage with the asynchronous API only: its synchronous methods throw and are recorded.
-const safeStorage = await vi.hoisted(async () =>
-  (await import('../../support/safe-storage-stand-in')).createSafeStorageStandIn(),
+const electron = await vi.hoisted(async () =>
+  (await import('../../support/electron-command-stand-in')).commandStandIn(),
 );
 
-const electron = vi.hoisted(() => {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- vi.hoisted runs before imports
-  const { EventEmitter } = require('node:events') as typeof import('node:events');
-  const app = Object.assign(new EventEmitter(), {
-    paths: {} as Record<string, string>,
-    ready: null as null | (() => void),
-    isPackaged: true,
-    whenReady() {
-      return new Promise<void>((resolve) => (app.ready = resolve));
-    },
-    getPath: (name: string) => app.paths[name] ?? `/nonexistent/${name}`,
-    requestSingleInstanceLock: vi.fn(() => true),
-    enableSandbox: vi.fn(),
-    quit: vi.fn(),
-    exit: vi.fn(),
-  });
-  return {
-    app,
-    BrowserWindow: class {},
-    ipcMain: { handle: vi.fn() },
-    protocol: { registerSchemesAsPrivileged: vi.fn(), handle: vi.fn() },
-    Menu: { buildFromTemplate: vi.fn(), setApplicationMenu: vi.fn() },
-    net: { fetch: vi.fn() },
-    session: { defaultSession: {} },
-    shell: { openPath: vi.fn() },
-  };
-});
-
-vi.mock('electron', () => ({ ...electron, safeStorage }));
+vi.mock('electron', () => electron);
 vi.mock('electron-log/main', () => ({
   default: { transports: { file: {}, console: {} }, info: vi.fn(), warn: vi.fn(), error: vi.fn() },
 }));
@@ -76,9 +47,9 @@ describe('main.ts --import-api-key', () => {
   test('stores the piped key through safeStorage and exits 0, saying nothing of the key', async () => {
     expect(electron.app.exit).toHaveBeenCalledWith(0);
     const sealed = await readFile(join(userData, 'api-key.bin'));
-    expect(await safeStorage.decryptStringAsync(sealed)).toEqual({ result: KEY, shouldReEncrypt: false });
+    expect(await electron.safeStorage.decryptStringAsync(sealed)).toEqual({ result: KEY, shouldReEncrypt: false });
     // Through the asynchronous API only: Electron 46 has no other.
-    expect(safeStorage.syncCalls).toEqual([]);
+    expect(electron.safeStorage.syncCalls).toEqual([]);
     expect(sealed.includes(Buffer.from(KEY))).toBe(false);
     expect(said.join('')).toMatch(/The API key was stored, encrypted/);
     expect(said.join('')).not.toContain(KEY);

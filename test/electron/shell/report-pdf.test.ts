@@ -69,4 +69,18 @@ describe('an export through the save dialog', () => {
     electron.dialog.showSaveDialog.mockResolvedValue({ canceled: true, filePath: '' });
     expect(await saveExportWithDialog(window, file)).toEqual({ outcome: 'cancelled', downloadPath: null });
   });
+
+  it('offers the file’s own kind: the support file is saved as JSON, not under a CSV filter', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'till-export-'));
+    const target = join(dir, 'support.json');
+    const fileName = 'loyalty-till-support-LT-7K3M-Q9XZ-2026-11-28.json';
+    electron.dialog.showSaveDialog.mockResolvedValue({ canceled: false, filePath: target });
+    const file = { fileName, bytes: Buffer.from('{}\n'), contentType: 'application/json; charset=utf-8' };
+    expect(await saveExportWithDialog(window, file)).toEqual({ outcome: 'saved', downloadPath: null });
+    expect(electron.dialog.showSaveDialog).toHaveBeenCalledWith(window, {
+      defaultPath: join('/home/till/Documents', fileName),
+      filters: [{ name: 'JSON', extensions: ['json'] }],
+    });
+    expect(await readFile(target, 'utf8')).toBe('{}\n');
+  });
 });

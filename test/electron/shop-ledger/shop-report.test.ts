@@ -20,6 +20,7 @@ const PART: ShopReportPart = {
     { cashier: null, ...counts, registrations: 0, corrections: 0 },
   ],
 };
+const STUCK = { waiting: 0, failed: 0, conflicts: 1, oldestMinutes: 1440 };
 const SINCE = '2026-11-26T06:00:00.000Z';
 const UNTIL = '2026-11-27T18:00:00.000Z';
 
@@ -39,6 +40,26 @@ describe('one till’s report as it crosses the LAN', () => {
     const at = '10.0.0.1:51234';
     const opened = openMessage(bytes, SHOP_KEYS, { now: now.getTime(), at, seenNonces: new ReplayCache() });
     expect(opened).toMatchObject({ ok: true, message: { kind: 'report', from: 'Till 2', ...PART } });
+  });
+
+  test('carries the till’s outbox, and a report without it (an earlier version’s) still reads', () => {
+    const now = new Date('2026-11-26T10:00:00.000Z');
+    const at = '10.0.0.1:51234';
+    const outbox = { waiting: 3, failed: 1, conflicts: 0, oldestMinutes: 1570 };
+    const bytes = sealMessage({ kind: 'report', inReplyTo: 'AAAAAAAAAAAAAAAAAAAAAA', ...PART, outbox }, SHOP_KEYS, {
+      from: 'Till 2',
+      to: at,
+      now,
+    });
+    const opened = openMessage(bytes, SHOP_KEYS, { now: now.getTime(), at, seenNonces: new ReplayCache() });
+    expect(opened).toMatchObject({ ok: true, message: { kind: 'report', ...PART, outbox } });
+    expect(isReportPart({ ...PART, outbox })).toBe(true);
+    expect(isReportPart({ ...PART, outbox: { ...outbox, oldestMinutes: null } })).toBe(true);
+    // Counts and an age, nothing else: no item, no customer.
+    expect(isReportPart({ ...PART, outbox: { ...outbox, oldest: 'RW-LAYLA001' } })).toBe(false);
+    expect(isReportPart({ ...PART, outbox: { ...outbox, waiting: -1 } })).toBe(false);
+    expect(isReportPart({ ...PART, outbox: { ...outbox, oldestMinutes: '1570' } })).toBe(false);
+    expect(isReportPart({ ...PART, outbox: null })).toBe(false);
   });
 
   test('anything but counts and names is refused: a phone, a negative count, too many lines', () => {
@@ -86,9 +107,10 @@ describe('the shop’s report over the ledger', () => {
     const asked: string[] = [];
     const tills = [
       make(0),
+      // Till 2 says its outbox: an item stuck in conflict for a day.
       make(1, async (since, until) => {
         asked.push(`${since}..${until}`);
-        return PART;
+        return { ...PART, outbox: STUCK };
       }),
       // Till 3's page never answers.
       make(2, async () => null),
@@ -100,6 +122,6 @@ describe('the shop’s report over the ledger', () => {
     const gathered = await tills[0]!.gatherReports(SINCE, UNTIL, 1000);
     // Every till reports the asker's period, its end included.
     expect(asked).toEqual([`${SINCE}..${UNTIL}`]);
-    expect(gathered).toEqual({ tills: [{ till: 'Till 2', report: PART }], silent: ['Till 3'] });
+    expect(gathered).toEqual({ tills: [{ till: 'Till 2', report: { ...PART, outbox: STUCK } }], silent: ['Till 3'] });
   });
 });

@@ -3,7 +3,7 @@ import { mkdtemp, readdir, readFile, rm, stat, unlink, writeFile } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CHANNELS, type DataKeyGrant } from '../../../common/contract';
-import { DATA_KEY_FILE, DATA_KEY_MARKER_FILE, openDataKey } from '../../../electron/storage/data-key';
+import { DATA_KEY_FILE, DATA_KEY_MARKER_FILE, openDataKey, readDataKey } from '../../../electron/storage/data-key';
 import { CipherUnavailableError, type KeyCipher } from '../../../electron/storage/key-cipher';
 import { createKeyFileCipher } from '../../../electron/storage/key-file-cipher';
 import { createCoreFixture, type CoreFixture } from '../../support/app-core-fixture';
@@ -101,6 +101,26 @@ describe('the data key', () => {
       log: createCapturedLog(),
     });
     expect(reopened.grant().key).toBe(dataKey.grant().key);
+  });
+
+  test('read beside the till (the health check): the same key, and nothing moved, made or sealed again', async () => {
+    const folder = await tempDir();
+    const keyFile = join(folder, 'api-key.key');
+    expect(await readDataKey(folder, createKeyFileCipher(keyFile))).toBeNull();
+    expect(await readdir(folder)).toEqual([]);
+
+    const dataKey = await openDataKey({ folder, cipher: createKeyFileCipher(keyFile), log: createCapturedLog() });
+    const before = await filesUnder(folder);
+    const read = await readDataKey(folder, createKeyFileCipher(keyFile));
+    expect(read?.toString('base64')).toBe(dataKey.grant().key);
+
+    // A key that will not open is the till's to mend at its next start: the reader only says so.
+    await expect(readDataKey(folder, createKeyFileCipher(join(folder, 'other.key')))).rejects.toThrow();
+    const sealed = join(folder, DATA_KEY_FILE);
+    await writeFile(sealed, await createTestCipher().encrypt('sk_live_not_a_data_key_0001'));
+    await expect(readDataKey(folder, createTestCipher())).rejects.toThrow(/not as a data key/);
+    await writeFile(sealed, before.find((file) => file.name === DATA_KEY_FILE)!.bytes);
+    expect(await filesUnder(folder)).toEqual(before);
   });
 
   test('lost when its sealed file is corrupted: a new key, the reason, the old file kept aside', async () => {

@@ -4,6 +4,7 @@ import {
   type Card,
   type Channel,
   type Customer,
+  type HealthReport,
   type Operation,
   type PagePushChannel,
   type PagePushes,
@@ -76,6 +77,13 @@ export function installFakeTill(): FakeTill {
   const keep: Responder<'keepWork'> = ({ changes }) => ({ ok: true, data: { kept: changes.length } });
   responders.set('keepWork', keep as Responder<Operation>);
   responders.set('noteStorage', () => ({ ok: true, data: null }));
+  responders.set('noteCache', () => ({ ok: true, data: null }));
+  // The till's health as the main process reports it: a till just set up, nothing wrong.
+  responders.set('tillHealth', () => ({ ok: true, data: healthyReport() }));
+  responders.set('saveSupportFile', () => ({
+    ok: true,
+    data: { outcome: 'saved', downloadPath: null, fileName: 'loyalty-till-support-LT-0000-0000-2026-11-27.json' },
+  }));
   responders.set('workCopy', () => ({ ok: true, data: { items: [], journal: [], journalTotal: 0, since: null } }));
   responders.set('displayAddress', () => ({ ok: true, data: { address: null } }));
   // The till's data key, as the main process hands it over: the tests' fixed key, kept, the
@@ -189,5 +197,28 @@ export function customer(overrides: Partial<Customer> = {}): Customer {
     created_at: '2025-01-01T10:00:00+00:00',
     last_visit_at: null,
     ...overrides,
+  };
+}
+
+/** A healthy till's report, as `tillHealth` answers for a till just set up (common/health-contract.ts). */
+export function healthyReport(): HealthReport {
+  const now = new Date().toISOString();
+  return {
+    healthCheck: 1,
+    status: 'healthy',
+    exitCode: 0,
+    reasons: [],
+    checkedAt: now,
+    recordedAt: now,
+    till: { name: 'Till 1', machine: 'SHOP1-TILL1', id: 'LT-7K3M-Q9XZ', version: '0.1.0', shell: 'browser' },
+    service: { mode: 'service', baseUrl: 'https://loyalty.example.com', programId: null, branchId: null, keySet: true },
+    connection: { state: 'online', since: now },
+    outbox: { waiting: 0, failed: 0, conflicts: 0, oldestQueuedAt: null, oldestAgeHours: null, unreadableLines: 0 },
+    cache: { lastCompleteRefreshAt: now, customers: 5000 },
+    policy: { state: 'none', origin: null, problem: null },
+    shopLedger: { enabled: false, tillsHeardThisShift: [], tillsKnown: 0 },
+    storage: { persisted: true },
+    updates: { enabled: false, channel: 'latest', lastCheckAt: null },
+    thresholds: { waitingHours: 24, unacknowledgedHours: 0, refreshDays: 7, offlineHours: 24 },
   };
 }

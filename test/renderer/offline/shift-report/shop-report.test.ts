@@ -39,8 +39,25 @@ const TILL_2: ShopReportPart = {
 };
 
 describe('the shop’s report', () => {
-  test('this till’s figures leave it as counts and names only', () => {
-    const part = toReportPart({ ...HERE, open: [{} as never] });
+  test('this till’s figures leave it as counts and names only, with its outbox’s counts and oldest age', () => {
+    const open = [
+      {
+        state: 'pending',
+        queuedAt: '2026-11-26T15:00:00.000Z',
+        customerName: 'Layla Haddad',
+        phoneE164: '+966501234567',
+        code: 'RW-LAYLA001',
+      },
+      {
+        state: 'conflict',
+        queuedAt: '2026-11-25T17:30:00.000Z',
+        customerName: 'Layla Haddad',
+        phoneE164: '+966501234567',
+        code: 'RW-LAYLA002',
+      },
+      { state: 'failed', queuedAt: '2026-11-26T17:00:00.000Z', name: 'Sami Nasser', phoneE164: '+966551112233' },
+    ];
+    const part = toReportPart({ ...HERE, open: open as never }, new Date(HERE.until));
     expect(part).toEqual({
       totals: {
         ...counts(3, 1),
@@ -52,30 +69,46 @@ describe('the shop’s report', () => {
       },
       byReward: [{ reward: 'Coffee', ...counts(3, 1), points: 150 }],
       byCashier: [{ cashier: 'Omar', ...counts(3, 1), points: 150, registrations: 1, corrections: 0 }],
+      // The oldest (the conflict) was queued 24 h 30 min before the report was made.
+      outbox: { waiting: 1, failed: 1, conflicts: 1, oldestMinutes: 24 * 60 + 30 },
     });
-    expect(JSON.stringify(part)).not.toMatch(/\+966|Layla|RW-/);
+    expect(JSON.stringify(part)).not.toMatch(/\+966|Layla|Sami|RW-/);
+    expect(toReportPart(HERE, new Date(HERE.until)).outbox).toEqual({
+      waiting: 0,
+      failed: 0,
+      conflicts: 0,
+      oldestMinutes: null,
+    });
   });
 
   test('merged by till, by cashier and by reward, with the silent till named; the CSV carries the same', () => {
+    const stuck = { waiting: 2, failed: 0, conflicts: 1, oldestMinutes: 26 * 60 + 5 };
     const merged = mergeShopReport({
       here: { till: 'Till 1', report: HERE },
-      others: [{ till: 'Till 2', report: TILL_2 }],
+      // Till 2 runs this version and says its outbox; Till 4 an earlier one, which says none.
+      others: [
+        { till: 'Till 2', report: { ...TILL_2, outbox: stuck } },
+        { till: 'Till 4', report: TILL_2 },
+      ],
       silent: ['Till 3'],
+      now: new Date(HERE.until),
     });
-    expect(merged.redemptions).toEqual(counts(5, 1));
-    expect(merged.pointsDeducted).toBe(250);
-    expect(merged.registrations).toEqual({ done: 1, queued: 1, failed: 0 });
-    expect(merged.corrections).toBe(2);
+    expect(merged.redemptions).toEqual(counts(7, 1));
+    expect(merged.pointsDeducted).toBe(350);
+    expect(merged.registrations).toEqual({ done: 1, queued: 2, failed: 0 });
+    expect(merged.corrections).toBe(4);
+    const none = { waiting: 0, failed: 0, conflicts: 0, oldestMinutes: null };
     expect(merged.byTill).toEqual([
-      { till: 'Till 1', here: true, counts: counts(3, 1), points: 150 },
-      { till: 'Till 2', here: false, counts: counts(2), points: 100 },
+      { till: 'Till 1', here: true, counts: counts(3, 1), points: 150, outbox: none },
+      { till: 'Till 2', here: false, counts: counts(2), points: 100, outbox: stuck },
+      { till: 'Till 4', here: false, counts: counts(2), points: 100, outbox: null },
     ]);
     expect(merged.byReward).toEqual([
-      { reward: 'Coffee', counts: counts(4, 1), points: 200 },
-      { reward: 'Cake', counts: counts(1), points: 50 },
+      { reward: 'Coffee', counts: counts(5, 1), points: 250 },
+      { reward: 'Cake', counts: counts(2), points: 100 },
     ]);
     expect(merged.byCashier).toEqual([
-      { cashier: 'Omar', counts: counts(5, 1), points: 250, registrations: 1, corrections: 2 },
+      { cashier: 'Omar', counts: counts(7, 1), points: 350, registrations: 1, corrections: 4 },
     ]);
     expect(merged.silent).toEqual(['Till 3']);
     const words = {
@@ -86,11 +119,16 @@ describe('the shop’s report', () => {
       refused: 'Refused (another till)',
     };
     const csv = shopReportToCsv(merged, REDEMPTION_STATES, (state) => words[state]).split('\r\n');
-    expect(csv[0]).toBe('group,name,Redeemed,Waiting,In conflict,Failed,Refused (another till),Points deducted');
-    expect(csv).toContain('whole shop,,5,0,0,0,1,250');
-    expect(csv).toContain('till,Till 2,2,0,0,0,0,100');
-    expect(csv).toContain('reward,Coffee,4,0,0,0,1,200');
-    expect(csv).toContain('cashier,Omar,5,0,0,0,1,250');
+    expect(csv[0]).toBe(
+      'group,name,Redeemed,Waiting,In conflict,Failed,Refused (another till),Points deducted,outbox waiting,outbox failed,outbox in conflict,oldest item (hours)',
+    );
+    expect(csv).toContain('whole shop,,7,0,0,0,1,350');
+    expect(csv).toContain('till,Till 1,3,0,0,0,1,150,0,0,0,');
+    // Till 2's stuck outbox, from any till: 2 waiting, 1 in conflict, the oldest 26 hours old.
+    expect(csv).toContain('till,Till 2,2,0,0,0,0,100,2,0,1,26');
+    expect(csv).toContain('till,Till 4,2,0,0,0,0,100');
+    expect(csv).toContain('reward,Coffee,5,0,0,0,1,250');
+    expect(csv).toContain('cashier,Omar,7,0,0,0,1,350');
     expect(csv).toContain('no report from,Till 3');
   });
 });

@@ -1,0 +1,162 @@
+import { arch, release, type } from 'node:os';
+import type { HealthReport, KeptItem, KeptJournalEntry, Settings } from '../../common/contract';
+import { redact, type PersonalValues } from '../log/redaction';
+import type { PolicyReading } from '../policy/policy-reading';
+import type { SeenTill } from '../shop-ledger/seen-tills';
+import type { ConnectionChange } from './health-file';
+import { journalCounts, outboxCounts } from './outbox-figures';
+
+/**
+ * The support file (docs/operations.md, "A support file"): one JSON document a manager saves
+ * from Settings and sends to the help desk, with what the help desk asks on the phone and
+ * nothing personal or secret. Why one JSON document, not an archive: everything in it is text
+ * (the logs are lines), one document is read in any editor and searched in one place, and
+ * nothing needs a library or a second format; the logs of a week are a few MiB at most.
+ *
+ * Two walls keep people and keys out. What it says of the till is picked field by field
+ * (counts by state and age, never a record; the settings that configure, never the cashiers'
+ * names nor the PIN's hash). And every string in it, the logs first, goes through the same
+ * redaction as the log (log/redaction.ts), with the till's own personal values known, so what
+ * an earlier version wrote to its log in clear does not leave either. Only the organisation's
+ * own addresses and ids (the service, the branch, the programme, the update feed) are kept as
+ * they are, and the till's own name, machine and id, since a redaction would take an id or a
+ * numbered name for a customer's.
+ */
+export const SUPPORT_FILE_VERSION = 1;
+
+export interface SupportFileSources {
+  report: HealthReport;
+  settings: Settings;
+  /** The settings the policy locks. */
+  locked: readonly string[];
+  policy: PolicyReading;
+  connectionHistory: readonly ConnectionChange[];
+  items: readonly KeptItem[];
+  journal: readonly KeptJournalEntry[];
+  shopTills: readonly SeenTill[];
+  display: { screens: number; windows: number };
+  /** The browser the page runs in, as it says (`navigator.userAgent`). */
+  userAgent: string | null;
+  logLines: readonly string[];
+  logsSince: Date;
+  secrets: readonly string[];
+  personal: PersonalValues;
+  now: Date;
+}
+
+/** An address without what could carry a secret (a user, a password, a query, a fragment). */
+function addressOnly(url: string | null | undefined): string | null {
+  if (!url) return null;
+  try {
+    const parsed = new URL(url);
+    return parsed.pathname === '/' ? parsed.origin : `${parsed.origin}${parsed.pathname}`;
+  } catch {
+    return null;
+  }
+}
+
+/** The settings that configure the till: its cashiers counted, never named. */
+function settingsSection(settings: Settings) {
+  return {
+    baseUrl: addressOnly(settings.baseUrl),
+    branchId: settings.branchId,
+    programId: settings.programId,
+    tillName: settings.tillName,
+    defaultCountry: settings.defaultCountry,
+    currency: settings.currency,
+    language: settings.language,
+    arabicDigits: settings.arabicDigits,
+    theme: settings.theme,
+    allowOfflineRedemption: settings.allowOfflineRedemption,
+    posCallbackUrl: addressOnly(settings.posCallbackUrl),
+    cacheRefresh: settings.cacheRefresh,
+    shopLedger: settings.shopLedger,
+    shopRedeemWhenSplit: settings.shopRedeemWhenSplit,
+    shopPeers: settings.shopPeers,
+    shopLedgerPort: settings.shopLedgerPort,
+    cashiers: settings.cashiers.length,
+    customerDisplayChosen: settings.customerDisplayId !== null,
+    displayIdleSeconds: settings.displayIdleSeconds,
+  };
+}
+
+/** The policy as applied: what it sets and locks, its updates and health; the PIN's hash only said to be there. */
+function policySection(policy: PolicyReading, locked: readonly string[]) {
+  if (policy.state !== 'applied') return { state: policy.state, locked: [...locked] };
+  const { settings, defaults, updates, health, managerPinHash } = policy.policy;
+  const withoutSecrets = (values: typeof settings) =>
+    values && {
+      ...values,
+      ...(values.baseUrl !== undefined ? { baseUrl: addressOnly(values.baseUrl) } : {}),
+      ...(values.posCallbackUrl !== undefined ? { posCallbackUrl: addressOnly(values.posCallbackUrl) } : {}),
+    };
+  return {
+    state: policy.state,
+    origin: policy.origin,
+    locked: [...locked],
+    settings: withoutSecrets(settings) ?? null,
+    defaults: withoutSecrets(defaults) ?? null,
+    updates: updates ? { ...updates, feedUrl: addressOnly(updates.feedUrl) } : null,
+    health: health ?? null,
+    managerPinHash: managerPinHash ? 'set' : 'not set',
+  };
+}
+
+/** Every string of `value` redacted, but those `kept` (the organisation's own addresses and ids). */
+function redactAll(value: unknown, clean: (text: string) => string, kept: ReadonlySet<string>): unknown {
+  if (typeof value === 'string') return kept.has(value) ? value : clean(value);
+  if (Array.isArray(value)) return value.map((item) => redactAll(item, clean, kept));
+  if (typeof value === 'object' && value !== null)
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, redactAll(item, clean, kept)]));
+  return value;
+}
+
+export function supportFile(sources: SupportFileSources): { fileName: string; text: string } {
+  const { report, settings, now } = sources;
+  const document = {
+    supportFile: SUPPORT_FILE_VERSION,
+    madeAt: now.toISOString(),
+    note: 'Loyalty Till support file: the till’s health, settings and logs, with nothing personal and nothing secret.',
+    health: report,
+    versions: {
+      app: report.till.version,
+      shell: report.till.shell,
+      electron: process.versions.electron ?? null,
+      chromium: process.versions.chrome ?? null,
+      node: process.versions.node,
+      browser: sources.userAgent,
+      system: `${type()} ${release()} (${arch()})`,
+    },
+    settings: settingsSection(settings),
+    policy: policySection(sources.policy, sources.locked),
+    connection: { now: report.connection, history: sources.connectionHistory },
+    outbox: outboxCounts(sources.items, now),
+    journal: journalCounts(sources.journal, now),
+    shopLedger: {
+      ...report.shopLedger,
+      peers: sources.shopTills.map(({ till, host, port, at }) => ({
+        till,
+        address: `${host}:${port}`,
+        lastHeardAt: new Date(at).toISOString(),
+      })),
+    },
+    display: { ...sources.display, chosen: settings.customerDisplayId !== null },
+    logs: { since: sources.logsSince.toISOString(), lines: sources.logLines },
+  };
+  const kept = new Set(
+    [
+      report.till.id,
+      report.till.machine,
+      settings.tillName,
+      settings.baseUrl,
+      addressOnly(settings.baseUrl),
+      settings.branchId,
+      settings.programId,
+      sources.policy.state === 'applied' ? addressOnly(sources.policy.policy.updates?.feedUrl) : null,
+    ].filter((value): value is string => typeof value === 'string' && value.length > 0),
+  );
+  const clean = (text: string) => redact(text, sources.secrets, sources.personal);
+  const text = `${JSON.stringify(redactAll(document, clean, kept), null, 2)}\n`;
+  const day = now.toISOString().slice(0, 10);
+  return { fileName: `loyalty-till-support-${report.till.id ?? 'till'}-${day}.json`, text };
+}
