@@ -318,6 +318,8 @@ export const en = {
     cacheTitle: 'The loyalty service can’t be reached: shown from the cache of {date}.',
     cacheAdvice: 'Points and rewards may have changed since.',
     checkCode: 'Check a code',
+    cacheDetails:
+      'The till does not keep a customer’s email, birthday or visits offline: they show when the service answers.',
     correct: 'Correct details',
     rewardsWaiting: 'Rewards waiting ({count})',
     loadingRewards: 'Loading rewards…',
