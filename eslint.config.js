@@ -82,13 +82,13 @@ const ELECTRON_ROWS = {
   updates: ['policy', ...BELOW_SUBSYSTEMS],
   policy: ['storage', ...BELOW_SUBSYSTEMS],
   demo: ['service', 'storage', ...BELOW_SUBSYSTEMS],
-  links: ['storage', ...BELOW_SUBSYSTEMS],
+  links: ['storage', 'app-page', ...BELOW_SUBSYSTEMS],
   'shop-ledger': ['storage', ...BELOW_SUBSYSTEMS],
   service: BELOW_SUBSYSTEMS,
   storage: BELOW_SUBSYSTEMS,
   'app-page': ['log', 'messages'],
   // The customer display's hub, its model check and its window's page (docs/screens.md).
-  display: BELOW_SUBSYSTEMS,
+  display: ['app-page', ...BELOW_SUBSYSTEMS],
   // The main process's copy of the outbox and the journal, in an append-only file (docs/offline.md).
   'work-copy': ['storage', ...BELOW_SUBSYSTEMS],
   validation: ['messages'],
@@ -121,13 +121,13 @@ const OFFLINE_BELOW_TOP = [
 const OFFLINE_ROWS = {
   'db/schema.ts': [],
   'db/migrations': [],
-  db: ['db/schema.ts'],
+  db: ['db/schema.ts', 'sealing'],
   'db/open.ts': ['db', 'db/schema.ts', 'db/migrations'],
   // How background work makes way for the cashier: their searches' rhythm, what a write costs.
   pacing: [],
   // A fast string hash, for the stored ids, the card serials and the refresh's page hashes.
   hashing: [],
-  // Sealing under the till's data key (Web Crypto only): what the core keeps, encrypted at rest.
+  // The keys the core seals with, from the till's data key (Web Crypto to derive, noble to seal).
   sealing: [],
   connection: [],
   search: ['db', 'db/schema.ts'],
@@ -142,6 +142,8 @@ const OFFLINE_ROWS = {
   'background-work.ts': OFFLINE_BELOW_TOP,
   // A loyalty card's scan: the service's search filtered to the serial, else the cache's index.
   'card-lookup.ts': OFFLINE_BELOW_TOP,
+  // The first start's pass that seals what an earlier version stored in clear.
+  'sealing-pass.ts': OFFLINE_BELOW_TOP,
   'index.ts': [
     ...OFFLINE_BELOW_TOP,
     'db/open.ts',
@@ -150,6 +152,7 @@ const OFFLINE_ROWS = {
     'counter-operations.ts',
     'background-work.ts',
     'card-lookup.ts',
+    'sealing-pass.ts',
   ],
 };
 
@@ -289,7 +292,7 @@ export default tseslint.config(
     },
   },
   {
-    // Sealing is Web Crypto alone (docs/offline.md): no database library, so the tables that
+    // Sealing is keys and bytes alone (docs/offline.md): no database library, so the tables that
     // use it and the room itself cannot grow into each other.
     files: ['renderer/offline/sealing/**/*.ts'],
     rules: {
@@ -298,7 +301,10 @@ export default tseslint.config(
         {
           patterns: [
             ...RENDERER_IMPORT_PATTERNS,
-            { group: ['dexie', 'dexie/*'], message: 'sealing/ is Web Crypto alone: it knows nothing of the database.' },
+            {
+              group: ['dexie', 'dexie/*'],
+              message: 'sealing/ is keys and bytes alone: it knows nothing of the database.',
+            },
           ],
         },
       ],

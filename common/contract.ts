@@ -55,7 +55,7 @@ import type {
   ShopRewardPayload,
   ShopTills,
 } from './shop-contract';
-import type { DisplayModel } from './display-model';
+import type { CustomerPhoneEntry, DisplayModel } from './display-model';
 export * from './work-copy-contract';
 import type { KeepWorkPayload, KeptWork, StorageReport, WorkCopy, WorkCopyPayload } from './work-copy-contract';
 
@@ -219,8 +219,22 @@ export const CHANNELS = {
 
 export type Channel = (typeof CHANNELS)[Operation];
 
-/** The one message the main process pushes to the page unasked: a link arrived. */
-export const LINK_PUSH_CHANNEL = 'till:push:link';
+/**
+ * What the main process pushes to the till's page unasked, each on a channel of its own: a
+ * link arrived, or a customer typed their phone on the customer display.
+ */
+export const PAGE_PUSH_CHANNELS = {
+  link: 'till:push:link',
+  customerEntry: 'till:push:customer-entry',
+} as const;
+
+export type PagePushChannel = (typeof PAGE_PUSH_CHANNELS)[keyof typeof PAGE_PUSH_CHANNELS];
+
+/** Each push channel's payload. */
+export interface PagePushes {
+  'till:push:link': LinkMessage;
+  'till:push:customer-entry': CustomerPhoneEntry;
+}
 
 export type TillApi = {
   [K in Operation]: TillOperations[K]['payload'] extends void
@@ -229,12 +243,14 @@ export type TillApi = {
 } & {
   /** Calls `listener` with every link message the main process pushes; returns the unsubscribe. */
   onLinkMessage(listener: (message: LinkMessage) => void): () => void;
+  /** Calls `listener` with every phone a customer types on the display; returns the unsubscribe. */
+  onCustomerEntry(listener: (entry: CustomerPhoneEntry) => void): () => void;
 };
 
 export type Invoke = (channel: Channel, payload?: unknown) => Promise<unknown>;
 
-/** Listens on the push channel: `ipcRenderer.on` in the preload (the event object stays behind). */
-export type Subscribe = (channel: typeof LINK_PUSH_CHANNEL, listener: (payload: unknown) => void) => () => void;
+/** Listens on a push channel: `ipcRenderer.on` in the preload (the event object stays behind). */
+export type Subscribe = (channel: PagePushChannel, listener: (payload: unknown) => void) => () => void;
 
 /**
  * Builds `window.till` over an invoke function and a subscribe function: `ipcRenderer` in
@@ -248,7 +264,9 @@ export function createTillApi(invoke: Invoke, subscribe: Subscribe = nothingPush
     api[operation] = (payload?: unknown) => invoke(channel, payload);
   }
   api.onLinkMessage = (listener: (message: LinkMessage) => void) =>
-    subscribe(LINK_PUSH_CHANNEL, (payload) => listener(payload as LinkMessage));
+    subscribe(PAGE_PUSH_CHANNELS.link, (payload) => listener(payload as LinkMessage));
+  api.onCustomerEntry = (listener: (entry: CustomerPhoneEntry) => void) =>
+    subscribe(PAGE_PUSH_CHANNELS.customerEntry, (payload) => listener(payload as CustomerPhoneEntry));
   return Object.freeze(api) as unknown as TillApi;
 }
 

@@ -81,6 +81,15 @@ export interface DisplayPhoneEntry {
 }
 
 /**
+ * A phone a customer typed on the display, as the main process hands it to the till's page on a
+ * push channel of its own (`PAGE_PUSH_CHANNELS.customerEntry`); never stored or logged.
+ */
+export interface CustomerPhoneEntry extends DisplayPhoneEntry {
+  /** When the main process took it, on the till's clock. */
+  receivedAt: string;
+}
+
+/**
  * The answer to a keypad entry: taken, or refused: `wait` for the rate limit (with the seconds
  * to wait), `invalid` for something that is not 4-15 digits, `no_till` when the till's page is
  * not listening, `forbidden_sender` for a page that is not the display's.

@@ -24,9 +24,7 @@ export type LinkRoute = LinkRequest['route'];
 /** Pushed from the main process to the page, or handed over when the page starts. */
 export type LinkMessage =
   | { kind: 'request'; id: string; request: LinkRequest; receivedAt: string }
-  | { kind: 'refused'; reason: string; receivedAt: string }
-  /** The customer typed their phone on the customer display (digits only); never stored. */
-  | { kind: 'customer-entry'; digits: string; receivedAt: string };
+  | { kind: 'refused'; reason: string; receivedAt: string };
 
 export type LinkOutcome = 'redeemed' | 'queued' | 'refused';
 

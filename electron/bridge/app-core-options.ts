@@ -7,6 +7,7 @@ import type { PinCost } from '../storage/manager-pin';
 import type { ServiceClock } from '../service/service-clock';
 import type { Logger } from '../log/log';
 import type { LinkInbox } from '../links/link-inbox';
+import type { PageDoor } from '../app-page/page-door';
 import type { LinkRateLimit } from '../links/link-rate-limit';
 import type { DeliveryResult } from '../links/pos-callback';
 import type { DiscoveryFactory } from './shop-ledger-switch';
@@ -24,6 +25,8 @@ export interface AppCore {
   log: Logger;
   /** Where every `loyalty-till://` link the OS delivers goes (main.ts; the e2e harness). */
   links: LinkInbox;
+  /** The till's page, as the main process pushes to it: the shell attaches how it sends. */
+  page: PageDoor;
   /** Deliveries to the POS callback still under way (tests wait on them). */
   callbackDeliveries(): Promise<DeliveryResult[]>;
   /** Waits until the shop ledger has started, restarted or stopped as the settings last asked. */

@@ -144,7 +144,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     log,
   });
 
-  const display = customerDisplay({ log, wording, links: linking.links, shell: options });
+  const display = customerDisplay({ log, wording, page: linking.page, shell: options });
   const handlers = guardedHandlers(
     {
       ...serviceOperations({
@@ -180,6 +180,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     handlers,
     log,
     links: linking.links,
+    page: linking.page,
     display: display.hub,
     workCopy,
     activity,

@@ -1,8 +1,8 @@
 import type { WebSocket } from 'ws';
-import { CHANNELS, LINK_PUSH_CHANNEL, type Channel, type LinkMessage } from '../../common/contract';
+import { CHANNELS, type Channel, type PagePushChannel } from '../../common/contract';
 import { isRecord } from '../../common/is-record';
 import type { AppCore } from '../bridge/app-core';
-import type { LinkInbox } from '../links/link-inbox';
+import type { PageDoor, PageSend } from '../app-page/page-door';
 import { describeError } from '../log/log';
 
 /**
@@ -12,13 +12,11 @@ import { describeError } from '../log/log';
  * - page to shell: `{ id, channel, payload }`, as `ipcRenderer.invoke(channel, payload)`;
  * - shell to page: `{ id, result }`, the handler's answer (always data), or `{ id, refused }`
  *   for a channel that does not exist (Electron rejects the invoke too);
- * - shell to page, unasked: `{ push: LINK_PUSH_CHANNEL, payload }`, as `webContents.send`.
+ * - shell to page, unasked: `{ push, payload }` on a page push channel, as `webContents.send`.
  */
 export type PageToShell = { id: number; channel: string; payload?: unknown };
 export type ShellToPage =
-  | { id: number; result: unknown }
-  | { id: number; refused: string }
-  | { push: typeof LINK_PUSH_CHANNEL; payload: LinkMessage };
+  { id: number; result: unknown } | { id: number; refused: string } | { push: PagePushChannel; payload: unknown };
 
 /**
  * Larger than any payload the bridge accepts: the largest is a CSV export (at most
@@ -36,14 +34,14 @@ const KNOWN_CHANNELS = new Set<string>(Object.values(CHANNELS));
  */
 export function serveBridgeSocket(
   socket: WebSocket,
-  options: { core: AppCore; pageLinks: PageLinks; senderUrl: string },
+  options: { core: AppCore; page: PageHolder; senderUrl: string },
 ): void {
-  const { core, pageLinks, senderUrl } = options;
+  const { core, page, senderUrl } = options;
   const send = (message: ShellToPage) => {
     if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
   };
 
-  const release = pageLinks.attach((payload) => send({ push: LINK_PUSH_CHANNEL, payload }));
+  const release = page.attach((push, payload) => send({ push, payload }));
   socket.on('close', release);
   // A message over the limit (or a broken frame): ws has already closed this socket, with
   // 1009 or 1002; without this listener the error would reach the process's own handler.
@@ -71,27 +69,27 @@ export function serveBridgeSocket(
   });
 }
 
-export interface PageLinks {
-  /** Pushes links to this page from now on; the function returned lets go, unless a newer page took over. */
-  attach(push: (message: LinkMessage) => void): () => void;
+export interface PageHolder {
+  /** Pushes to this page from now on; the function returned lets go, unless a newer page took over. */
+  attach(send: PageSend): () => void;
 }
 
 /**
- * The link inbox pushes to one page. As the Electron window does on a reload, the newest page
- * takes the links over (a reload here is a new socket, as is a second tab); a page going away
- * lets go only if it still held them, so an old tab closing does not silence the new one.
+ * The main process pushes to one page. As the Electron window does on a reload, the newest
+ * page takes the pushes over (a reload here is a new socket, as is a second tab); a page going
+ * away lets go only if it still held them, so an old tab closing does not silence the new one.
  */
-export function createPageLinks(links: LinkInbox): PageLinks {
+export function createPageHolder(door: PageDoor): PageHolder {
   let holder: object | null = null;
   return {
-    attach(push) {
+    attach(send) {
       const me = {};
       holder = me;
-      links.attach(push);
+      door.attach(send);
       return () => {
         if (holder !== me) return;
         holder = null;
-        links.detach();
+        door.detach();
       };
     },
   };

@@ -9,14 +9,14 @@ import { DISPLAY_SOCKET_PATH } from './socket-paths';
 
 const client = createPageSocketClient({
   path: DISPLAY_SOCKET_PATH,
-  pushChannel: DISPLAY_PUSH_CHANNEL,
+  pushChannels: [DISPLAY_PUSH_CHANNEL],
   reconnectMs: 2000,
 });
 
 Object.defineProperty(globalThis, 'tillDisplay', {
   value: createTillDisplayApi({
     invoke: (channel, payload) => client.invoke(channel, payload),
-    onModelPush: client.onPush,
+    onModelPush: (listener) => client.onPush(DISPLAY_PUSH_CHANNEL, listener),
   }),
   enumerable: true,
   writable: false,

@@ -1,5 +1,4 @@
-import { LINK_PUSH_CHANNEL } from '../../common/contract';
-import { createWindowTill } from '../../common/window-till';
+import { createWindowTill, PAGE_PUSH_CHANNEL_LIST } from '../../common/window-till';
 import { createPageSocketClient } from './page-socket';
 
 // The browser shell's preload: runs in the page (bundled by `page-bridge-bundle.ts`, loaded by
@@ -8,10 +7,10 @@ import { createPageSocketClient } from './page-socket';
 // As in the preload, nothing else is exposed: no socket, no generic send or listen.
 
 // page-server.ts's BRIDGE_SOCKET_PATH (the server is not bundled into the page).
-const client = createPageSocketClient({ path: '/__till/socket', pushChannel: LINK_PUSH_CHANNEL });
+const client = createPageSocketClient({ path: '/__till/socket', pushChannels: PAGE_PUSH_CHANNEL_LIST });
 
 Object.defineProperty(globalThis, 'till', {
-  value: createWindowTill({ invoke: (channel, payload) => client.invoke(channel, payload), onLinkPush: client.onPush }),
+  value: createWindowTill({ invoke: (channel, payload) => client.invoke(channel, payload), onPush: client.onPush }),
   enumerable: true,
   writable: false,
   configurable: false,

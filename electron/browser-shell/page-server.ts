@@ -5,7 +5,7 @@ import { APP_ORIGIN } from '../app-page/app-protocol';
 import type { AppCore } from '../bridge/app-core';
 import { describeError } from '../log/log';
 import { createAccessGuard, newAccessSecret, type AccessGuard } from './access-guard';
-import { createPageLinks, MAX_MESSAGE_BYTES, serveBridgeSocket } from './bridge-socket';
+import { createPageHolder, MAX_MESSAGE_BYTES, serveBridgeSocket } from './bridge-socket';
 import type { SaveFile } from '../bridge/exports';
 import { createOneTimeDownloads, DOWNLOAD_PATH_PREFIX, type OneTimeDownloads } from './one-time-downloads';
 import { DISPLAY_PAGE_FILE, DISPLAY_SHELL_PATH } from '../display/display-page';
@@ -103,7 +103,7 @@ export async function startPageServer(options: PageServerOptions): Promise<PageS
   }
   display.serve(core);
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
-  const pageLinks = createPageLinks(core.links);
+  const page = createPageHolder(core.page);
 
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
     void answer(request, response).catch((error: unknown) => {
@@ -137,7 +137,7 @@ export async function startPageServer(options: PageServerOptions): Promise<PageS
       return;
     }
     sockets.handleUpgrade(request, socket, head, (webSocket) =>
-      serveBridgeSocket(webSocket, { core, pageLinks, senderUrl: `${guard.appOrigin}/` }),
+      serveBridgeSocket(webSocket, { core, page, senderUrl: `${guard.appOrigin}/` }),
     );
   });
 

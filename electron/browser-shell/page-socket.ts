@@ -2,8 +2,8 @@ import { isRecord } from '../../common/is-record';
 
 // The page's end of a bridge socket, shared by the browser shell's two page bridges (the
 // till's, `page-bridge.ts`, and the customer display's, `display-bridge.ts`): requests as
-// `{ id, channel, payload }`, answers as `{ id, result }` or `{ id, refused }`, and one push
-// channel, `{ push, payload }`. Bundled into each page's script; nothing of it is exposed.
+// `{ id, channel, payload }`, answers as `{ id, result }` or `{ id, refused }`, and pushes on
+// the page's channels, `{ push, payload }`. Bundled into each page's script; nothing of it is exposed.
 //
 // Type-checked with the main process's Node settings; the few page APIs it uses are declared
 // here rather than pulling the DOM's types into electron/.
@@ -22,15 +22,15 @@ interface PageGlobals {
 
 export interface PageSocketClient {
   invoke(channel: string, payload?: unknown): Promise<unknown>;
-  /** Calls `listener` with the payload of every push on the client's one channel; returns the unsubscribe. */
-  onPush(listener: (payload: unknown) => void): () => void;
+  /** Calls `listener` with the payload of every push on `channel`; returns the unsubscribe. */
+  onPush(channel: string, listener: (payload: unknown) => void): () => void;
 }
 
 export function createPageSocketClient(options: {
   /** The socket's path under the secret, e.g. `/__till/socket`. */
   path: string;
-  /** The one push channel this page listens to. */
-  pushChannel: string;
+  /** The push channels this page may listen to; a push on any other is dropped. */
+  pushChannels: readonly string[];
   /**
    * Reopens the socket this long after it closes, to hear pushes again without a call first
    * (the customer display, which only listens); by default the next call reopens it.
@@ -42,7 +42,7 @@ export function createPageSocketClient(options: {
   const secret = page.location.pathname.split('/')[1] ?? '';
   const socketUrl = `ws://${page.location.host}/${secret}${options.path}`;
   const pending = new Map<number, { resolve(result: unknown): void; reject(error: Error): void }>();
-  const listeners = new Set<(payload: unknown) => void>();
+  const listeners = new Map<string, Set<(payload: unknown) => void>>();
   let nextId = 1;
   let connection: Promise<PageSocket> | null = null;
 
@@ -73,8 +73,8 @@ export function createPageSocketClient(options: {
       return;
     }
     if (!isRecord(message)) return;
-    if (message.push === options.pushChannel) {
-      for (const listener of listeners) listener(message.payload);
+    if (typeof message.push === 'string') {
+      for (const listener of listeners.get(message.push) ?? []) listener(message.payload);
       return;
     }
     const call = typeof message.id === 'number' ? pending.get(message.id) : undefined;
@@ -96,9 +96,11 @@ export function createPageSocketClient(options: {
         socket.send(JSON.stringify({ id, channel, payload }));
       });
     },
-    onPush(listener) {
-      listeners.add(listener);
-      return () => void listeners.delete(listener);
+    onPush(channel, listener) {
+      if (!options.pushChannels.includes(channel)) throw new Error(`No push channel ${channel}.`);
+      const heard = listeners.get(channel) ?? new Set();
+      listeners.set(channel, heard.add(listener));
+      return () => void heard.delete(listener);
     },
   };
 }

@@ -1,11 +1,11 @@
 import {
   DISPLAY_CHANNELS,
   DISPLAY_ENTRIES_PER_MINUTE,
+  type CustomerPhoneEntry,
   type DisplayChannel,
   type DisplayEntryReceipt,
   type DisplayModel,
 } from '../../common/display-model';
-import type { LinkMessage } from '../../common/contract';
 import type { Logger } from '../log/log';
 import { createEntryRateLimit } from './entry-rate-limit';
 import { displayPhoneEntrySchema } from './display-model-schema';
@@ -30,8 +30,8 @@ export interface DisplayHub {
 
 export interface DisplayHubOptions {
   log: Logger;
-  /** Hands a keypad entry to the till's page (the link push); false when no page listens. */
-  toTill: (message: LinkMessage) => boolean;
+  /** Hands a keypad entry to the till's page (its own push channel); false when no page listens. */
+  toTill: (entry: CustomerPhoneEntry) => boolean;
   /** Whether a call came from a display page of the app (its origin and path). */
   isDisplaySender: (sender: DisplaySender) => boolean;
   now?: () => number;
@@ -53,11 +53,7 @@ export function createDisplayHub(options: DisplayHubOptions): DisplayHub {
       return { accepted: false, reason: 'wait', waitSeconds: wait };
     }
     // The digits go to the page and nowhere else: no log line, no file.
-    const handed = toTill({
-      kind: 'customer-entry',
-      digits: parsed.data.digits,
-      receivedAt: new Date(now()).toISOString(),
-    });
+    const handed = toTill({ digits: parsed.data.digits, receivedAt: new Date(now()).toISOString() });
     return handed ? { accepted: true } : { accepted: false, reason: 'no_till', waitSeconds: 0 };
   }
 

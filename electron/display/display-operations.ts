@@ -3,7 +3,8 @@
  * hub that carries the till's sanitised model to the display's windows and the customer's
  * keypad entries back to the page, and the two operations the till's page calls.
  */
-import type { DisplayScreen, LinkMessage } from '../../common/contract';
+import { PAGE_PUSH_CHANNELS, type DisplayScreen } from '../../common/contract';
+import type { PageDoor } from '../app-page/page-door';
 import type { Logger } from '../log/log';
 import type { Wording } from '../messages';
 import * as payloads from '../validation/bridge-payloads';
@@ -15,8 +16,8 @@ import { isDisplayPage } from './display-page';
 export interface DisplayNeeds {
   log: Logger;
   wording: () => Wording;
-  /** Where a keypad entry reaches the till's page: as a link does. */
-  links: { hand(message: LinkMessage): boolean };
+  /** Where a keypad entry reaches the till's page, on a push channel of its own. */
+  page: Pick<PageDoor, 'push'>;
   shell: {
     /** The display's own origin (`app://display`, the browser shell's display listener); none: no display is heard. */
     displayOrigin?: string;
@@ -31,10 +32,10 @@ export function customerDisplay(needs: DisplayNeeds): {
   hub: DisplayHub;
   operations: OperationTable<'showOnDisplay' | 'listScreens' | 'displayAddress'>;
 } {
-  const { links, shell } = needs;
+  const { page, shell } = needs;
   const hub = createDisplayHub({
     log: needs.log,
-    toTill: (message) => links.hand(message),
+    toTill: (entry) => page.push(PAGE_PUSH_CHANNELS.customerEntry, entry),
     isDisplaySender: (sender) => isDisplayPage(sender?.url, shell.displayOrigin),
   });
   const op = operationMaker(needs.wording);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { LinkMessage, LinkRequest } from '../../common/contract';
+import { PAGE_PUSH_CHANNELS, type LinkMessage, type LinkRequest } from '../../common/contract';
+import type { PageDoor } from '../app-page/page-door';
 import { DEFAULT_LINK_RATE, createLinkRateLimit, type LinkRateLimit } from './link-rate-limit';
 import type { Logger } from '../log/log';
 import { parseTillLink } from './till-link';
@@ -13,23 +14,16 @@ export type LinkReceipt = { accepted: true; id: string } | { accepted: false; re
 export interface LinkInbox {
   /** A link from the operating system: parsed, rate-limited, logged, handed to the page. */
   receive(raw: unknown, via: LinkSource): LinkReceipt;
-  /** The page can be sent messages (main.ts: the window's webContents.send). */
-  attach(push: (message: LinkMessage) => void): void;
-  /** The page went away or is reloading: keep messages until it asks again. */
-  detach(): void;
   /** The page asks for what arrived before it listened; from now on it is pushed to. */
   take(): LinkMessage[];
   /** The reward link with this id, once: a second claim (a second outcome report) gets nothing. */
   claimRewardLink(id: string): Extract<LinkRequest, { route: 'reward' }> | null;
-  /**
-   * Hands a message from inside the app (a phone typed on the customer display) to the page
-   * on the same push, only while it listens: false, and nothing kept, when it does not.
-   */
-  hand(message: LinkMessage): boolean;
 }
 
 export interface LinkInboxOptions {
   log: Logger;
+  /** The till's page, which links are pushed to while it listens (and kept for until it does). */
+  page: PageDoor;
   rateLimit?: LinkRateLimit;
   /** The clock the default rate limit refills by (ms since the epoch); `Date.now` by default. Unused with `rateLimit`. */
   rateLimitNow?: () => number;
@@ -55,8 +49,6 @@ export function createLinkInbox(options: LinkInboxOptions): LinkInbox {
   const now = options.now ?? (() => new Date());
   const wording = options.wording ?? (() => ENGLISH);
 
-  let push: ((message: LinkMessage) => void) | null = null;
-  let listening = false;
   // Until the page listens, only the latest request and the latest refusal are kept: an
   // older request would be replaced on screen by the newer one anyway.
   let waitingRequest: LinkMessage | null = null;
@@ -66,15 +58,7 @@ export function createLinkInbox(options: LinkInboxOptions): LinkInbox {
   let flooded = 0;
 
   function deliver(message: LinkMessage): void {
-    if (push && listening) {
-      try {
-        push(message);
-        return;
-      } catch (error) {
-        log.warn(`A link could not be handed to the page: ${error instanceof Error ? error.message : String(error)}`);
-        listening = false;
-      }
-    }
+    if (options.page.push(PAGE_PUSH_CHANNELS.link, message)) return;
     if (message.kind === 'request') waitingRequest = message;
     else waitingRefusal = message;
   }
@@ -118,29 +102,12 @@ export function createLinkInbox(options: LinkInboxOptions): LinkInbox {
       deliver({ kind: 'request', id, request, receivedAt: now().toISOString() });
       return { accepted: true, id };
     },
-    attach(next) {
-      push = next;
-      listening = false;
-    },
-    detach() {
-      push = null;
-      listening = false;
-    },
     take() {
-      listening = push !== null;
+      options.page.heard();
       const waiting = [waitingRefusal, waitingRequest].filter((message): message is LinkMessage => message !== null);
       waitingRequest = null;
       waitingRefusal = null;
       return waiting;
-    },
-    hand(message) {
-      if (!push || !listening) return false;
-      try {
-        push(message);
-        return true;
-      } catch {
-        return false;
-      }
     },
     claimRewardLink(id) {
       const link = rewardLinks.get(id) ?? null;

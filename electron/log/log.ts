@@ -42,15 +42,6 @@ export function createRedactingLogger(inner: Logger, currentSecrets: () => reado
   };
 }
 
-/** For tools and tests run outside Electron. */
-export function createConsoleLogger(): Logger {
-  return {
-    info: (message) => console.info(message),
-    warn: (message) => console.warn(message),
-    error: (message) => console.error(message),
-  };
-}
-
 /** A short, single-line description of an unknown thrown value, without stack or config. */
 export function describeError(error: unknown): string {
   if (error instanceof Error) return `${error.name}: ${error.message}`;

@@ -1,6 +1,7 @@
 import { app, ipcMain, Menu, net, protocol, session, shell, type BrowserWindow } from 'electron';
 import { join } from 'node:path';
-import { CHANNELS, LINK_PUSH_CHANNEL } from '../../common/contract';
+import { CHANNELS } from '../../common/contract';
+import type { PageSend } from '../app-page/page-door';
 import { createAppCore, LAN_HOSTS, type AppCore } from '../bridge/app-core';
 import { startDiscovery } from '../shop-ledger/discovery';
 import { APP_HOST, APP_ORIGIN, APP_SCHEME, createAppProtocolHandler, DISPLAY_ORIGIN } from '../app-page/app-protocol';
@@ -79,12 +80,12 @@ function run(): void {
     const created = createMainWindow({ preloadPath: PRELOAD, devTools });
     window = created;
     if (core) {
-      const links = core.links;
-      const push = (message: unknown) => created.webContents.send(LINK_PUSH_CHANNEL, message);
-      links.attach(push);
+      const page = core.page;
+      const send: PageSend = (channel, payload) => created.webContents.send(channel, payload);
+      page.attach(send);
       // A reload starts a new page that has not subscribed yet: hold links until it asks.
-      created.webContents.on('did-start-loading', () => links.attach(push));
-      created.on('closed', () => links.detach());
+      created.webContents.on('did-start-loading', () => page.attach(send));
+      created.on('closed', () => page.detach());
     }
     void created.loadURL(`${APP_ORIGIN}/index.html`);
   };

@@ -1,18 +1,18 @@
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import { LINK_PUSH_CHANNEL } from '../../common/contract';
 import { createWindowTill } from '../../common/window-till';
 
 // The whole preload: `window.till` and nothing else (no ipcRenderer, no Node), built as the
-// browser shell's page bridge builds it. The one push listener is fixed to the link channel and
-// receives the payload only, never the IPC event (which would expose `sender`).
+// browser shell's page bridge builds it. createWindowTill listens only on the page's push
+// channels (PAGE_PUSH_CHANNELS), and the listener receives the payload only, never the IPC
+// event (which would expose `sender`).
 contextBridge.exposeInMainWorld(
   'till',
   createWindowTill({
     invoke: (channel, payload) => ipcRenderer.invoke(channel, payload),
-    onLinkPush: (listener) => {
-      const onLink = (_event: IpcRendererEvent, payload: unknown) => listener(payload);
-      ipcRenderer.on(LINK_PUSH_CHANNEL, onLink);
-      return () => void ipcRenderer.removeListener(LINK_PUSH_CHANNEL, onLink);
+    onPush: (channel, listener) => {
+      const onPush = (_event: IpcRendererEvent, payload: unknown) => listener(payload);
+      ipcRenderer.on(channel, onPush);
+      return () => void ipcRenderer.removeListener(channel, onPush);
     },
   }),
 );

@@ -1,4 +1,5 @@
 import { readPhone, type PhoneReading } from '../../common/phone';
+import { rewardKey } from '../../common/reward-key';
 
 /** What a scanned (or typed) text is, for the till: a reward code, a phone, or neither. */
 export type ScanMeaning =
@@ -18,10 +19,8 @@ export function isRewardCode(text: string): boolean {
   return REWARD_CODE.test(text.trim());
 }
 
-/** Reward codes are shown and sent upper-cased, the way they are printed. */
-export function normaliseRewardCode(text: string): string {
-  return text.trim().toUpperCase();
-}
+/** Reward codes are shown and sent upper-cased, the way they are printed: their one spelling (common/reward-key.ts). */
+export const normaliseRewardCode = rewardKey;
 
 // A card's serial as printed and encoded: letters, digits and `-`, 6 to 64 of them, at least
 // four of them digits (so that a word, or a password typed by a password manager, is not one).

@@ -27,6 +27,8 @@ import { CustomerCache } from './cache/customer-cache';
 import { WriteBehind, type WriteFailureListener } from './cache/write-behind';
 import { openOfflineDb } from './db/open';
 import { attachKeptWrites } from './db/kept-tables';
+import { keyAtEveryOpen, lastDataKeyProblem, onDataKeyProblem, type DataKeyProblem } from './db/key-at-open';
+import { runSealingPass, type SealingProgress } from './sealing-pass';
 import { MainCopy } from './outbox/main-copy';
 import { reconcileAtEveryOpen, type Reconciliation } from './outbox/copy-reconciliation';
 import type { JournalEntry, OfflineDb, OutboxItem, RedemptionItem } from './db/schema';
@@ -54,6 +56,8 @@ export type {
 };
 export type { CashierLine, RedemptionState, RewardLine, StateCounts } from './outbox/shift-report';
 export type { Reconciliation } from './outbox/copy-reconciliation';
+export type { DataKeyProblem, DataKeyProblemReason } from './db/key-at-open';
+export type { SealingProgress } from './sealing-pass';
 export { OPEN_ITEM_STATE, REDEMPTION_STATES } from './outbox/shift-report';
 export { mergeShopReport, type ShopShiftReport, type TillLine } from './outbox/shop-report';
 export type {
@@ -108,6 +112,9 @@ function wireSubsystems(options: OfflineServicesOptions) {
   const timers = options.timers ?? defaultTimers;
   const settings = options.settings;
   const db = options.db ?? openOfflineDb();
+  // The data key first, before anything reads or writes (docs/security.md): at every opening,
+  // ahead of the reconciliation with the main process's copy, which reads the outbox.
+  keyAtEveryOpen(db, { api: options.api, now });
   const connection = new ConnectionMonitor({
     probe: () => options.api.connectionStatus(),
     now,
@@ -229,6 +236,45 @@ function restoredWork(
   };
 }
 
+/** The first start's sealing pass, run once a page (in the background, making way for the cashier). */
+function sealingPass(db: OfflineDb, cache: CustomerCache) {
+  const controller = new AbortController();
+  let running: Promise<SealingProgress> | null = null;
+  return {
+    run(): Promise<SealingProgress> {
+      if (running) return running;
+      const started = runSealingPass({ db, rhythm: cache, signal: controller.signal });
+      running = started;
+      // Stopped early or failed: the next ask (or start) goes on from where it got.
+      const again = () => {
+        if (running === started) running = null;
+      };
+      started.then((progress) => progress.done || again(), again);
+      return started;
+    },
+    stop: () => controller.abort(),
+  };
+}
+
+/** The data key's problems as the screens say them, and the sealing pass. */
+function sealingOperations(db: OfflineDb, sealing: ReturnType<typeof sealingPass>) {
+  return {
+    /**
+     * Why the till's database started blank, when it did: the main process's data key was lost,
+     * or the database was sealed under another key (db/key-at-open.ts). Told at once when found
+     * before the subscription. The screens say it.
+     */
+    onDataKeyProblem: (listener: (problem: DataKeyProblem) => void) => onDataKeyProblem(db, listener),
+    /** The last key problem found (null when none). */
+    dataKeyProblem: (): DataKeyProblem | null => lastDataKeyProblem(db),
+    /**
+     * Seals what an earlier version stored in clear (sealing-pass.ts), making way for the
+     * cashier; start() begins it. Resolves once done (or stopped: it goes on at the next start).
+     */
+    sealLegacyRecords: (): Promise<SealingProgress> => sealing.run(),
+  };
+}
+
 /** The connection as the header sees it: the monitor's snapshot and its changes, and the asks. */
 function connectionOperations(connection: ConnectionMonitor) {
   return {
@@ -265,6 +311,7 @@ export function createOfflineServices(options: OfflineServicesOptions) {
   const restored = restoredWork(db, { api: options.api, copy, now, timers }, () => outbox.notify());
   let stopAnnouncing: (() => void) | null = null;
   let stopServingReports: (() => void) | null = null;
+  const sealing = sealingPass(db, cache);
 
   function stop(): void {
     stopAnnouncing?.();
@@ -280,6 +327,7 @@ export function createOfflineServices(options: OfflineServicesOptions) {
   return {
     ...connectionOperations(connection),
     ...refreshOperations(refresh, background),
+    ...sealingOperations(db, sealing),
 
     /**
      * Loads the offline search index from the cache (start() does it too); until it is in,
@@ -297,6 +345,9 @@ export function createOfflineServices(options: OfflineServicesOptions) {
       stopAnnouncing?.();
       stopAnnouncing = announceAtStart(counter, timers);
       stopServingReports ??= serveReportRequests({ api, build: reportPart, timers });
+      void sealing
+        .run()
+        .catch((error: unknown) => console.warn('The sealing pass stopped; it goes on at the next start', error));
     },
 
     stop,
@@ -304,6 +355,7 @@ export function createOfflineServices(options: OfflineServicesOptions) {
     /** Stops everything and closes the database (a till window going away, or a test's end). */
     close(): void {
       stop();
+      sealing.stop();
       restored.stop();
       db.close();
     },

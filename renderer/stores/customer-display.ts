@@ -8,12 +8,6 @@ import { useSettingsStore } from './settings';
 import { till } from './till';
 
 /**
- * The key that blanks the customer display and brings it back: one key map handles it, App.vue's
- * `press` (keyboard and shortcut bar alike, not while the manager PIN is asked), shown in the bar.
- */
-export const BLANK_DISPLAY_KEY = 'F10';
-
-/**
  * The till's side of the customer display: the sanitised model of what the till is doing,
  * sent to the main process on every change (which pushes it to the display's window), whether
  * the cashier blanked it, and the phone a customer typed on it, looked up as if
@@ -46,7 +40,7 @@ export const useCustomerDisplayStore = defineStore('customerDisplay', () => {
   function start(): void {
     if (stopPushing) return;
     stopPushing = watch(model, (next) => void push(next), { immediate: true });
-    unsubscribe = till().onLinkMessage((message) => void entry.receive(message));
+    unsubscribe = till().onCustomerEntry((phoneEntry) => void entry.receive(phoneEntry));
   }
 
   function stop(): void {

@@ -2,9 +2,9 @@ import { defineStore } from 'pinia';
 import { ref } from 'vue';
 import type { LinkMessage } from '../../common/contract';
 import { t } from '../i18n';
+import { keyOf } from '../lib/app-keys';
 import { useLinkOpening, type HeldLink } from './links/open-link';
-import { useNavigationStore } from './navigation';
-import { useRewardsStore } from './rewards';
+import { useCashierAtWork } from './cashier-at-work';
 import { useSettingsStore } from './settings';
 import { till } from './till';
 
@@ -14,7 +14,7 @@ export type { HeldLink } from './links/open-link';
 export const TYPING_PAUSE_MS = 4000;
 
 /** The key that opens a link held behind its notice (a function key: no scanner sends one). */
-export const ACCEPT_LINK_KEY = 'F6';
+export const ACCEPT_LINK_KEY = keyOf('acceptLink');
 
 /**
  * Links from the POS (`loyalty-till://…`), as the main process hands them over, already
@@ -23,9 +23,8 @@ export const ACCEPT_LINK_KEY = 'F6';
  * waits behind a notice until the cashier accepts it with one key.
  */
 export const useLinksStore = defineStore('links', () => {
-  const navigation = useNavigationStore();
   const settings = useSettingsStore();
-  const rewards = useRewardsStore();
+  const atWork = useCashierAtWork();
 
   /** Waiting for the cashier's key; a newer link replaces it. */
   const held = ref<HeldLink | null>(null);
@@ -41,13 +40,9 @@ export const useLinksStore = defineStore('links', () => {
     lastKeyAt = at;
   }
 
+  /** Typing, or in the middle of something (cashier-at-work.ts): a link waits behind its notice. */
   function cashierBusy(now = performance.now()): boolean {
-    if (now - lastKeyAt < TYPING_PAUSE_MS) return true;
-    const screen = navigation.screen.name;
-    // Half-filled forms and a reward in the middle of being checked or redeemed stay put.
-    if (screen === 'register' || screen === 'correct' || screen === 'settings') return true;
-    if (screen === 'reward' && (rewards.checking || rewards.redeeming || rewards.canRedeem)) return true;
-    return false;
+    return now - lastKeyAt < TYPING_PAUSE_MS || atWork();
   }
 
   function receive(message: LinkMessage): void {

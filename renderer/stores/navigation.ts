@@ -1,18 +1,9 @@
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
+import type { Screen } from '../lib/screens';
 
-/** The screens of the till. A small store-driven switch: the app has no URLs to route. */
-export type Screen =
-  | { name: 'find' }
-  | { name: 'customer' }
-  | { name: 'register' }
-  | { name: 'correct' }
-  | { name: 'reward' }
-  | { name: 'outbox' }
-  | { name: 'report' }
-  | { name: 'settings'; firstRun?: boolean };
-
-export type ScreenName = Screen['name'];
+/** The screens of the till (lib/screens.ts): a small store-driven switch, the app has no URLs to route. */
+export type { Screen, ScreenName } from '../lib/screens';
 
 export const useNavigationStore = defineStore('navigation', () => {
   /** Screens behind the current one, for Esc. Find is always at the bottom. */

@@ -17,6 +17,7 @@ const SECTION = '3 cache fill';
 const CASHIER_QUERIES = ['lay', 'omar al', 'müll', '4567', '0501234567', 'sør', 'fatima kh', '5812'];
 
 const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const signed = (value: number, digits: number) => `${value >= 0 ? '+' : ''}${value.toFixed(digits)}`;
 const customersPerSecond = (run: FillRun) => run.customers / (run.ms / 1000);
 
 /** Where a run's time went: the page's wait for pages, split into the core's own part and the test bridge, and the writes. */
@@ -173,13 +174,14 @@ export async function fillFigures(
         value: sequentialRate,
       });
       const ratio = ourRate / sequentialRate;
+      // Information only (issue 50): on loopback the ratio follows the machine's load more than
+      // the code; the target is the fill's over a wire, below.
       report.add({
         id: 'fill.ratio',
         section: SECTION,
-        label: 'CacheRefresh / sequential',
+        label: 'CacheRefresh / sequential (loopback: information, the target is over the wire)',
         unit: 'x',
         value: ratio,
-        target: { text: '>= 2x', met: ratio >= 2 },
       });
       if (cpu?.available) {
         addProcessorFigure(
@@ -263,6 +265,7 @@ export async function fillFigures(
         target: { text: '< 5 s', met: tagged.ms < 5_000 },
       });
     }
+    await beforeSealingFigures(bench, report, { refresh, during });
     if (options.wireLatencyMs)
       await wireFigures(bench, report, sandbox, {
         latencyMs: options.wireLatencyMs,
@@ -276,8 +279,9 @@ export async function fillFigures(
 /**
  * The same fill and sequential paging with the sandbox answering `latencyMs` later, as a
  * service across the internet does: what the loopback figures above cannot show, since
- * there the service, the bridge and the browser share the two cores and no wire waits.
- * Informative, without targets: the issue's targets are measured on loopback.
+ * there the service, the bridge and the browser share the two cores and no wire waits. The
+ * fill's targets are these (issue 50): a shop's network has a wire, and on loopback the ratio
+ * measured the machine's load more than the code.
  */
 async function wireFigures(
   bench: BenchBrowser,
@@ -300,19 +304,22 @@ async function wireFigures(
     const wire = `${latencyMs} ms added to every call`;
     report.note(`Fill over a wire (${wire}), CacheRefresh: ${split(bench, refresh)}.`);
     report.note(`Fill over a wire (${wire}), sequential: ${split(bench, sequential)}.`);
+    const ratio = customersPerSecond(refresh) / customersPerSecond(sequential);
     report.add({
       id: 'fill.wire.seconds',
       section: SECTION,
       label: `over a wire (${wire}): CacheRefresh, ${refresh.customers.toLocaleString('en-GB')} customers`,
       unit: 's',
       value: refresh.ms / 1000,
+      target: { text: '100,000 in < 15 s', met: 100_000 / customersPerSecond(refresh) < 15 },
     });
     report.add({
       id: 'fill.wire.ratio',
       section: SECTION,
       label: `over a wire (${wire}): CacheRefresh / sequential`,
       unit: 'x',
-      value: customersPerSecond(refresh) / customersPerSecond(sequential),
+      value: ratio,
+      target: { text: '>= 3x', met: ratio >= 3 },
     });
     report.add({
       id: 'fill.wire.queue_offline_during_fill',
@@ -329,7 +336,68 @@ async function wireFigures(
       unit: 'ms',
       summary: during,
     });
+    // The same fill over the wire with the sealing left out: what sealing costs where the targets are.
+    const clear = (await bench.page.evaluate((args) => window.bench.fillBench(args), {
+      perPage: 100,
+      sequentialPages: 0,
+      cashierQueries: CASHIER_QUERIES,
+      searchWithoutFillMs: 0,
+      unchanged: false,
+      sealed: false,
+    })) as FillBenchResult;
+    if (clear.refresh.state !== 'idle') throw new Error(`The refresh stopped: ${clear.refresh.stoppedBecause}`);
+    report.note(`Fill over a wire (${wire}) before sealing, CacheRefresh: ${split(bench, clear.refresh)}.`);
+    report.add({
+      id: 'fill.wire.seconds.before_sealing',
+      section: SECTION,
+      label: `over a wire (${wire}), records in clear (before sealing): CacheRefresh, ${clear.refresh.customers.toLocaleString('en-GB')} customers`,
+      unit: 's',
+      value: clear.refresh.ms / 1000,
+      note: `The sealed fill over the wire above minus this one: ${signed((refresh.ms - clear.refresh.ms) / 1000, 2)} s (${signed(((refresh.ms - clear.refresh.ms) / clear.refresh.ms) * 100, 0)}%); its ratio to the sealed sequential paging would be ${(customersPerSecond(clear.refresh) / customersPerSecond(sequential)).toFixed(2)}x.`,
+    });
   } finally {
     await sandbox.faults.reset();
   }
+}
+
+/**
+ * The first fill again, with the sealing left out (the till before sealing), the cashier
+ * searching as before: what sealing costs the fill and the cashier during it, said beside the
+ * sealed figures.
+ */
+async function beforeSealingFigures(
+  bench: BenchBrowser,
+  report: Report,
+  sealed: { refresh: FillRun; during: ReturnType<typeof summarize> },
+): Promise<void> {
+  const result = (await bench.page.evaluate((args) => window.bench.fillBench(args), {
+    perPage: 100,
+    sequentialPages: 0,
+    cashierQueries: CASHIER_QUERIES,
+    searchWithoutFillMs: 0,
+    unchanged: false,
+    sealed: false,
+  })) as FillBenchResult;
+  const { refresh } = result;
+  if (refresh.state !== 'idle') throw new Error(`The refresh stopped: ${refresh.stoppedBecause ?? refresh.state}`);
+  report.note(
+    `Fill ${refresh.customers.toLocaleString('en-GB')} before sealing, CacheRefresh: ${split(bench, refresh)}.`,
+  );
+  const during = summarize(result.searchDuringFill);
+  report.add({
+    id: 'fill.refresh.seconds.before_sealing',
+    section: SECTION,
+    label: `records in clear (before sealing): CacheRefresh, ${refresh.customers.toLocaleString('en-GB')} customers`,
+    unit: 's',
+    value: refresh.ms / 1000,
+    note: `The sealed fill above minus this one: ${signed((sealed.refresh.ms - refresh.ms) / 1000, 2)} s (${signed(((sealed.refresh.ms - refresh.ms) / refresh.ms) * 100, 0)}%); of the write time, ${signed((sealed.refresh.writeMs - refresh.writeMs) / 1000, 2)} s.`,
+  });
+  report.add({
+    id: 'fill.search_during_fill.before_sealing',
+    section: SECTION,
+    label: "records in clear (before sealing): cashier's search during the fill",
+    unit: 'ms',
+    summary: during,
+    note: `The sealed fill's cashier above minus this one: ${signed(sealed.during.p95 - during.p95, 2)} ms (p95), ${signed(sealed.during.median - during.median, 2)} ms (median).`,
+  });
 }

@@ -14,7 +14,7 @@ import { CONTENT_SECURITY_POLICY } from '../../electron/app-page/content-securit
 import { DEMO_FIXTURES } from '../../sandbox';
 import { rawGet } from '../support/raw-get';
 import { checkCode, confirmRedeem, openCustomer } from './cashier';
-import { buildRenderer, CHROMIUM_ARGS, CHROMIUM_PATH, requireChromium, VIEWPORT } from './harness';
+import { builtRenderer, CHROMIUM_ARGS, CHROMIUM_PATH, requireChromium, VIEWPORT } from './harness';
 import { addressOf, callOver, openSocket, runShell, stopShell, type Shell } from './shell-process';
 import { portTakenLine } from '../../electron/browser-shell/kept-port';
 import { freePort } from '../support/free-port';
@@ -43,8 +43,7 @@ describe('the browser shell, started as npm start starts it', () => {
     requireChromium();
     work = await mkdtemp(join(tmpdir(), 'till-browser-shell-'));
     userData = join(work, 'user-data');
-    rendererDir = join(work, 'renderer');
-    await buildRenderer(rendererDir);
+    rendererDir = await builtRenderer(join(work, 'renderer'));
     shell = runShell(userData, rendererDir);
     address = await addressOf(shell);
     origin = new URL(address).origin;

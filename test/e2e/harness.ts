@@ -15,7 +15,6 @@ import { extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build as esbuild } from 'esbuild';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { build as viteBuild } from 'vite';
 import { vi } from 'vitest';
 import type { AppCore } from '../../electron/bridge/app-core';
 import { machinePolicySource } from '../../electron/policy/machine-policy';
@@ -26,6 +25,7 @@ import { DEFAULT_DB_NAME } from '../../renderer/offline/db/schema';
 import { REPLAY_LOCK_NAME } from '../../renderer/offline/outbox/replayer';
 import { startSandbox, type Dialect, type RedemptionRecord, type Sandbox } from '../../sandbox';
 import type { CapturedLog } from '../support/captured-log';
+import { builtRenderer } from './renderer-build';
 import { bundleBridges, startTillServer, type BridgeCall, type TillCall } from './till-server';
 
 export type { BridgeCall } from './till-server';
@@ -68,13 +68,7 @@ export function requireChromium(): void {
   }
 }
 
-export async function buildRenderer(outDir: string): Promise<void> {
-  await viteBuild({
-    configFile: join(ROOT, 'vite.config.ts'),
-    logLevel: 'warn',
-    build: { outDir, emptyOutDir: true },
-  });
-}
+export { buildRenderer, builtRenderer } from './renderer-build';
 
 /** A static server for a folder (the benchmark's page): nothing outside it. */
 export async function serveFolder(
@@ -299,7 +293,7 @@ export async function configureTill(
 
 /** Loads the app and waits until it has read its state. */
 export async function openTillPage(page: Page, appUrl: string): Promise<void> {
-  // The page's socket takes the link pushes, as the Electron window's webContents does.
+  // The page's socket takes the pushes (links, customer entries), as the Electron window's webContents does.
   await page.goto(appUrl);
   await page.locator('main.screen > *').first().waitFor();
 }
@@ -324,8 +318,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   };
 
   try {
-    const rendererDir = join(work, 'renderer');
-    const [, bridges] = await Promise.all([buildRenderer(rendererDir), bundleBridges()]);
+    const [rendererDir, bridges] = await Promise.all([builtRenderer(join(work, 'renderer')), bundleBridges()]);
 
     // The service keeps its state in a file, so that it can be stopped ("the network is
     // down") and started again on the same port with the same data ("it is back").

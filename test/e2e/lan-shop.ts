@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, vi } from 'vitest';
 import { createLan, type Lan } from '../support/network-namespace';
-import { buildRenderer, configureTill, SERVICE_KEY } from './harness';
+import { builtRenderer, configureTill, SERVICE_KEY } from './harness';
 import { startLanService, startLanTill, type LanTill } from './lan-tills';
 import { bundleBridges } from './till-server';
 
@@ -40,9 +40,8 @@ export async function startLanShop(options: { hosts: number; branchId: string; p
     await rm(work, { recursive: true, force: true });
   };
   try {
-    const rendererDir = join(work, 'renderer');
     const bridgesFile = join(work, 'bridges.json');
-    const [, bridges] = await Promise.all([buildRenderer(rendererDir), bundleBridges()]);
+    const [rendererDir, bridges] = await Promise.all([builtRenderer(join(work, 'renderer')), bundleBridges()]);
     await writeFile(bridgesFile, JSON.stringify(bridges));
     lan = await createLan(options.hosts);
     const service = await startLanService(lan.hosts[HOST.service]!, {

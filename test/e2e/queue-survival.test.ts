@@ -16,7 +16,7 @@ import { DEFAULT_DB_NAME } from '../../renderer/offline/db/schema';
 import { startSandbox, type RedemptionRecord, type Sandbox } from '../../sandbox';
 import { freePort } from '../support/free-port';
 import { checkCode, openCustomer, openOutbox, outboxCount } from './cashier';
-import { buildRenderer, CHROMIUM_ARGS, CHROMIUM_PATH, requireChromium, screenshotOf, VIEWPORT } from './harness';
+import { builtRenderer, CHROMIUM_ARGS, CHROMIUM_PATH, requireChromium, screenshotOf, VIEWPORT } from './harness';
 import { addressOf, callOver, openSocket, runShell, socketUrlOf, stopShell, type Shell } from './shell-process';
 
 const KEY = 'queue-survival-key-2718';
@@ -138,10 +138,9 @@ describe('a queued redemption survives anything short of the disk itself', () =>
   beforeAll(async () => {
     requireChromium();
     work = await mkdtemp(join(tmpdir(), 'till-queue-survival-'));
-    rendererDir = join(work, 'renderer');
+    rendererDir = await builtRenderer(join(work, 'renderer'));
     userData = join(work, 'user-data');
     profile = join(work, 'chromium-profile');
-    await buildRenderer(rendererDir);
     await startService();
     await startShell();
     const opened = await openSocket(socketUrlOf(address), new URL(address).origin);

@@ -631,6 +631,8 @@ async function addFailedItem(page: Page, cashier: string): Promise<void> {
         write.objectStore('outbox').put({
           ...waiting,
           seq: 9001,
+          // An item of its own: the outbox's ids are unique.
+          uid: crypto.randomUUID(),
           idempotencyKey: 'failed-copy-9001',
           code: 'RW-FAILED01',
           state: 'failed',

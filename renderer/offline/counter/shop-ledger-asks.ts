@@ -6,8 +6,10 @@
  */
 import type { Reward, ShopCheck, ShopClaim, ShopClaimHolder } from '../../../common/contract';
 import { readPhone } from '../../../common/phone';
+import { rewardKey } from '../../../common/reward-key';
 import type { RedemptionItem } from '../db/schema';
 import type { RefusedAttempt } from '../outbox/refused-attempts';
+import { askShopHolder } from '../outbox/shop-holder';
 import { CounterPart } from './counter-part';
 
 export class ShopLedgerAsks extends CounterPart {
@@ -22,12 +24,8 @@ export class ShopLedgerAsks extends CounterPart {
       rewards
         .filter((reward) => reward.status === 'available')
         .map(async ({ code }) => {
-          try {
-            const answer = await this.api.shopHolder({ reward_code: code });
-            if (answer.ok && answer.data.holder) held[code.toUpperCase()] = answer.data.holder;
-          } catch (failure) {
-            console.warn('The shop ledger could not be read', failure);
-          }
+          const holder = await askShopHolder(this.api, code);
+          if (holder) held[rewardKey(code)] = holder;
         }),
     );
     return held;

@@ -210,7 +210,7 @@ export class CacheSearch {
     if (digits === '') return [];
     const candidates: number[] = [];
     for await (const digests of pagesInKeyOrder(this.db.phoneDigests, DIGESTS_PER_READ, (digest) => digest.chunk)) {
-      for (const digest of digests) if (mayHoldPhone(digest, digits)) candidates.push(digest.chunk);
+      for (const digest of digests) if (mayHoldPhone(this.db, digest, digits)) candidates.push(digest.chunk);
     }
     const pks: number[] = [];
     for (const chunk of await this.db.searchChunks.bulkGet(candidates)) {

@@ -262,7 +262,9 @@ function sendChunksAndCounter(
   return Promise.all([
     nextPk !== null ? db.meta.put({ key: 'nextCustomerPk', value: nextPk }) : undefined,
     chunks.toPut.length > 0 ? db.searchChunks.bulkPut(chunks.toPut) : undefined,
-    chunks.toPut.length > 0 ? db.phoneDigests.bulkPut(chunks.toPut.map(phoneDigestOf)) : undefined,
+    chunks.toPut.length > 0
+      ? db.phoneDigests.bulkPut(chunks.toPut.map((chunk) => phoneDigestOf(db, chunk)))
+      : undefined,
     chunks.toDelete.length > 0 ? db.searchChunks.bulkDelete(chunks.toDelete) : undefined,
     chunks.toDelete.length > 0 ? db.phoneDigests.bulkDelete(chunks.toDelete) : undefined,
   ]);

@@ -4,6 +4,7 @@
  */
 import { Dexie } from 'dexie';
 import { keepTables } from './kept-tables';
+import { sealTables } from './sealed-tables';
 import { MIGRATIONS } from './migrations';
 import { DEFAULT_DB_NAME, type OfflineDb } from './schema';
 
@@ -24,11 +25,14 @@ function withoutLiveQueries(db: OfflineDb): OfflineDb {
 
 /**
  * Opens (creating or upgrading) the till's database, its outbox and journal kept to the
- * promise's standard (kept-tables.ts).
+ * promise's standard (kept-tables.ts), everything personal sealed at rest (sealed-tables.ts).
+ * Nothing is written to a sealed table until a keyring is attached: key-at-open.ts does it at
+ * every opening, before anything else uses the database.
  */
 export function openOfflineDb(name: string = DEFAULT_DB_NAME): OfflineDb {
   const db = withoutLiveQueries(new Dexie(name, { cache: 'disabled' }) as OfflineDb);
   keepTables(db);
+  sealTables(db);
   for (const { version, stores, upgrade } of MIGRATIONS) {
     const declared = db.version(version).stores(stores);
     if (upgrade) declared.upgrade(upgrade);

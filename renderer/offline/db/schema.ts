@@ -20,8 +20,10 @@
  * - `listingChunks` repeats what the results list shows (name, phone, points), 128
  *   customers to a record (listings.ts): loaded into memory, it answers the cashier's
  *   searches without reading the blocks.
- * - `phoneDigests` holds a hash of each search chunk's phones (phone-digests.ts), keyed as
- *   the chunk: while the index loads, an exact phone reads those, not every chunk.
+ * - `phoneDigests` holds a keyed digest of each search chunk's phones (phone-digests.ts), keyed
+ *   as the chunk: while the index loads, an exact phone reads those, not every chunk.
+ * - everything personal is sealed at rest under the till's data key by one middleware
+ *   (sealed-tables.ts; what stays readable: table-seals.ts).
  *
  * Every customer write goes through customer-blocks.ts, in a transaction over
  * `customerTables(db)`, so the blocks, the search chunks, their digests and the listings
@@ -282,7 +284,21 @@ export interface MetaValues {
    * shown (lib/outbox-words.ts `replayPauseWords`); `message`: the English words older versions stored.
    */
   replayPause: { reason: 'unauthorized'; since: string; message?: string };
+  /**
+   * Tells the data key this database is sealed under from any other (the keyring's `check`, a
+   * keyed digest of a fixed label), in clear: db/key-at-open.ts compares it at every opening.
+   */
+  keyCheck: { check: string; at: string };
+  /**
+   * How far the first start's sealing pass (sealing-pass.ts) is through what an earlier version
+   * stored in clear: `done` once every record is sealed; until then the table it works on and the
+   * last key it sealed there, so that it goes on from there after a restart.
+   */
+  sealingPass: { done: true; at: string } | { done: false; table: string; after: number | null; sealed: number };
 }
+
+/** The meta rows of the sealing itself: a database holding only these holds nothing of the till's. */
+export const SEALING_META_KEYS = ['keyCheck', 'sealingPass'] as const satisfies readonly MetaKey[];
 
 export type MetaKey = keyof MetaValues;
 
@@ -321,8 +337,14 @@ export interface ListingChunk {
 export interface PhoneDigest {
   /** The search chunk's key. */
   chunk: number;
-  /** Each line's `phoneHash` of its phone's digits (0 for none). */
+  /** Each line's keyed digest of its phone's digits (0 for none): phone-digests.ts. */
   hashes: Uint32Array;
+  /**
+   * The digests are keyed (HMAC under the data key's lookup key). Absent on digests written
+   * before sealing, unkeyed 32-bit hashes that anyone could compute for every phone number: the
+   * sealing pass rewrites them.
+   */
+  keyed?: true;
 }
 
 export type OfflineDb = Dexie & {

@@ -7,6 +7,7 @@ import type { Reward, TillApi } from '../../../common/contract';
 import { customerTables } from '../customers/customer-blocks';
 import type { CustomerCache } from '../cache/customer-cache';
 import type { Attribution, OfflineDb, OutboxNote, RedemptionItem } from '../db/schema';
+import { askShopHolder } from './shop-holder';
 
 export interface ConflictDeps {
   db: OfflineDb;
@@ -22,7 +23,7 @@ export async function recordConflict(
   found: Attribution,
 ): Promise<void> {
   const claimedBy =
-    found.verdict === 'not_found' || found.verdict === 'not_redeemed' ? null : await shopHolder(api, item.code);
+    found.verdict === 'not_found' || found.verdict === 'not_redeemed' ? null : await askShopHolder(api, item.code);
   const attribution = claimedBy ? { ...found, claimedBy } : found;
   const note = conflictNoteOf(attribution, reward?.status);
   await db.transaction('rw', [db.outbox, db.rewards, ...customerTables(db)], async () => {
@@ -50,7 +51,7 @@ export async function nameConflictsFromShop({ db, api }: Pick<ConflictDeps, 'db'
       (item.attribution.verdict === 'no_unanswered_attempt' || item.attribution.verdict === 'outside_attempts'),
   );
   for (const item of unnamed) {
-    const claimedBy = await shopHolder(api, item.code);
+    const claimedBy = await askShopHolder(api, item.code);
     if (!claimedBy || !item.attribution) continue;
     const attribution = { ...item.attribution, claimedBy };
     const note = conflictNoteOf(attribution, item.serviceReward?.status);
@@ -66,19 +67,6 @@ function conflictNoteOf(attribution: Attribution, status: string | undefined): O
 }
 
 /** Another till of the shop that claimed the reward, from the ledger this till keeps; null if none or off. */
-async function shopHolder(
-  api: Pick<TillApi, 'shopHolder'>,
-  code: string,
-): Promise<{ till: string; at: string } | null> {
-  try {
-    const answer = await api.shopHolder({ reward_code: code });
-    return answer.ok ? answer.data.holder : null;
-  } catch (failure) {
-    console.warn('The shop ledger could not be read', failure);
-    return null;
-  }
-}
-
 /** The service holds the redemption: the shop's claims on it have done their work. Best effort. */
 export function settleInShop(api: Pick<TillApi, 'shopSettle'>, code: string): void {
   void Promise.resolve()

@@ -20,7 +20,14 @@ import { addCustomerRow, customerTables } from '../customers/customer-blocks';
 import { getCustomerRow } from '../customers/customer-reads';
 import { nameWordsOf } from '../../../common/fold';
 import { readPhone } from '../../../common/phone';
-import { rewardKey, type CachedCustomer, type JournalEntry, type OfflineDb, type OutboxItem } from '../db/schema';
+import {
+  rewardKey,
+  SEALING_META_KEYS,
+  type CachedCustomer,
+  type JournalEntry,
+  type OfflineDb,
+  type OutboxItem,
+} from '../db/schema';
 import type { Timers } from '../connection/connection-monitor';
 import type { MainCopy } from './main-copy';
 
@@ -47,7 +54,12 @@ export async function reconcileWithMainCopy(
   const head = await read(api.workCopy({ journalLimit: 0 }));
   const pageItems = await db.outbox.toArray();
   const pageJournalCount = await db.journal.count();
-  const newDatabase = pageItems.length === 0 && pageJournalCount === 0 && (await db.meta.count()) === 0;
+  // The sealing's own rows (the key check) are not the till's: a database holding only them is new.
+  const tillMeta = await db.meta
+    .where(':id')
+    .noneOf([...SEALING_META_KEYS])
+    .count();
+  const newDatabase = pageItems.length === 0 && pageJournalCount === 0 && tillMeta === 0;
   const outcome: Reconciliation = { restoredItems: 0, restoredEntries: 0, handedOver: 0, newDatabase: false };
 
   const toCopy: WorkChange[] = [];

@@ -1,10 +1,10 @@
 import { ref, watch, type Ref } from 'vue';
-import type { LinkMessage } from '../../../common/contract';
+import type { CustomerPhoneEntry } from '../../../common/display-model';
 import { readPhone } from '../../../common/phone';
 import { t } from '../../i18n';
 import { useCustomersStore } from '../customers';
 import { useNavigationStore } from '../navigation';
-import { useRewardsStore } from '../rewards';
+import { useCashierAtWork } from '../cashier-at-work';
 import { useSettingsStore } from '../settings';
 
 /**
@@ -16,7 +16,7 @@ export function useCustomerEntry(blanked: Ref<boolean>) {
   const settings = useSettingsStore();
   const navigation = useNavigationStore();
   const customers = useCustomersStore();
-  const rewards = useRewardsStore();
+  const atWork = useCashierAtWork();
 
   const lookingUp = ref(false);
   const notFound = ref(false);
@@ -32,12 +32,12 @@ export function useCustomerEntry(blanked: Ref<boolean>) {
   );
 
   /** A phone the customer typed on the display: looked up as the cashier's own search would. */
-  async function receive(message: LinkMessage): Promise<void> {
-    if (message?.kind !== 'customer-entry' || !settings.isConfigured) return;
+  async function receive(entry: CustomerPhoneEntry): Promise<void> {
+    if (typeof entry?.digits !== 'string' || !settings.isConfigured) return;
     // A cashier in the middle of a form or a redemption is not interrupted by the queue; one
     // who just pressed a key may be, since the customer at the counter is the one they serve.
-    if (inTheMiddleOfSomething()) return;
-    const phone = readPhone(message.digits, settings.defaultCountry);
+    if (atWork()) return;
+    const phone = readPhone(entry.digits, settings.defaultCountry);
     navigation.home();
     blanked.value = false;
     if (!phone) {
@@ -59,12 +59,6 @@ export function useCustomerEntry(blanked: Ref<boolean>) {
     } finally {
       lookingUp.value = false;
     }
-  }
-
-  function inTheMiddleOfSomething(): boolean {
-    const screen = navigation.screen.name;
-    if (screen === 'register' || screen === 'correct' || screen === 'settings' || screen === 'report') return true;
-    return screen === 'reward' && (rewards.checking || rewards.redeeming || rewards.canRedeem);
   }
 
   return { lookingUp, notFound, enteredByCustomer, receive };

@@ -16,7 +16,7 @@ export function useRewardCheck(state: RewardState) {
   const settings = useSettingsStore();
   const connection = useConnectionStore();
   const offline = useOfflineStore();
-  const { draft, fieldErrors, forCustomer, checkedFor, offlineCheck, reward, pendingHere } = state;
+  const { draft, fieldErrors, forCustomer, checkedFor, offlineCheck, reward } = state;
 
   const customerPhone = computed(() => forCustomer.value?.phone ?? null);
 
@@ -67,23 +67,28 @@ export function useRewardCheck(state: RewardState) {
       const result = await offline.services().checkReward(code, phone);
       if (!result.ok) {
         connection.noteFailure(result.error);
-        state.checkError.value = result.error;
+        state.checkOutcome.value = { kind: 'failed', error: result.error };
         fieldErrors.value = { ...(result.error.fields ?? {}) };
         return false;
       }
-      if (result.source === 'service') {
-        connection.noteSuccess();
-        reward.value = result.reward;
-        pendingHere.value = result.pendingHere;
-      } else {
-        // The cache answered: what it knows, and that it is only the cache's word.
-        offlineCheck.value = result.check;
-        reward.value = result.check.reward;
-        pendingHere.value = result.check.verdict === 'pending';
-      }
-      // Another till of the shop redeemed it and has not sent it yet: no redeem is offered.
-      state.claimedElsewhere.value = result.claimedBy;
-      checkedFor.value = { code, phone };
+      if (result.source === 'service') connection.noteSuccess();
+      // From the cache, what it knows, and (offlineCheck) that it is only the cache's word.
+      const found =
+        result.source === 'service'
+          ? { reward: result.reward, offlineCheck: null, pendingHere: result.pendingHere }
+          : {
+              reward: result.check.reward,
+              offlineCheck: result.check,
+              pendingHere: result.check.verdict === 'pending',
+            };
+      state.checkOutcome.value = {
+        kind: 'checked',
+        for: { code, phone },
+        ...found,
+        // Another till of the shop redeemed it and has not sent it yet: no redeem is offered.
+        claimedBy: result.claimedBy,
+        earlierAttemptUnanswered: false,
+      };
       return true;
     } finally {
       state.checking.value = false;

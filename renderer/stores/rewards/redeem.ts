@@ -4,7 +4,7 @@ import { useCustomersStore } from '../customers';
 import { useOfflineStore } from '../offline';
 import { useSettingsStore } from '../settings';
 import { useLinkReport } from './link-report';
-import type { CheckedFor, RewardState } from './state';
+import { amendCheck, NO_REDEEM, type CheckedFor, type RewardState } from './state';
 import { redeemRefusalWords } from '../../lib/counter-words';
 import { queueFieldWords } from '../../lib/outbox-words';
 import { unavailableWords } from './words';
@@ -29,7 +29,7 @@ export function useRedeem(state: RewardState, { checkIsCurrent, checkSaysAvailab
   const connection = useConnectionStore();
   const offline = useOfflineStore();
   const reportToLink = useLinkReport(state);
-  const { redeeming, redeemError, splitTills, offlineCheck, fieldErrors } = state;
+  const { redeeming, splitTills, offlineCheck, fieldErrors, redeemOutcome } = state;
 
   /** Offline, with offline redemption turned off in the settings: say so instead of offering it. */
   const offlineRedemptionForbidden = computed(
@@ -42,10 +42,8 @@ export function useRedeem(state: RewardState, { checkIsCurrent, checkSaysAvailab
       !state.pendingHere.value &&
       !offlineRedemptionForbidden.value &&
       checkIsCurrent.value &&
-      state.redemption.value === null &&
-      state.queued.value === null &&
-      state.refusedNote.value === null &&
-      state.unavailableNote.value === null &&
+      // Only a failure, or the question of a split shop, leaves the redeem to press again.
+      ['none', 'failed', 'split'].includes(redeemOutcome.value.kind) &&
       state.claimedElsewhere.value === null &&
       !redeeming.value,
   );
@@ -62,9 +60,8 @@ export function useRedeem(state: RewardState, { checkIsCurrent, checkSaysAvailab
     if (!canRedeem.value || !target) return false;
     // Guard set before the first await: a repeated Enter or double click lands here and stops.
     redeeming.value = true;
-    redeemError.value = null;
     const splitAccepted = options.anyway === true && splitTills.value.length > 0;
-    splitTills.value = [];
+    redeemOutcome.value = NO_REDEEM;
     try {
       const outcome = await offline.services().redeemReward({
         code: target.code,
@@ -75,16 +72,17 @@ export function useRedeem(state: RewardState, { checkIsCurrent, checkSaysAvailab
       switch (outcome.outcome) {
         case 'split':
           // Nothing queued: the cashier is asked first.
-          splitTills.value = outcome.unreachableTills;
+          redeemOutcome.value = { kind: 'split', tills: outcome.unreachableTills };
           return false;
         case 'redeemed': {
           connection.noteSuccess();
           const { card } = outcome.redemption;
-          state.redemption.value = outcome.redemption;
-          state.redeemedAt.value = new Date().toISOString();
+          redeemOutcome.value = { kind: 'redeemed', redemption: outcome.redemption, at: new Date().toISOString() };
           // The answer may not say what was redeemed: the checked reward, now redeemed, stands in.
           const checked = state.reward.value;
-          state.reward.value = outcome.redemption.reward ?? (checked ? { ...checked, status: 'redeemed' } : null);
+          amendCheck(state, {
+            reward: outcome.redemption.reward ?? (checked ? { ...checked, status: 'redeemed' } : null),
+          });
           customers.applyRedemption(outcome.redemption, target.code);
           reportToLink(target, 'redeemed', {
             ...(card ? { points_balance: card.points } : {}),
@@ -94,10 +92,13 @@ export function useRedeem(state: RewardState, { checkIsCurrent, checkSaysAvailab
         }
         case 'queued':
           // Only now, with the outbox write committed, is the cashier told "queued".
-          state.queued.value = outcome.item;
-          state.answerLost.value = outcome.answerLost === true;
-          state.unreachableTills.value = outcome.unreachableTills ?? [];
-          if (outcome.check) offlineCheck.value = outcome.check;
+          redeemOutcome.value = {
+            kind: 'queued',
+            item: outcome.item,
+            answerLost: outcome.answerLost === true,
+            unreachableTills: outcome.unreachableTills ?? [],
+          };
+          if (outcome.check) amendCheck(state, { offlineCheck: outcome.check });
           customers.markPending(outcome.item.code);
           reportToLink(target, 'queued', {});
           return true;
@@ -105,23 +106,24 @@ export function useRedeem(state: RewardState, { checkIsCurrent, checkSaysAvailab
           if (outcome.reason === 'invalid_input') {
             fieldErrors.value = { ...fieldErrors.value, ...queueFieldWords(outcome.fields) };
           } else {
-            state.refusedNote.value = redeemRefusalWords(outcome);
-            if (outcome.reason === 'already_queued') state.pendingHere.value = true;
-            if (outcome.reason === 'claimed_elsewhere') state.claimedElsewhere.value = outcome.claimedBy;
-            if ('check' in outcome && outcome.check) offlineCheck.value = outcome.check;
-            reportToLink(target, 'refused', { message: state.refusedNote.value });
+            const note = redeemRefusalWords(outcome);
+            redeemOutcome.value = { kind: 'refused', note };
+            if (outcome.reason === 'already_queued') amendCheck(state, { pendingHere: true });
+            if (outcome.reason === 'claimed_elsewhere') amendCheck(state, { claimedBy: outcome.claimedBy });
+            if ('check' in outcome && outcome.check) amendCheck(state, { offlineCheck: outcome.check });
+            reportToLink(target, 'refused', { message: note });
           }
           return false;
         case 'failed': {
           const { error } = outcome;
           connection.noteFailure(error);
           if (error.kind === 'reward_unavailable') {
-            await explainUnavailable(target);
-            reportToLink(target, 'refused', { message: state.unavailableNote.value ?? error.message });
+            const note = await explainUnavailable(target);
+            reportToLink(target, 'refused', { message: note });
           } else {
-            redeemError.value = error;
+            redeemOutcome.value = { kind: 'failed', error };
             fieldErrors.value = { ...fieldErrors.value, ...(error.fields ?? {}) };
-            if (ANSWER_LOST.has(error.kind)) state.earlierAttemptUnanswered.value = true;
+            if (ANSWER_LOST.has(error.kind)) amendCheck(state, { earlierAttemptUnanswered: true });
           }
           return false;
         }
@@ -133,15 +135,17 @@ export function useRedeem(state: RewardState, { checkIsCurrent, checkSaysAvailab
 
   /** "Ask at Till 1": nothing is queued, and the redeem stays to press again once they answer. */
   function askAtTheOtherTill(): void {
-    splitTills.value = [];
+    if (redeemOutcome.value.kind === 'split') redeemOutcome.value = NO_REDEEM;
   }
 
   /** The service refused: ask it (without changing anything) what state the reward is in, to say why. */
-  async function explainUnavailable(target: CheckedFor): Promise<void> {
+  async function explainUnavailable(target: CheckedFor): Promise<string> {
     const result = await offline.services().checkReward(target.code, target.phone);
     const known = result.ok && result.source === 'service' ? result.reward : null;
-    if (known) state.reward.value = known;
-    state.unavailableNote.value = unavailableWords(known, state.earlierAttemptUnanswered.value);
+    if (known) amendCheck(state, { reward: known });
+    const note = unavailableWords(known, state.earlierAttemptUnanswered.value);
+    redeemOutcome.value = { kind: 'unavailable', note };
+    return note;
   }
 
   return { offlineRedemptionForbidden, canRedeem, redeem, askAtTheOtherTill };

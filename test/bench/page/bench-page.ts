@@ -10,6 +10,7 @@ import { indexCost } from './index-cost';
 import { measureReadiness, type ReadinessResult } from './readiness';
 import { closeReplay, prepareReplay, runReplay } from './replay-bench';
 import { searchBench, seedCache } from './search-bench';
+import { sealingBench } from './sealing-bench';
 import { serialBench } from './serial-bench';
 
 const bench = {
@@ -23,6 +24,7 @@ const bench = {
   closeReplay,
   indexCost,
   serialBench,
+  sealingBench,
 };
 export type BenchApi = typeof bench;
 

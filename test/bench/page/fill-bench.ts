@@ -8,7 +8,7 @@ import { CacheRefresh } from '../../../renderer/offline/refresh/cache-refresh';
 import { CustomerCache, MAX_RESULTS } from '../../../renderer/offline/cache/customer-cache';
 import { parseQuery } from '../../../renderer/offline/search/search-index';
 import { countCustomers } from '../../../renderer/offline/customers/customer-reads';
-import { openOfflineDb } from '../../../renderer/offline/db/open';
+import { benchDb } from './bench-db';
 import { attachKeptWrites } from '../../../renderer/offline/db/kept-tables';
 import { defaultTimers } from '../../../renderer/offline/connection/connection-monitor';
 import { MainCopy } from '../../../renderer/offline/outbox/main-copy';
@@ -105,9 +105,9 @@ export interface FillBenchResult {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function freshCache(dbName: string): Promise<CustomerCache> {
+async function freshCache(dbName: string, sealed: boolean): Promise<CustomerCache> {
   await Dexie.delete(dbName);
-  const cache = new CustomerCache(openOfflineDb(dbName), { defaultCountry: () => COUNTRY });
+  const cache = new CustomerCache(benchDb(dbName, { sealed }), { defaultCountry: () => COUNTRY });
   // An empty cache's index is ready at once; write-through then keeps it current.
   await cache.loadIndex();
   return cache;
@@ -248,8 +248,11 @@ export async function fillBench(options: {
   unchanged: boolean;
   /** Keep the filled database open (the runner reads the heap, then calls `closeFill`). */
   keep?: boolean;
+  /** False: the till before sealing (the sealing middleware left out), to measure what sealing costs. */
+  sealed?: boolean;
 }): Promise<FillBenchResult> {
-  const ours = await freshCache('bench-fill-refresh');
+  const sealed = options.sealed !== false;
+  const ours = await freshCache('bench-fill-refresh', sealed);
   const samples = { full: [] as number[], index: [] as number[] };
   const queued: number[] = [];
   const { outbox, firstQueue } = await queueingTill(ours);
@@ -286,7 +289,7 @@ export async function fillBench(options: {
   let sequentialRun: FillRun | null = null;
   if (options.sequentialPages > 0) {
     // The same writes, one page at a time, each waiting for the previous to be stored.
-    const sequential = await freshCache('bench-fill-sequential');
+    const sequential = await freshCache('bench-fill-sequential', sealed);
     const seqSpent = instrument(sequential);
     const seqStartedAtEpoch = Date.now();
     const seqStarted = performance.now();

@@ -3,7 +3,7 @@
  * `createOfflineServices().start()` does, and asks at once what a cashier would ask. Times
  * are `performance.now()`, which counts from the page's navigation start.
  */
-import { openOfflineDb } from '../../../renderer/offline/db/open';
+import { benchDb } from './bench-db';
 import { CustomerCache } from '../../../renderer/offline/cache/customer-cache';
 import { COUNTRY } from './search-bench';
 import { nameOf, phoneOf } from './generate';
@@ -23,7 +23,7 @@ export interface ReadinessResult {
 }
 
 export async function measureReadiness(dbName: string, size: number): Promise<ReadinessResult> {
-  const cache = new CustomerCache(openOfflineDb(dbName), { defaultCountry: () => COUNTRY });
+  const cache = new CustomerCache(benchDb(dbName), { defaultCountry: () => COUNTRY });
   // Kept reachable so the heap reading after this counts the index the till would hold.
   (globalThis as { benchCache?: CustomerCache }).benchCache = cache;
   let indexReadyMs = Number.NaN;

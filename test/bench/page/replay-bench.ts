@@ -8,7 +8,7 @@
 import { Dexie } from 'dexie';
 import type { BackoffPolicy } from '../../../renderer/offline/connection/backoff';
 import { CustomerCache } from '../../../renderer/offline/cache/customer-cache';
-import { openOfflineDb } from '../../../renderer/offline/db/open';
+import { benchDb } from './bench-db';
 import { type JournalOutcome, type OfflineDb } from '../../../renderer/offline/db/schema';
 import { Outbox } from '../../../renderer/offline/outbox/outbox';
 import { Replayer } from '../../../renderer/offline/outbox/replayer';
@@ -39,7 +39,7 @@ export async function prepareReplay(options: {
 }): Promise<PrepareResult> {
   const started = performance.now();
   await Dexie.delete(DB_NAME);
-  const db = openOfflineDb(DB_NAME);
+  const db = benchDb(DB_NAME);
   const cache = new CustomerCache(db, { defaultCountry: () => COUNTRY });
   await cache.loadIndex();
   const outbox = new Outbox(db, cache);

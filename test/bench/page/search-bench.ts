@@ -6,7 +6,7 @@
 import { Dexie } from 'dexie';
 import { customerTables, putCustomerRows } from '../../../renderer/offline/customers/customer-blocks';
 import { getCustomerRows } from '../../../renderer/offline/customers/customer-reads';
-import { openOfflineDb } from '../../../renderer/offline/db/open';
+import { asBeforeSealing, benchDb } from './bench-db';
 import { type CachedCustomer, type OfflineDb } from '../../../renderer/offline/db/schema';
 import { CustomerCache, MAX_RESULTS, PAGE_SIZE } from '../../../renderer/offline/cache/customer-cache';
 import { parseQuery, type ParsedQuery } from '../../../renderer/offline/search/search-index';
@@ -16,10 +16,14 @@ import { QUERY_KINDS, queriesFor, type QueryKind } from './queries';
 export const COUNTRY = 'SA';
 const SEED_BATCH = 5_000;
 
-/** Fills a fresh database with `size` generated customers, in large bulkPut batches. */
-export async function seedCache(dbName: string, size: number): Promise<{ ms: number }> {
+/**
+ * Fills a fresh database with `size` generated customers, in large bulkPut batches. `before
+ * sealing`: written as a till before sealing wrote them, in clear (the first start's sealing
+ * pass then has them to seal).
+ */
+export async function seedCache(dbName: string, size: number, beforeSealing = false): Promise<{ ms: number }> {
   await Dexie.delete(dbName);
-  const db = openOfflineDb(dbName);
+  const db = benchDb(dbName, { sealed: !beforeSealing });
   const started = performance.now();
   const fetchedAt = new Date().toISOString();
   for (let from = 0; from < size; from += SEED_BATCH) {
@@ -29,6 +33,7 @@ export async function seedCache(dbName: string, size: number): Promise<{ ms: num
     await db.transaction('rw', customerTables(db), async () => putCustomerRows(db, rows));
   }
   const ms = performance.now() - started;
+  if (beforeSealing) await asBeforeSealing(db);
   db.close();
   return { ms };
 }
@@ -87,7 +92,7 @@ export async function searchBench(
   size: number,
   options: SearchBenchOptions,
 ): Promise<Record<QueryKind, SearchKindResult>> {
-  const db = openOfflineDb(dbName);
+  const db = benchDb(dbName);
   const cache = new CustomerCache(db, { defaultCountry: () => COUNTRY });
   await cache.loadIndex();
   if (!cache.indexReady || cache.index.size !== size) {

@@ -7,7 +7,7 @@
 import type { TillApi } from '../../../common/contract';
 import { findCardHolder } from '../../../renderer/offline/card-lookup';
 import { CustomerCache } from '../../../renderer/offline/cache/customer-cache';
-import { openOfflineDb } from '../../../renderer/offline/db/open';
+import { benchDb } from './bench-db';
 import { COUNTRY } from './search-bench';
 
 export interface SerialBenchResult {
@@ -24,7 +24,7 @@ const UNREACHABLE = {
 } as unknown as TillApi;
 
 export async function serialBench(dbName: string, size: number, lookups: number): Promise<SerialBenchResult> {
-  const db = openOfflineDb(dbName);
+  const db = benchDb(dbName);
   try {
     const cache = new CustomerCache(db, { defaultCountry: () => COUNTRY });
     const started = performance.now();

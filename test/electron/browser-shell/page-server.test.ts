@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { WebSocket } from 'ws';
-import { CHANNELS, LINK_PUSH_CHANNEL } from '../../../common/contract';
+import { CHANNELS, PAGE_PUSH_CHANNELS } from '../../../common/contract';
 import { DISPLAY_CHANNELS, DISPLAY_PUSH_CHANNEL } from '../../../common/display-model';
 import { createAppProtocolHandler } from '../../../electron/app-page/app-protocol';
 import { CONTENT_SECURITY_POLICY } from '../../../electron/app-page/content-security-policy';
@@ -236,7 +236,7 @@ describe('the browser shell’s page server', () => {
       expect(server.core.links.receive('loyalty-till://find?q=Layla', 'command-line')).toMatchObject({
         accepted: true,
       });
-      expect(await pushed).toMatchObject({ push: LINK_PUSH_CHANNEL, payload: { kind: 'request' } });
+      expect(await pushed).toMatchObject({ push: PAGE_PUSH_CHANNELS.link, payload: { kind: 'request' } });
     } finally {
       newer.close();
     }

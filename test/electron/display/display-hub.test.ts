@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { CHANNELS, type LinkMessage } from '../../../common/contract';
-import { DISPLAY_CHANNELS, type DisplayModel } from '../../../common/display-model';
+import { CHANNELS } from '../../../common/contract';
+import { DISPLAY_CHANNELS, type CustomerPhoneEntry, type DisplayModel } from '../../../common/display-model';
 import { createDisplayHub } from '../../../electron/display/display-hub';
 import { isDisplayPage } from '../../../electron/display/display-page';
 import { createCapturedLog } from '../../support/captured-log';
@@ -36,7 +36,7 @@ const MODEL: DisplayModel = {
 
 describe('the customer display hub', () => {
   let now = 0;
-  const handed: LinkMessage[] = [];
+  const handed: CustomerPhoneEntry[] = [];
   let listening = true;
   const log = createCapturedLog();
   const hub = createDisplayHub({
@@ -56,7 +56,7 @@ describe('the customer display hub', () => {
 
   test('hands a typed phone to the till page, digits only, and logs none of it', async () => {
     expect(await enter('0501234567')).toEqual({ accepted: true });
-    expect(handed).toEqual([{ kind: 'customer-entry', digits: '0501234567', receivedAt: expect.any(String) }]);
+    expect(handed).toEqual([{ digits: '0501234567', receivedAt: expect.any(String) }]);
     expect(log.text()).not.toContain('0501234567');
   });
 

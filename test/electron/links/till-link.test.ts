@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createPageDoor } from '../../../electron/app-page/page-door';
 import { createLinkInbox } from '../../../electron/links/link-inbox';
 import { createLinkRateLimit } from '../../../electron/links/link-rate-limit';
 import { linksInArgv, MAX_LINK_LENGTH, parseTillLink } from '../../../electron/links/till-link';
@@ -184,17 +185,18 @@ describe('linksInArgv', () => {
 describe('the link inbox', () => {
   function inbox(now: () => number) {
     const log = createCapturedLog();
-    const links = createLinkInbox({ log, rateLimit: createLinkRateLimit({ burst: 3, refillMs: 2000, now }) });
-    return { links, log };
+    const page = createPageDoor({ log });
+    const links = createLinkInbox({ log, page, rateLimit: createLinkRateLimit({ burst: 3, refillMs: 2000, now }) });
+    return { links, log, page };
   }
 
   it('keeps the latest request and refusal until the page asks, then pushes', () => {
-    const { links } = inbox(() => 0);
+    const { links, page } = inbox(() => 0);
     links.receive('loyalty-till://find?q=one', 'command-line');
     links.receive('loyalty-till://nope', 'command-line');
     links.receive('loyalty-till://find?q=two', 'command-line');
     const pushed: unknown[] = [];
-    links.attach((message) => pushed.push(message));
+    page.attach((_channel, message) => pushed.push(message));
     const taken = links.take();
     expect(taken.map((m) => m.kind)).toEqual(['refused', 'request']);
     expect(taken[1]).toMatchObject({ request: { route: 'find', q: 'two' } });
@@ -204,9 +206,9 @@ describe('the link inbox', () => {
 
   it('a flood of 100 links in one second: three are taken, the rest refused, and the log gets two lines, not a hundred', () => {
     let clock = 0;
-    const { links, log } = inbox(() => clock);
+    const { links, log, page } = inbox(() => clock);
     const pushed: unknown[] = [];
-    links.attach((message) => pushed.push(message));
+    page.attach((_channel, message) => pushed.push(message));
     links.take();
     const receipts = Array.from({ length: 100 }, (_, i) => {
       clock = i * 10; // 100 links within one second

@@ -3,7 +3,7 @@ import { EventEmitter } from 'node:events';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CHANNELS, LINK_PUSH_CHANNEL } from '../../../common/contract';
+import { CHANNELS, PAGE_PUSH_CHANNELS } from '../../../common/contract';
 import { DISPLAY_CHANNELS } from '../../../common/display-model';
 import { sealedTheOldWay } from '../../support/safe-storage-stand-in';
 
@@ -248,7 +248,7 @@ describe('main.ts', () => {
       '/',
     );
     expect(window!.webContents.send).toHaveBeenLastCalledWith(
-      LINK_PUSH_CHANNEL,
+      PAGE_PUSH_CHANNELS.link,
       expect.objectContaining({ kind: 'request', request: { route: 'find', q: 'Layla' } }),
     );
 
@@ -256,7 +256,7 @@ describe('main.ts', () => {
     electron.app.emit('open-url', openUrl, 'loyalty-till://customer?phone=%2B966501234567');
     expect(openUrl.preventDefault).toHaveBeenCalled();
     expect(window!.webContents.send).toHaveBeenLastCalledWith(
-      LINK_PUSH_CHANNEL,
+      PAGE_PUSH_CHANNELS.link,
       expect.objectContaining({ kind: 'request', request: { route: 'customer', phone: '+966501234567' } }),
     );
     // Arguments that are not links are never read as one.

@@ -5,7 +5,9 @@ import { createTillApi, type TillApi } from '../../../common/contract';
 import { createOfflineServices } from '../../../renderer/offline';
 import { CustomerCache } from '../../../renderer/offline/cache/customer-cache';
 import { Outbox } from '../../../renderer/offline/outbox/outbox';
-import { customer, dropDb, freshDb, reward } from './support/fixtures';
+import { Dexie } from 'dexie';
+import { openOfflineDb } from '../../../renderer/offline/db/open';
+import { customer, dataKeyApi, dropDb, freshDb, reward, withDataKey } from './support/fixtures';
 
 test('the facade exposes functions only, and none of its internals', async () => {
   const db = freshDb();
@@ -96,3 +98,39 @@ function manualTimers() {
     },
   };
 }
+
+test("the facade says why the till's database started blank, and seals what an earlier version left in clear", async () => {
+  const name = `facade-key-${Math.random().toString(36).slice(2)}`;
+  const settings = () => ({ defaultCountry: 'SA', branchId: null, allowOfflineRedemption: true });
+  // Written under the tests' key.
+  const before = withDataKey(openOfflineDb(name));
+  await new CustomerCache(before, { defaultCountry: () => 'SA' }).putCustomers([
+    customer('c-layla', 'Layla', '+966 50 123 4567'),
+  ]);
+  before.close();
+
+  // The main process lost that key and made another: the page is told, and starts blank.
+  const lostKey = btoa(String.fromCharCode(...new Uint8Array(32).fill(9)));
+  const grant = dataKeyApi(lostKey, 'lost');
+  const api = createTillApi(async (channel) => {
+    if (channel === 'till:data-key:get') return grant.dataKey();
+    if (channel === 'till:work:copy')
+      return { ok: true, data: { items: [], journal: [], journalTotal: 0, since: null } };
+    return { ok: false, error: { kind: 'offline', message: 'Down.' } };
+  });
+  const db = openOfflineDb(name);
+  const services = createOfflineServices({ api, db, locks: null, settings });
+  try {
+    const told: unknown[] = [];
+    services.onDataKeyProblem((problem) => told.push(problem));
+    expect(await services.outboxItems()).toEqual([]);
+    const problem = { reason: 'key_lost', lost: 'unreadable', cleared: true, at: expect.any(String) };
+    expect(told).toEqual([problem]);
+    expect(services.dataKeyProblem()).toEqual(problem);
+    // Nothing was left to seal: the pass is done at once.
+    expect(await services.sealLegacyRecords()).toMatchObject({ done: true });
+  } finally {
+    services.close();
+    await Dexie.delete(name);
+  }
+});

@@ -11,7 +11,7 @@ import { exportedJournalCsv } from '../../../renderer/lib/journal-csv';
 import { openOfflineDb } from '../../../renderer/offline/db/open';
 import type { Timers } from '../../../renderer/offline/connection/connection-monitor';
 import { APP_SENDER, configureService, createCoreFixture, type CoreFixture } from '../../support/app-core-fixture';
-import { createFakeLocks, dropDb } from './support/fixtures';
+import { createFakeLocks, dropDb, withDataKey } from './support/fixtures';
 import { countCustomers } from '../../support/offline-rows';
 
 const { layla } = DEMO_FIXTURES;
@@ -163,7 +163,7 @@ test('started, it loads the index, fills the cache in the background and replays
     { timeout: 20_000, interval: 50 },
   );
   const total = till.refreshProgress().total!;
-  const beside = openOfflineDb(dbName);
+  const beside = withDataKey(openOfflineDb(dbName), api);
   expect(await countCustomers(beside)).toBe(total);
   beside.close();
   // Every customer is now findable offline, e.g. by part of the number, through the loaded index.

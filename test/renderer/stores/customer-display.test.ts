@@ -1,6 +1,7 @@
 import { createPinia, setActivePinia } from 'pinia';
 import { nextTick } from 'vue';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { PAGE_PUSH_CHANNELS } from '../../../common/contract';
 import type { DisplayModel } from '../../../common/display-model';
 import { useCustomerDisplayStore } from '../../../renderer/stores/customer-display';
 import { useCustomersStore } from '../../../renderer/stores/customers';
@@ -50,17 +51,38 @@ describe('the customer display’s store', () => {
 
   it('a phone typed on the display opens its customer, marked as entered by the customer', async () => {
     const display = useCustomerDisplayStore();
-    await display.receive({ kind: 'customer-entry', digits: '0501234567', receivedAt });
+    await display.receive({ digits: '0501234567', receivedAt });
     expect(till.callsTo('searchCustomers')[0]).toMatchObject({ phone: '+966501234567' });
     expect(useNavigationStore().screen.name).toBe('customer');
     expect(display.enteredByCustomer).toBe('Entered by the customer on the display');
     expect(display.view).toMatchObject({ kind: 'customer', name: 'Layla H.' });
   });
 
+  it('hears a typed phone on its own push channel, and a link message not at all', async () => {
+    const display = useCustomerDisplayStore();
+    display.start();
+    till.push(PAGE_PUSH_CHANNELS.link, {
+      kind: 'request',
+      id: 'l1',
+      request: { route: 'find', q: '0501234567' },
+      receivedAt,
+    });
+    await settle();
+    expect(till.callsTo('searchCustomers')).toEqual([]);
+    till.push(PAGE_PUSH_CHANNELS.customerEntry, { digits: '0501234567', receivedAt });
+    await settle();
+    await settle();
+    expect(till.callsTo('searchCustomers')[0]).toMatchObject({ phone: '+966501234567' });
+    display.stop();
+    till.push(PAGE_PUSH_CHANNELS.customerEntry, { digits: '0509990001', receivedAt });
+    await settle();
+    expect(till.callsTo('searchCustomers')).toHaveLength(1);
+  });
+
   it('a number nobody has opens Register with it, and the display says so', async () => {
     found = [];
     const display = useCustomerDisplayStore();
-    await display.receive({ kind: 'customer-entry', digits: '0509990001', receivedAt });
+    await display.receive({ digits: '0509990001', receivedAt });
     expect(useNavigationStore().screen.name).toBe('register');
     expect(useCustomersStore().draft.phone).toBe('+966 50 999 0001');
     expect(display.view).toEqual({ kind: 'not-found' });
@@ -69,7 +91,7 @@ describe('the customer display’s store', () => {
   it('does not interrupt a cashier in the middle of a form', async () => {
     const navigation = useNavigationStore();
     navigation.go({ name: 'register' });
-    await useCustomerDisplayStore().receive({ kind: 'customer-entry', digits: '0501234567', receivedAt });
+    await useCustomerDisplayStore().receive({ digits: '0501234567', receivedAt });
     expect(till.callsTo('searchCustomers')).toEqual([]);
     expect(navigation.screen.name).toBe('register');
   });

@@ -158,6 +158,14 @@ describe('links from the POS, in the page', () => {
     expect(useNavigationStore().screen.name).toBe('register');
   });
 
+  it('the shift report being read is not taken away by a link: the same rule as the customer display’s', () => {
+    const links = useLinksStore();
+    useNavigationStore().go({ name: 'report' });
+    links.receive(request({ route: 'customer', phone: '+966501234567' }));
+    expect(links.held).not.toBeNull();
+    expect(useNavigationStore().screen.name).toBe('report');
+  });
+
   it('a refused link is a quiet notice; Esc-style dismiss clears it', () => {
     const links = useLinksStore();
     links.receive({

@@ -43,6 +43,34 @@ describe('rewards store', () => {
     expect(rewards.canRedeem).toBe(false);
   });
 
+  it('a new reward forgets the last check and redeem whole: every reading is as on a fresh screen', async () => {
+    const fresh = { ...useRewardsStore().$state };
+    const readings = (store: ReturnType<typeof useRewardsStore>) => ({
+      reward: store.reward,
+      checkedFor: store.checkedFor,
+      offlineCheck: store.offlineCheck,
+      pendingHere: store.pendingHere,
+      claimedElsewhere: store.claimedElsewhere,
+      redemption: store.redemption,
+      queued: store.queued,
+      redeemError: store.redeemError,
+      refusedNote: store.refusedNote,
+      unavailableNote: store.unavailableNote,
+      splitTills: store.splitTills,
+      canRedeem: store.canRedeem,
+    });
+    const before = readings(useRewardsStore());
+    const rewards = await checked();
+    till.respond('redeemReward', () => ({ ok: true, status: 200, data: { reward: null, card: null } }));
+    expect(await rewards.redeem()).toBe(true);
+    expect(readings(rewards)).not.toEqual(before);
+    rewards.start();
+    expect(readings(rewards)).toEqual(before);
+    expect(rewards.checkOutcome).toEqual({ kind: 'none' });
+    expect(rewards.redeemOutcome).toEqual({ kind: 'none' });
+    expect(Object.keys(rewards.$state)).toEqual(Object.keys(fresh));
+  });
+
   it('asks for a phone when no customer is on screen, reading local numbers with the till’s country', async () => {
     const rewards = useRewardsStore();
     till.respond('checkReward', () => ({ ok: true, data: reward() }));

@@ -6,8 +6,6 @@ import { useManagerPinStore } from '../../../renderer/stores/manager-pin';
 import { card, customer, installFakeTill, reward, tillState, type FakeTill } from '../support/fake-till';
 import { useOfflineStore } from '../../../renderer/stores/offline';
 
-const flush = () => new Promise((done) => setTimeout(done, 0));
-
 describe('the shift report store', () => {
   let till: FakeTill;
 
@@ -78,8 +76,8 @@ describe('the shift report store', () => {
     }));
     const shift = useShiftReportStore();
     const csv = shift.exportCsv(String);
-    for (let tick = 0; tick < 5 && !useManagerPinStore().asking; tick++) await flush();
-    expect(useManagerPinStore().asking).toBe('exportJournal');
+    // The first read of the till's database opens it, its data key attached first.
+    await vi.waitFor(() => expect(useManagerPinStore().asking).toBe('exportJournal'));
     useManagerPinStore().cancel();
     expect(await csv).toBeNull();
     expect(till.callsTo('saveExport')).toEqual([
@@ -104,8 +102,8 @@ describe('the shift report store', () => {
       error: { kind: 'unauthorized', code: 'manager_pin_required', message: 'A manager must approve this.' },
     }));
     const saved = useShiftReportStore().savePdf();
-    for (let tick = 0; tick < 5 && !useManagerPinStore().asking; tick++) await flush();
-    expect(useManagerPinStore().asking).toBe('exportJournal');
+    // The first read of the till's database opens it, its data key attached first.
+    await vi.waitFor(() => expect(useManagerPinStore().asking).toBe('exportJournal'));
     useManagerPinStore().cancel();
     expect(await saved).toBe('cancelled');
     expect(print).not.toHaveBeenCalled();

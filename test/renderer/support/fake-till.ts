@@ -5,6 +5,8 @@ import {
   type Channel,
   type Customer,
   type Operation,
+  type PagePushChannel,
+  type PagePushes,
   type Reward,
   type TillApi,
   type TillOperations,
@@ -13,6 +15,7 @@ import {
 import { openOfflineDb } from '../../../renderer/offline/db/open';
 import { type OfflineDb } from '../../../renderer/offline/db/schema';
 import { setOfflineServiceOverrides } from '../../../renderer/stores/offline';
+import { dataKeyGrant } from '../offline/support/fixtures';
 
 let databases = 0;
 
@@ -28,6 +31,8 @@ export interface FakeTill {
   respond<K extends Operation>(operation: K, responder: Responder<K>): void;
   /** The offline database the stores were given (a test may close it to make the cache fail). */
   db: OfflineDb;
+  /** Pushes to the page as the main process does, on one of the page's push channels. */
+  push<C extends PagePushChannel>(channel: C, payload: PagePushes[C]): void;
 }
 
 /**
@@ -40,14 +45,22 @@ export function installFakeTill(): FakeTill {
   const byChannel = new Map<Channel, Operation>(
     (Object.entries(CHANNELS) as Array<[Operation, Channel]>).map(([operation, channel]) => [channel, operation]),
   );
-  const api = createTillApi(async (channel, payload) => {
-    const operation = byChannel.get(channel);
-    if (!operation) throw new Error(`unknown channel ${channel}`);
-    calls.push({ operation, payload });
-    const responder = responders.get(operation);
-    if (!responder) throw new Error(`the test did not script ${operation}`);
-    return responder(payload as never);
-  });
+  const listeners = new Set<{ channel: PagePushChannel; listener: (payload: unknown) => void }>();
+  const api = createTillApi(
+    async (channel, payload) => {
+      const operation = byChannel.get(channel);
+      if (!operation) throw new Error(`unknown channel ${channel}`);
+      calls.push({ operation, payload });
+      const responder = responders.get(operation);
+      if (!responder) throw new Error(`the test did not script ${operation}`);
+      return responder(payload as never);
+    },
+    (channel, listener) => {
+      const entry = { channel, listener };
+      listeners.add(entry);
+      return () => void listeners.delete(entry);
+    },
+  );
   Object.defineProperty(window, 'till', { value: api, configurable: true, writable: false });
   // Each test gets an empty offline cache and outbox of its own.
   const db = openOfflineDb(`store-test-${Date.now()}-${++databases}`);
@@ -65,18 +78,16 @@ export function installFakeTill(): FakeTill {
   responders.set('reportStorage', () => ({ ok: true, data: null }));
   responders.set('workCopy', () => ({ ok: true, data: { items: [], journal: [], journalTotal: 0, since: null } }));
   responders.set('displayAddress', () => ({ ok: true, data: { address: null } }));
-  // The till's data key, as the main process hands it over: 32 random bytes, kept, the same
-  // at every ask of this till.
-  const dataKey = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))));
-  const dataKeyMadeAt = new Date().toISOString();
-  responders.set('dataKey', () => ({
-    ok: true,
-    data: { state: 'ready', key: dataKey, createdAt: dataKeyMadeAt, protection: 'os', kept: true },
-  }));
+  // The till's data key, as the main process hands it over: the tests' fixed key, kept, the
+  // same at every ask of this till.
+  responders.set('dataKey', () => ({ ok: true, data: dataKeyGrant() }));
   return {
     api,
     db,
     calls,
+    push(channel, payload) {
+      for (const entry of listeners) if (entry.channel === channel) entry.listener(payload);
+    },
     callsTo: (operation) => calls.filter((call) => call.operation === operation).map((call) => call.payload),
     respond(operation, responder) {
       responders.set(operation, responder as unknown as Responder<Operation>);

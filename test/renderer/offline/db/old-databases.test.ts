@@ -2,7 +2,9 @@
  * Databases written by each earlier version's own code (old-databases/v<N>.json, made by
  * old-databases/make-fixtures.ts from the commits it names) open with today's code: every
  * migration since runs on what that version really stored, and afterwards the till finds,
- * lists and reads every customer and reward the old till held, and gives no pk twice.
+ * lists and reads every customer and reward the old till held, and gives no pk twice. Then
+ * the first start's sealing pass seals it all (sealing-pass.ts): nothing of it is left in
+ * clear, and the till still holds everything it held, nothing queued lost.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,10 +15,14 @@ import type { OfflineDb } from '../../../../renderer/offline/db/schema';
 import { nameWordsOf } from '../../../../common/fold';
 import { listingOf } from '../../../../renderer/offline/search/listings';
 import { phoneDigestOf } from '../../../../renderer/offline/search/phone-digests';
+import { phoneDigestOf as legacyDigestOf } from '../../../../renderer/offline/db/migrations/frozen/listings';
+import { runSealingPass } from '../../../../renderer/offline/sealing-pass';
+import { SEALED_FIELD, TABLE_SEALS } from '../../../../renderer/offline/db/table-seals';
+import { foundIn, phoneSpellings, rawRecords, rawText } from '../../../support/raw-records';
 import { linesOf, parseSearchLine } from '../../../../renderer/offline/search/search-chunks';
 import { restoreDatabase, type DatabaseSnapshot } from '../../../support/idb-snapshot';
 import { allCustomers, allListings } from '../../../support/offline-rows';
-import { dropDb } from '../support/fixtures';
+import { dropDb, withDataKey } from '../support/fixtures';
 import { Outbox } from '../../../../renderer/offline/outbox/outbox';
 import {
   OFFLINE_REGISTRATION,
@@ -39,7 +45,7 @@ async function openFixture(version: number): Promise<OfflineDb> {
   expect(fixture.version).toBe(version * 10);
   const name = `old-v${version}-${Math.random().toString(36).slice(2)}`;
   await restoreDatabase(name, fixture);
-  const db = openOfflineDb(name);
+  const db = withDataKey(openOfflineDb(name));
   opened.push(db);
   await db.open();
   return db;
@@ -60,9 +66,29 @@ async function expectEveryoneFound(cache: CustomerCache): Promise<void> {
   }
 }
 
-test('the fixtures cover every version before today', () => {
-  expect(MADE_BY.map((made) => made.version)).toEqual(Array.from({ length: LATEST - 1 }, (_, i) => i + 1));
+test("the fixtures cover every version, today's as the last till before sealing wrote it", () => {
+  expect(MADE_BY.map((made) => made.version)).toEqual(Array.from({ length: LATEST }, (_, i) => i + 1));
 });
+
+/** A cashier who never searches: the sealing pass runs unhindered. */
+const IDLE_RHYTHM = {
+  whenSearchesIdle: () => Promise.resolve(),
+  expectedSearchIn: () => null,
+  nextSearchEnd: () => Promise.resolve(),
+  typicalSearchPause: null,
+};
+
+/** What the fixtures hold that must never be read in clear from the database's records. */
+function personalNeedles(): string[] {
+  const customers = STORED_CUSTOMERS.filter((customer) => customer.name.length >= 6);
+  return [
+    ...customers.map((customer) => customer.name),
+    ...STORED_CUSTOMERS.flatMap((customer) => phoneSpellings(customer.phone)),
+    ...OLD_REWARDS.map((reward) => reward.code),
+    OFFLINE_REGISTRATION.name,
+    ...phoneSpellings('+966 50 999 0002'),
+  ];
+}
 
 for (const { version, commit } of MADE_BY) {
   test(`a database written by version ${version} (${commit}) opens at version ${LATEST} with all it held`, async () => {
@@ -87,7 +113,8 @@ for (const { version, commit } of MADE_BY) {
     const lines = (await db.searchChunks.toArray()).flatMap(linesOf).map(parseSearchLine);
     expect(lines).toEqual(rows.map((row) => ({ pk: row.pk, phoneE164: row.phoneE164, nameWords: row.nameWords })));
     expect(await allListings(db)).toEqual(rows.map(listingOf));
-    expect(await db.phoneDigests.toArray()).toEqual((await db.searchChunks.toArray()).map(phoneDigestOf));
+    // Written before sealing: the unkeyed digests of then, until the pass makes them keyed.
+    expect(await db.phoneDigests.toArray()).toEqual((await db.searchChunks.toArray()).map(legacyDigestOf));
 
     const cache = new CustomerCache(db, { defaultCountry: () => 'SA' });
     const first = await cache.getCustomer(OLD_CUSTOMERS[0]!.id);
@@ -113,6 +140,33 @@ for (const { version, commit } of MADE_BY) {
     expect((await cache.search('فاطمه الزهراء')).customers.map((row) => row.name)).toEqual(['فاطمة الزهراء']);
     expect((await cache.search('مصطفي كمال')).customers.map((row) => row.name)).toEqual(['مصطفى كمال']);
     expect((await cache.search('0509990002')).customers.map((row) => row.id)).toEqual(['local-old-till']);
+
+    // Everything the old till wrote is in clear until the first start's pass seals it.
+    expect(foundIn(await rawText(db.name), personalNeedles())).not.toEqual([]);
+    const pass = await runSealingPass({ db, rhythm: IDLE_RHYTHM, firstPerTransaction: 7, maxPerTransaction: 7 });
+    expect(pass).toMatchObject({ done: true, table: null });
+    expect(pass.sealed).toBeGreaterThan(0);
+    const raw = await rawRecords(db.name);
+    for (const [table, records] of raw) {
+      if (TABLE_SEALS[table]) expect(records.every(({ value }) => SEALED_FIELD in (value as object))).toBe(true);
+    }
+    expect(raw.get('phoneDigests')!.every(({ value }) => (value as { keyed?: true }).keyed === true)).toBe(true);
+    expect(raw.get('rewards')!.every(({ key }) => key instanceof ArrayBuffer)).toBe(true);
+    expect(foundIn(await rawText(db.name), personalNeedles())).toEqual([]);
+    expect(await db.phoneDigests.toArray()).toEqual(
+      (await db.searchChunks.toArray()).map((chunk) => phoneDigestOf(db, chunk)),
+    );
+
+    // And it still holds all it held: the customers, the rewards, what is queued and its marks.
+    expect(await allCustomers(db)).toEqual(rows);
+    expect(await allListings(db)).toEqual(rows.map(listingOf));
+    const sealedItems = await new Outbox(db, cache).items();
+    expect(sealedItems).toEqual(items);
+    const sealedFirst = await cache.getCustomer(OLD_CUSTOMERS[0]!.id);
+    expect(sealedFirst?.rewards).toEqual(first?.rewards);
+    expect(sealedFirst?.rewards.find((row) => row.code === QUEUED_CODE)?.pendingOutboxSeq).toBe(redemption.seq);
+    expect((await db.rewards.get(QUEUED_CODE))?.pendingOutboxSeq).toBe(redemption.seq);
+    await expectEveryoneFound(new CustomerCache(db, { defaultCountry: () => 'SA' }));
 
     // A customer stored now gets a pk no old customer had.
     const [added] = await cache.putCustomers([

@@ -17,7 +17,7 @@ import { openOfflineDb } from '../../../../renderer/offline/db/open';
 import { CustomerCache } from '../../../../renderer/offline/cache/customer-cache';
 import { Outbox } from '../../../../renderer/offline/outbox/outbox';
 import { APP_SENDER, configureService, createCoreFixture, type CoreFixture } from '../../../support/app-core-fixture';
-import { createFakeLocks } from '../support/fixtures';
+import { createFakeLocks, withDataKey } from '../support/fixtures';
 
 const { layla, omar } = DEMO_FIXTURES;
 const SETTINGS: Pick<Settings, 'defaultCountry' | 'branchId' | 'allowOfflineRedemption'> = {
@@ -140,7 +140,7 @@ test('made by the service during an attempt whose answer was lost, then the page
 
 test('what the copy lacks is handed to it; an item that left the outbox, or was withdrawn, is not put back', async () => {
   // Queued by a version before the copy: the page has it, the main process never heard of it.
-  const before = openOfflineDb(dbName);
+  const before = withDataKey(openOfflineDb(dbName), api);
   const cache = new CustomerCache(before, { defaultCountry: () => 'SA' });
   const full = await api.getCustomer({ id: layla.id });
   if (!full.ok) throw new Error(full.error.message);
@@ -158,7 +158,7 @@ test('what the copy lacks is handed to it; an item that left the outbox, or was 
   // The item leaves the outbox while the copy cannot hear of it (a database no copy is
   // attached to, as a page that went away before it could send); the next opening tells it.
   till.close();
-  const direct = openOfflineDb(dbName);
+  const direct = withDataKey(openOfflineDb(dbName), api);
   const [item] = await direct.outbox.toArray();
   await direct.outbox.update(item!.seq!, { state: 'failed' });
   await new Outbox(direct, new CustomerCache(direct, { defaultCountry: () => 'SA' })).acknowledge(item!.seq!);

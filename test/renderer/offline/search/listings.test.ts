@@ -24,7 +24,7 @@ import { phoneDigestOf } from '../../../../renderer/offline/search/phone-digests
 import { StoredIds } from '../../../../renderer/offline/customers/stored-ids';
 import { allCustomers, allListings } from '../../../support/offline-rows';
 import { personName } from '../support/arbitraries';
-import { customer, dropDb, freshDb } from '../support/fixtures';
+import { customer, dropDb, freshDb, withDataKey } from '../support/fixtures';
 
 const cleanup: OfflineDb[] = [];
 afterEach(async () => {
@@ -214,7 +214,7 @@ describe('listings in memory', () => {
     );
     stored.close();
     // The till after a restart: a new connection, which counts its reads of the listings.
-    const db = openOfflineDb(stored.name);
+    const db = withDataKey(openOfflineDb(stored.name));
     cleanup.push(db);
     let listingReads = 0;
     db.use({
@@ -393,7 +393,9 @@ test('whatever the till writes and however, the listings, the search index and t
         const stored = await allListings(db);
         expect(stored).toEqual(records.map(listingOf));
         // The search chunks' phone digests too, which the same writes keep (phone-digests.ts).
-        expect(await db.phoneDigests.toArray()).toEqual((await db.searchChunks.toArray()).map(phoneDigestOf));
+        expect(await db.phoneDigests.toArray()).toEqual(
+          (await db.searchChunks.toArray()).map((chunk) => phoneDigestOf(db, chunk)),
+        );
         const counter = (await db.meta.get('nextCustomerPk'))?.value as number | undefined;
         const inMemory = Array.from({ length: counter ?? 1 }, (_, pk) => cache.listings.get(pk)).filter(
           (row): row is CustomerListing => row !== undefined,

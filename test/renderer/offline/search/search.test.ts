@@ -196,7 +196,7 @@ for (const mode of ['memory', 'index', 'fallback'] as const) {
             nameWords: ['filler'],
           })),
         );
-        await db.phoneDigests.bulkPut((await db.searchChunks.toArray()).map(phoneDigestOf));
+        await db.phoneDigests.bulkPut((await db.searchChunks.toArray()).map((chunk) => phoneDigestOf(db, chunk)));
         await db.meta.put({ key: 'nextCustomerPk', value: 300 * 1_024 + 5 });
         const [last] = await cache.putCustomers([customer('c-last', 'Nora Berg', '+47 412 34 567')]);
         expect(last!.pk).toBe(300 * 1_024 + 5);

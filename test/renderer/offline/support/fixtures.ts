@@ -1,16 +1,40 @@
 /** Small builders and fakes for the offline-core tests. */
 import { Dexie, type DBCore, type DBCoreTable } from 'dexie';
 import type { Customer, Reward } from '../../../../common/contract';
+import type { DataKeyGrant, TillApi } from '../../../../common/contract';
+import { keyAtEveryOpen } from '../../../../renderer/offline/db/key-at-open';
 import { openOfflineDb } from '../../../../renderer/offline/db/open';
 import { type OfflineDb } from '../../../../renderer/offline/db/schema';
 import type { LockManagerLike } from '../../../../renderer/offline/outbox/replayer';
 
 let serial = 0;
 
-/** A fresh, uniquely named database: tests never see each other's rows. */
+/** The tests' data key: 32 fixed bytes (base64), as the main process hands a till's over. */
+export const TEST_DATA_KEY = btoa(String.fromCharCode(...Array.from({ length: 32 }, (_, i) => (i * 37 + 11) & 0xff)));
+
+/** A grant of `key` as the bridge answers `dataKey`. */
+export function dataKeyGrant(key = TEST_DATA_KEY, state: 'ready' | 'lost' = 'ready'): DataKeyGrant {
+  const parts = { key, createdAt: '2026-11-28T00:00:00.000Z', protection: 'os' as const, kept: true };
+  return state === 'ready'
+    ? { state, ...parts }
+    : { state, reason: 'unreadable', lostAt: '2026-11-28T00:00:00.000Z', ...parts };
+}
+
+/** What answers the page's ask for the data key: the tests' fixed key unless told otherwise. */
+export function dataKeyApi(key = TEST_DATA_KEY, state: 'ready' | 'lost' = 'ready'): Pick<TillApi, 'dataKey'> {
+  return { dataKey: () => Promise.resolve({ ok: true, data: dataKeyGrant(key, state) }) };
+}
+
+/** `db`, its data key attached at every opening as the app does (db/key-at-open.ts), from `api`. */
+export function withDataKey(db: OfflineDb, api: Pick<TillApi, 'dataKey'> = dataKeyApi()): OfflineDb {
+  keyAtEveryOpen(db, { api });
+  return db;
+}
+
+/** A fresh, uniquely named database, sealed under the tests' data key: tests never see each other's rows. */
 export function freshDb(): OfflineDb {
   serial += 1;
-  return openOfflineDb(`offline-test-${serial}-${Math.random().toString(36).slice(2)}`);
+  return withDataKey(openOfflineDb(`offline-test-${serial}-${Math.random().toString(36).slice(2)}`));
 }
 
 export async function dropDb(db: OfflineDb): Promise<void> {
