@@ -19,8 +19,8 @@ import { followPolicy } from '../policy/policy-follower';
 import { createActivityBoard } from '../updates/till-activity';
 import { activityOperations } from '../updates/activity-operations';
 import { customerDisplay } from '../display/display-operations';
-import { openWorkCopy, WORK_COPY_FILE } from '../work-copy/work-copy';
-import { workCopyOperations } from '../work-copy/work-copy-operations';
+import { forgetOperations } from '../work-copy/forget-operations';
+import { openTillWork } from '../work-copy/till-work-copy';
 import { guardedHandlers } from './guarded-handlers';
 import { createManagerApproval } from './manager-approval';
 import { openManagerPinGuard } from './manager-pin-guard';
@@ -69,9 +69,16 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   const activity = createActivityBoard();
   const { vault, dataKey } = await openTillKeys({ folder: userDataDir, cipher, log });
   const demo = await openDemoMode({ dir: join(userDataDir, 'demo'), log });
-  // What the till has promised (its queue, its journal), kept beside the page's own database.
-  const workCopy = await openWorkCopy({ file: join(userDataDir, WORK_COPY_FILE), log });
-  const kept = workCopyOperations({ copy: workCopy, log, wording: () => wording() });
+  // What the till has promised (its queue, its journal), kept beside the page's own database,
+  // sealed under the data key and its journal's details kept to their days.
+  const work = await openTillWork({
+    folder: userDataDir,
+    dataKey,
+    log,
+    settings,
+    wording: () => wording(),
+  });
+  const workCopy = work.copy;
   const pinGuard = await openManagerPinGuard({ ...options, policy: policy.reading, log });
   secrets = () => [vault.key(), demo.running()?.apiKey, ...dataKey.secrets()].filter((s): s is string => !!s);
 
@@ -89,7 +96,17 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     const { language, arabicDigits } = settings.get();
     return { language: resolveLanguage(language, systemLanguages()), digits: arabicDigits };
   };
-  const state = tillStateOf({ settings, vault, dataKey, pinGuard, mode, systemLanguages, wording, policy });
+  const state = tillStateOf({
+    settings,
+    vault,
+    dataKey,
+    pinGuard,
+    mode,
+    systemLanguages,
+    wording,
+    policy,
+    forgotten: work.forgetting.last,
+  });
   const approval = createManagerApproval({
     guard: pinGuard,
     log,
@@ -155,7 +172,17 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
         branchId: () => settings.get().branchId,
         knownBaseUrl: () => demo.running()?.baseUrl ?? settings.get().baseUrl,
       }),
-      ...storageOperations({ settings, vault, dataKey, approval, state, configured, changed: followShop, wording }),
+      ...storageOperations({
+        settings,
+        vault,
+        dataKey,
+        approval,
+        switching: work.forgetting,
+        state,
+        configured,
+        changed: followShop,
+        wording,
+      }),
       ...demoOperations({ demo, settings, mode, refusal: approval.refusal, state, changed: followShop, log, wording }),
       ...linking.operations,
       ...display.operations,
@@ -171,7 +198,8 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
         wording,
       }),
       ...activityOperations({ activity, now: options.now ?? Date.now, policyRevision: policy.revision, wording }),
-      ...kept.operations,
+      ...work.operations,
+      ...forgetOperations({ forgetting: work.forgetting, refusal: approval.refusal, state, wording }),
     },
     { appOrigin: options.appOrigin, log, wording, secrets: () => secrets() },
   );
@@ -192,6 +220,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       policy.stop();
       await stopShop();
       await demo.shutdown();
+      work.stop();
       await workCopy.close();
     },
   };

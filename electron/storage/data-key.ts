@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { hkdfSync, randomBytes } from 'node:crypto';
 import { readdir, rename, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { DataKeyGrant, DataKeyLoss, DataKeyStatus, KeyProtection } from '../../common/contract';
@@ -38,6 +38,12 @@ export interface DataKey {
   status(): DataKeyStatus;
   /** The key as text in every spelling a log line could carry it: the redacting logger removes them. */
   secrets(): string[];
+  /**
+   * A key of its own for one use of the main process (`work copy v1`): HKDF-SHA256 of the data
+   * key, so the data key's bytes never leave this module and no two uses share a key. Follows
+   * the data key: after `forget`, the new key's.
+   */
+  subkey(purpose: string): Buffer;
   /** Destroys the key (its sealed file, and any kept aside) and makes a new one. */
   forget(): Promise<void>;
 }
@@ -58,6 +64,8 @@ interface Held {
   kept: boolean;
   /** The key's spellings no log line may carry, made once. */
   spellings: string[];
+  /** The subkeys derived so far, by purpose. */
+  subkeys: Map<string, Buffer>;
 }
 
 /**
@@ -190,8 +198,19 @@ export async function openDataKey(options: DataKeyOptions): Promise<DataKey> {
       };
       return loss ? { state: 'lost', ...loss, ...parts } : { state: 'ready', ...parts };
     },
-    status: () => ({ state: loss ? 'lost' : 'ready', protection, kept: current.kept }),
+    status: () =>
+      loss
+        ? { state: 'lost', loss, protection, kept: current.kept }
+        : { state: 'ready', protection, kept: current.kept },
     secrets: () => current.spellings,
+    subkey(purpose) {
+      let derived = current.subkeys.get(purpose);
+      if (!derived) {
+        derived = Buffer.from(hkdfSync('sha256', current.key, Buffer.alloc(0), `loyalty-till ${purpose}`, KEY_BYTES));
+        current.subkeys.set(purpose, derived);
+      }
+      return derived;
+    },
     async forget() {
       const names = await readdir(folder).catch(() => [] as string[]);
       for (const name of names) {
@@ -200,6 +219,7 @@ export async function openDataKey(options: DataKeyOptions): Promise<DataKey> {
       }
       await syncFolder(folder);
       current.key.fill(0);
+      for (const derived of current.subkeys.values()) derived.fill(0);
       protection = await cipher.protection();
       current = await makeKey();
       loss = null;
@@ -214,6 +234,7 @@ function held(key: Buffer, createdAt: string, kept: boolean): Held {
     createdAt,
     kept,
     spellings: [key.toString('base64'), key.toString('base64url'), key.toString('hex')],
+    subkeys: new Map(),
   };
 }
 

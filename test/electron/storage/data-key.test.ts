@@ -123,7 +123,12 @@ describe('the data key', () => {
     expect(fixture.log.text()).toMatch(/data key could not be opened \(unreadable/);
     // Settings learns the loss too, never the key.
     const state = await fixture.call('getState');
-    expect(state.ok && state.data.dataKey).toEqual({ state: 'lost', protection: 'os', kept: true });
+    expect(state.ok && state.data.dataKey).toEqual({
+      state: 'lost',
+      loss: { reason: 'unreadable', lostAt: expect.any(String) },
+      protection: 'os',
+      kept: true,
+    });
 
     // Lost for that start only: the next one opens the new key.
     await fixture.restart();

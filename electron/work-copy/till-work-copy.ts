@@ -1,0 +1,85 @@
+import { join } from 'node:path';
+import type { Settings } from '../../common/contract';
+import { detailsCutoff } from '../../common/journal-retention';
+import { describeError, type Logger } from '../log/log';
+import type { Wording } from '../messages';
+import type { DataKey } from '../storage/data-key';
+import { tillForgetting, type TillForgetting } from './forgetting';
+import { sealedLines } from './sealed-lines';
+import { openWorkCopy, WORK_COPY_FILE, type WorkCopyStore } from './work-copy';
+import { workCopyOperations } from './work-copy-operations';
+
+/** The work copy's subkey of the data key (data-key.ts `subkey`). */
+const PURPOSE = 'work copy v1';
+/** The journal's details are looked at this often, besides at start. */
+const RETENTION_EVERY_MS = 24 * 60 * 60 * 1000;
+
+export interface TillWorkCopyOptions {
+  /** The user-data folder. */
+  folder: string;
+  dataKey: Pick<DataKey, 'subkey'>;
+  log: Logger;
+  /** The setting `journalPersonalDays` as it stands now. */
+  personalDays: () => number;
+  now?: () => Date;
+  /** How often the journal's details are looked at (a day; tests shorten it). */
+  retentionEveryMs?: number;
+}
+
+/**
+ * The till's work copy as the app opens it: in `work-copy.jsonl` of the user-data folder, each
+ * line sealed under the data key's subkey for it (sealed-lines.ts), and its journal's details
+ * removed after `journalPersonalDays`, at start and once a day, whatever the page does (the page
+ * strips its own copy by the same rule, common/journal-retention.ts). `stop` ends the days' timer.
+ */
+export async function openTillWorkCopy(
+  options: TillWorkCopyOptions,
+): Promise<{ copy: WorkCopyStore; retention: () => Promise<number>; stop: () => void }> {
+  const { dataKey, log } = options;
+  const now = options.now ?? (() => new Date());
+  const copy = await openWorkCopy({
+    file: join(options.folder, WORK_COPY_FILE),
+    log,
+    now,
+    codec: sealedLines({ key: () => dataKey.subkey(PURPOSE), fileName: WORK_COPY_FILE }),
+  });
+  const retention = async (): Promise<number> => {
+    const at = now();
+    const afterDays = options.personalDays();
+    try {
+      return await copy.removeDetails(detailsCutoff(at, afterDays), { at: at.toISOString(), afterDays });
+    } catch (error) {
+      log.error(`The journal's old details could not be removed from the work copy: ${describeError(error)}`);
+      return 0;
+    }
+  };
+  await retention();
+  const timer = setInterval(() => void retention(), options.retentionEveryMs ?? RETENTION_EVERY_MS);
+  timer.unref?.();
+  return { copy, retention, stop: () => clearInterval(timer) };
+}
+
+/**
+ * What the composition root takes of the work copy: the copy sealed and kept to its days, its
+ * bridge operations (`keepWork`, `workCopy`, `reportStorage`), and forgetting the till's data.
+ */
+export async function openTillWork(
+  options: Omit<TillWorkCopyOptions, 'personalDays'> & {
+    dataKey: Pick<DataKey, 'subkey' | 'forget'>;
+    settings: { get(): Pick<Settings, 'journalPersonalDays'> };
+    wording: () => Wording;
+  },
+) {
+  const { copy, stop } = await openTillWorkCopy({
+    ...options,
+    personalDays: () => options.settings.get().journalPersonalDays,
+  });
+  const kept = workCopyOperations({ copy, log: options.log, wording: options.wording });
+  const forgetting: TillForgetting = tillForgetting({
+    copy,
+    dataKey: options.dataKey,
+    log: options.log,
+    wording: options.wording,
+  });
+  return { copy, operations: kept.operations, storage: kept.storage, forgetting, stop };
+}
