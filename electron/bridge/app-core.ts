@@ -69,16 +69,8 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   const activity = createActivityBoard();
   const { vault, dataKey } = await openTillKeys({ folder: userDataDir, cipher, log });
   const demo = await openDemoMode({ dir: join(userDataDir, 'demo'), log });
-  // What the till has promised (its queue, its journal), kept beside the page's own database,
-  // sealed under the data key and its journal's details kept to their days.
-  const work = await openTillWork({
-    folder: userDataDir,
-    dataKey,
-    log,
-    settings,
-    wording: () => wording(),
-  });
-  const workCopy = work.copy;
+  const work = await openTillWork({ folder: userDataDir, dataKey, log, settings, wording: () => wording() });
+  const { copy: workCopy, forgetting } = work;
   const pinGuard = await openManagerPinGuard({ ...options, policy: policy.reading, log });
   secrets = () => [vault.key(), demo.running()?.apiKey, ...dataKey.secrets()].filter((s): s is string => !!s);
 
@@ -96,17 +88,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     const { language, arabicDigits } = settings.get();
     return { language: resolveLanguage(language, systemLanguages()), digits: arabicDigits };
   };
-  const state = tillStateOf({
-    settings,
-    vault,
-    dataKey,
-    pinGuard,
-    mode,
-    systemLanguages,
-    wording,
-    policy,
-    forgotten: work.forgetting.last,
-  });
+  const state = tillStateOf({ settings, vault, dataKey, pinGuard, mode, systemLanguages, wording, policy, forgetting });
   const approval = createManagerApproval({
     guard: pinGuard,
     log,
@@ -126,7 +108,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   // The shop ledger follows the settings (shop-config.ts), and so whatever the policy locks.
   const {
     shop,
-    follow: followShop,
+    follow: changed,
     reports,
     stop: stopShop,
   } = followShopSettings({
@@ -138,7 +120,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     log,
   });
   // A policy that changes the service, the branch or the ledger applies without a restart.
-  policy.onChange(followShop);
+  policy.onChange(changed);
 
   const linking = linkOperations({
     inbox: {
@@ -172,18 +154,8 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
         branchId: () => settings.get().branchId,
         knownBaseUrl: () => demo.running()?.baseUrl ?? settings.get().baseUrl,
       }),
-      ...storageOperations({
-        settings,
-        vault,
-        dataKey,
-        approval,
-        switching: work.forgetting,
-        state,
-        configured,
-        changed: followShop,
-        wording,
-      }),
-      ...demoOperations({ demo, settings, mode, refusal: approval.refusal, state, changed: followShop, log, wording }),
+      ...storageOperations({ settings, vault, dataKey, approval, forgetting, state, configured, changed, wording }),
+      ...demoOperations({ demo, settings, mode, refusal: approval.refusal, state, changed, log, wording }),
       ...linking.operations,
       ...display.operations,
       ...managerOperations({ approval, wording }),
@@ -199,7 +171,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       }),
       ...activityOperations({ activity, now: options.now ?? Date.now, policyRevision: policy.revision, wording }),
       ...work.operations,
-      ...forgetOperations({ forgetting: work.forgetting, refusal: approval.refusal, state, wording }),
+      ...forgetOperations({ forgetting, refusal: approval.refusal, state, wording }),
     },
     { appOrigin: options.appOrigin, log, wording, secrets: () => secrets() },
   );
@@ -220,8 +192,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       policy.stop();
       await stopShop();
       await demo.shutdown();
-      work.stop();
-      await workCopy.close();
+      await work.close();
     },
   };
 }

@@ -22,8 +22,8 @@ export interface TillStateNeeds {
   systemLanguages: () => string[];
   policy: Pick<PolicyFollower, 'reading' | 'revision'>;
   wording: () => Wording;
-  /** The till's data forgotten this run; null when it was not. */
-  forgotten: () => TillForgotten | null;
+  /** The till's data forgotten this run (`last`: null when it was not). */
+  forgetting: { last(): TillForgotten | null };
 }
 
 export function tillStateOf(needs: TillStateNeeds): () => TillState {
@@ -45,7 +45,7 @@ export function tillStateOf(needs: TillStateNeeds): () => TillState {
     pinSet: pinGuard.isSet(),
     pinManaged: pinGuard.isManaged(),
     ...(() => {
-      const forgotten = needs.forgotten();
+      const forgotten = needs.forgetting.last();
       return forgotten ? { forgotten } : {};
     })(),
   });

@@ -29,7 +29,7 @@ export interface StorageNeeds {
     forKeyRemoval(): Failure | null;
   };
   /** Forgetting the till's data when it switches to another service, programme or key. */
-  switching: {
+  forgetting: {
     /** Refused while items wait in the outbox, unless the manager confirmed losing them. */
     refusal(): Failure | null;
     forget(why: 'switch'): Promise<unknown>;
@@ -45,7 +45,7 @@ export interface StorageNeeds {
 export function storageOperations(
   needs: StorageNeeds,
 ): OperationTable<'getState' | 'updateSettings' | 'setApiKey' | 'clearApiKey' | 'dataKey'> {
-  const { settings, vault, approval, state, wording, switching } = needs;
+  const { settings, vault, approval, state, wording, forgetting: switching } = needs;
   const op = operationMaker(wording);
   return {
     getState: op(payloads.noPayload, async () => ({ ok: true, data: state() })),

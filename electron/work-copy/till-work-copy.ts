@@ -81,5 +81,9 @@ export async function openTillWork(
     log: options.log,
     wording: options.wording,
   });
-  return { copy, operations: kept.operations, storage: kept.storage, forgetting, stop };
+  const close = async (): Promise<void> => {
+    stop();
+    await copy.close();
+  };
+  return { copy, operations: kept.operations, storage: kept.storage, forgetting, close };
 }
