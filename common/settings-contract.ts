@@ -5,7 +5,7 @@
  */
 
 import type { BridgeError } from './bridge-results';
-import type { DataKeyLoss } from './data-key-contract';
+import type { DataKeyLoss, KeyProtection } from './data-key-contract';
 import type { TillForgotten } from './work-copy-contract';
 import type { ArabicDigits, InterfaceLanguage, Theme } from './settings-choices';
 
@@ -100,13 +100,6 @@ export interface CacheRefreshSchedule {
 }
 
 export type SettingsPatch = Partial<Settings>;
-
-/** How the stored key is protected at rest. */
-export type KeyProtection =
-  | 'os' // safeStorage with a real OS keychain / DPAPI / libsecret / kwallet
-  | 'basic_text' // Linux fallback: obfuscated with a hard-coded password, not protected
-  | 'key_file' // the browser shell: AES-256-GCM with a key file in the user-data folder, not the OS's store
-  | 'unavailable'; // no encryption at all: the key is not stored
 
 export interface KeyStatus {
   set: boolean;

@@ -5,12 +5,22 @@ import { describeError, type Logger } from '../log/log';
 import type { Wording } from '../messages';
 import type { DataKey } from '../storage/data-key';
 import { tillForgetting, type TillForgetting } from './forgetting';
+import type { LineCodec } from './line-codec';
 import { sealedLines } from './sealed-lines';
 import { openWorkCopy, WORK_COPY_FILE, type WorkCopyStore } from './work-copy';
 import { workCopyOperations } from './work-copy-operations';
 
 /** The work copy's subkey of the data key (data-key.ts `subkey`). */
 const PURPOSE = 'work copy v1';
+
+/**
+ * The codec `work-copy.jsonl` is written with: each line sealed under the data key's subkey for
+ * it. Another process that reads the file (the health check, `readWorkCopyFile`) opens it with
+ * this, given the data key.
+ */
+export function workCopyCodec(dataKey: Pick<DataKey, 'subkey'>): LineCodec {
+  return sealedLines({ key: () => dataKey.subkey(PURPOSE), fileName: WORK_COPY_FILE });
+}
 /** The journal's details are looked at this often, besides at start. */
 const RETENTION_EVERY_MS = 24 * 60 * 60 * 1000;
 
@@ -41,7 +51,7 @@ export async function openTillWorkCopy(
     file: join(options.folder, WORK_COPY_FILE),
     log,
     now,
-    codec: sealedLines({ key: () => dataKey.subkey(PURPOSE), fileName: WORK_COPY_FILE }),
+    codec: workCopyCodec(dataKey),
   });
   const retention = async (): Promise<number> => {
     const at = now();
