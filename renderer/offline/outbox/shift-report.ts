@@ -164,7 +164,7 @@ export function buildShiftReport(input: {
     const stripped = detailsWereRemoved(entry);
     if (stripped) {
       removed.entries += 1;
-      const afterDays = (entry as { detailsRemoved?: { afterDays?: number } }).detailsRemoved?.afterDays ?? 0;
+      const afterDays = entry.detailsRemoved?.afterDays ?? 0;
       removed.afterDays = Math.max(removed.afterDays, afterDays);
     }
     const state = entryState(entry);
