@@ -164,13 +164,15 @@ const OFFLINE_FACADE = 'offline/index.ts';
 const RENDERER_ROWS = {
   'main.ts': ['App.vue', 'styles.css', 'views', 'components', 'stores', 'lib', 'i18n'],
   'App.vue': ['views', 'components', 'stores', 'lib', 'i18n'],
-  views: ['components', 'stores', 'lib', 'i18n', OFFLINE_FACADE],
-  components: ['stores', 'lib', 'i18n', OFFLINE_FACADE],
-  stores: ['lib', 'i18n', OFFLINE_FACADE],
+  views: ['components', 'stores', 'lib', 'i18n', 'vocabulary', OFFLINE_FACADE],
+  components: ['stores', 'lib', 'i18n', 'vocabulary', OFFLINE_FACADE],
+  stores: ['lib', 'i18n', 'vocabulary', OFFLINE_FACADE],
   // The customer display's own page: a second entry, with none of the till's stores or views.
   display: ['styles.css', 'lib', 'i18n'],
-  lib: ['i18n'],
+  lib: ['i18n', 'vocabulary'],
   i18n: [],
+  // The codes the offline core produces and the words read (verdicts, reasons, notes): types only.
+  vocabulary: [],
   'env.d.ts': [],
   'shims-vue.d.ts': [],
   'styles.css': [],
@@ -181,10 +183,13 @@ const under = (prefix, rows) =>
   Object.fromEntries(
     Object.entries(rows).map(([room, allowed]) => [`${prefix}/${room}`, allowed.map((to) => `${prefix}/${to}`)]),
   );
+/** Every room of the offline core may also import the shared vocabulary, which imports nothing. */
+const withVocabulary = (rows) =>
+  Object.fromEntries(Object.entries(rows).map(([room, allowed]) => [room, [...allowed, 'renderer/vocabulary']]));
 export const LAYER_ROWS = {
   ...under('electron', ELECTRON_ROWS),
   ...under('renderer', RENDERER_ROWS),
-  ...under('renderer/offline', OFFLINE_ROWS),
+  ...withVocabulary(under('renderer/offline', OFFLINE_ROWS)),
 };
 
 /** The browser shell runs where Electron cannot: importing it there would fail on those very machines. */

@@ -21,6 +21,7 @@ import { activityOperations } from '../updates/activity-operations';
 import { customerDisplay } from '../display/display-operations';
 import { forgetOperations } from '../work-copy/forget-operations';
 import { openTillWork } from '../work-copy/till-work-copy';
+import { joinOperations } from '../validation/bridge-operation';
 import { guardedHandlers } from './guarded-handlers';
 import { createManagerApproval } from './manager-approval';
 import { openManagerPinGuard } from './manager-pin-guard';
@@ -40,11 +41,11 @@ export type { BridgeHandler, BridgeHandlers, BridgeSender } from './guarded-hand
  * API client behind one table of bridge handlers. `main.ts` registers the table with
  * `ipcMain.handle`; tests and the end-to-end harness call it directly.
  *
- * This is the composition root only: it opens what the till keeps, wires the subsystems
- * together, and joins the operations each subsystem exports (its `*-operations.ts`) into the
- * one table. A new operation goes in its subsystem's table, not here. Every handler checks
- * the sender, validates its payload, and answers with data: it never throws, and no answer
- * contains the API key (guarded-handlers.ts).
+ * The composition root only: it opens what the till keeps, wires the subsystems together, and
+ * joins each subsystem's operations (its `*-operations.ts`) into one table (`joinOperations`,
+ * which throws on a name defined twice). A new operation goes in its subsystem. Every handler
+ * checks the sender, validates its payload, answers with data, never throws, and no answer
+ * carries the API key (guarded-handlers.ts).
  */
 export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   const { userDataDir, cipher } = options;
@@ -106,12 +107,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   });
 
   // The shop ledger follows the settings (shop-config.ts), and so whatever the policy locks.
-  const {
-    shop,
-    follow: changed,
-    reports,
-    stop: stopShop,
-  } = followShopSettings({
+  const shopLedger = followShopSettings({
     config: () => shopConfigOf(settings.get(), vault.key(), mode()),
     hosts: options.shopLedgerHosts ?? DEFAULT_SHOP_LEDGER_HOSTS,
     folder: userDataDir,
@@ -120,6 +116,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     log,
   });
   // A policy that changes the service, the branch or the ledger applies without a restart.
+  const changed = shopLedger.follow;
   policy.onChange(changed);
 
   const linking = linkOperations({
@@ -145,8 +142,8 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
 
   const display = customerDisplay({ log, wording, page: linking.page, shell: options });
   const handlers = guardedHandlers(
-    {
-      ...serviceOperations({
+    joinOperations(
+      serviceOperations({
         connection,
         wording,
         mode,
@@ -154,25 +151,25 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
         branchId: () => settings.get().branchId,
         knownBaseUrl: () => demo.running()?.baseUrl ?? settings.get().baseUrl,
       }),
-      ...storageOperations({ settings, vault, dataKey, approval, forgetting, state, configured, changed, wording }),
-      ...demoOperations({ demo, settings, mode, refusal: approval.refusal, state, changed, log, wording }),
-      ...linking.operations,
-      ...display.operations,
-      ...managerOperations({ approval, wording }),
-      ...reportOperations({ refusal: () => approval.refusal('exportJournal'), shell: options, log, wording }),
-      ...shopOperations({
-        running: () => shop.running(),
+      storageOperations({ settings, vault, dataKey, approval, forgetting, state, configured, changed, wording }),
+      demoOperations({ demo, settings, mode, refusal: approval.refusal, state, changed, log, wording }),
+      linking.operations,
+      display.operations,
+      managerOperations({ approval, wording }),
+      reportOperations({ refusal: () => approval.refusal('exportJournal'), shell: options, log, wording }),
+      shopOperations({
+        running: () => shopLedger.shop.running(),
         checkWaitMs: options.shopCheckWaitMs,
-        relay: reports,
+        relay: shopLedger.reports,
         refusal: approval.refusal,
         errorKind,
         log,
         wording,
       }),
-      ...activityOperations({ activity, now: options.now ?? Date.now, policyRevision: policy.revision, wording }),
-      ...work.operations,
-      ...forgetOperations({ forgetting, refusal: approval.refusal, state, wording }),
-    },
+      activityOperations({ activity, now: options.now ?? Date.now, policyRevision: policy.revision, wording }),
+      work.operations,
+      forgetOperations({ forgetting, refusal: approval.refusal, state, wording }),
+    ),
     { appOrigin: options.appOrigin, log, wording, secrets: () => secrets() },
   );
 
@@ -185,12 +182,12 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     workCopy,
     activity,
     callbackDeliveries: linking.deliveries,
-    shopLedgerSettled: () => shop.settled(),
+    shopLedgerSettled: () => shopLedger.shop.settled(),
     policy: policy.reading,
     reloadPolicy: policy.reload,
     async dispose() {
       policy.stop();
-      await stopShop();
+      await shopLedger.stop();
       await demo.shutdown();
       await work.close();
     },

@@ -4,7 +4,7 @@
  * in the interface's language; the service's words stay.
  */
 import type { z } from 'zod';
-import type { ConnectionMode, ConnectionStatus, Failure, Result } from '../../common/contract';
+import type { ConnectionMode, ConnectionStatus, Failure } from '../../common/contract';
 import type { Wording } from '../messages';
 import * as payloads from '../validation/bridge-payloads';
 import { operationMaker, type OperationTable } from '../validation/bridge-operation';
@@ -38,11 +38,12 @@ export type ServiceOperation =
 export function serviceOperations(needs: ServiceNeeds): OperationTable<ServiceOperation> {
   const { connection, wording } = needs;
   const op = operationMaker(wording);
-  const spoken = <T>(result: Result<T> | Failure): Result<T> | Failure =>
-    result.ok ? result : { ...result, error: inInterfaceLanguage(result.error, wording()) };
+  const spoken = <R>(result: R | Failure): R | Failure =>
+    isFailure(result) ? { ...result, error: inInterfaceLanguage(result.error, wording()) } : result;
+  // The API's own answer type is kept, so the table checks it against the contract.
   const viaApi =
-    <P>(call: (api: LoyaltyApi, payload: P) => Promise<Result<unknown>>) =>
-    async (payload: P): Promise<Result<unknown> | Failure> => {
+    <P, R>(call: (api: LoyaltyApi, payload: P) => Promise<R>) =>
+    async (payload: P): Promise<R | Failure> => {
       const current = await connection.current();
       return 'api' in current ? spoken(await call(current.api, payload)) : current;
     };
@@ -112,4 +113,8 @@ export function serviceOperations(needs: ServiceNeeds): OperationTable<ServiceOp
       };
     }),
   };
+}
+
+function isFailure(result: unknown): result is Failure {
+  return (result as { ok?: unknown }).ok === false;
 }

@@ -6,7 +6,7 @@
 import type { Logger } from '../log/log';
 import type { Wording } from '../messages';
 import * as payloads from '../validation/bridge-payloads';
-import { operationMaker, type OperationTable } from '../validation/bridge-operation';
+import { joinOperations, operationMaker, type OperationTable } from '../validation/bridge-operation';
 import type { ShopLedger } from './shop-ledger-service';
 import { shopTillsHandler } from './shop-tills';
 import { shopReportOperations, type ShopReportNeeds } from './shop-report-operations';
@@ -27,21 +27,14 @@ export const DEFAULT_SHOP_CHECK_WAIT_MS = 1500;
 
 const NO_SHOP = { enabled: false, claimedBy: null, unreachable: [] };
 
+type ShopOperation = 'shopCheck' | 'shopClaim' | 'shopSettle' | 'shopHolder' | 'shopTills';
+
 export function shopOperations(
   needs: ShopNeeds,
-): OperationTable<
-  | 'shopCheck'
-  | 'shopClaim'
-  | 'shopSettle'
-  | 'shopHolder'
-  | 'shopTills'
-  | 'shopReports'
-  | 'shopReportRequest'
-  | 'shopReportAnswer'
-> {
+): OperationTable<ShopOperation | 'shopReports' | 'shopReportRequest' | 'shopReportAnswer'> {
   const { running, log, errorKind } = needs;
   const op = operationMaker(needs.wording);
-  return {
+  const ownTable: OperationTable<ShopOperation> = {
     shopCheck: op(payloads.shopRewardPayload, async ({ reward_code }) => {
       const ledger = running();
       if (ledger === null) return { ok: true, data: NO_SHOP };
@@ -77,6 +70,6 @@ export function shopOperations(
       return { ok: true, data: { holder: held && { till: held.till, at: held.at } } };
     }),
     shopTills: op(payloads.noPayload, shopTillsHandler({ running, errorKind, log })),
-    ...shopReportOperations(needs),
   };
+  return joinOperations(ownTable, shopReportOperations(needs));
 }

@@ -15,7 +15,7 @@ import { describe, type Wording } from '../messages';
 import * as payloads from '../validation/bridge-payloads';
 import { handingOver, operationMaker, validationFailure, type OperationTable } from '../validation/bridge-operation';
 import type { DataKey } from './data-key';
-import { baseUrlSchema, type SettingsStore } from './settings';
+import { baseUrlSchema, settingsPatchSchema, type SettingsStore } from './settings';
 import type { Vault } from './vault';
 
 export interface StorageNeeds {
@@ -49,7 +49,7 @@ export function storageOperations(
   const op = operationMaker(wording);
   return {
     getState: op(payloads.noPayload, async () => ({ ok: true, data: state() })),
-    updateSettings: op(payloads.anyPayload, async (patch) => {
+    updateSettings: op(settingsPatchSchema, async (patch) => {
       const refused = approval.forSettings(patch);
       if (refused) return refused;
       const switches = switchesService(patch, settings.get());

@@ -245,6 +245,3 @@ function visible(text: string): string {
 function truncate(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max)}… [${text.length - max} more characters]` : text;
 }
-
-/** For payloads validated by their own module (settings): anything, checked there. */
-export const anyPayload = z.unknown();

@@ -71,11 +71,7 @@ export const confirmWaitingLossPayload = z.strictObject({
 });
 
 const PAGE = msg('payload.workCopy.page');
-export const workCopyPayload = z.union([
-  z.undefined(),
-  z.null(),
-  z.strictObject({
-    journalFrom: z.int(PAGE).min(0, PAGE).optional(),
-    journalLimit: z.int(PAGE).min(0, PAGE).max(MAX_WORK_COPY_PAGE, PAGE).optional(),
-  }),
-]);
+export const workCopyPayload = z.strictObject({
+  journalFrom: z.int(PAGE).min(0, PAGE).optional(),
+  journalLimit: z.int(PAGE).min(0, PAGE).max(MAX_WORK_COPY_PAGE, PAGE).optional(),
+});

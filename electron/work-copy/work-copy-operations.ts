@@ -4,7 +4,7 @@
  * reconcile the two (`workCopy`) whenever its database opens, and says whether the browser
  * keeps its storage for good (`reportStorage`).
  */
-import type { Failure, Result, StorageReport } from '../../common/contract';
+import type { StorageReport } from '../../common/contract';
 import { describeError, type Logger } from '../log/log';
 import { describe, type Wording } from '../messages';
 import { failure, operationMaker, type OperationTable } from '../validation/bridge-operation';
@@ -30,9 +30,9 @@ export function workCopyOperations(needs: WorkCopyNeeds): {
   const op = operationMaker(wording);
   let storage: StorageReport | null = null;
   const operations: OperationTable<'keepWork' | 'workCopy' | 'reportStorage'> = {
-    keepWork: op(keepWorkPayload, async ({ changes }): Promise<Result<unknown> | Failure> => {
+    keepWork: op(keepWorkPayload, async ({ changes }) => {
       try {
-        return { ok: true, data: { kept: await copy.keep(changes) } };
+        return { ok: true as const, data: { kept: await copy.keep(changes) } };
       } catch (error) {
         // A full or failing disk: the page must not say "Queued" on the strength of this copy.
         const reason = describeError(error);
@@ -40,7 +40,7 @@ export function workCopyOperations(needs: WorkCopyNeeds): {
         return failure({ kind: 'server', message: describe(wording(), 'workCopy.notKept', { reason }) });
       }
     }),
-    workCopy: op(workCopyPayload, async (page) => ({ ok: true, data: copy.read(page ?? {}) })),
+    workCopy: op(workCopyPayload, async (page) => ({ ok: true, data: copy.read(page) })),
     reportStorage: op(storageReportPayload, async (report) => {
       // Said once, and again only when it changes: every window and reload reports it.
       if (storage?.persisted !== report.persisted) log.info(storageWords(report));

@@ -1,16 +1,11 @@
 /**
  * Why the till is offline, in the interface language of the moment: the connection monitor
- * keeps a reason (offline/connection/connection-monitor.ts `OfflineReason`), never words, so
+ * keeps a reason (vocabulary/connection.ts `OfflineReason`), never words, so
  * call this from a computed or a render and a language switch re-words it. What the bridge or
  * the service said is passed on as said.
  */
 import { t } from '../i18n';
-
-/**
- * The monitor's reason, said again here since lib/ imports no offline module: a reason the
- * core adds and this does not know makes the caller's call a type error.
- */
-type OfflineReason = { code: 'lost_network' } | { code: 'unreachable' } | { code: 'said'; message: string };
+import type { OfflineReason } from '../vocabulary/connection';
 
 export function offlineReasonWords(reason: OfflineReason): string {
   switch (reason.code) {

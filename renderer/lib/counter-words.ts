@@ -8,27 +8,8 @@ import type { BridgeError } from '../../common/contract';
 import { t } from '../i18n';
 import { isolate, isolatedList } from '../i18n/isolate';
 import { formatDayTime } from './dates';
-import { offlineVerdictWords, type OfflineVerdict } from './rewards-words';
-
-/** Another till of the shop that claimed a reward, and when. */
-interface ClaimHolder {
-  till: string;
-  at: string;
-}
-
-/**
- * A refused redemption as the counter answers it, said again here since lib/ imports no
- * offline module: a reason the core adds and this does not know makes the caller's call a
- * type error. The queue's own refusals come through the counter as the outbox gave them.
- */
-export type RedeemRefusal =
-  | { reason: 'claimed_elsewhere'; claimedBy: ClaimHolder }
-  | { reason: 'shop_split'; unreachableTills: readonly string[] }
-  | { reason: 'already_queued' }
-  | { reason: 'offline_redemption_disabled' }
-  | { reason: 'not_available'; check?: { verdict: OfflineVerdict } }
-  | { reason: 'invalid_input' }
-  | { reason: 'not_kept' };
+import type { ClaimHolder, RedeemRefusal } from '../vocabulary/rewards';
+import { offlineVerdictWords } from './rewards-words';
 
 /** "Already redeemed at Till 2 at 26 Nov 2026, 09:15 (waiting to be sent)…" */
 export function claimedElsewhereWords({ till, at }: ClaimHolder): string {

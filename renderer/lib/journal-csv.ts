@@ -9,24 +9,15 @@
  * and order references come from people and must never execute when the file is opened.
  */
 import { t, type MessageKey } from '../i18n';
-import { entryNoteWords, noteWords, type StoredNote } from './outbox-words';
-import { conflictNote, type AttributionFacts } from './reconciliation-words';
+import type { Attribution, JournalOutcome, OutboxState, StoredNote } from '../vocabulary/outbox';
+import { entryNoteWords, noteWords } from './outbox-words';
+import { conflictNote } from './reconciliation-words';
 
 /**
  * The offline core's journal entries and outbox items (renderer/offline/db/schema.ts), taken
- * by the shape of what the CSV shows: lib/ imports nothing of the core.
+ * by the shape of what the CSV shows (lib/ imports nothing of the core); their codes are the
+ * shared vocabulary's (vocabulary/outbox.ts).
  */
-type JournalOutcome =
-  | 'redeemed'
-  | 'redeemed_answer_lost'
-  | 'registered'
-  | 'conflict_acknowledged'
-  | 'failure_acknowledged'
-  | 'corrected'
-  | 'refused_elsewhere'
-  | 'restored'
-  | 'not_kept';
-type OutboxState = 'pending' | 'conflict' | 'failed';
 
 export interface JournalEntryFacts {
   doneAt: string;
@@ -59,7 +50,7 @@ export type OpenItemFacts =
       customerName: string;
       orderReference: string | null;
       branchId: string | null;
-      attribution?: AttributionFacts | null;
+      attribution?: Attribution | null;
       serviceReward: { status: string } | null;
       rewardName?: string | null;
       points?: number | null;

@@ -12,16 +12,9 @@
 import { t } from '../i18n';
 import { formatCount } from '../i18n/format';
 import { claimedElsewhereWords } from './counter-words';
-import { conflictNote, likelyOursWords, type AttributionFacts } from './reconciliation-words';
-
-/** A note of the outbox or the journal as stored: a code, or the words of an earlier version. */
-export type StoredNote =
-  | { code: 'confirmed_unread' }
-  | { code: 'conflict'; attribution: AttributionFacts; status?: string }
-  | { code: 'refused'; said: string }
-  | { code: 'claimed_elsewhere'; till: string; at: string }
-  | string
-  | null;
+import type { StoredNote } from '../vocabulary/outbox';
+import type { QueueFieldProblems } from '../vocabulary/rewards';
+import { conflictNote, likelyOursWords } from './reconciliation-words';
 
 /** A note in words; null when there is none. */
 export function noteWords(note: StoredNote | undefined): string | null {
@@ -80,16 +73,8 @@ export function replayPauseWords(pause: { reason: string; message?: string }): s
   return pause.message;
 }
 
-/** Fields the outbox refused, by the service's names of them. */
-export interface FieldProblems {
-  name?: { problem: 'missing' };
-  phone?: { problem: 'incomplete' };
-  birthday?: { problem: 'not_a_date' };
-  order_reference?: { problem: 'too_long'; max: number };
-}
-
 /** Each field the outbox refused, in its own words, by the service's name of the field. */
-export function queueFieldWords(problems: FieldProblems): Record<string, string> {
+export function queueFieldWords(problems: QueueFieldProblems): Record<string, string> {
   const { name, phone, birthday, order_reference: order } = problems;
   const fields: Record<string, string> = {};
   if (name) fields.name = t('customers.fields.nameMissing');
@@ -101,7 +86,7 @@ export function queueFieldWords(problems: FieldProblems): Record<string, string>
 
 /** What the cashier is told when the outbox refuses to queue: the whole, and each field's own words. */
 export function queueRefusalWords(
-  refusal: { reason: 'offline_redemption_disabled' } | { reason: 'invalid_input'; fields: FieldProblems },
+  refusal: { reason: 'offline_redemption_disabled' } | { reason: 'invalid_input'; fields: QueueFieldProblems },
 ): { message: string; fields: Record<string, string> } {
   if (refusal.reason === 'offline_redemption_disabled') {
     return { message: t('outboxQueue.offlineRedemptionOff'), fields: {} };

@@ -10,17 +10,7 @@
 import { t, tPlural } from '../i18n';
 import { formatDateTimeSeconds, formatTimeSeconds } from '../i18n/format';
 import { isolate } from '../i18n/isolate';
-
-/**
- * What reconciliation found, as these words read it: the offline core's `Attribution`
- * (renderer/offline/db/schema.ts), taken by its shape, since lib/ imports nothing of the core.
- */
-export interface AttributionFacts {
-  verdict: 'outside_attempts' | 'no_unanswered_attempt' | 'clock_unknown' | 'not_redeemed' | 'not_found';
-  redeemedAt: string | null;
-  attemptsAt: string[];
-  claimedBy?: { till: string; at: string };
-}
+import type { Attribution } from '../vocabulary/outbox';
 
 function clockTime(iso: string, withDay = false): string {
   const date = new Date(iso);
@@ -42,7 +32,7 @@ export interface ConflictWords {
 }
 
 export function conflictWords(
-  attribution: AttributionFacts | null | undefined,
+  attribution: Attribution | null | undefined,
   fallback?: { status?: string; redeemedAt?: string | null },
 ): ConflictWords {
   const redeemedAt = attribution?.redeemedAt ?? fallback?.redeemedAt ?? null;
@@ -106,7 +96,7 @@ export function conflictWords(
 }
 
 /** A conflict in one line, for the journal and its CSV. */
-export function conflictNote(attribution: AttributionFacts, status?: string): string {
+export function conflictNote(attribution: Attribution, status?: string): string {
   const words = conflictWords(attribution, status ? { status } : undefined);
   return `${words.title} ${words.advice}`;
 }

@@ -1,6 +1,6 @@
 /**
  * Why the cache refresh stopped, in words for the Settings screen. The refresh keeps a
- * reason (refresh-stop.ts `RefreshStop`), never words, and the words come from the
+ * reason (vocabulary/refresh.ts `RefreshStop`), never words, and the words come from the
  * catalogues (`settingsView.refresh.*`) in the interface language of the moment: call it
  * from a computed or a render, and a language switch re-words it.
  *
@@ -10,17 +10,7 @@
  */
 import { t } from '../i18n';
 import { isolate } from '../i18n/isolate';
-
-/**
- * Why a refresh run stopped, as the offline core keeps it (offline/refresh/refresh-stop.ts):
- * said again here, since lib/ imports no offline module; a reason the core adds and this
- * does not know makes the caller's call a type error.
- */
-type RefreshStop =
-  | { reason: 'stopped' }
-  | { reason: 'not_stored'; detail: string }
-  | { reason: 'not_modified_unasked' }
-  | { reason: 'call_failed'; message: string };
+import type { RefreshStop } from '../vocabulary/refresh';
 
 export function refreshStopWords(stop: RefreshStop): string {
   switch (stop.reason) {

@@ -1,23 +1,10 @@
 /**
  * What an offline check of a reward code found, in words for the cashier: the offline core
- * answers with a verdict (offline/rewards/offline-check.ts), never words, and this words it
+ * answers with a verdict (vocabulary/rewards.ts `OfflineVerdict`), never words, and this words it
  * in the interface language of the moment (call it from a computed or a render).
  */
 import { t, type MessageKey } from '../i18n';
-
-/**
- * The offline check's verdicts, said again here since lib/ imports no offline module: a
- * verdict the core adds and this does not know makes the caller's call a type error.
- */
-export type OfflineVerdict =
-  | 'available'
-  | 'pending'
-  | 'redeemed'
-  | 'expired'
-  | 'no_longer_listed'
-  | 'wrong_customer'
-  | 'unverifiable'
-  | 'invalid_phone';
+import type { OfflineVerdict } from '../vocabulary/rewards';
 
 const VERDICT_WORDS: Record<OfflineVerdict, MessageKey> = {
   available: 'rewards.offlineCheck.available',

@@ -8,6 +8,9 @@
 import type { BridgeError, ConnectionStatus, Result, TillApi } from '../../../common/contract';
 import { backoffDelay, type BackoffPolicy } from './backoff';
 import { isUnreachable } from './failure-kinds';
+import type { OfflineReason } from '../../vocabulary/connection';
+
+export type { OfflineReason };
 
 export type ConnectionState = 'unknown' | 'online' | 'offline';
 
@@ -17,7 +20,6 @@ export type ConnectionState = 'unknown' | 'online' | 'offline';
  * message, made by the main process in the interface language, or the service's), passed on
  * as said.
  */
-export type OfflineReason = { code: 'lost_network' } | { code: 'unreachable' } | { code: 'said'; message: string };
 
 /** What others said of a failure, kept as their words; nothing said is "unreachable". */
 export function saidOrUnreachable(message: string | null | undefined): OfflineReason {

@@ -37,6 +37,10 @@
 import type { Dexie, EntityTable } from 'dexie';
 import type { BridgeError, Customer, Program, Reward } from '../../../common/contract';
 import type { DetailsRemoved } from '../../../common/journal-retention';
+import type { Attribution, JournalOutcome, OutboxNote, OutboxState, StoredNote } from '../../vocabulary/outbox';
+
+// The outbox's and the journal's codes are the renderer's shared vocabulary (vocabulary/outbox.ts).
+export type { Attribution, JournalOutcome, OutboxNote, OutboxState, StoredNote };
 
 export const DEFAULT_DB_NAME = 'loyalty-till-offline';
 
@@ -83,8 +87,6 @@ export interface CachedReward {
   pendingOutboxSeq?: number;
 }
 
-export type OutboxState = 'pending' | 'failed' | 'conflict';
-
 /**
  * One attempt of this till's that the service may have acted on without our hearing the
  * answer: the request was completely sent and no definite answer came back, or the page
@@ -98,25 +100,6 @@ export interface AttemptRecord {
   localStart: number;
   /** Null while the attempt is in flight, or when the page went away before it ended. */
   localEnd: number | null;
-}
-
-/** What a conflict's reconciliation found, so that the words say what is known and no more. */
-export interface Attribution {
-  verdict:
-    | 'outside_attempts' // redeemed at a time outside every unanswered attempt of this till
-    | 'no_unanswered_attempt' // this till never sent a request the service could have acted on unheard
-    | 'clock_unknown' // this till had unanswered attempts, but the service's clock was unknown
-    | 'not_redeemed' // the service refused it, and does not show it redeemed (e.g. expired)
-    | 'not_found'; // the service no longer finds this code for this phone
-  redeemedAt: string | null;
-  /** Service-clock ISO starts of this till's unanswered attempts. */
-  attemptsAt: string[];
-  /**
-   * Another till of the shop that claimed this reward offline (its name, and when by its
-   * clock), from this till's shop ledger: most likely whose redemption the service holds.
-   * Absent on items reconciled before the ledger, or when no other till claimed it.
-   */
-  claimedBy?: { till: string; at: string };
 }
 
 interface OutboxItemBase {
@@ -138,7 +121,7 @@ interface OutboxItemBase {
   nextAttemptAt: string | null;
   lastError: BridgeError | null;
   /** Why it failed or conflicts, as a code (`OutboxNote`); words in rows of earlier versions. */
-  note: OutboxNote | string | null;
+  note: StoredNote;
   /** Attempts the service may have acted on unheard, recorded before each request leaves. */
   unanswered?: AttemptRecord[];
   /** Transient failures in a row, for the back-off (a refused key is not one). */
@@ -180,32 +163,6 @@ export interface RegistrationItem extends OutboxItemBase {
 
 export type OutboxItem = RedemptionItem | RegistrationItem;
 
-export type JournalOutcome =
-  | 'redeemed' // the service confirmed the redemption
-  | 'redeemed_answer_lost' // 422 on replay, redeemed during one of our unanswered attempts: most likely ours
-  | 'registered'
-  | 'conflict_acknowledged' // used elsewhere while we were offline; a person reviewed it
-  | 'failure_acknowledged' // refused by the service; a person reviewed it
-  | 'corrected' // a customer's details corrected (online only: corrections are not queued)
-  | 'refused_elsewhere' // refused here: another till of the shop redeemed it (`heldBy`), not yet sent
-  | 'restored' // put back in the outbox from the main process's copy: the page's database had lost it
-  | 'not_kept'; // taken back at once: the main process's copy could not keep it, and the cashier was told no
-
-/**
- * What a note of the outbox or the journal says, as a code with the data its words need: the
- * view layer words it when shown (lib/outbox-words.ts), in the interface language of then.
- * Rows written by earlier versions hold words instead (a string), shown as they were stored.
- */
-export type OutboxNote =
-  /** The service confirmed a redemption (a 2xx), but its answer could not be read in full. */
-  | { code: 'confirmed_unread' }
-  /** The service refused a replayed redemption of a reward it holds redeemed, not by this till. */
-  | { code: 'conflict'; attribution: Attribution; status?: string }
-  /** The service refused the item; `said`: the bridge's own message, passed on as said. */
-  | { code: 'refused'; said: string }
-  /** Refused at this till: another till of the shop claimed the reward first (its name, when). */
-  | { code: 'claimed_elsewhere'; till: string; at: string };
-
 /**
  * Everything that left the outbox, and every redemption, registration and correction the
  * service answered at once: the till's record of who did what, for the CSV export and the
@@ -238,7 +195,7 @@ export interface JournalEntry {
   queuedAt: string;
   firstAttemptAt: string | null;
   /** What the outcome adds, as a code (`OutboxNote`); words in entries of earlier versions. */
-  note: OutboxNote | string | null;
+  note: StoredNote;
   /** The outcome's time on the service's clock (ISO), where it was known. */
   serviceAt?: string | null;
   /** For `redeemed_answer_lost`: the start of the unanswered attempt it was redeemed during (service clock). */

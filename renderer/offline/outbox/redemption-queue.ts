@@ -12,6 +12,9 @@ import type { Table } from 'dexie';
 import { rewardKey, type AttemptRecord, type CachedReward, type OfflineDb, type RedemptionItem } from '../db/schema';
 import { checkRewardOffline, type OfflineCheck } from '../rewards/offline-check';
 import { newItemState } from './new-item';
+import type { QueueFieldProblems } from '../../vocabulary/rewards';
+
+export type { QueueFieldProblems };
 
 /** What the outbox needs of the till's settings, passed with each request (they can change). */
 export type OutboxSettings = Pick<Settings, 'allowOfflineRedemption' | 'branchId' | 'defaultCountry'>;
@@ -49,17 +52,6 @@ export type QueueRefusal =
   | 'not_available' // the offline check did not find it available (see `check`)
   | 'invalid_input'
   | 'not_kept'; // the main process's copy could not keep it in time (`problem`): taken back
-
-/**
- * A field the outbox refused, by what is wrong with it (`max`: the most it may hold); the
- * view layer words it (lib/outbox-words.ts). Keyed by the service's names of the fields.
- */
-export type QueueFieldProblems = {
-  name?: { problem: 'missing' };
-  phone?: { problem: 'incomplete' };
-  birthday?: { problem: 'not_a_date' };
-  order_reference?: { problem: 'too_long'; max: number };
-};
 
 export type QueueRedemptionOutcome =
   | { ok: true; item: RedemptionItem; check: OfflineCheck }

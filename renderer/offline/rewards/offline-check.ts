@@ -8,16 +8,9 @@ import type { Reward } from '../../../common/contract';
 import { readPhone } from '../../../common/phone';
 import { findCustomerById } from '../customers/customer-reads';
 import { rewardKey, type CachedReward, type OfflineDb, type OutboxState } from '../db/schema';
+import type { OfflineVerdict } from '../../vocabulary/rewards';
 
-export type OfflineVerdict =
-  | 'available' // the cache holds it as available: it may be queued for redemption
-  | 'pending' // a redemption of it is already queued on this till
-  | 'redeemed'
-  | 'expired'
-  | 'no_longer_listed' // the customer's latest record no longer lists it (redeemed or expired meanwhile)
-  | 'wrong_customer' // the code belongs to another phone (the service answers "not found" here)
-  | 'unverifiable' // not in the cache: cannot be verified offline
-  | 'invalid_phone';
+export type { OfflineVerdict };
 
 export interface OfflineCheck {
   source: 'cache';

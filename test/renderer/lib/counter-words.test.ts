@@ -11,8 +11,8 @@ import {
   claimedElsewhereWords,
   redeemRefusalWords,
   wordedLookupError,
-  type RedeemRefusal,
 } from '../../../renderer/lib/counter-words';
+import type { RedeemRefusal } from '../../../renderer/vocabulary/rewards';
 import { createOfflineServices } from '../../../renderer/offline';
 import { NOT_CACHED_CUSTOMER as CORE_NOT_CACHED } from '../../../renderer/offline/counter-operations';
 import type { JournalEntry } from '../../../renderer/offline/db/schema';

@@ -4,7 +4,8 @@
  */
 import { afterEach, describe, expect, test } from 'vitest';
 import { applyInterfaceLocale } from '../../../renderer/i18n/interface-locale';
-import { offlineVerdictWords, type OfflineVerdict } from '../../../renderer/lib/rewards-words';
+import { offlineVerdictWords } from '../../../renderer/lib/rewards-words';
+import type { OfflineVerdict } from '../../../renderer/vocabulary/rewards';
 
 const VERDICTS: OfflineVerdict[] = [
   'available',
