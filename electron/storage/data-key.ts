@@ -206,7 +206,7 @@ export async function openDataKey(options: DataKeyOptions): Promise<DataKey> {
     subkey(purpose) {
       let derived = current.subkeys.get(purpose);
       if (!derived) {
-        derived = Buffer.from(hkdfSync('sha256', current.key, Buffer.alloc(0), `loyalty-till ${purpose}`, KEY_BYTES));
+        derived = derive(current.key, purpose);
         current.subkeys.set(purpose, derived);
       }
       return derived;
@@ -226,6 +226,33 @@ export async function openDataKey(options: DataKeyOptions): Promise<DataKey> {
       log.info('The data key was destroyed: what the page encrypted with it cannot be read any more.');
     },
   };
+}
+
+/**
+ * The data key's subkeys as another process may have them (the health check reading the work
+ * copy): the sealed key read and opened, nothing written, moved or made. Null when there is no
+ * key, or it does not open (the till itself says why when it starts).
+ */
+export async function readDataKeyOnly(options: {
+  folder: string;
+  cipher: Pick<KeyCipher, 'decrypt'>;
+}): Promise<Pick<DataKey, 'subkey'> | null> {
+  const sealed = await readFileIfExists(join(options.folder, DATA_KEY_FILE));
+  if (!sealed) return null;
+  let found: { key: Buffer } | null;
+  try {
+    found = readEnvelope((await options.cipher.decrypt(sealed)).plain);
+  } catch {
+    return null;
+  }
+  if (!found) return null;
+  const key = found.key;
+  return { subkey: (purpose) => derive(key, purpose) };
+}
+
+/** A key of its own for one use (HKDF-SHA256 of the data key, the use named in `info`). */
+function derive(key: Buffer, purpose: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), `loyalty-till ${purpose}`, KEY_BYTES));
 }
 
 function held(key: Buffer, createdAt: string, kept: boolean): Held {

@@ -11,12 +11,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import type { KeptItem, KeptJournalEntry } from '../../../common/contract';
-import { DATA_KEY_FILE } from '../../../electron/storage/data-key';
+import { DATA_KEY_FILE, readDataKeyOnly } from '../../../electron/storage/data-key';
+import { openAppendLog } from '../../../electron/work-copy/append-log';
 import { NOT_OPENED } from '../../../electron/work-copy/line-codec';
 import { SEALED_PREFIX, sealedLines } from '../../../electron/work-copy/sealed-lines';
-import { openWorkCopy, SET_ASIDE_MARK, WORK_COPY_FILE } from '../../../electron/work-copy/work-copy';
+import { workCopyCodec } from '../../../electron/work-copy/till-work-copy';
+import {
+  HeldWork,
+  loadLines,
+  openWorkCopy,
+  SET_ASIDE_MARK,
+  WORK_COPY_FILE,
+} from '../../../electron/work-copy/work-copy';
 import { createCoreFixture, type CoreFixture } from '../../support/app-core-fixture';
 import { createCapturedLog } from '../../support/captured-log';
+import { createTestCipher } from '../../support/test-cipher';
 
 const fixtures: CoreFixture[] = [];
 const dirs: string[] = [];
@@ -216,4 +225,44 @@ test('a damaged line among lines that open is left out and counted, and the copy
   expect(fixture.core.workCopy.unreadable()).toBe(1);
   const names = await readdir(fixture.userDataDir);
   expect(names.some((name) => name.includes(SET_ASIDE_MARK) && name.startsWith(WORK_COPY_FILE))).toBe(false);
+});
+
+test('another process (the health check) reads the sealed copy with the data key, and writes nothing', async () => {
+  const fixture = await till();
+  const waiting = item();
+  const done = entry();
+  await fixture.call('keepWork', {
+    changes: [
+      { op: 'item', item: waiting },
+      { op: 'journal', entry: done },
+    ],
+  });
+  const file = join(fixture.userDataDir, WORK_COPY_FILE);
+  const before = await readFile(file);
+  const names = (await readdir(fixture.userDataDir)).sort();
+
+  const dataKey = await readDataKeyOnly({ folder: fixture.userDataDir, cipher: createTestCipher() });
+  expect(dataKey).not.toBeNull();
+  const { lines } = await openAppendLog(file).read();
+  const held = new HeldWork();
+  const loaded = loadLines(lines, workCopyCodec(dataKey!), held);
+  expect(held.items()).toEqual([waiting]);
+  expect(held.journal()).toEqual([done]);
+  expect(loaded).toMatchObject({ unreadable: 0, notOpened: 0, outdated: 0 });
+  expect(loaded.since).not.toBeNull();
+
+  // Without the key, or with another's, nothing opens: every line is told as not opened.
+  const other = new HeldWork();
+  const stranger = loadLines(lines, workCopyCodec({ subkey: () => Buffer.alloc(32, 9) }), other);
+  expect(other.items()).toEqual([]);
+  expect(stranger.notOpened).toBe(lines.length);
+  // A folder with no key gives none, and nothing is made.
+  const empty = await mkdtemp(join(tmpdir(), 'no-key-'));
+  dirs.push(empty);
+  expect(await readDataKeyOnly({ folder: empty, cipher: createTestCipher() })).toBeNull();
+  expect(await readdir(empty)).toEqual([]);
+
+  // Nothing in the till's folder was written, moved or made.
+  expect((await readFile(file)).equals(before)).toBe(true);
+  expect((await readdir(fixture.userDataDir)).sort()).toEqual(names);
 });
