@@ -3,11 +3,12 @@
  * organisation's policy over them), its API key, and its data key for the till's page. A
  * risky change is refused without the manager's approval and changes nothing.
  *
- * Switching to another service, programme or API key forgets the old one's data
+ * Switching to another service or programme forgets the old one's customers
  * (docs/privacy.md#forgetting-a-till): refused while items wait in the outbox unless the
  * manager confirmed losing them, and once saved, the work copy and the data key go; the page,
  * told by the state's `forgotten`, deletes its database. A first one (a till being set up), or
- * the same one again, forgets nothing.
+ * the same one again, forgets nothing. A new API key is not a switch: a refused key replaced by
+ * the right one, for the same service, must let the queue go on.
  */
 import type { Failure, Settings, TillState } from '../../common/contract';
 import { isRecord } from '../../common/is-record';
@@ -32,7 +33,7 @@ export interface StorageNeeds {
   forgetting: {
     /** Refused while items wait in the outbox, unless the manager confirmed losing them. */
     refusal(): Failure | null;
-    forget(why: 'switch'): Promise<unknown>;
+    forget(reason: 'switch'): Promise<unknown>;
   };
   state: () => TillState;
   /** After a new service address or key: leaves the demo once a real service is set up. */
@@ -66,16 +67,11 @@ export function storageOperations(
     setApiKey: op(payloads.setApiKeyPayload, async ({ apiKey }) => {
       const refused = approval.forKey();
       if (refused) return refused;
-      const before = vault.key();
-      const switches = before !== null && before !== apiKey.trim();
-      const waiting = switches ? switching.refusal() : null;
-      if (waiting) return waiting;
       const outcome = await vault.store(apiKey);
       if (!outcome.ok) {
         const words = wording();
         return validationFailure({ apiKey: describe(words, outcome.why) }, words);
       }
-      if (switches && vault.key() !== before) await switching.forget('switch');
       await needs.configured();
       needs.changed();
       return { ok: true, data: state() };
@@ -83,11 +79,7 @@ export function storageOperations(
     clearApiKey: op(payloads.noPayload, async () => {
       const refused = approval.forKeyRemoval();
       if (refused) return refused;
-      const switches = vault.key() !== null;
-      const waiting = switches ? switching.refusal() : null;
-      if (waiting) return waiting;
       await vault.clear();
-      if (switches) await switching.forget('switch');
       needs.changed();
       return { ok: true, data: state() };
     }),

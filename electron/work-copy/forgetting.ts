@@ -5,7 +5,7 @@
  * again; the page then deletes its database and starts blank.
  *
  * Nothing waiting in the outbox is lost silently: while the copy holds items, forgetting (the
- * manager's, or a switch to another service, key or programme) is refused with `work_waiting`
+ * manager's, or a switch to another service or programme) is refused with `work_waiting`
  * and their number, unless the manager confirmed, a second time and within two minutes, that
  * at least that many are to be lost. The log says how many were.
  */

@@ -837,7 +837,7 @@ export const en = {
   dataNotice: {
     forgotten: 'This till’s data was forgotten at {time} by the manager; the offline cache fills again.',
     switched:
-      'This till’s data was forgotten: the till was switched to another service, key or programme at {time}; the offline cache fills again.',
+      'This till’s data was forgotten: the till was switched to another service or programme at {time}; the offline cache fills again.',
     otherKey:
       'This till’s data was sealed under another key and cannot be read: the till starts blank, and the offline cache fills again.',
     keyLost: {

@@ -176,7 +176,7 @@ describe('following the till’s state', () => {
     expect(await Dexie.exists(till.db.name)).toBe(false);
     const again = await startPage({ ...tillState(), forgotten: { at: FORGOTTEN_AT, why: 'switch' } });
     expect(again.notice).toEqual({ reason: 'switched', at: FORGOTTEN_AT });
-    expect(dataNoticeWords(again.notice!)).toMatch(/switched to another service, key or programme at/);
+    expect(dataNoticeWords(again.notice!)).toMatch(/switched to another service or programme at/);
     // A page that starts after the switch does not forget again.
     expect(reloads).toBe(1);
   });
