@@ -15,7 +15,9 @@ import { startHarness, type Harness } from './harness';
  * again though Settings was opened with it a minute before, a second question naming the
  * redemption still waiting and what is lost with it; then the data key destroyed (a new one
  * made), the main process's copy deleted, the page's database deleted, and the till blank,
- * saying why. The redemption lost is never sent, even once the service is back.
+ * saying why. The redemption lost is never sent, even once the service is back. Then a switch
+ * to another service from Settings, with a redemption waiting: the same question, and the
+ * same forgetting, said as a switch.
  */
 const { layla } = DEMO_FIXTURES;
 const PIN = '739164';
@@ -180,5 +182,55 @@ describe('Forget this till’s data', () => {
     expect(h.allRedemptions().filter((one) => one.code === layla.rewards.availableProduct)).toEqual([]);
     const sentSince = h.bridgeCalls.slice(callsBefore).filter((call) => call.channel === 'till:rewards:redeem');
     expect(sentSince).toEqual([]);
+  });
+
+  it('switching to another service with a redemption waiting: asked what is lost, then forgotten the same way', async () => {
+    const { page } = h;
+    await openCustomer(page, layla.phone, layla.name);
+    await h.settled();
+    await h.stopSandbox();
+    await checkCode(page, layla.rewards.availableProduct, layla.phone);
+    await expect.poll(() => page.getByTestId('offline-check').textContent()).toContain('checked against the cache of');
+    await page.locator('#order-reference').fill('ORD-SWITCH-1');
+    await page.getByTestId('redeem-confirm').click();
+    await expect.poll(() => page.getByTestId('queued').textContent()).toMatch(/^Queued: /);
+    expect(h.core.workCopy.items()).toHaveLength(1);
+    const oldGrant = await h.call('dataKey');
+    if (!oldGrant.ok) throw new Error('no data key');
+
+    // Settings: another service's address, saved.
+    await page.keyboard.press('F9');
+    await givePin(page);
+    await page.locator('#base-url').fill('http://127.0.0.1:9');
+    await page.locator('button[form="settings-form"]').click();
+
+    // Refused while the redemption waits: the question names it and what is lost.
+    await page.getByTestId('switch-waiting').waitFor();
+    const loss = await page.getByTestId('switch-waiting').textContent();
+    expect(loss).toContain('1 item still waits to be sent');
+    expect(loss).toContain(
+      'Switching to another service deletes it: 1 redemption, queued while the loyalty service could not be reached.',
+    );
+    expect(h.core.workCopy.items()).toHaveLength(1);
+    let state = await h.call('getState');
+    expect(state.ok && state.data.settings.baseUrl).not.toBe('http://127.0.0.1:9');
+
+    // Confirmed: saved, the old service's data forgotten, the page blank and saying why.
+    await page.getByTestId('switch-waiting-confirm').click();
+    await page.getByTestId('data-notice').waitFor({ timeout: 15_000 });
+    expect(await page.getByTestId('data-notice').getAttribute('data-reason')).toBe('switched');
+    expect(await page.getByTestId('data-notice').textContent()).toMatch(
+      /switched to another service or programme at .+; the offline cache fills again\./,
+    );
+    state = await h.call('getState');
+    expect(state.ok && state.data.settings.baseUrl).toBe('http://127.0.0.1:9');
+    expect(state.ok && state.data.forgotten?.why).toBe('switch');
+    expect(h.core.workCopy.items()).toEqual([]);
+    const newGrant = await h.call('dataKey');
+    expect(newGrant.ok && newGrant.data.key).not.toBe(oldGrant.data.key);
+    const after = await countStores(page);
+    for (const [store, count] of Object.entries(after ?? {})) {
+      if (store !== 'meta') expect(count, store).toBe(0);
+    }
   });
 });
