@@ -35,13 +35,13 @@ export * from './settings-contract';
 import type {
   ConnectionStatus,
   PinCheck,
-  RendererErrorReport,
+  RendererErrorEntry,
   SettingsPatch,
   TillActivity,
   TillState,
 } from './settings-contract';
 export * from './link-contract';
-import type { LinkMessage, LinkOutcomeReceipt, LinkOutcomeReport } from './link-contract';
+import type { LinkMessage, LinkOutcomeReceipt, LinkOutcomeNotice } from './link-contract';
 export * from './data-key-contract';
 import type { DataKeyGrant } from './data-key-contract';
 export * from './shop-contract';
@@ -61,7 +61,7 @@ import type {
   ConfirmWaitingLossPayload,
   KeepWorkPayload,
   KeptWork,
-  StorageReport,
+  StoragePersistence,
   WorkCopy,
   WorkCopyPayload,
 } from './work-copy-contract';
@@ -88,11 +88,11 @@ export interface TillOperations {
   /** The service's clock as estimated from its answers; no request is made. */
   serviceClock: { payload: void; result: Result<ServiceClockReading> };
   /** Renderer errors go to the main process's log file; the renderer has no file access. */
-  reportError: { payload: RendererErrorReport; result: Result<null> };
+  logError: { payload: RendererErrorEntry; result: Result<null> };
   /** Links that arrived before the page could listen (a link that started the app). */
   takeLinkMessages: { payload: void; result: Result<LinkMessage[]> };
   /** After a redemption a link prepared: the main process POSTs the outcome to the POS callback. */
-  reportLinkOutcome: { payload: LinkOutcomeReport; result: Result<LinkOutcomeReceipt> };
+  sendLinkOutcome: { payload: LinkOutcomeNotice; result: Result<LinkOutcomeReceipt> };
   /** Asks the other tills of the shop, within a bounded wait, whether one holds the reward. */
   shopCheck: { payload: ShopRewardPayload; result: Result<ShopCheck> };
   /** Claims the reward for this till in the shop ledger and tells the other tills. */
@@ -108,7 +108,7 @@ export interface TillOperations {
   /** This till's report, for the request of that id (or null: it cannot be read). */
   shopReportAnswer: { payload: { id: number; report: ShopReportPart | null }; result: Result<null> };
   /** The page says whether the till is idle; the answer carries the policy's revision. */
-  reportActivity: { payload: TillActivity; result: Result<{ policyRevision: number }> };
+  noteActivity: { payload: TillActivity; result: Result<{ policyRevision: number }> };
   /** Checks the manager PIN (a right one approves risky operations for a few minutes). */
   verifyManagerPin: { payload: { pin: string }; result: Result<PinCheck> };
   /** Sets, replaces or removes (null) the manager PIN; once one is set, only with the manager's approval. */
@@ -137,7 +137,7 @@ export interface TillOperations {
   /** The copy as it stands: the items, and a page of the journal. */
   workCopy: { payload: WorkCopyPayload; result: Result<WorkCopy> };
   /** Whether the browser granted persistent storage, for the log and the till's health. */
-  reportStorage: { payload: StorageReport; result: Result<null> };
+  noteStorage: { payload: StoragePersistence; result: Result<null> };
   /**
    * Where a browser opens the customer display (the browser shell: a listener of its own, with
    * its own secret), for Settings to show; null where the display is a window (Electron).
@@ -203,9 +203,9 @@ export const CHANNELS = {
   startDemo: 'till:demo:start',
   connectionStatus: 'till:connection:status',
   serviceClock: 'till:clock:get',
-  reportError: 'till:log:error',
+  logError: 'till:log:error',
   takeLinkMessages: 'till:links:take',
-  reportLinkOutcome: 'till:links:outcome',
+  sendLinkOutcome: 'till:links:outcome',
   shopCheck: 'till:shop:check',
   shopClaim: 'till:shop:claim',
   shopSettle: 'till:shop:settle',
@@ -213,7 +213,7 @@ export const CHANNELS = {
   shopReports: 'till:shop:reports',
   shopReportRequest: 'till:shop:report-request',
   shopReportAnswer: 'till:shop:report-answer',
-  reportActivity: 'till:activity:report',
+  noteActivity: 'till:activity:report',
   verifyManagerPin: 'till:pin:verify',
   setManagerPin: 'till:pin:set',
   endManagerApproval: 'till:pin:end',
@@ -225,7 +225,7 @@ export const CHANNELS = {
   listScreens: 'till:display:screens',
   keepWork: 'till:work:keep',
   workCopy: 'till:work:copy',
-  reportStorage: 'till:work:storage',
+  noteStorage: 'till:work:storage',
   displayAddress: 'till:display:address',
   forgetTill: 'till:data:forget',
   confirmWaitingLoss: 'till:data:confirm-loss',

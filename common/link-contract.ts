@@ -29,7 +29,7 @@ export type LinkMessage =
 export type LinkOutcome = 'redeemed' | 'queued' | 'refused';
 
 /** The page's word on how a redemption that a link prepared ended; the main process tells the POS. */
-export interface LinkOutcomeReport {
+export interface LinkOutcomeNotice {
   /** The `id` of the link's request message. */
   link_id: string;
   outcome: LinkOutcome;

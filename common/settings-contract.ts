@@ -187,7 +187,7 @@ export interface PinCheck {
   waitSeconds: number;
 }
 
-export interface RendererErrorReport {
+export interface RendererErrorEntry {
   message: string;
   /** Where it happened, e.g. a store or view name. */
   source?: string;

@@ -78,7 +78,7 @@ export interface WorkCopy {
  * or only while it needs no room (best-effort: it may evict it, and "clear browsing data" wipes
  * it); null where the browser cannot say.
  */
-export interface StorageReport {
+export interface StoragePersistence {
   persisted: boolean | null;
 }
 

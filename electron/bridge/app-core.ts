@@ -26,7 +26,7 @@ import { guardedHandlers } from './guarded-handlers';
 import { createManagerApproval } from './manager-approval';
 import { openManagerPinGuard } from './manager-pin-guard';
 import { managerOperations } from './manager-operations';
-import { reportOperations } from './report-operations';
+import { pageOutputOperations } from './page-output-operations';
 import { errorKind } from './shop-ledger-switch';
 import { followShopSettings, shopConfigOf } from './shop-config';
 import { systemLanguageTags } from './system-languages';
@@ -156,7 +156,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       linking.operations,
       display.operations,
       managerOperations({ approval, wording }),
-      reportOperations({ refusal: () => approval.refusal('exportJournal'), shell: options, log, wording }),
+      pageOutputOperations({ refusal: () => approval.refusal('exportJournal'), shell: options, log, wording }),
       shopOperations({
         running: () => shopLedger.shop.running(),
         checkWaitMs: options.shopCheckWaitMs,

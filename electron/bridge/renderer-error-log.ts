@@ -1,4 +1,4 @@
-import type { RendererErrorReport } from '../../common/contract';
+import type { RendererErrorEntry } from '../../common/contract';
 import type { Logger } from '../log/log';
 
 // A renderer stuck in an error loop must not fill the disk: this many reports a minute.
@@ -8,7 +8,7 @@ const REPORTS_PER_MINUTE = 30;
 export function createRendererErrorLog(
   log: Logger,
   now: () => number = Date.now,
-): (report: RendererErrorReport) => void {
+): (report: RendererErrorEntry) => void {
   let windowStart = 0;
   let count = 0;
   return (report) => {

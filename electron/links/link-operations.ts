@@ -27,7 +27,7 @@ export interface LinkOperations {
   links: LinkInbox;
   /** The till's page, as the main process pushes to it: listening once it took its links. */
   page: PageDoor;
-  operations: OperationTable<'takeLinkMessages' | 'reportLinkOutcome'>;
+  operations: OperationTable<'takeLinkMessages' | 'sendLinkOutcome'>;
   /** Deliveries to the POS callback still under way (tests wait on them). */
   deliveries(): Promise<DeliveryResult[]>;
 }
@@ -44,7 +44,7 @@ export function linkOperations(needs: LinkNeeds): LinkOperations {
     page,
     operations: {
       takeLinkMessages: op(payloads.noPayload, async () => ({ ok: true, data: links.take() })),
-      reportLinkOutcome: op(payloads.linkOutcomePayload, async (report) => {
+      sendLinkOutcome: op(payloads.linkOutcomePayload, async (report) => {
         // Only a reward link this process handed out, once, for the code it named: the page
         // cannot make the till post outcomes of its own invention.
         const link = links.claimRewardLink(report.link_id);

@@ -16,10 +16,10 @@ export interface ActivityNeeds {
   wording: () => Wording;
 }
 
-export function activityOperations(needs: ActivityNeeds): OperationTable<'reportActivity'> {
+export function activityOperations(needs: ActivityNeeds): OperationTable<'noteActivity'> {
   const op = operationMaker(needs.wording);
   return {
-    reportActivity: op(payloads.tillActivityPayload, async (report) => {
+    noteActivity: op(payloads.tillActivityPayload, async (report) => {
       needs.activity.report(report, needs.now());
       return { ok: true, data: { policyRevision: needs.policyRevision() } };
     }),

@@ -226,7 +226,7 @@ export const dataKeyPayload = noPayload;
  * Renderer error reports are truncated rather than refused, and their control characters
  * replaced (a stack keeps its line breaks): losing the report helps no one.
  */
-export const reportErrorPayload = z.strictObject({
+export const logErrorPayload = z.strictObject({
   message: z.string(msg('payload.errorReport.message')).transform((text) => truncate(visible(text), 2000)),
   source: z
     .string()

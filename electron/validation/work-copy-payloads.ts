@@ -63,7 +63,7 @@ export const keepWorkPayload = z.strictObject({
 });
 
 /** The page's word on its storage: persisted or not, or null where the browser cannot say. */
-export const storageReportPayload = z.strictObject({ persisted: z.boolean(RECORD).nullable() });
+export const storagePersistencePayload = z.strictObject({ persisted: z.boolean(RECORD).nullable() });
 
 /** The manager's count of waiting items to lose: what the page counted, never more than the outbox holds. */
 export const confirmWaitingLossPayload = z.strictObject({

@@ -14,7 +14,7 @@
  * (lib/counter-words.ts).
  */
 import { CustomerLookups } from './counter/customer-lookups';
-import { CustomerWrites } from './counter/customer-writes';
+import { RegisterAndCorrect } from './counter/register-and-correct';
 import type { CounterDeps } from './counter/counter-part';
 import type { RedeemInput } from './counter/outcomes';
 import { Redemptions } from './counter/redemptions';
@@ -41,13 +41,13 @@ export class CounterOperations {
   private readonly shop: ShopLedgerAsks;
   private readonly lookups: CustomerLookups;
   private readonly redemptions: Redemptions;
-  private readonly writes: CustomerWrites;
+  private readonly writes: RegisterAndCorrect;
 
   constructor(deps: CounterDeps) {
     this.shop = new ShopLedgerAsks(deps);
     this.lookups = new CustomerLookups(deps, this.shop);
     this.redemptions = new Redemptions(deps, this.shop);
-    this.writes = new CustomerWrites(deps);
+    this.writes = new RegisterAndCorrect(deps);
   }
 
   /** Find customers by phone, name words or part of a number; from the cache when offline. */

@@ -34,9 +34,9 @@ import { reconcileAtEveryOpen, type Reconciliation } from './outbox/copy-reconci
 import type { JournalEntry, OfflineDb, OutboxItem, RedemptionItem } from './db/schema';
 import { serviceNow } from './outbox/attribution';
 import { journalRetention } from './outbox/journal-retention';
-import { buildShiftReport, journalBefore, type ShiftReport } from './outbox/shift-report';
-import { serveReportRequests } from './outbox/report-requests';
-import { toReportPart } from './outbox/shop-report';
+import { buildShiftReport, journalBefore, type ShiftReport } from './shift-report/shift-report';
+import { serveReportRequests } from './shift-report/report-requests';
+import { toReportPart } from './shift-report/shop-report';
 import { Outbox, type OutboxCounts } from './outbox/outbox';
 import { Replayer, readServiceClock, type LockManagerLike, type ReplayPause, type ReplayRun } from './outbox/replayer';
 import { CacheRefresh, type RefreshProgress } from './refresh/cache-refresh';
@@ -55,12 +55,12 @@ export type {
   JournalEntry,
   ShiftReport,
 };
-export type { CashierLine, RedemptionState, RewardLine, StateCounts } from './outbox/shift-report';
+export type { CashierLine, RedemptionState, RewardLine, StateCounts } from './shift-report/shift-report';
 export type { Reconciliation } from './outbox/copy-reconciliation';
 export type { DataKeyProblem, DataKeyProblemReason } from './db/key-at-open';
 export type { SealingProgress } from './sealing-pass';
-export { OPEN_ITEM_STATE, REDEMPTION_STATES } from './outbox/shift-report';
-export { mergeShopReport, type ShopShiftReport, type TillLine } from './outbox/shop-report';
+export { OPEN_ITEM_STATE, REDEMPTION_STATES } from './shift-report/shift-report';
+export { mergeShopReport, type ShopShiftReport, type TillLine } from './shift-report/shop-report';
 export type {
   CacheNote,
   CustomerLookup,

@@ -30,7 +30,7 @@ export const useActivityStore = defineStore('activity', () => {
   }));
 
   async function report(): Promise<void> {
-    const answer = await till().reportActivity({ ...activity.value });
+    const answer = await till().noteActivity({ ...activity.value });
     // The organisation's policy changed since the settings were read: read them again, so
     // Settings shows what is locked now.
     const known = settings.state?.managed.revision;

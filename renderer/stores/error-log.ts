@@ -8,7 +8,7 @@ export const useErrorLogStore = defineStore('error-log', () => {
     const stack = error instanceof Error ? error.stack : undefined;
     // Logging must never become a second failure.
     void till()
-      .reportError({ message, source, ...(stack ? { stack } : {}) })
+      .logError({ message, source, ...(stack ? { stack } : {}) })
       .catch(() => undefined);
   }
   return { report };

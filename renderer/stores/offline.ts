@@ -2,7 +2,7 @@ import { defineStore } from 'pinia';
 import { computed } from 'vue';
 import type { Program } from '../../common/contract';
 import { useOfflineCore } from './offline/core';
-import { useOutboxView } from './offline/outbox';
+import { useOutboxView } from './offline/outbox-view';
 import { useRetryNow } from './offline/retry';
 
 export { setOfflineServiceOverrides } from './offline/core';

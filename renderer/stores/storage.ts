@@ -17,7 +17,7 @@ export const useStorageStore = defineStore('storage', () => {
   async function ask(): Promise<void> {
     persisted.value = await askPersistence(globalThis.navigator?.storage);
     await till()
-      .reportStorage({ persisted: persisted.value })
+      .noteStorage({ persisted: persisted.value })
       .catch(() => undefined);
   }
 

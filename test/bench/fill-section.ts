@@ -206,6 +206,15 @@ export async function fillFigures(
       note: `${result.queueDuringFill.length} redemptions queued, two a second, from "redeem" to "Queued": the outbox's strict transaction with the reward's pending mark, then keepWork over the bridge, appended and fsync'd by the main process. The till's first redemption of all, before the fill (it also makes the main process's file), took ${result.firstQueue.toFixed(1)} ms.`,
       target: { text: 'p95 < 50 ms', met: queueing.p95 < 50 },
     });
+    const keeping = summarize(result.keepDuringFill);
+    report.add({
+      id: 'fill.queue_offline_during_fill.keep_work',
+      section: SECTION,
+      label: "of which the main process's copy: keepWork, from the page's call to its answer",
+      unit: 'ms',
+      summary: keeping,
+      note: `The bridge both ways, the append and the fsync; the rest of each "Queued" (median ${(queueing.median - keeping.median).toFixed(1)} ms, p95 ${(queueing.p95 - keeping.p95).toFixed(1)} ms, taken figure by figure) is the page's strict commit and the wait for the fill's write already under way.`,
+    });
     const during = summarize(result.searchDuringFill);
     report.add({
       id: 'fill.search_during_fill',

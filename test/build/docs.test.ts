@@ -154,3 +154,18 @@ test('no two decision records share a name, whatever their dates', () => {
     .map((file) => file.replace(/^\d{4}-\d{2}-\d{2}-/, ''));
   expect(slugs.filter((slug, i) => slugs.indexOf(slug) !== i)).toEqual([]);
 });
+
+test('the three walks of docs/architecture.md return to a room no more often than they did (3, 4, 4)', () => {
+  const text = readFileSync(resolve(ROOT, 'docs/architecture.md'), 'utf8');
+  const walks = text.split(/^### (?=\d\. )/m).slice(1);
+  const returns = walks.map((walk) => walk.split(/^## /m)[0]!.match(/\(again\)/g)?.length ?? 0);
+  expect(returns).toHaveLength(3);
+  // A change that adds a return says why in the walk, and raises the bound here with it.
+  [3, 4, 4].forEach((most, i) => expect(returns[i], `walk ${i + 1}`).toBeLessThanOrEqual(most));
+  // Each step names the room it passes, and the room is there.
+  for (const walk of walks) {
+    const rooms = [...walk.matchAll(/^\d+\. (?:Later, )?`((?:renderer|electron)\/[^`]+)`/gm)].map((match) => match[1]!);
+    expect(rooms.length).toBeGreaterThanOrEqual(6);
+    for (const room of rooms) expect(existsSync(resolve(ROOT, room)), room).toBe(true);
+  }
+});

@@ -81,10 +81,10 @@ describe('links from the POS: loyalty-till://', () => {
     await expect.poll(focused).toBe('redeem-confirm');
 
     // The link filled in and checked; nothing is redeemed until the cashier's key. The POS
-    // is told only through the bridge's reportLinkOutcome, which nothing has called.
+    // is told only through the bridge's sendLinkOutcome, which nothing has called.
     await h.settled();
     expect(redemptionsOf(layla.rewards.availableProduct)).toHaveLength(0);
-    expect(h.bridgeCalls.filter((call) => call.channel === CHANNELS.reportLinkOutcome)).toHaveLength(0);
+    expect(h.bridgeCalls.filter((call) => call.channel === CHANNELS.sendLinkOutcome)).toHaveLength(0);
     expect(pos.received).toHaveLength(0);
     await h.screenshot('60-link-reward');
 

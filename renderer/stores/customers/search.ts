@@ -1,10 +1,33 @@
-import { computed, ref } from 'vue';
+import { computed, ref, shallowRef } from 'vue';
 import type { BridgeError, PageMeta } from '../../../common/contract';
 import { readPhone, type PhoneReading } from '../../../common/phone';
 import type { CacheNote, ListedCustomer } from '../../offline';
 import { useConnectionStore } from '../connection';
 import { useOfflineStore } from '../offline';
 import { useSettingsStore } from '../settings';
+
+/** A page of customers a search found, and the search it answers. */
+interface Found {
+  kind: 'found';
+  results: ListedCustomer[];
+  meta: PageMeta;
+  /** Set when the cache answered because the service could not be reached. */
+  fromCache: CacheNote | null;
+  searchedFor: { query: string; phone: PhoneReading | null };
+}
+
+/**
+ * What the search shows: nothing yet, a page found, or why the last search failed (what the
+ * search before it found stays on show beside the error, `kept`).
+ */
+type SearchShown = { kind: 'nothing' } | Found | { kind: 'failed'; error: BridgeError; kept: Found | null };
+
+const NOTHING_SHOWN: SearchShown = Object.freeze({ kind: 'nothing' });
+
+function foundIn(shown: SearchShown): Found | null {
+  if (shown.kind === 'found') return shown;
+  return shown.kind === 'failed' ? shown.kept : null;
+}
 
 /**
  * The customers store's search: the box, the page of results and the row the keys move
@@ -16,20 +39,23 @@ export function useCustomerSearch(onSearch: () => void) {
   const offline = useOfflineStore();
 
   const query = ref('');
-  /** What the results list shows of each customer found (the cache keeps no more for a search). */
-  const results = ref<ListedCustomer[]>([]);
-  const meta = ref<PageMeta | null>(null);
+  /** What the search shows: one ref, so clearing it is one assignment (see `SearchShown`). */
+  const shown = shallowRef<SearchShown>(NOTHING_SHOWN);
   const searching = ref(false);
-  const searchError = ref<BridgeError | null>(null);
-  /** Set when the cache answered the search because the service could not be reached. */
-  const resultsFromCache = ref<CacheNote | null>(null);
-  /** The query and reading the results belong to (the box may have changed since). */
-  const searchedFor = ref<{ query: string; phone: PhoneReading | null } | null>(null);
   const activeIndex = ref(-1);
   let searchTicket = 0;
 
   /** How the box reads right now, shown as the cashier types. */
   const reading = computed(() => readPhone(query.value, settings.defaultCountry));
+  const found = computed(() => foundIn(shown.value));
+  /** What the results list shows of each customer found (the cache keeps no more for a search). */
+  const results = computed(() => found.value?.results ?? []);
+  const meta = computed(() => found.value?.meta ?? null);
+  /** Set when the cache answered the search because the service could not be reached. */
+  const resultsFromCache = computed(() => found.value?.fromCache ?? null);
+  /** The query and reading the results belong to (the box may have changed since). */
+  const searchedFor = computed(() => found.value?.searchedFor ?? null);
+  const searchError = computed(() => (shown.value.kind === 'failed' ? shown.value.error : null));
   const hasSearched = computed(() => searchedFor.value !== null);
   const page = computed(() => meta.value?.current_page ?? 1);
   const lastPage = computed(() => meta.value?.last_page ?? 1);
@@ -38,31 +64,31 @@ export function useCustomerSearch(onSearch: () => void) {
   async function search(targetPage = 1): Promise<void> {
     const text = query.value.trim();
     if (!text) {
-      results.value = [];
-      meta.value = null;
-      searchedFor.value = null;
-      searchError.value = null;
+      shown.value = NOTHING_SHOWN;
       return;
     }
     const phone = reading.value;
     // A newer search wins: answers to older ones are dropped when they arrive late.
     const ticket = ++searchTicket;
     searching.value = true;
-    searchError.value = null;
+    shown.value = found.value ?? NOTHING_SHOWN;
     onSearch();
     try {
       const result = await offline.services().searchCustomers(text, targetPage);
       if (ticket !== searchTicket) return;
       if (result.ok) {
         if (result.source === 'service') connection.noteSuccess();
-        results.value = result.customers;
-        meta.value = result.meta;
-        resultsFromCache.value = result.source === 'cache' ? result.cache : null;
-        searchedFor.value = { query: text, phone };
+        shown.value = {
+          kind: 'found',
+          results: result.customers,
+          meta: result.meta,
+          fromCache: result.source === 'cache' ? result.cache : null,
+          searchedFor: { query: text, phone },
+        };
         activeIndex.value = result.customers.length > 0 ? 0 : -1;
       } else {
         connection.noteFailure(result.error);
-        searchError.value = result.error;
+        shown.value = { kind: 'failed', error: result.error, kept: found.value };
       }
     } finally {
       if (ticket === searchTicket) searching.value = false;
@@ -84,11 +110,7 @@ export function useCustomerSearch(onSearch: () => void) {
 
   function clearSearch(): void {
     query.value = '';
-    results.value = [];
-    meta.value = null;
-    searchedFor.value = null;
-    searchError.value = null;
-    resultsFromCache.value = null;
+    shown.value = NOTHING_SHOWN;
     activeIndex.value = -1;
   }
 

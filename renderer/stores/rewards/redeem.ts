@@ -3,7 +3,7 @@ import { useConnectionStore } from '../connection';
 import { useCustomersStore } from '../customers';
 import { useOfflineStore } from '../offline';
 import { useSettingsStore } from '../settings';
-import { useLinkReport } from './link-report';
+import { useLinkOutcome } from './link-outcome';
 import { amendCheck, NO_REDEEM, type CheckedFor, type RewardState } from './state';
 import { redeemRefusalWords } from '../../lib/counter-words';
 import { queueFieldWords } from '../../lib/outbox-words';
@@ -28,7 +28,7 @@ export function useRedeem(state: RewardState, { checkIsCurrent, checkSaysAvailab
   const customers = useCustomersStore();
   const connection = useConnectionStore();
   const offline = useOfflineStore();
-  const reportToLink = useLinkReport(state);
+  const tellLink = useLinkOutcome(state);
   const { redeeming, splitTills, offlineCheck, fieldErrors, redeemOutcome } = state;
 
   /** Offline, with offline redemption turned off in the settings: say so instead of offering it. */
@@ -84,7 +84,7 @@ export function useRedeem(state: RewardState, { checkIsCurrent, checkSaysAvailab
             reward: outcome.redemption.reward ?? (checked ? { ...checked, status: 'redeemed' } : null),
           });
           customers.applyRedemption(outcome.redemption, target.code);
-          reportToLink(target, 'redeemed', {
+          tellLink(target, 'redeemed', {
             ...(card ? { points_balance: card.points } : {}),
             ...(card?.serial_number ? { card_serial_number: card.serial_number } : {}),
           });
@@ -100,7 +100,7 @@ export function useRedeem(state: RewardState, { checkIsCurrent, checkSaysAvailab
           };
           if (outcome.check) amendCheck(state, { offlineCheck: outcome.check });
           customers.markPending(outcome.item.code);
-          reportToLink(target, 'queued', {});
+          tellLink(target, 'queued', {});
           return true;
         case 'refused':
           if (outcome.reason === 'invalid_input') {
@@ -111,7 +111,7 @@ export function useRedeem(state: RewardState, { checkIsCurrent, checkSaysAvailab
             if (outcome.reason === 'already_queued') amendCheck(state, { pendingHere: true });
             if (outcome.reason === 'claimed_elsewhere') amendCheck(state, { claimedBy: outcome.claimedBy });
             if ('check' in outcome && outcome.check) amendCheck(state, { offlineCheck: outcome.check });
-            reportToLink(target, 'refused', { message: note });
+            tellLink(target, 'refused', { message: note });
           }
           return false;
         case 'failed': {
@@ -119,7 +119,7 @@ export function useRedeem(state: RewardState, { checkIsCurrent, checkSaysAvailab
           connection.noteFailure(error);
           if (error.kind === 'reward_unavailable') {
             const note = await explainUnavailable(target);
-            reportToLink(target, 'refused', { message: note });
+            tellLink(target, 'refused', { message: note });
           } else {
             redeemOutcome.value = { kind: 'failed', error };
             fieldErrors.value = { ...fieldErrors.value, ...(error.fields ?? {}) };

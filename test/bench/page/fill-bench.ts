@@ -4,6 +4,7 @@
  * sequential paging written through the same CustomerCache, while a cashier searches.
  */
 import { Dexie } from 'dexie';
+import type { TillApi } from '../../../common/contract';
 import { CacheRefresh } from '../../../renderer/offline/refresh/cache-refresh';
 import { CustomerCache, MAX_RESULTS } from '../../../renderer/offline/cache/customer-cache';
 import { parseQuery } from '../../../renderer/offline/search/search-index';
@@ -88,6 +89,12 @@ export interface FillBenchResult {
    * "Queued": the outbox's strict transaction and the main process's flush of its copy.
    */
   queueDuringFill: number[];
+  /**
+   * Of each of those, the main process's part: `keepWork` from the page's call to its answer
+   * (the bridge both ways, the append and the fsync); the rest is the page's strict commit and
+   * the wait for the fill's write already under way.
+   */
+  keepDuringFill: number[];
   /** The till's first redemption of all, before the fill: it also makes the main process's file. */
   firstQueue: number;
   /** Cashier's searches (`CustomerCache.search`) during the refresh, ms each. */
@@ -144,7 +151,10 @@ const queueCode = (i: number) => `RW-BENCHQ${String(i).padStart(4, '0')}`;
  * The customer and their rewards in the cache, and an outbox whose copy is the main process's;
  * the till's first redemption made (and timed): a till that has queued before has its file.
  */
-async function queueingTill(cache: CustomerCache): Promise<{ outbox: Outbox; firstQueue: number }> {
+async function queueingTill(
+  cache: CustomerCache,
+  keepTimes: number[],
+): Promise<{ outbox: Outbox; firstQueue: number }> {
   const at = '2026-11-28T09:00:00.000Z';
   await cache.putCustomerWithRewards(
     {
@@ -172,7 +182,16 @@ async function queueingTill(cache: CustomerCache): Promise<{ outbox: Outbox; fir
     },
     at,
   );
-  const copy = new MainCopy({ api: window.till, timers: defaultTimers });
+  // The bridge's keepWork, timed: what the main process's copy adds to "Queued".
+  const keepWork: TillApi['keepWork'] = async (payload) => {
+    const started = performance.now();
+    try {
+      return await window.till.keepWork(payload);
+    } finally {
+      keepTimes.push(performance.now() - started);
+    }
+  };
+  const copy = new MainCopy({ api: { keepWork }, timers: defaultTimers });
   attachKeptWrites(cache.db, copy);
   const outbox = new Outbox(cache.db, cache, { copy });
   const started = performance.now();
@@ -255,7 +274,9 @@ export async function fillBench(options: {
   const ours = await freshCache('bench-fill-refresh', sealed);
   const samples = { full: [] as number[], index: [] as number[] };
   const queued: number[] = [];
-  const { outbox, firstQueue } = await queueingTill(ours);
+  const keepTimes: number[] = [];
+  const { outbox, firstQueue } = await queueingTill(ours, keepTimes);
+  keepTimes.length = 0; // the first redemption's, timed apart
   const refreshed = await refreshRun(ours, {
     perPage: options.perPage,
     tags: true,
@@ -325,6 +346,7 @@ export async function fillBench(options: {
   return {
     refresh: refreshed,
     queueDuringFill: queued,
+    keepDuringFill: keepTimes,
     firstQueue,
     searchDuringFill: samples.full,
     indexSearchDuringFill: samples.index,

@@ -237,8 +237,8 @@ describe.each(DIALECTS)('against the %s dialect', (dialect) => {
       expect(Number.isNaN(Date.parse(result.data.checkedAt))).toBe(false);
     });
 
-    test('reportError writes the renderer error into the main log', async () => {
-      const result = await till.call('reportError', {
+    test('logError writes the renderer error into the main log', async () => {
+      const result = await till.call('logError', {
         message: 'Cannot read x of undefined',
         source: 'rewards store',
         stack: 'at a\nat b',

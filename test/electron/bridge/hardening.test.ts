@@ -163,7 +163,7 @@ describe('control characters are refused at the bridge', () => {
   });
 
   test('a renderer error report is kept, with its control characters made visible', async () => {
-    const result = await till.call('reportError', { message: 'boom\u001b[31m\u202e', stack: 'at a\nat b\u0000' });
+    const result = await till.call('logError', { message: 'boom\u001b[31m\u202e', stack: 'at a\nat b\u0000' });
     expect(result).toEqual({ ok: true, data: null });
     const line = till.log.lines.at(-1) ?? '';
     // eslint-disable-next-line no-control-regex -- the test looks for control characters

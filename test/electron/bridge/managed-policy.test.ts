@@ -129,14 +129,14 @@ describe('the policy at the bridge', () => {
   });
 
   it('takes a changed policy while running, without a restart, and raises the revision', async () => {
-    const before = await till.call('reportActivity', { customerOpen: false, inFlight: 0, outboxDurable: true });
+    const before = await till.call('noteActivity', { customerOpen: false, inFlight: 0, outboxDurable: true });
     expect(before).toEqual({ ok: true, data: { policyRevision: 0 } });
     await writePolicy(policyFile, { schemaVersion: 1, settings: { theme: 'dark' } });
     // No reload asked for: the watcher (file events, and the poll) finds it.
     await expect
       .poll(async () => (await till.call('getState')) as any, { timeout: 5000 })
       .toMatchObject({ data: { settings: { theme: 'dark', baseUrl: null }, managed: { locked: ['theme'] } } });
-    const after = await till.call('reportActivity', { customerOpen: false, inFlight: 0, outboxDurable: true });
+    const after = await till.call('noteActivity', { customerOpen: false, inFlight: 0, outboxDurable: true });
     expect(after).toMatchObject({ ok: true, data: { policyRevision: 1 } });
   });
 
@@ -147,7 +147,7 @@ describe('the policy at the bridge', () => {
       { customerOpen: false, inFlight: 0, outboxDurable: true, extra: 1 },
       null,
     ]) {
-      expect(await till.call('reportActivity', bad)).toMatchObject({ ok: false, error: { kind: 'validation' } });
+      expect(await till.call('noteActivity', bad)).toMatchObject({ ok: false, error: { kind: 'validation' } });
     }
   });
 });

@@ -153,7 +153,7 @@ describe('the browser shell’s page server', () => {
     try {
       const socket = (await connect(socketUrl, origin)) as WebSocket;
       const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
-      socket.send(JSON.stringify({ id: 1, channel: CHANNELS.reportError, payload: 'x'.repeat(MAX_MESSAGE_BYTES) }));
+      socket.send(JSON.stringify({ id: 1, channel: CHANNELS.logError, payload: 'x'.repeat(MAX_MESSAGE_BYTES) }));
       expect(await closed).toBe(1009);
       await new Promise((resolve) => setTimeout(resolve, 50));
       expect(uncaught).toEqual([]);

@@ -127,7 +127,7 @@ describe('the POS callback', () => {
   });
 });
 
-describe('reportLinkOutcome through the bridge', () => {
+describe('sendLinkOutcome through the bridge', () => {
   let till: CoreFixture;
   let sandbox: Sandbox;
   const cleanups: Array<() => Promise<unknown>> = [];
@@ -161,7 +161,7 @@ describe('reportLinkOutcome through the bridge', () => {
       order_reference: 'ORD-1042',
       points_balance: 70,
     };
-    expect(await till.call('reportLinkOutcome', report)).toEqual({ ok: true, data: { callback: 'sending' } });
+    expect(await till.call('sendLinkOutcome', report)).toEqual({ ok: true, data: { callback: 'sending' } });
     await till.core.callbackDeliveries();
     expect(pos.received).toHaveLength(1);
     const [request] = pos.received;
@@ -175,9 +175,9 @@ describe('reportLinkOutcome through the bridge', () => {
     });
 
     // A second report of the same link, and reports of links never handed out, send nothing.
-    expect(await till.call('reportLinkOutcome', report)).toMatchObject({ ok: false, error: { kind: 'validation' } });
+    expect(await till.call('sendLinkOutcome', report)).toMatchObject({ ok: false, error: { kind: 'validation' } });
     const invented = { ...report, link_id: '1b4e28ba-2fa1-41d2-883f-0016d3cca427' };
-    expect(await till.call('reportLinkOutcome', invented)).toMatchObject({ ok: false, error: { kind: 'validation' } });
+    expect(await till.call('sendLinkOutcome', invented)).toMatchObject({ ok: false, error: { kind: 'validation' } });
     await till.core.callbackDeliveries();
     expect(pos.received).toHaveLength(1);
   });
@@ -186,7 +186,7 @@ describe('reportLinkOutcome through the bridge', () => {
     await setUp(null);
     const receipt = till.core.links.receive('loyalty-till://reward?code=RW-LAYLA001', 'open-url');
     if (!receipt.accepted) throw new Error(receipt.reason);
-    const other = await till.call('reportLinkOutcome', {
+    const other = await till.call('sendLinkOutcome', {
       link_id: receipt.id,
       outcome: 'redeemed',
       reward_code: 'RW-OMAR0001',
@@ -196,7 +196,7 @@ describe('reportLinkOutcome through the bridge', () => {
     const again = till.core.links.receive('loyalty-till://reward?code=RW-LAYLA001', 'open-url');
     if (!again.accepted) throw new Error(again.reason);
     expect(
-      await till.call('reportLinkOutcome', { link_id: again.id, outcome: 'queued', reward_code: 'RW-LAYLA001' }),
+      await till.call('sendLinkOutcome', { link_id: again.id, outcome: 'queued', reward_code: 'RW-LAYLA001' }),
     ).toEqual({
       ok: true,
       data: { callback: 'not_set' },

@@ -272,7 +272,7 @@ describe('the data key over the bridge', () => {
     const raw = Buffer.from(key, 'base64');
     // A page error that quotes the key, in each spelling, and a line of the main process's own.
     for (const spelling of [key, raw.toString('base64url'), raw.toString('hex')]) {
-      expect(await fixture.call('reportError', { message: `failed with ${spelling}`, source: 'test' })).toMatchObject({
+      expect(await fixture.call('logError', { message: `failed with ${spelling}`, source: 'test' })).toMatchObject({
         ok: true,
       });
     }

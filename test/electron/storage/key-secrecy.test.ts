@@ -53,7 +53,7 @@ const CALLS: Array<[Operation, unknown]> = [
   ['updateSettings', { tillName: 'Secret till' }],
   ['updateSettings', { baseUrl: `https://user:${KEY}@example.com` }],
   [
-    'reportError',
+    'logError',
     {
       message: `Saving failed for key ${KEY}`,
       source: 'settings',

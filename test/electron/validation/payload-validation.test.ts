@@ -71,7 +71,7 @@ const BAD_PAYLOADS: Array<[Operation, unknown, string]> = [
   ['setApiKey', {}, 'apiKey'],
   ['updateSettings', { baseUrl: 'http://loyalty.example.com' }, 'baseUrl'],
   ['getState', { anything: true }, '_'],
-  ['reportError', { stack: 'no message' }, 'message'],
+  ['logError', { stack: 'no message' }, 'message'],
 ];
 
 describe('refused payloads', () => {
@@ -111,7 +111,7 @@ describe('accepted payloads are tidied, not refused', () => {
   });
 
   test('an over-long renderer error report is truncated, not refused', async () => {
-    const result = await till.call('reportError', { message: 'm'.repeat(5000) });
+    const result = await till.call('logError', { message: 'm'.repeat(5000) });
     expect(result).toEqual({ ok: true, data: null });
     const line = till.log.lines.at(-1) ?? '';
     expect(line.length).toBeLessThan(2200);

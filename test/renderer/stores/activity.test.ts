@@ -18,7 +18,7 @@ describe('the till’s activity, told to the main process', () => {
       ok: true,
       data: { ...tillState(), managed: { locked: revision > 0 ? ['baseUrl'] : [], problem: null, revision } },
     }));
-    till.respond('reportActivity', () => ({ ok: true, data: { policyRevision: revision } }));
+    till.respond('noteActivity', () => ({ ok: true, data: { policyRevision: revision } }));
     await useSettingsStore().load();
   });
   afterEach(() => {
@@ -30,15 +30,15 @@ describe('the till’s activity, told to the main process', () => {
     const activity = useActivityStore();
     activity.start();
     await vi.waitFor(() =>
-      expect(till.callsTo('reportActivity')).toEqual([{ customerOpen: false, inFlight: 0, outboxDurable: true }]),
+      expect(till.callsTo('noteActivity')).toEqual([{ customerOpen: false, inFlight: 0, outboxDurable: true }]),
     );
     useCustomersStore().current = customer();
     await vi.waitFor(() =>
-      expect(till.callsTo('reportActivity').at(-1)).toEqual({ customerOpen: true, inFlight: 0, outboxDurable: true }),
+      expect(till.callsTo('noteActivity').at(-1)).toEqual({ customerOpen: true, inFlight: 0, outboxDurable: true }),
     );
     useRewardsStore().redeeming = true;
     await vi.waitFor(() =>
-      expect(till.callsTo('reportActivity').at(-1)).toEqual({ customerOpen: true, inFlight: 1, outboxDurable: true }),
+      expect(till.callsTo('noteActivity').at(-1)).toEqual({ customerOpen: true, inFlight: 1, outboxDurable: true }),
     );
   });
 
@@ -46,9 +46,9 @@ describe('the till’s activity, told to the main process', () => {
     vi.useFakeTimers();
     useActivityStore().start();
     await vi.advanceTimersByTimeAsync(0);
-    expect(till.callsTo('reportActivity')).toHaveLength(1);
+    expect(till.callsTo('noteActivity')).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(ACTIVITY_HEARTBEAT_MS * 3);
-    expect(till.callsTo('reportActivity')).toHaveLength(4);
+    expect(till.callsTo('noteActivity')).toHaveLength(4);
   });
 
   it('reads the state again when the policy changed, so Settings shows what is locked now', async () => {

@@ -24,7 +24,7 @@ describe('who is at the till', () => {
     till = installFakeTill();
     till.respond('getState', () => ({ ok: true, data: tillState({ cashiers: ROSTER }) }));
     till.respond('checkReward', () => ({ ok: true, data: reward({ price: 50, name: 'Coffee for points' }) }));
-    till.respond('reportLinkOutcome', () => ({ ok: true, data: { callback: 'sending' } }));
+    till.respond('sendLinkOutcome', () => ({ ok: true, data: { callback: 'sending' } }));
     await useSettingsStore().load();
   });
 
@@ -106,7 +106,7 @@ describe('who is at the till', () => {
     await vi.waitFor(() => expect(rewards.canRedeem).toBe(true));
     expect(useCashierStore()).toMatchObject({ current: 'Sara Ali (12)', source: 'link' });
     expect(await rewards.redeem()).toBe(true);
-    expect(till.callsTo('reportLinkOutcome')).toMatchObject([{ link_id: LINK_ID, cashier: 'Sara Ali (12)' }]);
+    expect(till.callsTo('sendLinkOutcome')).toMatchObject([{ link_id: LINK_ID, cashier: 'Sara Ali (12)' }]);
     const offline = useOfflineStore().services();
     await offline.cacheWritesSettled();
     expect(await offline.journalSince('2000-01-01T00:00:00.000Z')).toMatchObject([

@@ -90,6 +90,24 @@ describe('customers store', () => {
     expect(useConnectionStore().state).toBe('offline');
   });
 
+  it('keeps what the last search found beside a failed one, and clears all of it at once', async () => {
+    const customers = useCustomersStore();
+    customers.query = 'Haddad';
+    await customers.search();
+    till.respond('searchCustomers', () => ({
+      ok: false,
+      error: { kind: 'validation', message: 'Search text is too long.' },
+    }));
+    customers.query = 'Haddad again';
+    await customers.search();
+    expect(customers.searchError?.message).toBe('Search text is too long.');
+    expect(customers.results.map((c) => c.name)).toEqual(['Layla Haddad']);
+    expect(customers.searchedFor?.query).toBe('Haddad');
+    customers.clearSearch();
+    expect([customers.query, customers.results, customers.meta, customers.searchError]).toEqual(['', [], null, null]);
+    expect([customers.searchedFor, customers.resultsFromCache, customers.activeIndex]).toEqual([null, null, -1]);
+  });
+
   it('says the service cannot be reached when the cache does not have the customer either', async () => {
     const customers = useCustomersStore();
     till.respond('getCustomer', () => ({ ok: false, error: { kind: 'offline', message: 'Connection refused.' } }));

@@ -26,7 +26,7 @@ describe('links from the POS, in the page', () => {
     till = installFakeTill();
     till.respond('getState', () => ({ ok: true, data: tillState() }));
     till.respond('checkReward', () => ({ ok: true, data: reward() }));
-    till.respond('reportLinkOutcome', () => ({ ok: true, data: { callback: 'sending' } }));
+    till.respond('sendLinkOutcome', () => ({ ok: true, data: { callback: 'sending' } }));
     await useSettingsStore().load();
   });
 
@@ -76,7 +76,7 @@ describe('links from the POS, in the page', () => {
     const rewards = useRewardsStore();
     await vi.waitFor(() => expect(rewards.canRedeem).toBe(true));
     expect(await rewards.redeem()).toBe(true);
-    expect(till.callsTo('reportLinkOutcome')).toEqual([
+    expect(till.callsTo('sendLinkOutcome')).toEqual([
       {
         link_id: LINK_ID,
         outcome: 'redeemed',
@@ -98,7 +98,7 @@ describe('links from the POS, in the page', () => {
     const rewards = useRewardsStore();
     await vi.waitFor(() => expect(rewards.canRedeem).toBe(true));
     expect(await rewards.redeem()).toBe(true);
-    expect(till.callsTo('reportLinkOutcome')).toEqual([
+    expect(till.callsTo('sendLinkOutcome')).toEqual([
       { link_id: LINK_ID, outcome: 'redeemed', reward_code: 'RW-LAYLA001', order_reference: 'ORD-1043' },
     ]);
   });
@@ -112,7 +112,7 @@ describe('links from the POS, in the page', () => {
     const rewards = useRewardsStore();
     await vi.waitFor(() => expect(rewards.canRedeem).toBe(true));
     expect(await rewards.redeem()).toBe(true);
-    expect(till.callsTo('reportLinkOutcome')).toEqual([
+    expect(till.callsTo('sendLinkOutcome')).toEqual([
       { link_id: LINK_ID, outcome: 'queued', reward_code: 'RW-LAYLA001', order_reference: 'ORD-1044' },
     ]);
   });
@@ -127,7 +127,7 @@ describe('links from the POS, in the page', () => {
     rewards.draft.phone = '0501234567';
     await rewards.check();
     await rewards.redeem();
-    expect(till.callsTo('reportLinkOutcome')).toEqual([]);
+    expect(till.callsTo('sendLinkOutcome')).toEqual([]);
   });
 
   it('while the cashier types, a link waits behind a notice; one key opens it', async () => {

@@ -53,7 +53,7 @@ describe('offline store: the outbox as the cashier drives it', () => {
     await customers.search();
     expect(customers.results.map((found) => found.id)).toEqual([customer().id]);
     await offline.services().cacheWritesSettled();
-    const reports = till.callsTo('reportError') as Array<{ source?: string }>;
+    const reports = till.callsTo('logError') as Array<{ source?: string }>;
     expect(reports.some((report) => report.source?.startsWith('offline cache'))).toBe(true);
   });
 

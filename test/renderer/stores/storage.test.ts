@@ -25,7 +25,7 @@ test('asks for persistence when not yet granted, and reports what the browser an
   await storage.ask();
   expect(persist).toHaveBeenCalledTimes(1);
   expect(storage.persisted).toBe(true);
-  expect(fake.callsTo('reportStorage')).toEqual([{ persisted: true }]);
+  expect(fake.callsTo('noteStorage')).toEqual([{ persisted: true }]);
 });
 
 test('does not ask again once granted; a refusal is reported as such', async () => {
@@ -39,7 +39,7 @@ test('does not ask again once granted; a refusal is reported as such', async () 
   const refused = useStorageStore();
   await refused.ask();
   expect(refused.persisted).toBe(false);
-  expect(fake.callsTo('reportStorage').at(-1)).toEqual({ persisted: false });
+  expect(fake.callsTo('noteStorage').at(-1)).toEqual({ persisted: false });
 });
 
 test('a browser without the API, or one that throws, cannot say: null', async () => {
@@ -55,5 +55,5 @@ test('a browser without the API, or one that throws, cannot say: null', async ()
   });
   await storage.ask();
   expect(storage.persisted).toBeNull();
-  expect(fake.callsTo('reportStorage')).toEqual([{ persisted: null }, { persisted: null }]);
+  expect(fake.callsTo('noteStorage')).toEqual([{ persisted: null }, { persisted: null }]);
 });

@@ -75,7 +75,7 @@ export function installFakeTill(): FakeTill {
   // The main process's copy of the outbox: it keeps whatever it is given, and starts empty.
   const keep: Responder<'keepWork'> = ({ changes }) => ({ ok: true, data: { kept: changes.length } });
   responders.set('keepWork', keep as Responder<Operation>);
-  responders.set('reportStorage', () => ({ ok: true, data: null }));
+  responders.set('noteStorage', () => ({ ok: true, data: null }));
   responders.set('workCopy', () => ({ ok: true, data: { items: [], journal: [], journalTotal: 0, since: null } }));
   responders.set('displayAddress', () => ({ ok: true, data: { address: null } }));
   // The till's data key, as the main process hands it over: the tests' fixed key, kept, the

@@ -13,8 +13,8 @@ import type { Timers } from '../../../../renderer/offline/connection/connection-
 import { openOfflineDb } from '../../../../renderer/offline/db/open';
 import type { JournalEntry, OfflineDb } from '../../../../renderer/offline/db/schema';
 import { removeOldDetails } from '../../../../renderer/offline/outbox/journal-retention';
-import { buildShiftReport } from '../../../../renderer/offline/outbox/shift-report';
-import { toReportPart } from '../../../../renderer/offline/outbox/shop-report';
+import { buildShiftReport } from '../../../../renderer/offline/shift-report/shift-report';
+import { toReportPart } from '../../../../renderer/offline/shift-report/shop-report';
 import { journalRow, journalToCsv } from '../../../../renderer/lib/journal-csv';
 import { withoutDetails } from '../../../../common/journal-retention';
 import { APP_SENDER, createCoreFixture, type CoreFixture } from '../../../support/app-core-fixture';

@@ -9,7 +9,7 @@ import { isUnreachable } from '../connection/failure-kinds';
 import { CounterPart } from './counter-part';
 import type { RegisterOutcome } from './outcomes';
 
-export class CustomerWrites extends CounterPart {
+export class RegisterAndCorrect extends CounterPart {
   /** Register (idempotent by phone); offline it is queued and the customer usable at once. */
   async registerCustomer(payload: RegisterCustomerPayload): Promise<RegisterOutcome> {
     const queue = async (): Promise<RegisterOutcome> => {

@@ -1,12 +1,12 @@
-// The shop's report (renderer/offline/outbox/shop-report.ts, report-requests.ts): this till's
+// The shop's report (renderer/offline/shift-report/shop-report.ts, report-requests.ts): this till's
 // figures as they leave it, the merge by till, cashier and reward with the silent tills
 // named, its CSV, and the long poll that answers the other tills.
 import { describe, expect, test, vi } from 'vitest';
 import type { ShopReportPart } from '../../../../common/contract';
-import { serveReportRequests } from '../../../../renderer/offline/outbox/report-requests';
-import { REDEMPTION_STATES, type ShiftReport } from '../../../../renderer/offline/outbox/shift-report';
-import { mergeShopReport, toReportPart } from '../../../../renderer/offline/outbox/shop-report';
-import { shopReportToCsv } from '../../../../renderer/lib/shop-report-csv';
+import { serveReportRequests } from '../../../../renderer/offline/shift-report/report-requests';
+import { REDEMPTION_STATES, type ShiftReport } from '../../../../renderer/offline/shift-report/shift-report';
+import { mergeShopReport, toReportPart } from '../../../../renderer/offline/shift-report/shop-report';
+import { shopReportToCsv } from '../../../../renderer/shift-report/shop-report-csv';
 
 const counts = (done: number, refused = 0) => ({ done, queued: 0, conflict: 0, failed: 0, refused });
 

@@ -1,7 +1,7 @@
 import { createPinia, setActivePinia } from 'pinia';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useSettingsStore } from '../../../renderer/stores/settings';
-import { periodBounds, startOfToday, useShiftReportStore } from '../../../renderer/stores/shift-report';
+import { periodBounds, startOfToday, useShiftReportStore } from '../../../renderer/shift-report/shift-report-store';
 import { useManagerPinStore } from '../../../renderer/stores/manager-pin';
 import { card, customer, installFakeTill, reward, tillState, type FakeTill } from '../support/fake-till';
 import { useOfflineStore } from '../../../renderer/stores/offline';

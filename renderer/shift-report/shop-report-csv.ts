@@ -1,9 +1,9 @@
 /**
  * The shop's report as a CSV: one row per till, per reward and per cashier, then the silent
- * tills, with the same figures as the report on screen (outbox/shop-report.ts merges them).
+ * tills, with the same figures as the report on screen (offline/shift-report/shop-report.ts merges them).
  */
 import { t } from '../i18n';
-import { csvText } from './journal-csv';
+import { csvText } from '../lib/journal-csv';
 
 /**
  * The merged report (the offline core's `ShopShiftReport`), taken by the shape of what the

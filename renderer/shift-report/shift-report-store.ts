@@ -8,13 +8,13 @@ import {
   type ShopShiftReport,
 } from '../offline';
 import { exportedJournalCsv } from '../lib/journal-csv';
-import { shopReportToCsv } from '../lib/shop-report-csv';
-import { useManagerPinStore } from './manager-pin';
-import { exportFileName, saveCsv } from './export-file';
+import { shopReportToCsv } from './shop-report-csv';
+import { useManagerPinStore } from '../stores/manager-pin';
+import { exportFileName, saveCsv } from '../stores/export-file';
 import type { FailedExport, SavedExport } from '../lib/export-outcome';
-import { useOfflineStore } from './offline';
-import { useSettingsStore } from './settings';
-import { till } from './till';
+import { useOfflineStore } from '../stores/offline';
+import { useSettingsStore } from '../stores/settings';
+import { till } from '../stores/till';
 
 /** The shift starts, unless a manager says otherwise, at the start of today on the till's clock. */
 export function startOfToday(now = new Date()): Date {

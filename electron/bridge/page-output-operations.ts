@@ -11,7 +11,7 @@ import { operationMaker, type OperationTable } from '../validation/bridge-operat
 import { createExportHandlers, type ReportPdf, type SaveFile } from './exports';
 import { createRendererErrorLog } from './renderer-error-log';
 
-export interface ReportNeeds {
+export interface PageOutputNeeds {
   /** The guard's refusal of an export, or null when it may go ahead. */
   refusal: () => Failure | null;
   /** The shell's ways out, each absent where the shell cannot (app-core-options.ts). */
@@ -20,10 +20,12 @@ export interface ReportNeeds {
   wording: () => Wording;
 }
 
-export function reportOperations(needs: ReportNeeds): OperationTable<'reportError' | 'saveReportPdf' | 'saveExport'> {
+export function pageOutputOperations(
+  needs: PageOutputNeeds,
+): OperationTable<'logError' | 'saveReportPdf' | 'saveExport'> {
   const { refusal, shell, log, wording } = needs;
   const op = operationMaker(wording);
-  const reportRendererError = createRendererErrorLog(log);
+  const logRendererError = createRendererErrorLog(log);
   const exports = createExportHandlers({
     refusal,
     log,
@@ -32,8 +34,8 @@ export function reportOperations(needs: ReportNeeds): OperationTable<'reportErro
     ...(shell.saveFile ? { saveFile: shell.saveFile } : {}),
   });
   return {
-    reportError: op(payloads.reportErrorPayload, async (report) => {
-      reportRendererError(report);
+    logError: op(payloads.logErrorPayload, async (report) => {
+      logRendererError(report);
       return { ok: true, data: null };
     }),
     saveReportPdf: op(payloads.reportPdfPayload, exports.saveReportPdf),

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { buildShiftReport } from '../../../../renderer/offline/outbox/shift-report';
+import { buildShiftReport } from '../../../../renderer/offline/shift-report/shift-report';
 import type { JournalEntry, OutboxItem, RedemptionItem } from '../../../../renderer/offline/db/schema';
 
 const SINCE = '2026-03-01T06:00:00.000Z';

@@ -6,7 +6,7 @@
  * names), bounded as the wire bounds them.
  *
  * Pure: the same reports give the same merge, so the screen, its PDF and its CSV
- * (lib/shop-report-csv.ts) agree.
+ * (renderer/shift-report/shop-report-csv.ts) agree.
  */
 import type { ShopReportCounts, ShopReportPart } from '../../../common/contract';
 import {

@@ -1,4 +1,4 @@
-import type { LinkOutcomeReport } from '../../../common/contract';
+import type { LinkOutcomeNotice } from '../../../common/contract';
 import { useCashierStore } from '../cashier';
 import { till } from '../till';
 import type { CheckedFor, RewardState } from './state';
@@ -8,20 +8,20 @@ import type { CheckedFor, RewardState } from './state';
  * answer the POS. Only for the code the link named: a code the cashier typed instead is
  * not the link's. A report that fails is logged by the main process; the cashier is not held up.
  */
-export function useLinkReport(state: RewardState) {
+export function useLinkOutcome(state: RewardState) {
   const cashier = useCashierStore();
 
-  return function reportToLink(
+  return function tellLink(
     target: CheckedFor,
-    outcome: LinkOutcomeReport['outcome'],
-    extra: Partial<LinkOutcomeReport>,
+    outcome: LinkOutcomeNotice['outcome'],
+    extra: Partial<LinkOutcomeNotice>,
   ): void {
     const link = state.fromLink.value;
     if (!link || link.code !== target.code) return;
     state.fromLink.value = null;
     const order = state.draft.value.orderReference.trim();
     void till()
-      .reportLinkOutcome({
+      .sendLinkOutcome({
         link_id: link.id,
         outcome,
         reward_code: target.code,
