@@ -213,6 +213,15 @@ export const TEMPLATE_POLICIES: readonly TemplatePolicy[] = [
     [number('shopLedgerPort', 1024, 65535, w('Port', 'المنفذ'))],
   ),
   row(
+    'settings.journalPersonalDays',
+    w('Customers’ details in the journal', 'تفاصيل العملاء في السجل'),
+    w(
+      'Days the journal keeps a customer’s name, phone and reward code (1 to 3650); after them it keeps counts only.',
+      'عدد الأيام التي يحتفظ فيها السجل باسم العميل وهاتفه ورمز المكافأة (من ١ إلى ٣٦٥٠)؛ بعدها يحتفظ بالأعداد فقط.',
+    ),
+    [number('journalPersonalDays', 1, 3650, w('Days', 'الأيام'))],
+  ),
+  row(
     'updates.enabled',
     w('Updates', 'التحديثات'),
     w(

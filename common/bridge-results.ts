@@ -35,6 +35,8 @@ export interface BridgeError {
   retryAfterMs?: number;
   /** For `manager_pin_required`: the guarded action refused, so the page names it when it asks the PIN. */
   action?: GuardedAction;
+  /** For `work_waiting`: how many items wait in the outbox that forgetting the till's data would lose. */
+  waiting?: number;
 }
 
 /**

@@ -57,7 +57,14 @@ import type {
 } from './shop-contract';
 import type { CustomerPhoneEntry, DisplayModel } from './display-model';
 export * from './work-copy-contract';
-import type { KeepWorkPayload, KeptWork, StoragePersistence, WorkCopy, WorkCopyPayload } from './work-copy-contract';
+import type {
+  ConfirmWaitingLossPayload,
+  KeepWorkPayload,
+  KeptWork,
+  StoragePersistence,
+  WorkCopy,
+  WorkCopyPayload,
+} from './work-copy-contract';
 export * from './health-contract';
 import type { CacheReport, HealthReport } from './health-contract';
 
@@ -148,6 +155,11 @@ export interface TillOperations {
    * its own secret), for Settings to show; null where the display is a window (Electron).
    */
   displayAddress: { payload: void; result: Result<{ address: string | null }> };
+  // ---- forgetting the till's data (docs/privacy.md#forgetting-a-till) ----
+  /** Deletes the work copy and destroys the data key (guarded); refused while items wait unconfirmed. */
+  forgetTill: { payload: void; result: Result<TillState> };
+  /** The manager confirms that the next forgetting (within two minutes) may lose this many waiting items. */
+  confirmWaitingLoss: { payload: ConfirmWaitingLossPayload; result: Result<null> };
 }
 
 /** A screen of the till PC, as Settings offers it for the customer display. */
@@ -235,6 +247,8 @@ export const CHANNELS = {
   noteCache: 'till:health:cache',
   saveSupportFile: 'till:health:support-file',
   displayAddress: 'till:display:address',
+  forgetTill: 'till:data:forget',
+  confirmWaitingLoss: 'till:data:confirm-loss',
 } as const satisfies Record<Operation, string>;
 
 export type Channel = (typeof CHANNELS)[Operation];

@@ -5,7 +5,12 @@
  * (contract.ts re-exports it).
  */
 
-import type { KeyProtection } from './settings-contract';
+/** How the stored key (the API key, the data key) is protected at rest (Settings shows it). */
+export type KeyProtection =
+  | 'os' // safeStorage with a real OS keychain / DPAPI / libsecret / kwallet
+  | 'basic_text' // Linux fallback: obfuscated with a hard-coded password, not protected
+  | 'key_file' // the browser shell: AES-256-GCM with a key file in the user-data folder, not the OS's store
+  | 'unavailable'; // no encryption at all: the key is not stored
 
 /**
  * Why this start's key is a new one although the till had one before, so the page's data

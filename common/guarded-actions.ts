@@ -35,6 +35,8 @@ export const GUARDED_ACTIONS = {
   gatherShopReport: { enforcedIn: 'main', settings: [] },
   /** Changing or removing the manager PIN itself. */
   changePin: { enforcedIn: 'main', settings: [] },
+  /** Forgetting the till's data: the work copy and the data key destroyed, the database deleted. */
+  forgetTill: { enforcedIn: 'main', settings: [] },
 } as const satisfies Record<string, { enforcedIn: 'main' | 'page'; settings: readonly string[] }>;
 // (the contract's bridge-results.ts imports this list's type; that each setting named is one of `Settings` is checked where
 // the main process reads it, electron/bridge/guarded-actions.ts, so no import goes back.)

@@ -5,6 +5,8 @@
  */
 
 import type { BridgeError } from './bridge-results';
+import type { DataKeyLoss, KeyProtection } from './data-key-contract';
+import type { TillForgotten } from './work-copy-contract';
 import type { ArabicDigits, InterfaceLanguage, Theme } from './settings-choices';
 
 /** Not secret; kept by the main process in the user-data folder. */
@@ -70,6 +72,11 @@ export interface Settings {
   customerDisplayId: number | null;
   /** Seconds without activity after which the customer display clears back to idle (10-600). */
   displayIdleSeconds: number;
+  /**
+   * Days the journal keeps its entries' personal details (1-3650, 90 by default), then their
+   * counts only (docs/privacy.md#the-journal-after-its-days); a policy may lock it.
+   */
+  journalPersonalDays: number;
 }
 
 /** One of the till's cashiers, as Settings lists them. */
@@ -94,13 +101,6 @@ export interface CacheRefreshSchedule {
 
 export type SettingsPatch = Partial<Settings>;
 
-/** How the stored key is protected at rest. */
-export type KeyProtection =
-  | 'os' // safeStorage with a real OS keychain / DPAPI / libsecret / kwallet
-  | 'basic_text' // Linux fallback: obfuscated with a hard-coded password, not protected
-  | 'key_file' // the browser shell: AES-256-GCM with a key file in the user-data folder, not the OS's store
-  | 'unavailable'; // no encryption at all: the key is not stored
-
 export interface KeyStatus {
   set: boolean;
   /** The last four characters, for "set, ending in 1234". */
@@ -115,6 +115,8 @@ export interface KeyStatus {
  */
 export interface DataKeyStatus {
   state: 'ready' | 'lost';
+  /** Why this run's key is a new one, and since when (`lost` only): the page says it. */
+  loss?: { reason: DataKeyLoss; lostAt: string };
   protection: KeyProtection;
   kept: boolean;
 }
@@ -148,6 +150,8 @@ export interface TillState {
   pinSet: boolean;
   /** The organisation's policy gives the PIN: Settings shows it as set by the organisation, and cannot change it. */
   pinManaged: boolean;
+  /** The till's data was forgotten this run (absent when it was not): the page starts blank. */
+  forgotten?: TillForgotten;
 }
 
 /** The organisation's policy as Settings shows it. */

@@ -66,6 +66,11 @@ export interface WorkCopy {
   journalTotal: number;
   /** When the copy was first written (ISO): null while it holds nothing and never did. */
   since: string | null;
+  /**
+   * This start found a copy none of whose lines opened under the data key (the key was lost):
+   * it was renamed aside, not read, and this copy started anew (docs/privacy.md).
+   */
+  setAside?: { at: string; lines: number };
 }
 
 /**
@@ -75,6 +80,21 @@ export interface WorkCopy {
  */
 export interface StoragePersistence {
   persisted: boolean | null;
+}
+
+/**
+ * The till's data forgotten this run (docs/privacy.md#forgetting-a-till): when, and whether a
+ * manager asked ("Forget this till's data") or the till was switched to another service, key or
+ * programme. The page, told by the till's state, deletes its database and starts blank.
+ */
+export interface TillForgotten {
+  at: string;
+  why: 'manager' | 'switch';
+}
+
+/** `confirmWaitingLoss`: the manager confirms that forgetting may lose this many waiting items. */
+export interface ConfirmWaitingLossPayload {
+  waiting: number;
 }
 
 /** At most this many changes in one `keepWork`, and this many journal entries in one page of `workCopy`. */

@@ -20,8 +20,8 @@ import { followPolicy } from '../policy/policy-follower';
 import { createActivityBoard } from '../updates/till-activity';
 import { activityOperations } from '../updates/activity-operations';
 import { customerDisplay } from '../display/display-operations';
-import { openWorkCopy, WORK_COPY_FILE } from '../work-copy/work-copy';
-import { workCopyOperations } from '../work-copy/work-copy-operations';
+import { forgetOperations } from '../work-copy/forget-operations';
+import { openTillWork } from '../work-copy/till-work-copy';
 import { joinOperations } from '../validation/bridge-operation';
 import { guardedHandlers } from './guarded-handlers';
 import { createManagerApproval } from './manager-approval';
@@ -74,9 +74,8 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   const activity = createActivityBoard();
   const { vault, dataKey } = await openTillKeys({ folder: userDataDir, cipher, log });
   const demo = await openDemoMode({ dir: join(userDataDir, 'demo'), log });
-  // What the till has promised (its queue, its journal), kept beside the page's own database.
-  const workCopy = await openWorkCopy({ file: join(userDataDir, WORK_COPY_FILE), log });
-  const kept = workCopyOperations({ copy: workCopy, log, wording: () => wording() });
+  const work = await openTillWork({ folder: userDataDir, dataKey, log, settings, wording: () => wording() });
+  const { copy: workCopy, forgetting } = work;
   const pinGuard = await openManagerPinGuard({ ...options, policy: policy.reading, log });
   secrets = () => [vault.key(), demo.running()?.apiKey, ...dataKey.secrets()].filter((s): s is string => !!s);
 
@@ -95,9 +94,9 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     return { language: resolveLanguage(language, systemLanguages()), digits: arabicDigits };
   };
   // The till's health (health.json, --health's facts), and the personal values the log is cleaned of.
-  const health = await openHealth(options, { settings, mode, vault, secrets, workCopy, kept, policy, log, wording });
+  const health = await openHealth(options, { settings, mode, vault, secrets, work, policy, log, wording });
   personal.follow(health.personal);
-  const state = tillStateOf({ settings, vault, dataKey, pinGuard, mode, systemLanguages, wording, policy });
+  const state = tillStateOf({ settings, vault, dataKey, pinGuard, mode, systemLanguages, wording, policy, forgetting });
   const approval = createManagerApproval({
     guard: pinGuard,
     log,
@@ -147,7 +146,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
         knownBaseUrl: () => demo.running()?.baseUrl ?? settings.get().baseUrl,
         heard: (reachable) => health.health.heard(reachable),
       }),
-      storageOperations({ settings, vault, dataKey, approval, state, configured, changed, wording }),
+      storageOperations({ settings, vault, dataKey, approval, forgetting, state, configured, changed, wording }),
       demoOperations({ demo, settings, mode, refusal: approval.refusal, state, changed, log, wording }),
       linking.operations,
       display.operations,
@@ -163,7 +162,8 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
         wording,
       }),
       activityOperations({ activity, now: options.now ?? Date.now, policyRevision: policy.revision, wording }),
-      kept.operations,
+      work.operations,
+      forgetOperations({ forgetting, refusal: approval.refusal, state, wording }),
       health.operations(() => approval.refusal('saveSupportFile'), display.hub),
     ),
     { appOrigin: options.appOrigin, log, wording, secrets: () => secrets() },
@@ -187,7 +187,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       await shopLedger.stop();
       await demo.shutdown();
       await health.health.stop();
-      await workCopy.close();
+      await work.close();
     },
   };
 }

@@ -25,6 +25,7 @@ export const ACTION_LOG_WORDS: Record<GuardedAction, string> = {
   switchToDemo: 'switching to the demo',
   gatherShopReport: 'gathering the shop’s report',
   changePin: 'changing the manager PIN',
+  forgetTill: 'forgetting this till’s data',
 };
 
 /**

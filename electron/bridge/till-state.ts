@@ -4,7 +4,7 @@
  * mode, the OS's languages, what the policy locks or why it was refused, and whether a
  * manager PIN is set and whose it is.
  */
-import type { ConnectionMode, TillState } from '../../common/contract';
+import type { ConnectionMode, TillForgotten, TillState } from '../../common/contract';
 import type { Wording } from '../messages';
 import type { ManagedSettingsStore } from '../policy/managed-settings';
 import type { PolicyFollower } from '../policy/policy-follower';
@@ -22,6 +22,8 @@ export interface TillStateNeeds {
   systemLanguages: () => string[];
   policy: Pick<PolicyFollower, 'reading' | 'revision'>;
   wording: () => Wording;
+  /** The till's data forgotten this run (`last`: null when it was not). */
+  forgetting: { last(): TillForgotten | null };
 }
 
 export function tillStateOf(needs: TillStateNeeds): () => TillState {
@@ -42,5 +44,9 @@ export function tillStateOf(needs: TillStateNeeds): () => TillState {
     },
     pinSet: pinGuard.isSet(),
     pinManaged: pinGuard.isManaged(),
+    ...(() => {
+      const forgotten = needs.forgetting.last();
+      return forgotten ? { forgotten } : {};
+    })(),
   });
 }

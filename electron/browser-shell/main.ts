@@ -48,6 +48,11 @@ async function main(): Promise<void> {
         folder: options.userDataDir,
         about: { version: appVersion(), shell: 'browser' },
         policySource: machinePolicySource(options.policyFile ? { file: options.policyFile } : {}),
+        // Its copy of the outbox is sealed under the data key, which the key file opens.
+        openCodec: async () => {
+          const { readingCodec } = await import('../work-copy/till-work-copy');
+          return readingCodec(options.userDataDir, createKeyFileCipher(join(options.userDataDir, KEY_FILE)));
+        },
       }),
     );
   }

@@ -44,9 +44,8 @@ export interface HealthNeeds {
   mode: () => ConnectionMode;
   vault: { status(): { set: boolean } };
   secrets: () => readonly string[];
-  workCopy: WorkCopyStore;
-  /** What the page last said of its storage (work-copy-operations.ts). */
-  kept: { storage: { last(): StoragePersistence | null } };
+  /** The work copy, and what the page last said of its storage (work-copy-operations.ts). */
+  work: { copy: WorkCopyStore; storage: { last(): StoragePersistence | null } };
   policy: { reading(): PolicyReading };
   log: Logger;
   wording: () => Wording;
@@ -64,7 +63,8 @@ export async function openHealth(
   personal: () => PersonalValues;
   operations: (refusal: () => Failure | null, display: { attached(): number }) => OperationTable<HealthOperation>;
 }> {
-  const { settings, workCopy, log } = needs;
+  const { settings, log } = needs;
+  const workCopy = needs.work.copy;
   const folder = shell.userDataDir;
   const about = shell.about ?? UNNAMED;
   const computerName = shell.computerName ?? hostname;
@@ -84,7 +84,7 @@ export async function openHealth(
     items: () => workCopy.items(),
     unreadable: () => workCopy.unreadable(),
     policy: () => needs.policy.reading(),
-    storage: () => needs.kept.storage.last(),
+    storage: () => needs.work.storage.last(),
     ...(shell.healthTickMs ? { tickMs: shell.healthTickMs } : {}),
   });
 

@@ -40,6 +40,8 @@ const DIGIT = '[0-9\\u0660-\\u0669\\u06F0-\\u06F9]';
 const TIMESTAMP = /\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?/g;
 /** The till's own exports, named by their day (`loyalty-till-journal-2026-11-27.csv`): nobody's, and the log says which left. */
 const EXPORT_NAME = /\bloyalty-till-[a-z]+(?:-LT-[0-9A-Z]{4}-[0-9A-Z]{4})?-\d{4}-\d{2}-\d{2}\.(?:csv|pdf|json)\b/g;
+/** The work copy set aside under a lost key (`work-copy.jsonl.unreadable-<ms>`): the till's own file, named for the help desk. */
+const SET_ASIDE_NAME = /\bwork-copy\.jsonl\.unreadable-\d+\b/g;
 const BEARER = /\bBearer\s+[^\s"',;]{8,}/gi;
 const EMAIL = /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+/gu;
 const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
@@ -87,7 +89,7 @@ function wordsOf(text: string): Array<{ start: number; end: number; text: string
 export function redact(text: string, secrets: readonly string[], personal?: PersonalValues | null): string {
   const held: string[] = [];
   const hold = (kept: string) => `\uE000${held.push(kept) - 1}\uE001`;
-  let out = text.replace(TIMESTAMP, hold).replace(EXPORT_NAME, hold);
+  let out = text.replace(TIMESTAMP, hold).replace(EXPORT_NAME, hold).replace(SET_ASIDE_NAME, hold);
   for (const secret of secrets) {
     // Short strings would blank out ordinary words; keys are long.
     if (secret.length >= 4 && out.includes(secret)) out = out.split(secret).join(SECRET_MARK);

@@ -184,4 +184,8 @@ export const ar: Record<MainMessageKey, string> = {
   // The customer display's settings.
   'settings.customerDisplayId': 'اختر إحدى الشاشات المعروضة، أو لا شيء.',
   'settings.displayIdleSeconds': 'اختر بين ١٠ و٦٠٠ ثانية.',
+  'settings.journalPersonalDays': 'اختر من ١ إلى ٣٦٥٠ يومًا كاملًا.',
+  // نسيان بيانات نقطة البيع.
+  'forget.waiting':
+    'عناصر تنتظر في قائمة الانتظار ({count}): نسيان بيانات نقطة البيع يحذفها قبل أن تصل إلى الخدمة. أرسلها أولًا، أو أكّد أنها ستُفقد.',
 };

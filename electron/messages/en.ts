@@ -201,6 +201,10 @@ export const en = {
   // The customer display's settings.
   'settings.customerDisplayId': 'Choose one of the screens listed, or none.',
   'settings.displayIdleSeconds': 'Choose between 10 and 600 seconds.',
+  'settings.journalPersonalDays': 'Choose 1 to 3650 whole days.',
+  // Forgetting the till's data (electron/work-copy/forgetting.ts).
+  'forget.waiting':
+    'Items wait in the outbox ({count}): forgetting this till’s data would delete them before they reach the service. Send them first, or confirm that they are to be lost.',
 } as const;
 
 export type MainMessageKey = keyof typeof en;

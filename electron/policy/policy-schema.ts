@@ -40,6 +40,7 @@ export const MANAGED_SETTING_KEYS = [
   'shopRedeemWhenSplit',
   'shopPeers',
   'shopLedgerPort',
+  'journalPersonalDays',
 ] as const;
 
 export type ManagedSettingKey = (typeof MANAGED_SETTING_KEYS)[number];

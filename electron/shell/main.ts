@@ -18,6 +18,7 @@ import { machinePolicySource } from '../policy/machine-policy';
 import { IMPORT_API_KEY_FLAG, importApiKey } from '../storage/key-import';
 import { HEALTH_FLAG } from '../health/health-flag';
 import { runHealthCommand } from '../health/health-check';
+import { readingCodec } from '../work-copy/till-work-copy';
 import { logFilesIn } from '../health/health-wiring';
 import { createMainWindow } from './window';
 import { saveReportPdf } from './report-pdf';
@@ -48,6 +49,8 @@ if (process.argv.includes(HEALTH_FLAG)) {
       folder: app.getPath('userData'),
       about: { version: app.getVersion(), shell: 'electron' },
       policySource: machinePolicySource(),
+      // Its copy of the outbox is sealed under the data key, which the OS's store opens.
+      openCodec: () => readingCodec(app.getPath('userData'), createSafeStorageCipher()),
     });
     app.exit(status);
   });

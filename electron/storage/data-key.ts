@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { hkdfSync, randomBytes } from 'node:crypto';
 import { readdir, rename, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { DataKeyGrant, DataKeyLoss, DataKeyStatus, KeyProtection } from '../../common/contract';
@@ -38,6 +38,12 @@ export interface DataKey {
   status(): DataKeyStatus;
   /** The key as text in every spelling a log line could carry it: the redacting logger removes them. */
   secrets(): string[];
+  /**
+   * A key of its own for one use of the main process (`work copy v1`): HKDF-SHA256 of the data
+   * key, so the data key's bytes never leave this module and no two uses share a key. Follows
+   * the data key: after `forget`, the new key's.
+   */
+  subkey(purpose: string): Buffer;
   /** Destroys the key (its sealed file, and any kept aside) and makes a new one. */
   forget(): Promise<void>;
 }
@@ -58,6 +64,8 @@ interface Held {
   kept: boolean;
   /** The key's spellings no log line may carry, made once. */
   spellings: string[];
+  /** The subkeys derived so far, by purpose. */
+  subkeys: Map<string, Buffer>;
 }
 
 /**
@@ -190,8 +198,19 @@ export async function openDataKey(options: DataKeyOptions): Promise<DataKey> {
       };
       return loss ? { state: 'lost', ...loss, ...parts } : { state: 'ready', ...parts };
     },
-    status: () => ({ state: loss ? 'lost' : 'ready', protection, kept: current.kept }),
+    status: () =>
+      loss
+        ? { state: 'lost', loss, protection, kept: current.kept }
+        : { state: 'ready', protection, kept: current.kept },
     secrets: () => current.spellings,
+    subkey(purpose) {
+      let derived = current.subkeys.get(purpose);
+      if (!derived) {
+        derived = derive(current.key, purpose);
+        current.subkeys.set(purpose, derived);
+      }
+      return derived;
+    },
     async forget() {
       const names = await readdir(folder).catch(() => [] as string[]);
       for (const name of names) {
@@ -200,6 +219,7 @@ export async function openDataKey(options: DataKeyOptions): Promise<DataKey> {
       }
       await syncFolder(folder);
       current.key.fill(0);
+      for (const derived of current.subkeys.values()) derived.fill(0);
       protection = await cipher.protection();
       current = await makeKey();
       loss = null;
@@ -208,12 +228,18 @@ export async function openDataKey(options: DataKeyOptions): Promise<DataKey> {
   };
 }
 
+/** A key of its own for one use (HKDF-SHA256 of the data key, the use named in `info`). */
+function derive(key: Buffer, purpose: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), `loyalty-till ${purpose}`, KEY_BYTES));
+}
+
 function held(key: Buffer, createdAt: string, kept: boolean): Held {
   return {
     key,
     createdAt,
     kept,
     spellings: [key.toString('base64'), key.toString('base64url'), key.toString('hex')],
+    subkeys: new Map(),
   };
 }
 
@@ -239,15 +265,19 @@ function readEnvelope(plain: string): { key: Buffer; createdAt: string } | null 
 }
 
 /**
- * The data key as it is on disk, for a reader beside the till (the health check, whose copy of
- * the outbox may be sealed under it): opened once, nothing moved aside, sealed again or made.
- * Null when there is none; rejects when it is there and will not open (the till mends that at
- * its next start, not the reader).
+ * The data key's subkeys as a reader beside the till has them (the health check, whose copy of
+ * the outbox is sealed under it): the sealed key read and opened once, nothing moved aside,
+ * sealed again or made. Null when there is none; rejects when it is there and will not open (the
+ * till mends that at its next start, not the reader). The key itself never leaves this module.
  */
-export async function readDataKey(folder: string, cipher: KeyCipher): Promise<Buffer | null> {
+export async function readDataKey(
+  folder: string,
+  cipher: Pick<KeyCipher, 'decrypt'>,
+): Promise<Pick<DataKey, 'subkey'> | null> {
   const sealed = await readFileIfExists(join(folder, DATA_KEY_FILE));
   if (!sealed) return null;
   const found = readEnvelope((await cipher.decrypt(sealed)).plain);
   if (!found) throw new Error('the data key file opened, but not as a data key');
-  return found.key;
+  const key = found.key;
+  return { subkey: (purpose) => derive(key, purpose) };
 }

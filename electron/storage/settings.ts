@@ -3,6 +3,7 @@ import { isIPv4, isIPv6 } from 'node:net';
 import { z } from 'zod';
 import { isSupportedCountry } from 'libphonenumber-js';
 import { ARABIC_DIGITS, INTERFACE_LANGUAGES, THEMES, type Settings, type SettingsPatch } from '../../common/contract';
+import { JOURNAL_PERSONAL_DAYS } from '../../common/journal-retention';
 import { readFileIfExists, writeFileAtomic } from './atomic-file';
 import { describeError, type Logger } from '../log/log';
 import { fieldErrors, parseOptions } from '../validation/validation-errors';
@@ -60,6 +61,7 @@ export const DEFAULT_SETTINGS: Settings = Object.freeze({
   // The customer display: no window until a screen is chosen; back to idle after 30 s.
   customerDisplayId: null,
   displayIdleSeconds: 30,
+  journalPersonalDays: JOURNAL_PERSONAL_DAYS.default,
 });
 
 /** At most this many cashiers in Settings' list: a shop's staff, not a directory. */
@@ -233,6 +235,11 @@ export const settingsPatchSchema = z.strictObject({
     .int(msg('settings.displayIdleSeconds'))
     .min(10, msg('settings.displayIdleSeconds'))
     .max(600, msg('settings.displayIdleSeconds'))
+    .optional(),
+  journalPersonalDays: z
+    .int(msg('settings.journalPersonalDays'))
+    .min(JOURNAL_PERSONAL_DAYS.min, msg('settings.journalPersonalDays'))
+    .max(JOURNAL_PERSONAL_DAYS.max, msg('settings.journalPersonalDays'))
     .optional(),
 });
 

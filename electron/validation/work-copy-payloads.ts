@@ -65,6 +65,11 @@ export const keepWorkPayload = z.strictObject({
 /** The page's word on its storage: persisted or not, or null where the browser cannot say. */
 export const storagePersistencePayload = z.strictObject({ persisted: z.boolean(RECORD).nullable() });
 
+/** The manager's count of waiting items to lose: what the page counted, never more than the outbox holds. */
+export const confirmWaitingLossPayload = z.strictObject({
+  waiting: z.int(RECORD).min(1, RECORD).max(1_000_000, RECORD),
+});
+
 const PAGE = msg('payload.workCopy.page');
 export const workCopyPayload = z.strictObject({
   journalFrom: z.int(PAGE).min(0, PAGE).optional(),

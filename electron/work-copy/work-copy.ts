@@ -1,8 +1,12 @@
+import { readdir, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import type { KeptItem, KeptJournalEntry, WorkChange, WorkCopy } from '../../common/contract';
 import { isRecord } from '../../common/is-record';
+import { detailsDue, detailsWereRemoved, withoutDetails, type DetailsRemoved } from '../../common/journal-retention';
 import type { Logger } from '../log/log';
+import { syncFolder } from '../storage/atomic-file';
 import { openAppendLog, type AppendLogOptions } from './append-log';
-import { jsonLines, type LineCodec } from './line-codec';
+import { jsonLines, NOT_OPENED, type LineCodec } from './line-codec';
 
 /**
  * The main process's own copy of the till's outbox and journal (common/work-copy-contract.ts),
@@ -13,7 +17,9 @@ import { jsonLines, type LineCodec } from './line-codec';
  * The file is a header line and then one line a change; it is rewritten from what it holds
  * when it has grown past twice that (an item's many versions, items gone), and at start when
  * its last line was torn by a power cut. A line it cannot read is counted and left out, never
- * the file: the copy is the till's last word on what it owes, and half of it beats none.
+ * the file: the copy is the till's last word on what it owes, and half of it beats none. But a
+ * file none of whose sealed lines opens (the data key was lost) is renamed aside, untouched, and
+ * a new copy started: it opens again should the old key come back (docs/privacy.md).
  */
 export interface WorkCopyStore {
   /** Applies the changes in order and resolves once they are on disk (rejects if they could not be). */
@@ -26,6 +32,17 @@ export interface WorkCopyStore {
   unreadable(): number;
   /** Rises with every change kept: what is built from the copy knows when to build again. */
   revision(): number;
+  /**
+   * Removes the personal details of the journal's entries done before `cutoff` (ISO), by the
+   * rule of common/journal-retention.ts, and rewrites the file so no earlier version stays on
+   * disk; how many entries it stripped.
+   */
+  removeDetails(cutoff: string, removed: DetailsRemoved): Promise<number>;
+  /**
+   * Deletes the file and every copy kept aside, then runs `then` (the data key destroyed) before
+   * anything else is kept; the copy goes on empty.
+   */
+  forget(then?: () => Promise<void>): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -39,6 +56,8 @@ export interface WorkCopyOptions extends AppendLogOptions {
 const FORMAT = 1;
 /** In the user-data folder. */
 export const WORK_COPY_FILE = 'work-copy.jsonl';
+/** A copy that would not open is renamed `work-copy.jsonl.unreadable-<ms>`. */
+export const SET_ASIDE_MARK = '.unreadable-';
 
 interface Header {
   workCopy: number;
@@ -52,15 +71,35 @@ export async function openWorkCopy(options: WorkCopyOptions): Promise<WorkCopySt
   const appendLog = openAppendLog(file, options);
   const held = new HeldWork();
 
-  const { lines: stored, tornTail } = await appendLog.read();
-  const loaded = loadLines(stored, codec, held);
+  let { lines: stored, tornTail } = await appendLog.read();
+  let loaded = loadLines(stored, codec, held);
+  let setAside: WorkCopy['setAside'];
+  // Sealed lines and not one that opened: the key is not this copy's. Kept aside, whole.
+  if (loaded.notOpened > 0 && loaded.opened === 0) {
+    const at = now();
+    const aside = `${file}${SET_ASIDE_MARK}${at.getTime()}`;
+    await rename(file, aside);
+    await syncFolder(dirname(file));
+    log.warn(
+      `The work copy could not be opened with this till's data key (${stored.length} line(s)); it is kept as ` +
+        `${basename(aside)}, and a new copy is started. It opens again should the old data key come back.`,
+    );
+    setAside = { at: at.toISOString(), lines: stored.length };
+    stored = [];
+    tornTail = false;
+    loaded = { since: null, unreadable: 0, notOpened: 0, opened: 0, outdated: 0 };
+  }
   let since = loaded.since;
-  const unreadable = loaded.unreadable;
+  const unreadable = loaded.unreadable + loaded.notOpened;
   let lines = stored.length;
   const headerless = stored.length > 0 && since === null;
   if (tornTail) log.warn(`The work copy ${file} ended in a line a power cut interrupted; it is left out.`);
   if (unreadable > 0)
     log.warn(`The work copy ${file} has ${unreadable} line(s) that could not be read; they are left out.`);
+  if (loaded.outdated > 0)
+    log.info(
+      `The work copy ${file} holds ${loaded.outdated} line(s) of an earlier, plain format: it is rewritten sealed.`,
+    );
 
   const header = (): string => codec.encode({ workCopy: FORMAT, since: since ?? now().toISOString() } satisfies Header);
   const rewrite = async (): Promise<void> => {
@@ -68,8 +107,9 @@ export async function openWorkCopy(options: WorkCopyOptions): Promise<WorkCopySt
     await appendLog.rewrite([header(), ...records]);
     lines = records.length + 1;
   };
-  // A torn or unreadable line, no header, or more history than holdings: start from a clean file.
-  if (tornTail || unreadable > 0 || headerless || needsRewrite(lines, held.size())) {
+  // A torn or unreadable line, no header, a line of an earlier format, or more history than
+  // holdings: start from a clean file.
+  if (tornTail || unreadable > 0 || headerless || loaded.outdated > 0 || needsRewrite(lines, held.size())) {
     since ??= now().toISOString();
     await rewrite();
   }
@@ -80,6 +120,13 @@ export async function openWorkCopy(options: WorkCopyOptions): Promise<WorkCopySt
       const applied = changes.filter((change) => held.apply(change));
       if (applied.length === 0) return changes.length;
       revision += 1;
+      // An entry's details removed: no version with them may stay in the file.
+      if (applied.some((change) => change.op === 'journal' && held.replaced(change.entry.uid))) {
+        held.settleReplaced();
+        since ??= now().toISOString();
+        await rewrite();
+        return changes.length;
+      }
       const out = applied.map((change) => codec.encode(change));
       if (since === null) {
         since = now().toISOString();
@@ -98,37 +145,78 @@ export async function openWorkCopy(options: WorkCopyOptions): Promise<WorkCopySt
         journal: journal.slice(from, from + (page.journalLimit ?? journal.length)),
         journalTotal: journal.length,
         since,
+        ...(setAside ? { setAside } : {}),
       };
     },
     items: () => held.items(),
     unreadable: () => unreadable,
     revision: () => revision,
+    async removeDetails(cutoff, removed) {
+      const count = held.removeDetails(cutoff, removed);
+      if (count > 0) {
+        revision += 1;
+        await rewrite();
+        log.info(
+          `The personal details of ${count} journal ${count === 1 ? 'entry were' : 'entries were'} removed from the work copy ` +
+            `(done more than ${removed.afterDays} days ago).`,
+        );
+      }
+      return count;
+    },
+    async forget(then) {
+      await appendLog.close();
+      const folder = dirname(file);
+      const own = basename(file);
+      const names = await readdir(folder).catch(() => [] as string[]);
+      for (const name of names) {
+        if (name === own || name.startsWith(`${own}${SET_ASIDE_MARK}`)) await rm(join(folder, name), { force: true });
+      }
+      await syncFolder(folder);
+      held.clear();
+      revision += 1;
+      since = null;
+      lines = 0;
+      setAside = undefined;
+      await then?.();
+    },
     close: () => appendLog.close(),
   };
 }
 
-/**
- * Applies the file's lines to `held`, as written: the header's date, and how many lines could
- * not be read (the till at start, and the health check from another process, read alike).
- */
-export function loadLines(
-  lines: readonly string[],
-  codec: LineCodec,
-  held: HeldWork,
-): { since: string | null; unreadable: number } {
-  let since: string | null = null;
-  let unreadable = 0;
+/** What reading the file's lines came to (the till at start, the health check from another process). */
+export interface LoadedLines {
+  /** When the copy was first written (ISO), from its header. */
+  since: string | null;
+  /** Lines that could not be read at all (garbled). */
+  unreadable: number;
+  /** Lines of the codec's own that would not open (another key, or changed). */
+  notOpened: number;
+  /** Lines that opened. */
+  opened: number;
+  /** Lines read that the codec does not write (plain JSON from before the seal). */
+  outdated: number;
+}
+
+/** Applies the file's lines to `held`, as written. */
+export function loadLines(lines: readonly string[], codec: LineCodec, held: HeldWork): LoadedLines {
+  const loaded: LoadedLines = { since: null, unreadable: 0, notOpened: 0, opened: 0, outdated: 0 };
   for (const [index, line] of lines.entries()) {
     const record = codec.decode(line);
+    if (record === NOT_OPENED) {
+      loaded.notOpened++;
+      continue;
+    }
+    if (record !== undefined) loaded.opened++;
+    if (record !== undefined && codec.writes && !codec.writes(line)) loaded.outdated++;
     if (index === 0 && isHeader(record)) {
-      since = record.since;
+      loaded.since = record.since;
       continue;
     }
     const change = asChange(record);
     if (change) held.apply(change);
-    else unreadable++;
+    else loaded.unreadable++;
   }
-  return { since, unreadable };
+  return loaded;
 }
 
 /** Twice what is held, and a little: an item changed a few times does not rewrite the file. */
@@ -144,6 +232,8 @@ export class HeldWork {
   private readonly goneThisRun = new Set<string>();
   /** The items whose entry in the journal says they left. */
   private readonly left = new Set<string>();
+  /** Entries whose version with details was replaced by one without, since the file was last rewritten. */
+  private readonly strippedSince = new Set<string>();
 
   /** Whether the change changed anything (a repeat of what is held does not). */
   apply(change: WorkChange): boolean {
@@ -161,7 +251,14 @@ export class HeldWork {
         return this.itemsById.delete(change.uid);
       case 'journal': {
         const { entry } = change;
-        if (this.entries.has(entry.uid)) return false;
+        const before = this.entries.get(entry.uid);
+        if (before) {
+          // Only a version without details replaces one with them: details once removed never come back.
+          if (detailsWereRemoved(before) || !detailsWereRemoved(entry)) return false;
+          this.entries.set(entry.uid, entry);
+          this.strippedSince.add(entry.uid);
+          return true;
+        }
         this.entries.set(entry.uid, entry);
         if (entry.outboxUid) {
           this.left.add(entry.outboxUid);
@@ -170,6 +267,34 @@ export class HeldWork {
         return true;
       }
     }
+  }
+
+  /** Whether the entry's earlier version, with details, is still in the file. */
+  replaced(uid: string): boolean {
+    return this.strippedSince.has(uid);
+  }
+
+  settleReplaced(): void {
+    this.strippedSince.clear();
+  }
+
+  /** Strips the entries done before `cutoff` in place (their order kept); how many. */
+  removeDetails(cutoff: string, removed: DetailsRemoved): number {
+    let count = 0;
+    for (const [uid, entry] of this.entries) {
+      if (!detailsDue(entry, cutoff)) continue;
+      this.entries.set(uid, withoutDetails(entry, removed));
+      count++;
+    }
+    return count;
+  }
+
+  clear(): void {
+    this.itemsById.clear();
+    this.entries.clear();
+    this.goneThisRun.clear();
+    this.left.clear();
+    this.strippedSince.clear();
   }
 
   items(): KeptItem[] {

@@ -105,6 +105,23 @@ export function csvCell(value: string | null | undefined): string {
 
 /** One entry's cells, in the header's order, before quoting. */
 export function journalRow(entry: JournalEntryFacts): string[] {
+  const removed = (entry as { detailsRemoved?: { afterDays: number } }).detailsRemoved;
+  if (removed) {
+    // Its details removed after their days (docs/privacy.md): counts only, said in the customer's column.
+    return [
+      entry.doneAt,
+      '',
+      t('journalCsv.detailsRemoved', { days: String(removed.afterDays) }),
+      '',
+      '',
+      outcomeCell(entry),
+      '',
+      '',
+      t(STATE_WORDS.done),
+      entry.rewardName ?? '',
+      pointsCell(entry.points),
+    ];
+  }
   return [
     entry.doneAt,
     entry.code ?? '',

@@ -33,6 +33,7 @@ import { MainCopy } from './outbox/main-copy';
 import { reconcileAtEveryOpen, type Reconciliation } from './outbox/copy-reconciliation';
 import type { JournalEntry, OfflineDb, OutboxItem, RedemptionItem } from './db/schema';
 import { serviceNow } from './outbox/attribution';
+import { journalRetention } from './outbox/journal-retention';
 import { buildShiftReport, journalBefore, type ShiftReport } from './shift-report/shift-report';
 import { serveReportRequests } from './shift-report/report-requests';
 import { toReportPart } from './shift-report/shop-report';
@@ -78,7 +79,7 @@ export interface OfflineServicesOptions {
   /** `window.till`. */
   api: TillApi;
   /** The current settings (country, branch, whether offline redemption is allowed). */
-  settings: () => CounterSettings & { refreshSchedule?: RefreshSchedule };
+  settings: () => CounterSettings & { refreshSchedule?: RefreshSchedule; journalPersonalDays?: number };
   db?: OfflineDb;
   /** `navigator.locks` by default; null falls back to an in-page lock. */
   locks?: LockManagerLike | null;
@@ -276,6 +277,22 @@ function sealingOperations(db: OfflineDb, sealing: ReturnType<typeof sealingPass
   };
 }
 
+/** The database's end, once everything that uses it is stopped (`stopAll`). */
+function databaseOperations(db: OfflineDb, stopAll: () => void) {
+  return {
+    /** Stops everything and closes the database (a till window going away, or a test's end). */
+    close(): void {
+      stopAll();
+      db.close();
+    },
+    /** Stops everything and deletes the database (the till's data forgotten: it starts blank). */
+    async deleteDatabase(): Promise<void> {
+      stopAll();
+      await db.delete();
+    },
+  };
+}
+
 /** The connection as the header sees it: the monitor's snapshot and its changes, and the asks. */
 function connectionOperations(connection: ConnectionMonitor) {
   return {
@@ -313,8 +330,11 @@ export function createOfflineServices(options: OfflineServicesOptions) {
   let stopAnnouncing: (() => void) | null = null;
   let stopServingReports: (() => void) | null = null;
   const sealing = sealingPass(db, cache);
+  const days = () => options.settings().journalPersonalDays;
+  const retention = journalRetention({ db, now, timers, days, changed: () => outbox.notify() });
 
   function stop(): void {
+    retention.stop();
     stopAnnouncing?.();
     stopAnnouncing = null;
     stopServingReports?.();
@@ -349,17 +369,16 @@ export function createOfflineServices(options: OfflineServicesOptions) {
       void sealing
         .run()
         .catch((error: unknown) => console.warn('The sealing pass stopped; it goes on at the next start', error));
+      retention.start();
     },
 
     stop,
 
-    /** Stops everything and closes the database (a till window going away, or a test's end). */
-    close(): void {
+    ...databaseOperations(db, () => {
       stop();
       sealing.stop();
       restored.stop();
-      db.close();
-    },
+    }),
 
     /**
      * What the last reconciliation with the main process's copy found (null before the first):

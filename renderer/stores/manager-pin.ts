@@ -47,6 +47,15 @@ export const useManagerPinStore = defineStore('managerPin', () => {
     return new Promise((resolve) => (settle = resolve));
   }
 
+  /**
+   * Asks the PIN even within the minutes a right one approves (what cannot be undone, such as
+   * forgetting the till's data); true at once where no PIN is set.
+   */
+  function askAgain(reason: ApprovalReason, what: string | null = null): Promise<boolean> {
+    if (!settings.state?.pinSet || !settings.isConfigured) return Promise.resolve(true);
+    return prompt(reason, what);
+  }
+
   function finish(approved: boolean): void {
     asking.value = null;
     subject.value = null;
@@ -116,7 +125,20 @@ export const useManagerPinStore = defineStore('managerPin', () => {
     if (settings.state?.pinSet) await till().endManagerApproval();
   }
 
-  return { asking, subject, tooSoon, checking, waitSeconds, wrong, ask, submit, cancel, withApproval, endApproval };
+  return {
+    asking,
+    subject,
+    tooSoon,
+    checking,
+    waitSeconds,
+    wrong,
+    ask,
+    askAgain,
+    submit,
+    cancel,
+    withApproval,
+    endApproval,
+  };
 });
 
 function needsApproval(failure: Failure): boolean {

@@ -17,7 +17,7 @@ const OUTBOX_POLL_MS = 5_000;
  * the core and its feeds, the outbox's view, and "Retry now".
  */
 export const useOfflineStore = defineStore('offline', () => {
-  const { services, opened, connection, refresh } = useOfflineCore();
+  const { services, opened, connection, refresh, keyProblem, deleteDatabase } = useOfflineCore();
   const outbox = useOutboxView(services);
   const { replaying, lastReplay, retryNow } = useRetryNow({
     services,
@@ -70,10 +70,18 @@ export const useOfflineStore = defineStore('offline', () => {
     return services().programmesSeen();
   }
 
+  /** Stops the offline work and deletes the database: the till's data forgotten. */
+  async function deleteAll(): Promise<void> {
+    stop();
+    await deleteDatabase();
+  }
+
   return {
     services,
     connection,
     refresh,
+    keyProblem,
+    deleteDatabase: deleteAll,
     ...outbox,
     replaying,
     lastReplay,

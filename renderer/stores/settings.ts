@@ -123,6 +123,11 @@ export const useSettingsStore = defineStore('settings', () => {
     return send(() => approve('changeCashiers', () => till().updateSettings({ cashiers })), true);
   }
 
+  /** Saves the days the journal keeps customers' details (docs/privacy.md), on its own. */
+  async function saveJournalDays(days: number): Promise<boolean> {
+    return send(() => till().updateSettings({ journalPersonalDays: days }), true);
+  }
+
   async function clearKey(approve: Approver = noApprover): Promise<boolean> {
     return send(() => approve('changeKey', () => till().clearApiKey()));
   }
@@ -142,6 +147,7 @@ export const useSettingsStore = defineStore('settings', () => {
     startDemo,
     draftFromState,
     save,
+    saveJournalDays,
     clearKey,
   };
 });

@@ -71,6 +71,7 @@ describe('the Group Policy templates', () => {
       windowToHour: 5,
       shopPeers: ['till-2.local:47231'],
       shopLedgerPort: 47231,
+      journalPersonalDays: 30,
       feedUrl: 'https://updates.example.com/till',
       channel: 'latest',
       pinVersion: '1.4.2',

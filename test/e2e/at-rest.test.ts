@@ -7,8 +7,9 @@
  * customers' names, phones in any spelling, emails, birthdays, card serials or reward codes is
  * there, in UTF-8 or in UTF-16 (how V8 writes a string that is not Latin-1).
  *
- * The main process's user-data folder (its copy of the outbox and the journal) is sealed by the
- * main process itself and checked by its own tests.
+ * Then the same of the main process's user-data folder, whole: its copy of the outbox and the
+ * journal (`work-copy.jsonl`, which holds the queued redemption), the settings, the keys, the
+ * shop's files and the log.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -56,7 +57,7 @@ function foundInFiles(files: readonly string[], needles: readonly string[]): str
     const bytes = readFileSync(file);
     for (const needle of needles) {
       if (bytes.includes(Buffer.from(needle, 'utf8')) || bytes.includes(Buffer.from(needle, 'utf16le')))
-        found.add(`${needle} (${file.slice(file.indexOf('IndexedDB'))})`);
+        found.add(`${needle} (${file})`);
     }
   }
   return [...found];
@@ -180,5 +181,14 @@ describe('the till’s IndexedDB files, read from the disk, hold nothing persona
     ];
     expect(needles.length).toBeGreaterThan(1000);
     expect(foundInFiles(files, needles)).toEqual([]);
+
+    // The main process's folder: its copy holds the queued redemption (sealed), and nothing there is readable.
+    await stopShell(shell);
+    const userData = join(work, 'user-data');
+    const kept = filesUnder(userData).filter((file) => statSync(file).size > 0);
+    expect(kept.map((file) => file.slice(userData.length + 1))).toContain('work-copy.jsonl');
+    expect(statSync(join(userData, 'work-copy.jsonl')).size).toBeGreaterThan(500);
+    expect(foundInFiles(kept, needles)).toEqual([]);
+    expect(foundInFiles(kept, ['sealed1:'])).not.toEqual([]);
   });
 });

@@ -14,6 +14,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHANNELS, type HealthReport, type KeptItem } from '../../common/contract';
 import { startSandbox, type Sandbox } from '../../sandbox';
+import { KEY_FILE } from '../../electron/browser-shell/shell-options';
+import { createKeyFileCipher } from '../../electron/storage/key-file-cipher';
 import { keptItem, tillInState } from '../support/till-folder';
 import { builtRenderer } from './harness';
 import {
@@ -28,6 +30,9 @@ import {
 } from './shell-process';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** The browser shell's own cipher for a folder (its key file): the folder is sealed as the shell that reads it seals. */
+const shellCipher = (folder: string) => createKeyFileCipher(join(folder, KEY_FILE));
 const KEY = 'health-check-key-5580';
 const VERSION = (JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
@@ -81,6 +86,7 @@ describe('loyalty-till --health, against a till’s folder in each state', () =>
     service = { baseUrl: sandbox.url, apiKey: KEY };
     healthy = join(work, 'healthy');
     await tillInState(healthy, {
+      cipher: shellCipher(healthy),
       service,
       tillName: 'Till 3',
       items: [keptItem('pending', 1)],
@@ -133,7 +139,13 @@ describe('loyalty-till --health, against a till’s folder in each state', () =>
   /** A till set up with the service, its cache refreshed 3 hours ago, these items in its outbox. */
   async function tillHolding(name: string, items: KeptItem[]): Promise<string> {
     const folder = join(work, name);
-    await tillInState(folder, { service, tillName: name, items, cacheRefreshedHoursAgo: 3 });
+    await tillInState(folder, {
+      cipher: shellCipher(folder),
+      service,
+      tillName: name,
+      items,
+      cacheRefreshedHoursAgo: 3,
+    });
     return folder;
   }
 
@@ -219,6 +231,7 @@ describe('loyalty-till --health while the till runs', () => {
     userData = join(work, 'user-data');
     sandbox = await startSandbox({ keys: { [KEY]: 'coffee-club' } });
     await tillInState(userData, {
+      cipher: shellCipher(userData),
       service: { baseUrl: sandbox.url, apiKey: KEY },
       tillName: 'Till 6',
       cacheRefreshedHoursAgo: 1,

@@ -1,3 +1,4 @@
+import type { KeyCipher } from '../../electron/storage/key-cipher';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,6 +32,8 @@ export interface CoreFixture {
 export async function createCoreFixture(
   options: {
     protection?: KeyProtection;
+    /** The cipher the keys are sealed with (the test's own, of `protection`, when absent). */
+    cipher?: KeyCipher;
     requestTimeoutMs?: number;
     /** Stands in for the wait before a GET's retry (a real timer when absent). */
     retrySleep?: (ms: number) => Promise<void>;
@@ -59,7 +62,7 @@ export async function createCoreFixture(
   const build = () =>
     createAppCore({
       userDataDir,
-      cipher: createTestCipher(options.protection ?? 'os'),
+      cipher: options.cipher ?? createTestCipher(options.protection ?? 'os'),
       appOrigin: TEST_ORIGIN,
       displayOrigin: TEST_DISPLAY_ORIGIN,
       log,

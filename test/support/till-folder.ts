@@ -5,7 +5,9 @@
  * test/electron/shell/health-shell.test.ts).
  */
 import { randomUUID } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
 import type { KeptItem } from '../../common/contract';
+import type { KeyCipher } from '../../electron/storage/key-cipher';
 import { configureService, createCoreFixture, type CoreFixture } from './app-core-fixture';
 
 export const HOUR_MS = 3_600_000;
@@ -33,11 +35,15 @@ export interface TillState {
   items?: KeptItem[];
   /** When the page last said its cache was refreshed in full; none: never. */
   cacheRefreshedHoursAgo?: number;
+  /** The cipher its keys are sealed with, as the shell that reads the folder opens them. */
+  cipher?: KeyCipher;
 }
 
 /** Makes the folder's state with the till's core, then stops it as the app stops. */
 export async function tillInState(userDataDir: string, state: TillState): Promise<void> {
-  const till: CoreFixture = await createCoreFixture({ userDataDir });
+  // The shells make the folder before the core opens it (the browser shell's key file lives in it).
+  await mkdir(userDataDir, { recursive: true });
+  const till: CoreFixture = await createCoreFixture({ userDataDir, ...(state.cipher ? { cipher: state.cipher } : {}) });
   try {
     await configureService(till, state.service.baseUrl, state.service.apiKey);
     const named = await till.call('updateSettings', { tillName: state.tillName });

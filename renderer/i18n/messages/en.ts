@@ -150,6 +150,7 @@ export const en = {
     },
   },
   journalCsv: {
+    detailsRemoved: 'details removed after {days} days',
     header: {
       time: 'time',
       code: 'code',
@@ -318,6 +319,8 @@ export const en = {
     cacheTitle: 'The loyalty service can’t be reached: shown from the cache of {date}.',
     cacheAdvice: 'Points and rewards may have changed since.',
     checkCode: 'Check a code',
+    cacheDetails:
+      'The till does not keep a customer’s email, birthday or visits offline: they show when the service answers.',
     correct: 'Correct details',
     rewardsWaiting: 'Rewards waiting ({count})',
     loadingRewards: 'Loading rewards…',
@@ -691,6 +694,7 @@ export const en = {
       changeCashiers: 'The cashier list names who works this till: a manager changes it.',
       switchToDemo: 'Switching a till already set up to the demo’s practice data needs a manager.',
       gatherShopReport: 'Gathering the whole shop’s report from the other tills needs a manager.',
+      forgetTill: 'Forgetting this till’s data cannot be undone: a manager approves it, with the PIN again.',
     },
     settingsHeading: 'Manager PIN',
     isSet:
@@ -773,6 +777,7 @@ export const en = {
     cashier: 'Cashier',
     reward: 'Reward',
     nobodyNamed: 'Not named',
+    detailsRemoved: 'Details removed after {days} days',
     nothing: 'Nothing this shift.',
     openHeading: 'Still open ({count}) | Still open ({count})',
     noneOpen: 'Nothing is waiting, in conflict or failed.',
@@ -881,6 +886,61 @@ export const en = {
       save: 'Save a support file',
       saved: 'Saved as {file}. Send it to the help desk.',
     },
+    retention: {
+      label: 'Customers’ details in the journal (days)',
+      hint: 'After these days the journal keeps counts only: no name, phone, reward code or cashier (1 to 3650).',
+      locked: 'Set by your organisation: {days} days.',
+      save: 'Save',
+      saved: 'Saved.',
+    },
+    forget: {
+      label: 'Forget this till’s data',
+      hint: 'For a till sold, sent for repair or given to another shop: the customers, rewards, queue and journal it holds are deleted from this computer.',
+      button: 'Forget this till’s data…',
+      blanking: 'Deleting this till’s data; the till starts again, blank.',
+      failed: 'This till’s data could not be forgotten: {reason}',
+      confirmTitle: 'Forget this till’s data?',
+      confirmText:
+        'The offline cache of customers and rewards, the queue and the journal are deleted from this computer, and the key that sealed them is destroyed: they cannot be brought back.',
+      confirmKept: 'The settings, the service key and the manager PIN stay.',
+      confirm: 'Forget this till’s data',
+    },
+  },
+  forgetWords: {
+    redemptions: '{count} redemption | {count} redemptions',
+    registrations: '{count} registration | {count} registrations',
+    items: '{count} item | {count} items',
+    both: '{first} and {second}',
+    waitingTitle: '{count} item still waits to be sent | {count} items still wait to be sent',
+    lossForget:
+      'Forgetting this till’s data deletes it: {what}, queued while the loyalty service could not be reached. | Forgetting this till’s data deletes them: {what}, queued while the loyalty service could not be reached.',
+    lossSwitch:
+      'Switching to another service deletes it: {what}, queued while the loyalty service could not be reached. | Switching to another service deletes them: {what}, queued while the loyalty service could not be reached.',
+    lossMeans:
+      'It will never reach the loyalty service: the customer keeps the reward or is not registered, and the order is not marked. | They will never reach the loyalty service: the customers keep their rewards or are not registered, and the orders are not marked.',
+    lossInstead: 'To keep them, cancel, and come back once the service is reached and the outbox is empty.',
+    loseAndForget: 'Lose {count} item and forget | Lose {count} items and forget',
+    loseAndSwitch: 'Lose {count} item and switch | Lose {count} items and switch',
+  },
+  dataNotice: {
+    forgotten: 'This till’s data was forgotten at {time} by the manager; the offline cache fills again.',
+    switched:
+      'This till’s data was forgotten: the till was switched to another service or programme at {time}; the offline cache fills again.',
+    otherKey:
+      'This till’s data was sealed under another key and cannot be read: the till starts blank, and the offline cache fills again.',
+    keyLost: {
+      unreadable:
+        'This till’s data key could not be opened (another user account or keyring, or a changed file), so what it sealed cannot be read: the till starts blank, and the offline cache fills again.',
+      storeUnavailable:
+        'The computer’s key store did not answer, so the key that sealed this till’s data could not be had: the till starts blank, and the offline cache fills again.',
+      missing:
+        'This till’s data key is missing from its data folder: the till starts blank, and the offline cache fills again.',
+      notKept:
+        'This computer cannot store a data key, so what the till held last time cannot be read: the till starts blank, and the offline cache fills again.',
+      unknown:
+        'The key that sealed this till’s data is gone: the till starts blank, and the offline cache fills again.',
+    },
+    seen: 'Got it',
   },
   customerDisplay: {
     title: 'Customer display',

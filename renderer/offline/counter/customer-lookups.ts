@@ -7,6 +7,7 @@ import type { BridgeError } from '../../../common/contract';
 import { isUnreachable } from '../connection/failure-kinds';
 import { PAGE_SIZE, type CacheSearchResult } from '../cache/customer-cache';
 import { LOCAL_ID_PREFIX } from '../db/schema';
+import { withUncachedBlank } from '../customers/prepared-customers';
 import { parseQuery } from '../search/search-index';
 import { CounterPart, type CounterDeps } from './counter-part';
 import { NOT_CACHED_CUSTOMER, type CustomerLookup, type CustomerSearch } from './outcomes';
@@ -92,7 +93,8 @@ export class CustomerLookups extends CounterPart {
     return {
       ok: true,
       source: 'cache',
-      customer: { ...cached.record.customer, rewards },
+      // What the cache does not keep (an email, a birthday…) shows as unknown until the service answers.
+      customer: { ...withUncachedBlank(cached.record.customer), rewards },
       cachedAt: cached.record.fetchedAt,
       pendingCodes: cached.rewards.filter((row) => row.pendingOutboxSeq !== undefined).map((row) => row.code),
       localOnly: cached.record.localOnly === true,

@@ -43,6 +43,7 @@ import {
 } from '../search/listings';
 import { feedOf, type CustomerChange } from '../db/customer-feed';
 import { PendingChunkWrites } from '../search/chunk-changes';
+import { cachedRecord, holdsUncached } from './prepared-customers';
 
 export const BLOCK_BITS = 4;
 export const BLOCK_SIZE = 1 << BLOCK_BITS;
@@ -51,8 +52,11 @@ export function blockOf(pk: number): number {
   return pk >> BLOCK_BITS;
 }
 
+/** A row as a block stores it: without its pk, and its customer without what the cache does not keep. */
 function rowJson(row: CachedCustomer): string {
   const { pk: _pk, ...stored } = row;
+  // Prepared customers come without those fields already; a local or restored one may not.
+  if (holdsUncached(stored.customer)) stored.customer = cachedRecord(stored.customer);
   return JSON.stringify(stored);
 }
 

@@ -13,7 +13,7 @@ export interface PreparedCustomer {
   id: string;
   phoneE164: string;
   nameWords: string[];
-  /** The service's record without `rewards`, as stored. */
+  /** The service's record as the cache keeps it (`cachedRecord`): without `rewards`, nor what no offline feature uses. */
   record: Customer;
   /** `record` as JSON, compared with the stored record's. */
   json: string;
@@ -57,7 +57,7 @@ export class PreparedCustomers {
 export function prepareCustomers(customers: readonly Customer[]): PreparedCustomers {
   const byId = new Map<string, PreparedCustomer>();
   for (const customer of customers) {
-    const record = withoutRewards(customer);
+    const record = cachedRecord(customer);
     byId.delete(customer.id);
     byId.set(customer.id, {
       id: customer.id,
@@ -75,7 +75,46 @@ export function newRow(item: PreparedCustomer, fetchedAt: string): CachedCustome
   return { id: item.id, phoneE164: item.phoneE164, nameWords: item.nameWords, customer: item.record, fetchedAt };
 }
 
-function withoutRewards(customer: Customer): Customer {
-  const { rewards: _rewards, ...rest } = customer;
-  return rest;
+/**
+ * The fields of a customer that no offline feature uses, so the cache does not keep them
+ * (docs/privacy.md#the-offline-cache): offline the till finds a customer by name, phone or
+ * card, shows their points and rewards, and redeems or registers; an email, a birthday, a
+ * status, when they joined or last came are shown when the service answers, never from the
+ * cache. (The rewards live in the rewards table.)
+ */
+export const NOT_CACHED = ['rewards', 'email', 'birthday', 'status', 'created_at', 'last_visit_at'] as const;
+
+/** Whether a record still holds a field the cache does not keep (one written by an earlier version). */
+export function holdsUncached(customer: Customer): boolean {
+  return NOT_CACHED.some((field) => field in customer);
+}
+
+/**
+ * A customer as the cache keeps it: the service's record without the fields above (left out,
+ * not blanked: a million customers' `"email":null` is megabytes). Read back, they are absent;
+ * `withUncachedBlank` gives a record the screens can show.
+ */
+export function cachedRecord(customer: Customer): Customer {
+  const {
+    rewards: _rewards,
+    email: _email,
+    birthday: _birthday,
+    status: _status,
+    created_at: _createdAt,
+    last_visit_at: _lastVisitAt,
+    ...kept
+  } = customer;
+  return kept as Customer;
+}
+
+/** A cached record as a customer the screens show: what the cache does not keep, unknown. */
+export function withUncachedBlank(customer: Customer): Customer {
+  const blank: Omit<Customer, 'id' | 'name' | 'phone' | 'cards'> = {
+    email: null,
+    birthday: null,
+    status: '',
+    created_at: null,
+    last_visit_at: null,
+  };
+  return { ...blank, ...customer };
 }

@@ -36,6 +36,7 @@
  */
 import type { Dexie, EntityTable } from 'dexie';
 import type { BridgeError, Customer, Program, Reward } from '../../../common/contract';
+import type { DetailsRemoved } from '../../../common/journal-retention';
 import type { Attribution, JournalOutcome, OutboxNote, OutboxState, StoredNote } from '../../vocabulary/outbox';
 
 // The outbox's and the journal's codes are the renderer's shared vocabulary (vocabulary/outbox.ts).
@@ -176,6 +177,11 @@ export interface JournalEntry {
    * outbox leaves one, so "left" can be told from "lost". Null for work that never waited there.
    */
   outboxUid: string | null;
+  /**
+   * Its personal details were removed after `journalPersonalDays` (common/journal-retention.ts):
+   * when, and after how many days; absent while it keeps them.
+   */
+  detailsRemoved?: DetailsRemoved;
   outboxSeq: number | null;
   kind: OutboxItem['kind'] | 'correct';
   doneAt: string;

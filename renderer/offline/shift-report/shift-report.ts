@@ -7,6 +7,7 @@
  *
  * Pure: the same entries give the same report, so the screen, its PDF and its CSV agree.
  */
+import { detailsWereRemoved } from '../../../common/journal-retention';
 import type { JournalEntry, OutboxItem } from '../db/schema';
 
 /** `refused`: refused at this till because another till of the shop held the reward (nothing redeemed). */
@@ -24,16 +25,20 @@ export const REDEMPTION_STATES: readonly RedemptionState[] = Object.freeze([
 export type StateCounts = Record<RedemptionState, number>;
 
 export interface RewardLine {
-  /** The reward's name where the till knew it, else its code. */
+  /** The reward's name where the till knew it, else its code ('' for a code whose details were removed). */
   reward: string;
+  /** Redemptions known only by a code the journal no longer keeps (docs/privacy.md#the-journal-after-its-days). */
+  detailsRemoved?: true;
   counts: StateCounts;
   /** Points deducted by the redemptions done. */
   points: number;
 }
 
 export interface CashierLine {
-  /** Null: work done while nobody was named. */
+  /** Null: work done while nobody was named, or whose cashier the journal no longer keeps. */
   cashier: string | null;
+  /** The work of entries whose details were removed after their days: their cashier is not known. */
+  detailsRemoved?: true;
   counts: StateCounts;
   points: number;
   registrations: number;
@@ -52,7 +57,12 @@ export interface ShiftReport {
   corrections: number;
   /** Still in the outbox, oldest first. */
   open: OutboxItem[];
+  /** How many entries of the period are counted without their details, removed after how many days (the most). */
+  detailsRemoved?: { entries: number; afterDays: number };
 }
+
+/** The map key of the lines for entries whose details were removed: no cashier or reward is spelt so. */
+const REMOVED = '\u0000details removed';
 
 const none = (): StateCounts => ({ done: 0, queued: 0, conflict: 0, failed: 0, refused: 0 });
 
@@ -106,12 +116,20 @@ export function buildShiftReport(input: {
   const registrations = { done: 0, queued: 0, failed: 0 };
   let corrections = 0;
   let pointsDeducted = 0;
+  const removed = { entries: 0, afterDays: 0 };
 
-  const cashierLine = (cashier: string | null | undefined): CashierLine => {
-    const key = cashier ?? null;
+  const cashierLine = (cashier: string | null | undefined, stripped = false): CashierLine => {
+    const key = stripped ? REMOVED : (cashier ?? null);
     let line = cashiers.get(key);
     if (!line) {
-      line = { cashier: key, counts: none(), points: 0, registrations: 0, corrections: 0 };
+      line = {
+        cashier: stripped ? null : (cashier ?? null),
+        counts: none(),
+        points: 0,
+        registrations: 0,
+        corrections: 0,
+      };
+      if (stripped) line.detailsRemoved = true;
       cashiers.set(key, line);
     }
     return line;
@@ -121,34 +139,44 @@ export function buildShiftReport(input: {
     reward: string,
     cashier: string | null | undefined,
     points: number | null | undefined,
+    stripped = false,
   ) => {
     const deducted = state === 'done' && typeof points === 'number' ? points : 0;
     redemptions[state] += 1;
     pointsDeducted += deducted;
-    let line = rewards.get(reward);
+    const unknownReward = stripped && reward === '';
+    const rewardKey = unknownReward ? REMOVED : reward;
+    let line = rewards.get(rewardKey);
     if (!line) {
       line = { reward, counts: none(), points: 0 };
-      rewards.set(reward, line);
+      if (unknownReward) line.detailsRemoved = true;
+      rewards.set(rewardKey, line);
     }
     line.counts[state] += 1;
     line.points += deducted;
-    const person = cashierLine(cashier);
+    const person = cashierLine(cashier, stripped);
     person.counts[state] += 1;
     person.points += deducted;
   };
 
   for (const entry of journalBefore(input.journal, input.upToNow ? undefined : input.until)) {
     if (!(Date.parse(entry.doneAt) >= since)) continue;
+    const stripped = detailsWereRemoved(entry);
+    if (stripped) {
+      removed.entries += 1;
+      const afterDays = entry.detailsRemoved?.afterDays ?? 0;
+      removed.afterDays = Math.max(removed.afterDays, afterDays);
+    }
     const state = entryState(entry);
-    if (state) redemption(state, entry.rewardName || entry.code || '', entry.cashier, entry.points);
+    if (state) redemption(state, entry.rewardName || entry.code || '', entry.cashier, entry.points, stripped);
     else if (entry.kind === 'register') {
       if (entry.outcome === 'registered') {
         registrations.done += 1;
-        cashierLine(entry.cashier).registrations += 1;
+        cashierLine(entry.cashier, stripped).registrations += 1;
       } else registrations.failed += 1;
     } else if (entry.kind === 'correct') {
       corrections += 1;
-      cashierLine(entry.cashier).corrections += 1;
+      cashierLine(entry.cashier, stripped).corrections += 1;
     }
   }
   for (const item of input.open) {
@@ -176,5 +204,6 @@ export function buildShiftReport(input: {
     registrations,
     corrections,
     open: [...input.open],
+    ...(removed.entries > 0 ? { detailsRemoved: removed } : {}),
   };
 }

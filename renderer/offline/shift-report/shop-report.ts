@@ -80,7 +80,8 @@ export function toReportPart(report: ShiftReport, now = new Date()): ShopReportP
     },
     byReward: report.byReward
       .slice(0, MAX_REWARD_LINES)
-      .map((line) => ({ reward: name(line.reward), ...wire(line.counts, line.points) })),
+      // A reward known only by a code the journal no longer keeps: the wire wants a name.
+      .map((line) => ({ reward: line.detailsRemoved ? '—' : name(line.reward), ...wire(line.counts, line.points) })),
     byCashier: report.byCashier.slice(0, MAX_CASHIER_LINES).map((line) => ({
       cashier: line.cashier === null ? null : name(line.cashier),
       ...wire(line.counts, line.points),

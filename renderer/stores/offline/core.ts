@@ -2,6 +2,7 @@ import { markRaw, ref } from 'vue';
 import {
   createOfflineServices,
   type ConnectionSnapshot,
+  type DataKeyProblem,
   type OfflineServices,
   type OfflineServicesOptions,
   type RefreshProgress,
@@ -38,6 +39,8 @@ export function useOfflineCore() {
   let instance: OfflineServices | null = null;
   const connection = ref<ConnectionSnapshot | null>(null);
   const refresh = ref<RefreshProgress | null>(null);
+  /** Why the database started blank for want of its key (db/key-at-open.ts); null when it did not. */
+  const keyProblem = ref<DataKeyProblem | null>(null);
 
   function services(): OfflineServices {
     if (instance) return instance;
@@ -50,6 +53,9 @@ export function useOfflineCore() {
           allowOfflineRedemption: settings.allowOfflineRedemption,
           shopRedeemWhenSplit: settings.shopRedeemWhenSplit,
           ...(settings.cacheRefresh ? { refreshSchedule: settings.cacheRefresh } : {}),
+          ...(settings.settings?.journalPersonalDays
+            ? { journalPersonalDays: settings.settings.journalPersonalDays }
+            : {}),
         }),
         ...(typeof window !== 'undefined' ? { events: window } : {}),
         cashier: () => cashier.current,
@@ -63,6 +69,7 @@ export function useOfflineCore() {
     core.onConnectionChange((snapshot) => (connection.value = snapshot));
     core.onRefreshProgress((progress) => (refresh.value = progress));
     reportCacheFacts(core);
+    core.onDataKeyProblem((problem) => (keyProblem.value = problem));
     // A write-through that failed costs only a cache miss later, but the log must show it.
     const errorLog = useErrorLogStore();
     core.onCacheWriteFailure(({ what, error }) => errorLog.report(error, `offline cache: ${what}`));
@@ -74,5 +81,11 @@ export function useOfflineCore() {
     return instance;
   }
 
-  return { services, opened, connection, refresh };
+  /** Deletes the database, opening the core first if need be (forgetting the till's data). */
+  async function deleteDatabase(): Promise<void> {
+    await services().deleteDatabase();
+    instance = null;
+  }
+
+  return { services, opened, connection, refresh, keyProblem, deleteDatabase };
 }

@@ -5,18 +5,18 @@
  * will not open, or a key store that does not answer, makes the outbox "could not tell"
  * (exit 2) within the check's deadline, with the rest of the report still said.
  *
- * The codec here is the test's own (AES-GCM per line under the data key): the check only needs
- * a `LineCodec`, whichever seals the lines.
+ * The codec is the till's own (work-copy/till-work-copy.ts `workCopyCodec`, and `readingCodec`
+ * for the reader beside it).
  */
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { checkHealth } from '../../../electron/health/health-check';
-import { openDataKey, readDataKey } from '../../../electron/storage/data-key';
+import { openDataKey } from '../../../electron/storage/data-key';
 import { createKeyFileCipher } from '../../../electron/storage/key-file-cipher';
 import type { LineCodec } from '../../../electron/work-copy/line-codec';
+import { readingCodec, workCopyCodec } from '../../../electron/work-copy/till-work-copy';
 import { openWorkCopy, WORK_COPY_FILE } from '../../../electron/work-copy/work-copy';
 import { createCapturedLog } from '../../support/captured-log';
 import { keptItem } from '../../support/till-folder';
@@ -28,28 +28,6 @@ afterEach(async () => {
   for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
 });
 
-/** Each line sealed under `key`: what a sealed work copy's codec does, in a few lines. */
-function sealedLines(key: Buffer): LineCodec {
-  return {
-    encode(record) {
-      const iv = randomBytes(12);
-      const cipher = createCipheriv('aes-256-gcm', key, iv);
-      const sealed = Buffer.concat([cipher.update(JSON.stringify(record), 'utf8'), cipher.final()]);
-      return Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64');
-    },
-    decode(line) {
-      try {
-        const bytes = Buffer.from(line, 'base64');
-        const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(0, 12));
-        decipher.setAuthTag(bytes.subarray(12, 28));
-        return JSON.parse(Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString('utf8'));
-      } catch {
-        return undefined;
-      }
-    },
-  };
-}
-
 /** A browser shell's folder: its key file, its data key, and a work copy sealed under that key. */
 async function sealedTill(): Promise<{ folder: string; keyFile: string }> {
   const folder = await mkdtemp(join(tmpdir(), 'till-health-sealed-'));
@@ -59,7 +37,7 @@ async function sealedTill(): Promise<{ folder: string; keyFile: string }> {
   const copy = await openWorkCopy({
     file: join(folder, WORK_COPY_FILE),
     log: createCapturedLog(),
-    codec: sealedLines(Buffer.from(dataKey.grant().key, 'base64')),
+    codec: workCopyCodec(dataKey),
   });
   await copy.keep([
     { op: 'item', item: keptItem('pending', 30) },
@@ -75,11 +53,7 @@ test('a sealed copy is read through the codec the shell opens with the data key'
   const report = await checkHealth({
     folder,
     about: ABOUT,
-    openCodec: async () => {
-      const key = await readDataKey(folder, createKeyFileCipher(keyFile));
-      if (!key) throw new Error('no data key');
-      return sealedLines(key);
-    },
+    openCodec: () => readingCodec(folder, createKeyFileCipher(keyFile)),
   });
   expect(report.outbox).toMatchObject({ waiting: 1, failed: 0, conflicts: 1, unreadableLines: 0 });
   expect(report.outbox?.oldestAgeHours).toBeGreaterThanOrEqual(30);
@@ -101,10 +75,7 @@ test('a data key that will not open: the outbox could not be told (exit 2), the 
   const report = await checkHealth({
     folder,
     about: ABOUT,
-    openCodec: async () => {
-      const key = await readDataKey(folder, createKeyFileCipher(join(folder, 'another.key')));
-      return sealedLines(key ?? Buffer.alloc(32));
-    },
+    openCodec: () => readingCodec(folder, createKeyFileCipher(join(folder, 'another.key'))),
   });
   expect(report.exitCode).toBe(2);
   expect(report.status).toBe('unknown');

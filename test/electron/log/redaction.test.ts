@@ -91,6 +91,7 @@ describe('redact: every personal value and secret the till handles', () => {
       'A support file (loyalty-till-support-LT-7K3M-Q9XZ-2026-11-27.json) left the till: download.',
       'The update feed offers 1.5.0; not taken (not_in_stage). The till runs on Electron 45.4.1.',
       'POST /v1/rewards/redeem -> timeout, request not sent (8004 ms)',
+      'The work copy could not be opened (2 line(s)); it is kept as work-copy.jsonl.unreadable-1764375000123.',
     ];
     for (const line of lines) expect(redact(line, SECRETS, PERSONAL)).toBe(line);
   });

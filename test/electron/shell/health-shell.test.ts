@@ -36,6 +36,8 @@ beforeAll(async () => {
     tillName: 'Till 9',
     items: [keptItem('pending', 30)],
     cacheRefreshedHoursAgo: 4,
+    // Sealed as the Electron shell seals (safeStorage, here the stand-in's), so its --health opens it.
+    cipher: (await import('../../../electron/shell/safe-storage-cipher')).createSafeStorageCipher(),
   });
   files = (await readdir(userData, { recursive: true })).sort();
   electron.app.paths = { userData, logs: join(userData, 'logs') };

@@ -84,6 +84,8 @@ describe('settings', () => {
       // No customer display until a screen is chosen; back to idle after 30 s.
       customerDisplayId: null,
       displayIdleSeconds: 30,
+      // The journal's personal details, 90 days (docs/privacy.md).
+      journalPersonalDays: 90,
     };
     expect(result.ok && result.data.settings).toEqual(expected);
     expect(JSON.parse(await readFile(join(till.userDataDir, 'settings.json'), 'utf8'))).toEqual(expected);

@@ -131,6 +131,7 @@ test('each composed store keeps its state, getters and actions', () => {
       "offline": {
         "action": [
           "acknowledge",
+          "deleteDatabase",
           "dismissRestored",
           "exportJournal",
           "loadOutbox",
@@ -154,6 +155,7 @@ test('each composed store keeps its state, getters and actions', () => {
           "counts",
           "items",
           "journal",
+          "keyProblem",
           "lastReplay",
           "refresh",
           "replaying",
@@ -212,6 +214,7 @@ test('each composed store keeps its state, getters and actions', () => {
           "load",
           "save",
           "saveCashiers",
+          "saveJournalDays",
           "savePreferences",
           "setManagerPin",
           "startDemo",

@@ -128,6 +128,7 @@ export function tillState(
       cashiers: [],
       customerDisplayId: null,
       displayIdleSeconds: 30,
+      journalPersonalDays: 90,
       ...overrides,
     },
     key: { set: true, lastFour: '4821', protection: 'os' },
