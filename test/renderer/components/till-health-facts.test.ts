@@ -78,7 +78,7 @@ describe('the till’s health in About this till', () => {
     await flushPromises();
     expect(till.callsTo('saveSupportFile')).toEqual([{ userAgent: expect.any(String) }]);
     expect(view.find('[data-testid="support-file-outcome"]').text()).toBe(
-      'Saved as loyalty-till-support-LT-0000-0000-2026-11-27.json. Send it to the help desk.',
+      'Saved as loyalty-till-support-LT-0000-0000-2026-11-27.zip. Send it to the help desk.',
     );
   });
 });
