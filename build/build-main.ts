@@ -3,8 +3,9 @@
 //
 // - preload.cjs: runs sandboxed, where `require` reaches only `electron` and a few Node
 //   built-ins, so it is bundled whole (the contract's `createTillApi` inlined).
-// - main.cjs: the main process with its libraries (axios, zod, electron-log,
-//   libphonenumber-js with the "min" metadata it reads country codes from) inlined.
+// - main.cjs: the main process with its libraries (axios, zod, electron-log, fflate for the
+//   support file's zip, libphonenumber-js with the "min" metadata it reads country codes from)
+//   inlined.
 //   Only `electron` stays external: it is provided by the runtime, and nothing native is used.
 // - demo-sandbox.cjs: the sandbox service (fastify and its dependencies), required from
 //   main.cjs only when the till starts the demo, so a till on a real service never loads it.

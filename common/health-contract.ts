@@ -16,6 +16,8 @@ export type HealthStatus = 'healthy' | 'attention' | 'unknown';
 /** Why the till needs attention (exit 1) or why its health could not be told (exit 2). */
 export type HealthReasonCode =
   // needs attention
+  | 'not_set_up'
+  | 'demo_mode'
   | 'waiting_too_long'
   | 'failed_unacknowledged'
   | 'conflict_unacknowledged'

@@ -22,8 +22,8 @@ export type SaveSupportFile = (file: {
 
 export interface HealthOperationNeeds {
   health: TillHealth;
-  /** The support file, made now (support-file.ts), for the browser the page names. */
-  supportFile: (userAgent: string | null) => Promise<{ fileName: string; text: string }>;
+  /** The support file's archive, made now (support-file.ts), for the browser the page names. */
+  supportFile: (userAgent: string | null) => Promise<{ fileName: string; bytes: Uint8Array }>;
   /** The guard's refusal (the manager's approval), or null when it may go ahead. */
   refusal: () => Failure | null;
   saveFile?: SaveSupportFile;
@@ -52,11 +52,11 @@ export function healthOperations(needs: HealthOperationNeeds): OperationTable<He
           message: describe(wording(), 'export.notAvailable'),
         });
       try {
-        const { fileName, text } = await needs.supportFile(payload.userAgent || null);
+        const { fileName, bytes } = await needs.supportFile(payload.userAgent || null);
         const outcome = await needs.saveFile({
           fileName,
-          bytes: Buffer.from(text, 'utf8'),
-          contentType: 'application/json; charset=utf-8',
+          bytes: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+          contentType: 'application/zip',
         });
         // An audit line, as for every export: that it left, and how.
         if (outcome.outcome !== 'cancelled')

@@ -53,6 +53,27 @@ function outboxReasons(items: readonly KeptItem[], report: VerdictFacts['report'
   return reasons;
 }
 
+/**
+ * A till not set up with a service, or running the demo, takes no real redemption to the
+ * programme's books: whatever else it says, a help desk must know. Its service and its cache
+ * are not judged (otherReasons): they are not the organisation's.
+ */
+function serviceReasons({ service }: VerdictFacts['report']): HealthReason[] {
+  if (service.mode === 'demo')
+    return [
+      {
+        code: 'demo_mode',
+        detail: 'The till runs the demo service, not a real loyalty service: nothing it does reaches the programme.',
+      },
+    ];
+  if (service.mode !== 'unconfigured') return [];
+  const missing = [service.baseUrl ? null : 'no service address', service.keySet ? null : 'no API key'].filter(
+    (word) => word !== null,
+  );
+  const why = missing.length > 0 ? ` (${missing.join(', ')})` : '';
+  return [{ code: 'not_set_up', detail: `The till is not set up with a loyalty service${why}: Settings (F9).` }];
+}
+
 function otherReasons(facts: VerdictFacts, now: Date): HealthReason[] {
   const { report, tillSince } = facts;
   const { refreshDays, offlineHours } = report.thresholds;
@@ -85,7 +106,10 @@ function otherReasons(facts: VerdictFacts, now: Date): HealthReason[] {
 }
 
 export function judgeHealth(facts: VerdictFacts, now: Date): Verdict {
+  // Without its folder nothing is known of how the till is set up: "could not tell" says it all.
+  const folderRead = !facts.unknown.some((reason) => reason.code === 'no_folder');
   const attention = [
+    ...(folderRead ? serviceReasons(facts.report) : []),
     ...(facts.items ? outboxReasons(facts.items, facts.report, now) : []),
     ...otherReasons(facts, now),
   ];

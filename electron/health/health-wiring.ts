@@ -10,7 +10,7 @@ import type { OperationTable } from '../validation/bridge-operation';
 import type { WorkCopyStore } from '../work-copy/work-copy';
 import { HISTORY_DAYS } from './connection-watch';
 import { healthOperations, type HealthOperation, type SaveSupportFile } from './health-operations';
-import { logLinesSince } from './log-tail';
+import { logTailsSince } from './log-tail';
 import { readShopTills } from './shop-tills-file';
 import { supportFile } from './support-file';
 import { openTillHealth, type TillHealth } from './till-health';
@@ -103,8 +103,7 @@ export async function openHealth(
       shopTills: await readShopTills(folder),
       display: { screens: shell.screens?.().length ?? 0, windows: display.attached() },
       userAgent,
-      logLines: await logLinesSince(about.logFiles ?? [], logsSince),
-      logsSince,
+      logs: await logTailsSince(about.logFiles ?? [], logsSince),
       secrets: needs.secrets(),
       // Built afresh: the log's are a few seconds old at most, the file's are exact.
       personal: personalValuesOf([...items, ...journal], cashiers()),

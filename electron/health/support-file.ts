@@ -4,14 +4,14 @@ import { redact, type PersonalValues } from '../log/redaction';
 import type { PolicyReading } from '../policy/policy-reading';
 import type { SeenTill } from '../shop-ledger/seen-tills';
 import type { ConnectionChange } from './health-file';
+import type { LogTail } from './log-tail';
 import { journalCounts, outboxCounts } from './outbox-figures';
+import { packSupportArchive, type SupportPart } from './support-archive';
 
 /**
- * The support file (docs/operations.md, "A support file"): one JSON document a manager saves
- * from Settings and sends to the help desk, with what the help desk asks on the phone and
- * nothing personal or secret. Why one JSON document, not an archive: everything in it is text
- * (the logs are lines), one document is read in any editor and searched in one place, and
- * nothing needs a library or a second format; the logs of a week are a few MiB at most.
+ * The support file (docs/operations.md, "A support file"): one archive a manager saves from
+ * Settings and sends to the help desk, with what the help desk asks on the phone and nothing
+ * personal or secret, one file per part (support-archive.ts names and packs them).
  *
  * Two walls keep people and keys out. What it says of the till is picked field by field
  * (counts by state and age, never a record; the settings that configure, never the cashiers'
@@ -22,7 +22,8 @@ import { journalCounts, outboxCounts } from './outbox-figures';
  * they are, and the till's own name, machine and id, since a redaction would take an id or a
  * numbered name for a customer's.
  */
-export const SUPPORT_FILE_VERSION = 1;
+/** 2: the parts as files of a .zip (1 was one JSON document). */
+export const SUPPORT_FILE_VERSION = 2;
 
 export interface SupportFileSources {
   report: HealthReport;
@@ -37,8 +38,8 @@ export interface SupportFileSources {
   display: { screens: number; windows: number };
   /** The browser the page runs in, as it says (`navigator.userAgent`). */
   userAgent: string | null;
-  logLines: readonly string[];
-  logsSince: Date;
+  /** Each log file's lines of the last 7 days, oldest file first. */
+  logs: readonly LogTail[];
   secrets: readonly string[];
   personal: PersonalValues;
   now: Date;
@@ -111,14 +112,27 @@ function redactAll(value: unknown, clean: (text: string) => string, kept: Readon
   return value;
 }
 
-export function supportFile(sources: SupportFileSources): { fileName: string; text: string } {
+/** The parts as the archive holds them, each picked field by field; not yet redacted. */
+function partsOf(sources: SupportFileSources): Record<SupportPart, unknown> {
   const { report, settings, now } = sources;
-  const document = {
-    supportFile: SUPPORT_FILE_VERSION,
-    madeAt: now.toISOString(),
-    note: 'Loyalty Till support file: the till’s health, settings and logs, with nothing personal and nothing secret.',
-    health: report,
-    versions: {
+  return {
+    'health.json': report,
+    'settings.json': settingsSection(settings),
+    'policy.json': policySection(sources.policy, sources.locked),
+    'connections.json': { now: report.connection, history: sources.connectionHistory },
+    'work.json': { outbox: outboxCounts(sources.items, now), journal: journalCounts(sources.journal, now) },
+    'shop-tills.json': {
+      ...report.shopLedger,
+      peers: sources.shopTills.map(({ till, host, port, at }) => ({
+        till,
+        address: `${host}:${port}`,
+        lastHeardAt: new Date(at).toISOString(),
+      })),
+    },
+    'display.json': { ...sources.display, chosen: settings.customerDisplayId !== null },
+    'versions.json': {
+      supportFile: SUPPORT_FILE_VERSION,
+      madeAt: now.toISOString(),
       app: report.till.version,
       shell: report.till.shell,
       electron: process.versions.electron ?? null,
@@ -127,22 +141,11 @@ export function supportFile(sources: SupportFileSources): { fileName: string; te
       browser: sources.userAgent,
       system: `${type()} ${release()} (${arch()})`,
     },
-    settings: settingsSection(settings),
-    policy: policySection(sources.policy, sources.locked),
-    connection: { now: report.connection, history: sources.connectionHistory },
-    outbox: outboxCounts(sources.items, now),
-    journal: journalCounts(sources.journal, now),
-    shopLedger: {
-      ...report.shopLedger,
-      peers: sources.shopTills.map(({ till, host, port, at }) => ({
-        till,
-        address: `${host}:${port}`,
-        lastHeardAt: new Date(at).toISOString(),
-      })),
-    },
-    display: { ...sources.display, chosen: settings.customerDisplayId !== null },
-    logs: { since: sources.logsSince.toISOString(), lines: sources.logLines },
   };
+}
+
+export function supportFile(sources: SupportFileSources): { fileName: string; bytes: Uint8Array } {
+  const { report, settings, now } = sources;
   const kept = new Set(
     [
       report.till.id,
@@ -156,7 +159,13 @@ export function supportFile(sources: SupportFileSources): { fileName: string; te
     ].filter((value): value is string => typeof value === 'string' && value.length > 0),
   );
   const clean = (text: string) => redact(text, sources.secrets, sources.personal);
-  const text = `${JSON.stringify(redactAll(document, clean, kept), null, 2)}\n`;
+  const bytes = packSupportArchive({
+    // Every part and every log line through the one redaction; the file names are the till's own.
+    parts: redactAll(partsOf(sources), clean, kept) as Record<SupportPart, unknown>,
+    logs: sources.logs.map(({ name, lines }) => ({ name, lines: lines.map(clean) })),
+    madeAt: now,
+    formatVersion: SUPPORT_FILE_VERSION,
+  });
   const day = now.toISOString().slice(0, 10);
-  return { fileName: `loyalty-till-support-${report.till.id ?? 'till'}-${day}.json`, text };
+  return { fileName: `loyalty-till-support-${report.till.id ?? 'till'}-${day}.zip`, bytes };
 }

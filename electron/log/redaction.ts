@@ -38,8 +38,11 @@ export interface PersonalValues {
 
 const DIGIT = '[0-9\\u0660-\\u0669\\u06F0-\\u06F9]';
 const TIMESTAMP = /\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?/g;
-/** The till's own exports, named by their day (`loyalty-till-journal-2026-11-27.csv`): nobody's, and the log says which left. */
-const EXPORT_NAME = /\bloyalty-till-[a-z]+(?:-LT-[0-9A-Z]{4}-[0-9A-Z]{4})?-\d{4}-\d{2}-\d{2}\.(?:csv|pdf|json)\b/g;
+/**
+ * The till's own exports, named by their day (`loyalty-till-journal-2026-11-27.csv`): nobody's, and the
+ * log says which left. `.json` is an earlier version's support file, still in its log lines.
+ */
+const EXPORT_NAME = /\bloyalty-till-[a-z]+(?:-LT-[0-9A-Z]{4}-[0-9A-Z]{4})?-\d{4}-\d{2}-\d{2}\.(?:csv|pdf|json|zip)\b/g;
 /** The work copy set aside under a lost key (`work-copy.jsonl.unreadable-<ms>`): the till's own file, named for the help desk. */
 const SET_ASIDE_NAME = /\bwork-copy\.jsonl\.unreadable-\d+\b/g;
 const BEARER = /\bBearer\s+[^\s"',;]{8,}/gi;

@@ -24,10 +24,10 @@ export async function saveWithDialog(
   return 'saved';
 }
 
-/** The dialog's filter for what leaves: the CSVs the page makes, and the support file (JSON). */
+/** The dialog's filter for what leaves: the CSVs the page makes, and the support file (a ZIP archive). */
 const FILTERS: Record<string, { name: string; extensions: string[] }> = {
   csv: { name: 'CSV', extensions: ['csv'] },
-  json: { name: 'JSON', extensions: ['json'] },
+  zip: { name: 'ZIP archive', extensions: ['zip'] },
 };
 
 /**

@@ -28,6 +28,10 @@ export function healthReasonWords(reason: HealthReason, report: HealthReport): s
   const { waitingHours, refreshDays, offlineHours } = report.thresholds;
   const count = (value: number) => ({ count: formatCount(value) });
   switch (reason.code) {
+    case 'not_set_up':
+      return t('aboutTill.reasons.notSetUp');
+    case 'demo_mode':
+      return t('aboutTill.reasons.demoMode');
     case 'waiting_too_long':
       return tPlural('aboutTill.reasons.waitingTooLong', waitingHours, count(waitingHours));
     case 'failed_unacknowledged':

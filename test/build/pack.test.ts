@@ -95,7 +95,17 @@ describe('packed app (electron-builder --dir with a stand-in Electron)', () => {
     expect([...files].filter((file) => file.includes('/node_modules/'))).toEqual([]);
     expect((manifest as { dependencies?: Record<string, string> }).dependencies ?? {}).toEqual({});
     // The libraries the bundles inline are build-time packages, pinned like the rest.
-    for (const name of ['axios', 'zod', 'fastify', 'libphonenumber-js', 'electron-log', 'vue', 'pinia', 'dexie']) {
+    for (const name of [
+      'axios',
+      'zod',
+      'fastify',
+      'libphonenumber-js',
+      'electron-log',
+      'fflate',
+      'vue',
+      'pinia',
+      'dexie',
+    ]) {
       expect(Object.keys(manifest.devDependencies)).toContain(name);
     }
   });

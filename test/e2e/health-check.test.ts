@@ -1,7 +1,8 @@
 /**
  * `--health` as a fleet tool runs it (docs/operations.md, "Watching the tills"): the browser
  * shell's entry started as a child process against a till's folder in each state the help
- * desk must tell apart, its one JSON object read and its exit code checked; then against a
+ * desk must tell apart (healthy; an item waiting 25 h; a conflict; a refused policy; never set
+ * up; the demo; no folder), its one JSON object read and its exit code checked; then against a
  * till that is running, which it must answer within 2 seconds without disturbing.
  *
  * Each folder is made by the till's own core (test/support/till-folder.ts) against a sandbox
@@ -197,6 +198,45 @@ describe('loyalty-till --health, against a till’s folder in each state', () =>
     expect(run.report.reasons).toEqual([{ code: 'policy_refused', detail: run.report.policy.problem }]);
     // A refused policy applies nothing: the till's own thresholds.
     expect(run.report.thresholds.waitingHours).toBe(24);
+  });
+
+  it('a till that ran but was never set up: exit 1, not set up, not healthy', async () => {
+    const folder = join(work, 'never-set-up');
+    await tillInState(folder, { cipher: shellCipher(folder), service: 'none', tillName: 'Till 7' });
+    const run = await runHealth(folder);
+    expect(run.code).toBe(1);
+    expect(run.report).toMatchObject({
+      status: 'attention',
+      exitCode: 1,
+      till: { name: 'Till 7', id: expect.stringMatching(/^LT-/) },
+      service: { mode: 'unconfigured', keySet: false },
+      connection: { state: 'unknown', since: null },
+    });
+    expect(run.report.reasons).toEqual([
+      {
+        code: 'not_set_up',
+        detail: 'The till is not set up with a loyalty service (no service address, no API key): Settings (F9).',
+      },
+    ]);
+  });
+
+  it('a till running the demo: exit 1, the demo is not a real service', async () => {
+    const folder = join(work, 'demo');
+    await tillInState(folder, {
+      cipher: shellCipher(folder),
+      service: 'demo',
+      tillName: 'Till 8',
+      cacheRefreshedHoursAgo: 1,
+    });
+    const run = await runHealth(folder);
+    expect(run.code).toBe(1);
+    expect(run.report).toMatchObject({ status: 'attention', exitCode: 1, service: { mode: 'demo' } });
+    expect(run.report.reasons).toEqual([
+      {
+        code: 'demo_mode',
+        detail: 'The till runs the demo service, not a real loyalty service: nothing it does reaches the programme.',
+      },
+    ]);
   });
 
   it('no folder: exit 2, could not tell, and nothing made', async () => {

@@ -1,10 +1,11 @@
 /**
  * "About this till" in Settings (F9), for the manager on the phone with the help desk: the
  * facts `--health` prints, in the interface's language (English, then Arabic, right to left),
- * and "Save a support file", which downloads one JSON document with none of the customer's
- * data the page holds in its cache and its outbox. Screenshots 83 and 84.
+ * and "Save a support file", which downloads one .zip archive with none of the customer's data the page holds in its cache and its outbox in any of its
+ * files. Screenshots 83 and 84.
  */
 import { readFile } from 'node:fs/promises';
+import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_FIXTURES } from '../../sandbox';
 import { openCustomer, openOutbox, outboxCount, redeemOffline } from './cashier';
@@ -54,22 +55,42 @@ describe('About this till: the till’s health for the help desk', () => {
     await h.screenshot('83-settings-till-health');
   });
 
-  it('saves a support file with nothing of the customer in it', async () => {
+  it('saves a support file, one archive with nothing of the customer in any of its files', async () => {
     const { page } = h;
     const [download] = await Promise.all([
       page.waitForEvent('download'),
       page.getByTestId('save-support-file').click(),
     ]);
-    expect(download.suggestedFilename()).toMatch(/^loyalty-till-support-LT-[0-9A-Z]{4}-[0-9A-Z]{4}-[\d-]{10}\.json$/);
-    const text = await readFile(await download.path(), 'utf8');
-    const document = JSON.parse(text) as { health: { outbox: { waiting: number } }; versions: { browser: string } };
-    expect(document.health.outbox.waiting).toBe(1);
-    expect(document.versions.browser).toContain('Chrome');
-    for (const value of [layla.name, layla.phone, layla.phone.slice(1), '0501234567', CODE, 'POS-HEALTH-1', layla.id])
-      expect(text, value).not.toContain(value);
+    expect(download.suggestedFilename()).toMatch(/^loyalty-till-support-LT-[0-9A-Z]{4}-[0-9A-Z]{4}-[\d-]{10}\.zip$/);
+    // (Its headers, application/zip and the name: test/electron/browser-shell/page-server.test.ts.)
+    const files = Object.entries(unzipSync(new Uint8Array(await readFile(await download.path())))).map(
+      ([name, data]) => [name, strFromU8(data)] as const,
+    );
+    const entries = Object.fromEntries(files);
+    // Every part (this harness's till keeps no log file: the logs' files are test/electron/health/support-file.test.ts's).
+    expect(Object.keys(entries).sort()).toEqual(
+      [
+        'README.txt',
+        'health.json',
+        'settings.json',
+        'policy.json',
+        'connections.json',
+        'work.json',
+        'shop-tills.json',
+        'display.json',
+        'versions.json',
+      ].sort(),
+    );
+    expect(entries['README.txt']).toContain("The log files' entries of the last 7 days: none were found.");
+    const health = JSON.parse(entries['health.json']!) as { outbox: { waiting: number } };
+    expect(health.outbox.waiting).toBe(1);
+    expect((JSON.parse(entries['versions.json']!) as { browser: string }).browser).toContain('Chrome');
+    for (const [name, text] of files)
+      for (const value of [layla.name, layla.phone, layla.phone.slice(1), '0501234567', CODE, 'POS-HEALTH-1', layla.id])
+        expect(text, `${name}: ${value}`).not.toContain(value);
     await expect
       .poll(() => page.getByTestId('support-file-outcome').textContent())
-      .toMatch(/Saved as loyalty-till-support-.+\.json\. Send it to the help desk\./);
+      .toMatch(/Saved as loyalty-till-support-.+\.zip\. Send it to the help desk\./);
   });
 
   it('says the same in Arabic, right to left', async () => {

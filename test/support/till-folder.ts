@@ -29,8 +29,11 @@ export function keptItem(state: KeptItem['state'], hoursAgo: number, more: Parti
 }
 
 export interface TillState {
-  /** The service the till is set up with (a sandbox on loopback), and its key. */
-  service: { baseUrl: string; apiKey: string };
+  /**
+   * The service the till is set up with (a sandbox on loopback) and its key; `demo`: the till
+   * started the demo (its own sandbox, on loopback too); `none`: it ran and was never set up.
+   */
+  service: { baseUrl: string; apiKey: string } | 'demo' | 'none';
   tillName: string;
   items?: KeptItem[];
   /** When the page last said its cache was refreshed in full; none: never. */
@@ -39,18 +42,29 @@ export interface TillState {
   cipher?: KeyCipher;
 }
 
+/** Sets the till up as `service` says; with a service, it answers the till's own probe. */
+async function setUp(till: CoreFixture, service: TillState['service']): Promise<void> {
+  if (service === 'none') return;
+  if (service === 'demo') {
+    const started = await till.call('startDemo');
+    if (!started.ok) throw new Error(started.error.message);
+    return;
+  }
+  await configureService(till, service.baseUrl, service.apiKey);
+  // The service answers the till's own probe: the health's connection is "online" from now.
+  const status = await till.call('connectionStatus');
+  if (!status.ok || status.data.reachable !== true) throw new Error('the service did not answer');
+}
+
 /** Makes the folder's state with the till's core, then stops it as the app stops. */
 export async function tillInState(userDataDir: string, state: TillState): Promise<void> {
   // The shells make the folder before the core opens it (the browser shell's key file lives in it).
   await mkdir(userDataDir, { recursive: true });
   const till: CoreFixture = await createCoreFixture({ userDataDir, ...(state.cipher ? { cipher: state.cipher } : {}) });
   try {
-    await configureService(till, state.service.baseUrl, state.service.apiKey);
+    await setUp(till, state.service);
     const named = await till.call('updateSettings', { tillName: state.tillName });
     if (!named.ok) throw new Error(named.error.message);
-    // The service answers the till's own probe: the health's connection is "online" from now.
-    const status = await till.call('connectionStatus');
-    if (!status.ok || status.data.reachable !== true) throw new Error('the service did not answer');
     if (state.items?.length) {
       const kept = await till.call('keepWork', { changes: state.items.map((item) => ({ op: 'item', item })) });
       if (!kept.ok) throw new Error(kept.error.message);

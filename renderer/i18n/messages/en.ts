@@ -827,6 +827,8 @@ export const en = {
       unknown: 'The till’s health could not be told:',
     },
     reasons: {
+      notSetUp: 'This till is not set up with a loyalty service yet: its address and API key are set in Settings.',
+      demoMode: 'This till runs the demo’s practice service: nothing it does reaches a real loyalty service.',
       waitingTooLong:
         'An item has waited to be sent for {count} hour or more. | An item has waited to be sent for {count} hours or more.',
       failedUnacknowledged: 'Failed items wait for a manager in the Outbox (F8).',

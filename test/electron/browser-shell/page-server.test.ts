@@ -218,6 +218,28 @@ describe('the browser shell’s page server', () => {
     }
   });
 
+  test('serves the support file as what it is: a .zip, application/zip', async () => {
+    const socket = (await connect(socketUrl, origin)) as WebSocket;
+    try {
+      socket.send(JSON.stringify({ id: 1, channel: CHANNELS.saveSupportFile, payload: { userAgent: 'test' } }));
+      const answer = (await nextMessage(socket)).result as {
+        ok: boolean;
+        data?: { downloadPath: string; fileName: string };
+      };
+      expect(answer).toMatchObject({ ok: true, data: { outcome: 'download' } });
+      const { downloadPath, fileName } = answer.data!;
+      expect(fileName).toMatch(/^loyalty-till-support-LT-[0-9A-Z]{4}-[0-9A-Z]{4}-\d{4}-\d{2}-\d{2}\.zip$/);
+      const download = await get(new URL(downloadPath, server.address).href);
+      expect(download.status).toBe(200);
+      expect(download.headers['content-type']).toBe('application/zip');
+      expect(download.headers['content-disposition']).toBe(`attachment; filename="${fileName}"`);
+      // A zip's local file header, not a text.
+      expect(download.body.startsWith('PK\u0003\u0004')).toBe(true);
+    } finally {
+      socket.close();
+    }
+  });
+
   test('the largest export fits in one bridge message', () => {
     // Three bytes a character at most for the page's text, plus JSON's quotes and escapes.
     expect(MAX_EXPORT_CHARS * 3 + 64 * 1024).toBeLessThan(MAX_MESSAGE_BYTES);

@@ -77,10 +77,55 @@ describe('the verdict', () => {
     ]);
   });
 
-  test('a demo till or one not set up is not judged on its service or its cache', () => {
+  test('a till not set up needs attention, exit 1, saying what it lacks; not judged on a service it has not', () => {
     const stale = { recorded: { ...NOTHING_RECORDED, connection: { state: 'offline' as const, since: hoursAgo(99) } } };
-    expect(codes({ ...stale, mode: 'demo' })).toEqual([]);
-    expect(codes({ ...stale, mode: 'unconfigured' })).toEqual([]);
+    const never = healthReport(
+      facts({ ...stale, mode: 'unconfigured', keySet: false, settings: { ...DEFAULT_SETTINGS, baseUrl: '' } }),
+      NOW,
+    );
+    expect(never).toMatchObject({ status: 'attention', exitCode: 1 });
+    expect(never.reasons).toEqual([
+      {
+        code: 'not_set_up',
+        detail: 'The till is not set up with a loyalty service (no service address, no API key): Settings (F9).',
+      },
+    ]);
+    // An address without a key is not set up either.
+    expect(healthReport(facts({ ...stale, mode: 'unconfigured', keySet: false }), NOW).reasons).toEqual([
+      { code: 'not_set_up', detail: expect.stringContaining('(no API key)') },
+    ]);
+    // Its outbox is still judged: work queued before it lost its settings is still owed.
+    expect(codes({ mode: 'unconfigured', outbox: { items: [item('conflict', 1)], unreadable: 0 } })).toEqual([
+      'not_set_up',
+      'conflict_unacknowledged',
+    ]);
+  });
+
+  test('a till in demo mode needs attention, exit 1: the demo is not a real service', () => {
+    const stale = { recorded: { ...NOTHING_RECORDED, connection: { state: 'offline' as const, since: hoursAgo(99) } } };
+    const demo = healthReport(facts({ ...stale, mode: 'demo' }), NOW);
+    expect(demo).toMatchObject({ status: 'attention', exitCode: 1 });
+    expect(demo.reasons).toEqual([
+      {
+        code: 'demo_mode',
+        detail: 'The till runs the demo service, not a real loyalty service: nothing it does reaches the programme.',
+      },
+    ]);
+  });
+
+  test('no folder: could not tell (exit 2), and nothing said of a set-up it could not read', () => {
+    const report = healthReport(
+      facts({
+        mode: 'unconfigured',
+        keySet: false,
+        settings: null,
+        outbox: null,
+        unknown: [{ code: 'no_folder', detail: 'There is no till data folder at /x.' }],
+      }),
+      NOW,
+    );
+    expect(report).toMatchObject({ status: 'unknown', exitCode: 2 });
+    expect(report.reasons.map((reason) => reason.code)).toEqual(['no_folder']);
   });
 
   test('the policy sets the thresholds, each on its own', () => {

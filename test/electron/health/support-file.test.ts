@@ -2,13 +2,15 @@
  * The support file (electron/health/support-file.ts): a till whose every store holds personal
  * values (the customers its page cached, through the main process's answers; its outbox and
  * journal; its log, written by this version and in clear by an earlier one; its settings) and
- * its keys, saves one; none of those values is in it, in any spelling, nor either key, while
- * what the help desk needs is. It leaves as every export does: with the manager's approval,
- * through the shell's way out.
+ * its keys, saves one; it is one .zip, and none of those values is in any of its files, in any
+ * spelling, nor either key, while what the help desk needs is. It leaves as every export does:
+ * with the manager's approval, through the shell's way out. The archive is opened here with the
+ * library that packs it (fflate), as any unzip tool would read it.
  */
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   CHANNELS,
@@ -199,9 +201,13 @@ afterAll(async () => {
   if (work) await rm(work, { recursive: true, force: true });
 });
 
+/** What the help desk opens: the archive's files, by name, as text. */
+type Entries = Record<string, string>;
+const json = (entries: Entries, name: string): any => JSON.parse(entries[name]!);
+const lines = (entries: Entries, name: string): string[] => entries[name]!.split('\n').filter((line) => line !== '');
+
 describe('the support file', () => {
-  let text: string;
-  let document: any;
+  let entries: Entries;
 
   test('is saved through the shell’s way out, guarded as every export is', async () => {
     // With a manager PIN set, it is refused until the PIN is given.
@@ -215,22 +221,50 @@ describe('the support file', () => {
     expect(outcome).toEqual({
       outcome: 'download',
       downloadPath: '__till/download/1',
-      fileName: expect.stringMatching(/^loyalty-till-support-LT-[0-9A-Z]{4}-[0-9A-Z]{4}-\d{4}-\d{2}-\d{2}\.json$/),
+      fileName: expect.stringMatching(/^loyalty-till-support-LT-[0-9A-Z]{4}-[0-9A-Z]{4}-\d{4}-\d{2}-\d{2}\.zip$/),
     });
-    expect(saved[0]).toMatchObject({ fileName: outcome.fileName, contentType: 'application/json; charset=utf-8' });
-    text = saved[0]!.bytes.toString('utf8');
-    document = JSON.parse(text);
+    expect(saved[0]).toMatchObject({ fileName: outcome.fileName, contentType: 'application/zip' });
   });
 
-  test('holds none of the personal values, in any spelling, nor either key', () => {
-    const folded = text.toLowerCase();
-    for (const [kind, planted] of Object.entries(values)) {
-      for (const value of planted) expect(folded, `${kind}: ${value}`).not.toContain(value.toLowerCase());
+  test('is one archive, a file for each part and each log file, and a README saying what each is', () => {
+    const bytes = saved[0]!.bytes;
+    // A zip's local file header, not a text.
+    expect([...bytes.subarray(0, 4)]).toEqual([0x50, 0x4b, 0x03, 0x04]);
+    entries = Object.fromEntries(
+      Object.entries(unzipSync(new Uint8Array(bytes))).map(([name, data]) => [name, strFromU8(data)]),
+    );
+    const parts = [
+      'health.json',
+      'settings.json',
+      'policy.json',
+      'connections.json',
+      'work.json',
+      'shop-tills.json',
+      'display.json',
+      'versions.json',
+    ];
+    expect(Object.keys(entries).sort()).toEqual(['README.txt', ...parts, 'logs/main.old.log', 'logs/main.log'].sort());
+    for (const part of parts) {
+      expect(() => json(entries, part), part).not.toThrow();
+      expect(entries['README.txt'], part).toMatch(new RegExp(`^${part.replace('.', '\\.')} +\\S`, 'm'));
+    }
+    expect(entries['README.txt']).toMatch(
+      /^logs\/ +The log files' entries of the last 7 days: main\.old\.log, main\.log/m,
+    );
+  });
+
+  test('holds none of the personal values, in any spelling, nor either key, in any of its files', () => {
+    expect(Object.keys(entries).length).toBeGreaterThan(0);
+    for (const [name, text] of Object.entries(entries)) {
+      const folded = `${name}\n${text}`.toLowerCase();
+      for (const [kind, planted] of Object.entries(values)) {
+        for (const value of planted) expect(folded, `${name}: ${kind}: ${value}`).not.toContain(value.toLowerCase());
+      }
     }
   });
 
   test('holds what the help desk asks for', () => {
-    expect(document.health).toMatchObject({
+    expect(json(entries, 'health.json')).toMatchObject({
       status: 'attention',
       till: { name: 'Till 1', version: '1.4.2', shell: 'browser' },
       service: { mode: 'service', baseUrl: sandbox.url, keySet: true },
@@ -238,34 +272,46 @@ describe('the support file', () => {
       outbox: { waiting: 1, failed: 0, conflicts: 1 },
       cache: { customers: 3 },
     });
-    expect(document.versions).toMatchObject({ app: '1.4.2', node: process.versions.node, browser: expect.any(String) });
-    expect(document.settings).toMatchObject({ baseUrl: sandbox.url, tillName: 'Till 1', cashiers: 2 });
-    expect(document.policy).toEqual({ state: 'none', locked: [] });
-    expect(document.outbox).toMatchObject({ total: 2, byState: { redeem_conflict: 1, register_pending: 1 } });
-    expect(document.journal).toMatchObject({ total: 1, byState: { redeemed: 1 } });
-    expect(document.connection.history).toEqual([{ at: expect.any(String), state: 'online' }]);
-    expect(document.display).toEqual({ screens: 0, windows: 0, chosen: false });
+    expect(json(entries, 'versions.json')).toMatchObject({
+      supportFile: 2,
+      app: '1.4.2',
+      node: process.versions.node,
+      browser: expect.any(String),
+    });
+    expect(json(entries, 'settings.json')).toMatchObject({ baseUrl: sandbox.url, tillName: 'Till 1', cashiers: 2 });
+    expect(json(entries, 'policy.json')).toEqual({ state: 'none', locked: [] });
+    expect(json(entries, 'work.json')).toMatchObject({
+      outbox: { total: 2, byState: { redeem_conflict: 1, register_pending: 1 } },
+      journal: { total: 1, byState: { redeemed: 1 } },
+    });
+    expect(json(entries, 'connections.json')).toMatchObject({
+      now: { state: 'online' },
+      history: [{ at: expect.any(String), state: 'online' }],
+    });
+    expect(json(entries, 'shop-tills.json')).toMatchObject({ enabled: false, peers: [] });
+    expect(json(entries, 'display.json')).toEqual({ screens: 0, windows: 0, chosen: false });
   });
 
   test('holds the last 7 days of the logs, this version’s and an earlier one’s, redacted alike', () => {
-    const lines: string[] = document.logs.lines;
-    expect(lines.join('\n')).not.toContain('TOO-OLD-TO-SEND');
+    const earlier = lines(entries, 'logs/main.old.log');
+    expect(entries['logs/main.old.log']).not.toContain('TOO-OLD-TO-SEND');
     // The earlier version's lines are there, cleaned of what they carried.
-    expect(lines).toContainEqual(
+    expect(earlier).toContainEqual(
       expect.stringMatching(/Renderer error in customers: \[personal\] \(\[phone\]\) could not be opened$/),
     );
-    expect(lines).toContainEqual(expect.stringMatching(/Using key \[redacted\]$/));
-    expect(lines).toContainEqual(
+    expect(earlier).toContainEqual(expect.stringMatching(/Using key \[redacted\]$/));
+    expect(earlier).toContainEqual(
       expect.stringMatching(/^ {4}at showCustomer \(customers\.ts:12\) \[personal\] \[phone\]$/),
     );
-    expect(lines).toContainEqual(
+    expect(earlier).toContainEqual(
       expect.stringMatching(/Link to reward received: code=\[reward code\] order=\[number\] phone=\[phone\]$/),
     );
     // This version's lines, cleaned as they were written: the page's errors, the service's calls.
-    expect(lines).toContainEqual(
+    const current = lines(entries, 'logs/main.log');
+    expect(current).toContainEqual(
       expect.stringMatching(/Renderer error in customers: Could not show \[personal\] \(\[phone\]\), card \[number\]$/),
     );
-    expect(lines).toContainEqual(expect.stringMatching(/GET \/v1\/customers\/\[id\] -> 200/));
+    expect(current).toContainEqual(expect.stringMatching(/GET \/v1\/customers\/\[id\] -> 200/));
   });
 
   test('the log itself was written without them: the same redaction, at the time of writing', async () => {
@@ -274,5 +320,9 @@ describe('the support file', () => {
     for (const [kind, planted] of Object.entries(values)) {
       for (const value of planted) expect(written, `${kind}: ${value}`).not.toContain(value.toLowerCase());
     }
+    // And it says the archive left, by its own name.
+    expect(written).toMatch(
+      /a support file \(loyalty-till-support-lt-[0-9a-z]{4}-[0-9a-z]{4}-[\d-]{10}\.zip\) left the till/,
+    );
   });
 });

@@ -88,6 +88,8 @@ describe('redact: every personal value and secret the till handles', () => {
       'The shop ledger listens on 192.168.1.20:47231, with 2 tills named in Settings.',
       'Refused a link (command-line): Unknown route "redeem": the routes are customer, reward, register, find.',
       'An export (loyalty-till-journal-2026-11-27.csv) left the till: saved.',
+      'A support file (loyalty-till-support-LT-7K3M-Q9XZ-2026-11-27.zip) left the till: download.',
+      // An earlier version's support file, a JSON document, in the lines it wrote.
       'A support file (loyalty-till-support-LT-7K3M-Q9XZ-2026-11-27.json) left the till: download.',
       'The update feed offers 1.5.0; not taken (not_in_stage). The till runs on Electron 45.4.1.',
       'POST /v1/rewards/redeem -> timeout, request not sent (8004 ms)',

@@ -70,17 +70,19 @@ describe('an export through the save dialog', () => {
     expect(await saveExportWithDialog(window, file)).toEqual({ outcome: 'cancelled', downloadPath: null });
   });
 
-  it('offers the file’s own kind: the support file is saved as JSON, not under a CSV filter', async () => {
+  it('offers the file’s own kind: the support file is saved as a ZIP archive, not under a CSV filter', async () => {
     dir = await mkdtemp(join(tmpdir(), 'till-export-'));
-    const target = join(dir, 'support.json');
-    const fileName = 'loyalty-till-support-LT-7K3M-Q9XZ-2026-11-28.json';
+    const target = join(dir, 'support.zip');
+    const fileName = 'loyalty-till-support-LT-7K3M-Q9XZ-2026-11-28.zip';
     electron.dialog.showSaveDialog.mockResolvedValue({ canceled: false, filePath: target });
-    const file = { fileName, bytes: Buffer.from('{}\n'), contentType: 'application/json; charset=utf-8' };
+    // An archive's bytes (the local header's signature, then a byte no UTF-8 text has): written as they are.
+    const bytes = Buffer.from([0x50, 0x4b, 0x03, 0x04, 0xff, 0x00]);
+    const file = { fileName, bytes, contentType: 'application/zip' };
     expect(await saveExportWithDialog(window, file)).toEqual({ outcome: 'saved', downloadPath: null });
     expect(electron.dialog.showSaveDialog).toHaveBeenCalledWith(window, {
       defaultPath: join('/home/till/Documents', fileName),
-      filters: [{ name: 'JSON', extensions: ['json'] }],
+      filters: [{ name: 'ZIP archive', extensions: ['zip'] }],
     });
-    expect(await readFile(target, 'utf8')).toBe('{}\n');
+    expect(await readFile(target)).toEqual(bytes);
   });
 });

@@ -72,13 +72,40 @@ describe('the till’s health in About this till', () => {
     expect(view.find('.about-health__status').text()).toBe('يحتاج إلى متابعة:');
   });
 
+  it('a till not set up, or on the demo, is told why in either language', async () => {
+    const told = (code: 'not_set_up' | 'demo_mode'): HealthReport => ({
+      ...healthyReport(),
+      status: 'attention',
+      exitCode: 1,
+      reasons: [{ code, detail: 'x' }],
+    });
+    const reasonShown = async () =>
+      (await shown()).findAll('[data-testid="about-health-reasons"] li').map((item) => item.text());
+    till.respond('tillHealth', () => ({ ok: true, data: told('not_set_up') }));
+    expect(await reasonShown()).toEqual([
+      'This till is not set up with a loyalty service yet: its address and API key are set in Settings.',
+    ]);
+    till.respond('tillHealth', () => ({ ok: true, data: told('demo_mode') }));
+    expect(await reasonShown()).toEqual([
+      'This till runs the demo’s practice service: nothing it does reaches a real loyalty service.',
+    ]);
+    i18n.global.locale.value = 'ar';
+    expect(await reasonShown()).toEqual([
+      'يعمل هذا الجهاز على خدمة التجربة: لا يصل شيء مما يجري عليه إلى خدمة ولاء حقيقية.',
+    ]);
+    till.respond('tillHealth', () => ({ ok: true, data: told('not_set_up') }));
+    expect(await reasonShown()).toEqual([
+      'لم يُعدّ هذا الجهاز على خدمة ولاء بعد: يُضبط عنوانها ومفتاح الواجهة البرمجية (API) في الإعدادات.',
+    ]);
+  });
+
   it('saves the support file through the main process, and says where', async () => {
     const view = await shown();
     await view.find('[data-testid="save-support-file"]').trigger('click');
     await flushPromises();
     expect(till.callsTo('saveSupportFile')).toEqual([{ userAgent: expect.any(String) }]);
     expect(view.find('[data-testid="support-file-outcome"]').text()).toBe(
-      'Saved as loyalty-till-support-LT-0000-0000-2026-11-27.json. Send it to the help desk.',
+      'Saved as loyalty-till-support-LT-0000-0000-2026-11-27.zip. Send it to the help desk.',
     );
   });
 });

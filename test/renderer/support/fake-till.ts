@@ -82,7 +82,7 @@ export function installFakeTill(): FakeTill {
   responders.set('tillHealth', () => ({ ok: true, data: healthyReport() }));
   responders.set('saveSupportFile', () => ({
     ok: true,
-    data: { outcome: 'saved', downloadPath: null, fileName: 'loyalty-till-support-LT-0000-0000-2026-11-27.json' },
+    data: { outcome: 'saved', downloadPath: null, fileName: 'loyalty-till-support-LT-0000-0000-2026-11-27.zip' },
   }));
   responders.set('workCopy', () => ({ ok: true, data: { items: [], journal: [], journalTotal: 0, since: null } }));
   responders.set('displayAddress', () => ({ ok: true, data: { address: null } }));
