@@ -152,6 +152,15 @@ export async function startBenchBrowser(workDir: string): Promise<BenchBrowser> 
     coreLog,
     coreCalls,
     async useSandbox(sandbox) {
+      // Another service is a switch, and a switch forgets the old one's customers and queue
+      // (docs/privacy.md). An earlier section's redemptions, queued for a service now gone,
+      // are confirmed lost as a manager would confirm them; the sections measure their own.
+      const copy = await call('workCopy', { journalLimit: 0 });
+      const waiting = copy.ok ? copy.data.items.length : 0;
+      if (waiting > 0) {
+        const confirmed = await call('confirmWaitingLoss', { waiting });
+        if (!confirmed.ok) throw new Error(`Loss not confirmed: ${confirmed.error.message}`);
+      }
       const settings = await call('updateSettings', {
         baseUrl: sandbox.url,
         defaultCountry: 'SA',
