@@ -10,7 +10,7 @@ import type { Customer, Program, Redemption, Reward } from '../../../common/cont
 import { customerTables } from '../customers/customer-blocks';
 import { findCustomerById, firstCustomers, getCustomerRow, getCustomerRows } from '../customers/customer-reads';
 import { CacheSearch, PAGE_SIZE, type CacheSearchResult } from '../customers/cache-search';
-import type { Change, PartedWriteOptions } from '../customers/new-customer-writes';
+import type { Change, PartedWriteOptions, PartsPlannedAhead } from '../customers/new-customer-writes';
 import type { WriteOptions } from '../customers/customer-writes';
 import { PreparedCustomers } from '../customers/prepared-customers';
 import { SerialIndex } from '../customers/serial-index';
@@ -135,6 +135,11 @@ export class CustomerCache {
     options: PartedWriteOptions,
   ): Promise<number | null> {
     return this.writes.newCustomers.putWhile(customers, fetchedAt, options);
+  }
+
+  /** See new-customer-writes.ts: `putNewCustomersWhile`'s parts planned and sealed before its transaction opens. */
+  sealNewCustomersAhead(customers: PreparedCustomers, fetchedAt: string): Promise<PartsPlannedAhead | null> {
+    return this.writes.newCustomers.sealAhead(customers, fetchedAt);
   }
 
   /** Writes of new customers sent without reading what they merge with first. */

@@ -42,6 +42,7 @@ import {
   type ListingChunkWrites,
 } from '../search/listings';
 import { feedOf, type CustomerChange } from '../db/customer-feed';
+import type { SealedAhead } from '../db/sealed-tables';
 import { PendingChunkWrites } from '../search/chunk-changes';
 import { cachedRecord, holdsUncached } from './prepared-customers';
 
@@ -278,6 +279,18 @@ function sendChunksAndCounter(
  * pause lasts (new-customer-writes.ts `putWhile`). Parts of block-aligned sizes
  * (`partSizes`) write each block once.
  */
+/**
+ * A part planned from the context the part before it leaves, before the write's transaction
+ * opens, with its blocks sealed already (db/sealed-tables.ts `sealAhead`): what `send` would
+ * plan and seal at once, inside the transaction.
+ */
+export interface PartPlannedAhead {
+  plan: CustomerWritePlan;
+  /** The context once this part is written (`contextAfter`). */
+  after: WriteContext;
+  blocks: readonly SealedAhead<CustomerBlock>[];
+}
+
 export class PartedWrite {
   private readonly chunks = new PendingChunkWrites<SearchChunk>((chunk) => chunk.chunk);
   private readonly listings = new PendingChunkWrites<ListingChunk>((chunk) => chunk.chunk);
@@ -295,13 +308,19 @@ export class PartedWrite {
    * second customer with an id stored in the same block throws `CustomerIdTaken`, before
    * anything of this part is sent.
    */
-  send(rows: readonly CachedCustomer[]): { plan: CustomerWritePlan; written: Promise<unknown> } {
-    const plan = planCustomerWrite(this.context, rows);
+  send(
+    rows: readonly CachedCustomer[],
+    ahead?: PartPlannedAhead,
+  ): { plan: CustomerWritePlan; written: Promise<unknown> } {
+    const plan = ahead?.plan ?? planCustomerWrite(this.context, rows);
     this.chunks.add(plan.chunks);
     this.listings.add(plan.listings);
     if (plan.nextPk !== null) this.nextPk = plan.nextPk;
-    this.context = contextAfter(this.context, plan);
-    const written = feedOf(this.db).record({ written: plan.changes }, sendBlocks(this.db, plan.records));
+    this.context = ahead?.after ?? contextAfter(this.context, plan);
+    const written = feedOf(this.db).record(
+      { written: plan.changes },
+      sendBlocks(this.db, ahead?.blocks ?? plan.records),
+    );
     this.sent.push(written);
     return { plan, written };
   }

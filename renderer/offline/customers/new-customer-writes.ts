@@ -12,6 +12,7 @@ import {
   contextAfter,
   CustomerIdTaken,
   PartedWrite,
+  type PartPlannedAhead,
   partSizes,
   planCustomerWrite,
   sendCustomerWrite,
@@ -21,6 +22,7 @@ import {
 import { newRow, type PreparedCustomers } from './prepared-customers';
 import type { StoredIds } from './stored-ids';
 import { PartedWritePace } from '../pacing/write-cost';
+import { sealAhead } from '../db/sealed-tables';
 import type { CachedCustomer, OfflineDb } from '../db/schema';
 
 /**
@@ -54,14 +56,30 @@ export interface PartedWriteOptions {
   /** When the transaction should have committed by (`performance.now()` time); Infinity when nothing waits. */
   deadline: number;
   /** More writes in the same transaction, told how many customers it stores once that is known. */
-  alongside: { tables: readonly Table[]; write: (stored: number) => Promise<void> };
+  alongside: {
+    tables: readonly Table[];
+    write: (stored: number) => Promise<void>;
+  }; /** Its parts planned and sealed before the transaction opened (`sealAhead`), when they were. */
+  ahead?: PartsPlannedAhead | null;
+}
+
+/**
+ * A parted write's parts, planned from the kept context and their blocks sealed, before its
+ * transaction opens (`NewCustomerWrites.sealAhead`); used only while that context is still the
+ * one kept, and for the same customers.
+ */
+export interface PartsPlannedAhead {
+  from: WriteContext;
+  customers: PreparedCustomers;
+  rows: CachedCustomer[];
+  parts: PartPlannedAhead[];
 }
 
 /** The write-through's transaction (write-through.ts `inWriteTransaction`), as these writes use it. */
 export type WriteTransaction = (
   alongside: { tables: readonly Table[]; write?: () => Promise<void> } | undefined,
   options: { interruptible?: boolean },
-  scope: (writesSent: () => void, searchCame: () => boolean) => Promise<WriteOutcome>,
+  scope: (writesSent: () => void, cashierCame: () => boolean) => Promise<WriteOutcome>,
 ) => Promise<CachedCustomer[]>;
 
 /** New customers' rows with the pks `plan` gave them, as changes (none was stored before). */
@@ -104,7 +122,8 @@ export class NewCustomerWrites {
   async putWhile(customers: PreparedCustomers, fetchedAt: string, options: PartedWriteOptions): Promise<number | null> {
     const kept = this.kept;
     if (!kept || customers.length === 0) return null;
-    const rows = customers.items.map((item) => newRow(item, fetchedAt));
+    const ahead = options.ahead?.from === kept && options.ahead.customers === customers ? options.ahead : null;
+    const rows = ahead?.rows ?? customers.items.map((item) => newRow(item, fetchedAt));
     const sizes = partSizes(rows.length, kept.nextPk, PART_CUSTOMERS);
     let lastWrittenAt = 0;
     let stored: CachedCustomer[];
@@ -112,7 +131,7 @@ export class NewCustomerWrites {
       stored = await this.inWriteTransaction(
         { tables: options.alongside.tables },
         { interruptible: true },
-        async (writesSent, searchCame) => {
+        async (writesSent, cashierCame) => {
           // Its writes are sent from the start: a search that comes waits for what is in flight.
           writesSent();
           // Until the confirming reads end (below): a bound, should they never say so.
@@ -129,13 +148,13 @@ export class NewCustomerWrites {
           );
           const inFlight: { customers: number; done: boolean; written: Promise<unknown> }[] = [];
           let count = 0;
-          for (const size of sizes) {
+          for (const [index, size] of sizes.entries()) {
             const part = rows.slice(count, count + size);
             if (count > 0) {
               // Decided with at most one part in flight: the next is sent before that one ends.
               if (inFlight.length > 1) await inFlight.shift()!.written;
               const behind = inFlight.reduce((sum, sent) => sum + (sent.done ? 0 : sent.customers), 0);
-              if (searchCame() || !this.partPace.fits(performance.now(), behind, size, options.deadline)) break;
+              if (cashierCame() || !this.partPace.fits(performance.now(), behind, size, options.deadline)) break;
             }
             // As in `sendPlanned`: asked inside the transaction, before this part notes its ids.
             if (options.storedIds.mightHoldAny(part.map((row) => row.id))) {
@@ -144,7 +163,7 @@ export class NewCustomerWrites {
             }
             let sent: ReturnType<PartedWrite['send']>;
             try {
-              sent = parted.send(part);
+              sent = parted.send(part, ahead?.parts[index]);
             } catch (error) {
               if (count === 0 || !(error instanceof CustomerIdTaken)) throw error;
               break;
@@ -183,6 +202,38 @@ export class NewCustomerWrites {
     this.partPace.observeFinish(performance.now() - lastWrittenAt);
     this.sentWithoutReading += 1;
     return stored.length;
+  }
+
+  /**
+   * Plans `putWhile`'s parts of `customers` from the context kept now and seals their blocks
+   * by Web Crypto, before the transaction opens: inside it they would be sealed synchronously
+   * on the page's thread, which a cashier's "Queued" waits for. Parts past one whose customer
+   * ids clash are left to `putWhile` (which stops there). Null when nothing is kept, or the
+   * database seals nothing (then `putWhile` plans and sends as it goes).
+   */
+  async sealAhead(customers: PreparedCustomers, fetchedAt: string): Promise<PartsPlannedAhead | null> {
+    const from = this.kept;
+    if (!from || customers.length === 0) return null;
+    const rows = customers.items.map((item) => newRow(item, fetchedAt));
+    const parts: PartPlannedAhead[] = [];
+    let context = from;
+    let count = 0;
+    for (const size of partSizes(rows.length, from.nextPk, PART_CUSTOMERS)) {
+      let plan: CustomerWritePlan;
+      try {
+        plan = planCustomerWrite(context, rows.slice(count, count + size));
+      } catch (error) {
+        if (error instanceof CustomerIdTaken) break;
+        throw error;
+      }
+      const blocks = await sealAhead(this.db, 'customerBlocks', plan.records);
+      if (!blocks) return null;
+      const after = contextAfter(context, plan);
+      parts.push({ plan, after, blocks });
+      context = after;
+      count += size;
+    }
+    return { from, customers, rows, parts };
   }
 
   plan(prepared: PreparedCustomers, fetchedAt: string): PlannedWrite | null {

@@ -98,17 +98,17 @@ export class WriteThrough {
   /**
    * One write transaction over the customer tables and `alongside`'s (whose `write`, if
    * any, runs beside `scope`); `scope` calls `writesSent` before it sends its writes (see
-   * `WriteOptions.interruptible`), and may ask `searchCame` whether a search has met it.
+   * `WriteOptions.interruptible`), and may ask `cashierCame` whether a search has met it or the cashier's own work waits for it.
    */
   private async inWriteTransaction(
     alongside: { tables: readonly Table[]; write?: () => Promise<void> } | undefined,
     options: WriteOptions,
-    scope: (writesSent: () => void, searchCame: () => boolean) => Promise<WriteOutcome>,
+    scope: (writesSent: () => void, cashierCame: () => boolean) => Promise<WriteOutcome>,
   ): Promise<CachedCustomer[]> {
     const tables = [...customerTables(this.db), ...(alongside?.tables ?? [])];
     // Its transaction is known once the scope runs; a search may abort it from then on.
     const write: InterruptibleWrite | null = options.interruptible
-      ? { transaction: null, aborted: false, writesSent: false, metBySearch: false }
+      ? { transaction: null, aborted: false, writesSent: false, metBySearch: false, cashierWaits: false }
       : null;
     let outcome: WriteOutcome;
     try {
@@ -123,7 +123,7 @@ export class WriteThrough {
             () => {
               if (write) write.writesSent = true;
             },
-            () => write?.metBySearch === true,
+            () => write?.metBySearch === true || write?.cashierWaits === true,
           ),
           alongside?.write?.(),
         ]);

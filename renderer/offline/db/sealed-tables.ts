@@ -8,7 +8,8 @@
  *
  * - **Writes** (add, put) seal each record as it is sent: one seal a record, synchronously
  *   (sealing/keyring.ts says why: a transaction commits by itself at the first await that is
- *   not one of its requests). A write to a sealed table while no keyring is attached to the
+ *   not one of its requests), unless it was sealed before its transaction opened (`sealAhead`,
+ *   by Web Crypto, off the page's thread). A write to a sealed table while no keyring is attached to the
  *   database is refused (it throws), never written plain; only a version upgrade, which runs
  *   before the keyring can be attached and rewrites records an earlier version stored plain,
  *   passes them as they are (the sealing pass seals them right after).
@@ -57,6 +58,16 @@ export class NoKeyringError extends Error {
   }
 }
 
+/** A record already in its stored form, written to a sealed table but not sealed ahead for it under its keyring. */
+export class SealedTwiceError extends Error {
+  constructor(table: string) {
+    super(
+      `A record written to ${table} is sealed already, and not by this database's keyring: it is not sealed again.`,
+    );
+    this.name = 'SealedTwiceError';
+  }
+}
+
 interface Attached {
   keyring: Keyring;
   /** Records written before sealing may still be there (the sealing pass has not finished). */
@@ -70,6 +81,8 @@ const cores = new WeakMap<Dexie, DBCore>();
 const legacyRows = new WeakSet<object>();
 /** Transactions whose reads give the records as stored, to be opened asynchronously (`readSealedAsync`). */
 const rawReads = new WeakSet<object>();
+/** Records sealed by `sealAhead`, with the keyring that sealed them: written as they are, by that keyring's database alone. */
+const sealedAhead = new WeakMap<object, Keyring>();
 
 /**
  * Attaches the keyring every later read and write of `db`'s sealed tables uses (db/key-at-open.ts,
@@ -162,6 +175,8 @@ function sealedTable(db: Dexie, name: string, seal: TableSeal, table: DBCoreTabl
 
   /** A record as IndexedDB stores it: its readable fields and the rest sealed. */
   const sealRow = (keyring: Keyring, value: Row): Row => {
+    // A stored form that `sealAhead` did not make here (another key's, or copied): never sealed twice.
+    if (value[SEALED_FIELD] !== undefined) throw new SealedTwiceError(name);
     const stored = readablePart(seal, value);
     if (seal.digestKey) stored[seal.digestKey.field] = digestOf(keyring, seal, value[seal.digestKey.field]);
     stored[SEALED_FIELD] = keyring.seal(sealedPayload(seal, value), contextOf(name, seal, stored));
@@ -262,7 +277,7 @@ function sealedTable(db: Dexie, name: string, seal: TableSeal, table: DBCoreTabl
       throw new NoKeyringError(name);
     }
     const values = request.values as Row[];
-    const stored = values.map((value) => sealRow(keyring, value));
+    const stored = values.map((value) => (sealedAhead.get(value) === keyring ? value : sealRow(keyring, value)));
     const put = () => table.mutate({ ...request, values: stored });
     if (!keyed) return put();
     const field = seal.digestKey!.field;
@@ -314,6 +329,43 @@ export async function readSealedAsync<T>(db: Dexie, tableName: string, read: () 
       }
       const keyring = keyringOf(db, tableName);
       return plainOf(seal, row, await keyring.openAsync(sealed as Uint8Array, contextOf(tableName, seal, row))) as T;
+    }),
+  );
+}
+
+/** A record of a sealed table in its stored form, sealed before its write's transaction opened (`sealAhead`). */
+export type SealedAhead<T> = T & { readonly sealedAhead: unique symbol };
+
+/**
+ * `rows` of `tableName` in the form IndexedDB stores them, sealed now by Web Crypto, off the
+ * page's thread: a write that plans its records before its transaction opens (a fill's parts,
+ * customers/new-customer-writes.ts) sends these, and the middleware writes them as they are
+ * (inside the transaction it could only seal synchronously, on the thread a cashier's own work
+ * is waiting for). Only tables without a keyed primary key: a reward's key is its code's
+ * digest, made as it is written. Null when no keyring is attached (the records are then
+ * refused as any write would be) or when called inside a transaction, which an await of Web
+ * Crypto would end, or when this middleware is not in the database's stack.
+ */
+export async function sealAhead<T extends object>(
+  db: Dexie,
+  tableName: string,
+  rows: readonly T[],
+): Promise<SealedAhead<T>[] | null> {
+  const seal = TABLE_SEALS[tableName];
+  if (!seal || seal.digestKey) throw new Error(`${tableName} is not sealed ahead: its records are sealed as written.`);
+  const keyring = attached.get(db)?.keyring;
+  // Without this middleware in the database's stack (a bench's till before sealing), a stored
+  // form would be written as the record itself.
+  if (!keyring || !cores.has(db) || Dexie.currentTransaction) return null;
+  return Promise.all(
+    rows.map(async (row) => {
+      const stored = readablePart(seal, row as Row);
+      stored[SEALED_FIELD] = await keyring.sealAsync(
+        sealedPayload(seal, row as Row),
+        contextOf(tableName, seal, stored),
+      );
+      sealedAhead.set(stored, keyring);
+      return stored as SealedAhead<T>;
     }),
   );
 }

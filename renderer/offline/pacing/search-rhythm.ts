@@ -16,6 +16,11 @@ export interface InterruptibleWrite {
   writesSent: boolean;
   /** A search came while it ran (counted once). */
   metBySearch: boolean;
+  /**
+   * The cashier's own work (`hold`) began while it ran: a write that grows part by part sends
+   * no more parts, so what the cashier waits behind is what is already sent.
+   */
+  cashierWaits: boolean;
 }
 
 export class SearchRhythm {
@@ -74,6 +79,7 @@ export class SearchRhythm {
    */
   async hold<T>(work: () => Promise<T>): Promise<T> {
     this.holds += 1;
+    if (this.interruptible) this.interruptible.cashierWaits = true;
     this.rollBackReadingWrite();
     try {
       return await work();

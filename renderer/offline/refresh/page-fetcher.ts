@@ -43,8 +43,11 @@ export interface KnownPage {
 
 export interface PageFetcherOptions {
   api: Pick<TillApi, 'customerPage'>;
-  /** The cashier's rhythm, to tell when an answer would land in their next search. */
-  cache: Pick<CustomerCache, 'expectedSearchIn'>;
+  /**
+   * The cashier's rhythm, to tell when an answer would land in their next search, and to
+   * prepare an answer only once the cashier's own work (a search, a redemption) is done.
+   */
+  cache: Pick<CustomerCache, 'expectedSearchIn' | 'whenSearchesIdle'>;
   perPage: number;
   now: () => Date;
   /** Whether the run was asked to stop: a failed page is then not tried again. */
@@ -58,7 +61,7 @@ export interface PageFetcherOptions {
 
 export class PageFetcher {
   private readonly api: Pick<TillApi, 'customerPage'>;
-  private readonly cache: Pick<CustomerCache, 'expectedSearchIn'>;
+  private readonly cache: Pick<CustomerCache, 'expectedSearchIn' | 'whenSearchesIdle'>;
   private readonly perPage: number;
   private readonly now: () => Date;
   private readonly stopRequested: () => boolean;
@@ -122,6 +125,9 @@ export class PageFetcher {
         };
       }
       if (result.ok) {
+        // Preparing a page is the fill's longest piece of the page's thread: a redemption being
+        // queued, or a search, would wait behind it for each of its requests.
+        await this.cache.whenSearchesIdle();
         const customers = prepareCustomers(result.data);
         return {
           page,

@@ -67,7 +67,7 @@ function completedPages(pages: readonly FetchedPage[], stored: number): FetchedP
 
 export type WrittenCache = Pick<
   CustomerCache,
-  'putCustomers' | 'putNewCustomersWhile' | 'backgroundWritesMetBySearch' | 'whenSearchesIdle'
+  'putCustomers' | 'putNewCustomersWhile' | 'sealNewCustomersAhead' | 'backgroundWritesMetBySearch' | 'whenSearchesIdle'
 >;
 
 export interface PageWriterOptions {
@@ -215,6 +215,10 @@ export class PageWriter {
     const pages = batch.slice(0, run);
     const customers = PreparedCustomers.concat(pages.map((page) => page.customers));
     const fetchedAt = oldestFetchedAt(pages);
+    // Sealed before the room is measured: the pause the write is fitted to is the transaction's.
+    const ahead = await cache.sealNewCustomersAhead(customers, fetchedAt);
+    // A cashier who came meanwhile goes first: the transaction opens once their work is done.
+    await cache.whenSearchesIdle();
     const room = await this.pacer.roomFor(customers.length);
     const started = performance.now();
     const metBefore = cache.backgroundWritesMetBySearch;
@@ -222,6 +226,7 @@ export class PageWriter {
     const stored = await cache.putNewCustomersWhile(customers, fetchedAt, {
       storedIds: this.storedIds!,
       deadline: room.deadline,
+      ahead,
       alongside: {
         tables: [db.meta, db.pageTags],
         write: async (count) => {

@@ -29,6 +29,12 @@ import { associatedData, frame, IvSource, SealedValueError, TAG_BYTES, unframe }
 export interface Keyring {
   /** `plain` sealed with a fresh random IV, for `context` (its table and record): the layout of sealed-bytes.ts. */
   seal(plain: Uint8Array, context: string): Uint8Array;
+  /**
+   * `seal` by Web Crypto: the same layout, asynchronous, so never inside a transaction. A fill
+   * seals its planned blocks with it before their transaction opens (db/sealed-tables.ts
+   * `sealAhead`), off the page's thread, where a cashier's work would otherwise wait behind it.
+   */
+  sealAsync(plain: Uint8Array, context: string): Promise<Uint8Array>;
   /** What `seal` sealed for `context`; throws `SealedValueError` when changed, sealed under another key or for another context. */
   open(sealed: Uint8Array, context: string): Uint8Array;
   /**
@@ -88,8 +94,11 @@ export async function openKeyringFromBytes(raw: Uint8Array): Promise<Keyring> {
         ),
       );
     const storage = await derive(STORAGE_KEY_INFO);
-    // The same storage key for Web Crypto's asynchronous opening, non-extractable.
-    const native = await crypto.subtle.importKey('raw', new Uint8Array(storage), 'AES-GCM', false, ['decrypt']);
+    // The same storage key for Web Crypto's asynchronous sealing and opening, non-extractable.
+    const native = await crypto.subtle.importKey('raw', new Uint8Array(storage), 'AES-GCM', false, [
+      'encrypt',
+      'decrypt',
+    ]);
     return new NobleKeyring(storage, native, await derive(LOOKUP_KEY_INFO));
   } finally {
     raw.fill(0);
@@ -125,6 +134,17 @@ class NobleKeyring implements Keyring {
     } catch {
       throw new SealedValueError('authentication');
     }
+  }
+
+  async sealAsync(plain: Uint8Array, context: string): Promise<Uint8Array> {
+    // Copied: the pool the IV comes from is reused once drawn through.
+    const iv = new Uint8Array(this.ivs.next());
+    const ciphertext = await crypto.subtle.encrypt(
+      { name: 'AES-GCM', iv, additionalData: new Uint8Array(associatedData(context)), tagLength: TAG_BYTES * 8 },
+      this.nativeKey,
+      new Uint8Array(plain),
+    );
+    return frame(iv, new Uint8Array(ciphertext));
   }
 
   async openAsync(sealed: Uint8Array, context: string): Promise<Uint8Array> {

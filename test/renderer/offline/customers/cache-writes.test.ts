@@ -10,6 +10,7 @@ import {
 import { StoredIds } from '../../../../renderer/offline/customers/stored-ids';
 import { PartedWritePace } from '../../../../renderer/offline/pacing/write-cost';
 import { readMeta, writeMeta } from '../../../../renderer/offline/db/meta';
+import { keyringOf } from '../../../../renderer/offline/db/sealed-tables';
 import type { OfflineDb } from '../../../../renderer/offline/db/schema';
 import { linesOf, parseSearchLine } from '../../../../renderer/offline/search/search-chunks';
 import { customer, dropDb, freshDb, recordStoreCalls, type StoreCall } from '../support/fixtures';
@@ -468,6 +469,77 @@ describe("a fill's parted write: one transaction that grows part by part while t
     expect(await db.pageTags.count()).toBe(0);
     expect(await countCustomers(db)).toBe(20);
     expect(cache.index.size).toBe(20);
+    await expectConsistent();
+  });
+
+  test("a redemption being queued (the cashier's own work) stops it after the parts already sent, and is not counted as a search", async () => {
+    await cache.putCustomers(people(1, 16), undefined, undefined, asNew);
+    let released: () => void = () => undefined;
+    let holding: Promise<void> | null = null;
+    let blockWrites = 0;
+    const bulkPut = db.customerBlocks.bulkPut.bind(db.customerBlocks);
+    db.customerBlocks.bulkPut = ((...args: Parameters<typeof bulkPut>) => {
+      if (++blockWrites === 2) {
+        holding = Dexie.ignoreTransaction(() => cache.asCashier(() => new Promise<void>((r) => (released = r))));
+      }
+      return bulkPut(...args);
+    }) as typeof bulkPut;
+    const { told, alongside } = companion();
+    const stored = await cache.putNewCustomersWhile(
+      prepareCustomers(people(17, 640)),
+      '2026-01-02T00:00:00.000Z',
+      asParted(Number.POSITIVE_INFINITY, alongside),
+    );
+    released();
+    await holding;
+    const [first, second, third] = partSizes(640, 17, PART);
+    expect(stored).toBeGreaterThanOrEqual(first! + second!);
+    expect(stored).toBeLessThanOrEqual(first! + second! + third!);
+    expect(told).toEqual([stored]);
+    // Not a search: the share of the cashier's pause the fill takes is not cut for it.
+    expect(cache.backgroundWritesMetBySearch).toBe(0);
+    await expectConsistent();
+  });
+
+  test('parts planned and sealed before the transaction opens are written as sealed, none sealed inside it, and read back whole', async () => {
+    await cache.putCustomers(people(1, 16), undefined, undefined, asNew);
+    const customers = prepareCustomers(people(17, 300));
+    const at = '2026-01-02T00:00:00.000Z';
+    const ahead = await cache.sealNewCustomersAhead(customers, at);
+    expect(ahead!.parts.map((part) => part.plan.changes.length)).toEqual(partSizes(300, 17, PART));
+    const sealedInside = vi.spyOn(keyringOf(db), 'seal');
+    try {
+      const { alongside } = companion();
+      const stored = await cache.putNewCustomersWhile(customers, at, { ...asParted(Infinity, alongside), ahead });
+      expect(stored).toBe(300);
+      const contexts = sealedInside.mock.calls.map(([, context]) => context);
+      expect(contexts.filter((context) => context.startsWith('customerBlocks/'))).toEqual([]);
+      // The search chunks and listings are still sealed as the parts sent leave them.
+      expect(contexts.some((context) => context.startsWith('searchChunks/'))).toBe(true);
+    } finally {
+      sealedInside.mockRestore();
+    }
+    const rows = await allCustomers(db);
+    expect(rows.map((row) => row.id)).toEqual(people(1, 316).map((person) => person.id));
+    expect((await cache.getCustomer('c-200'))?.record.customer.name).toBe('Person200 Haddad');
+    await expectConsistent();
+  });
+
+  test('parts sealed ahead from a context no longer kept are not used: the write plans and seals as it goes', async () => {
+    await cache.putCustomers(people(1, 16), undefined, undefined, asNew);
+    const customers = prepareCustomers(people(17, 100));
+    const ahead = await cache.sealNewCustomersAhead(customers, 'x');
+    // Another write of the fill moves the kept context on: the blocks sealed ahead would overwrite it.
+    const { alongside } = companion();
+    expect(
+      await cache.putNewCustomersWhile(prepareCustomers(people(200, 20)), 'x', asParted(Infinity, alongside)),
+    ).toBe(20);
+    const rest = companion();
+    expect(await cache.putNewCustomersWhile(customers, 'x', { ...asParted(Infinity, rest.alongside), ahead })).toBe(
+      100,
+    );
+    const ids = (await allCustomers(db)).map((row) => row.id).sort();
+    expect(ids).toEqual([...people(1, 116), ...people(200, 20)].map((person) => person.id).sort());
     await expectConsistent();
   });
 });

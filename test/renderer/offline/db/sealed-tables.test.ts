@@ -10,7 +10,13 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { CustomerCache } from '../../../../renderer/offline/cache/customer-cache';
 import { cachedRecord } from '../../../../renderer/offline/customers/prepared-customers';
 import { openOfflineDb } from '../../../../renderer/offline/db/open';
-import { isLegacyRow, NoKeyringError, SEALED_TABLES_MIDDLEWARE } from '../../../../renderer/offline/db/sealed-tables';
+import {
+  isLegacyRow,
+  NoKeyringError,
+  sealAhead,
+  SealedTwiceError,
+  SEALED_TABLES_MIDDLEWARE,
+} from '../../../../renderer/offline/db/sealed-tables';
 import { SEALED_FIELD, TABLE_SEALS } from '../../../../renderer/offline/db/table-seals';
 import { onDataKeyProblem, type DataKeyProblem } from '../../../../renderer/offline/db/key-at-open';
 import type { CachedReward, JournalEntry, OfflineDb, RedemptionItem } from '../../../../renderer/offline/db/schema';
@@ -242,6 +248,30 @@ describe('reward codes are keyed digests', () => {
     expect(await db.rewards.get('RW-NEW0001')).toBeUndefined();
     await db.rewards.where('code').equals('RW-LAYLA002').delete();
     expect(await db.rewards.count()).toBe(1);
+  });
+});
+
+describe('records sealed before their transaction opens (sealAhead)', () => {
+  test('are written as sealed and read back whole; one sealed twice, or by another database, is refused', async () => {
+    const db = track(freshDb());
+    await db.open();
+    const block = { block: 0, pks: [1], ids: ['c-layla'], rows: [JSON.stringify(LAYLA)] };
+    const [ahead] = (await sealAhead(db, 'customerBlocks', [block]))!;
+    expect(Object.keys(ahead!).sort()).toEqual(['block', 'ids', 'pks', SEALED_FIELD].sort());
+    await db.customerBlocks.put(ahead!);
+    expect(await db.customerBlocks.get(0)).toEqual(block);
+    expect(foundIn(await rawText(db.name), PERSONAL)).toEqual([]);
+    // A copy of a stored form is not one this database sealed ahead: never sealed a second time.
+    await expect(db.customerBlocks.put({ ...ahead! })).rejects.toThrow(SealedTwiceError);
+    const other = track(freshDb());
+    await other.open();
+    await expect(other.customerBlocks.put(ahead!)).rejects.toThrow(SealedTwiceError);
+    // A reward's key is its code's digest, made as it is written: not sealed ahead.
+    await expect(sealAhead(db, 'rewards', [LAYLA_REWARDS[0]!])).rejects.toThrow(/not sealed ahead/);
+    // Inside a transaction an await of Web Crypto would end it: nothing is sealed ahead there.
+    await db.transaction('r', db.meta, async () => {
+      expect(await sealAhead(db, 'customerBlocks', [block])).toBeNull();
+    });
   });
 });
 

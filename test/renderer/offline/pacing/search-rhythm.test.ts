@@ -1,7 +1,8 @@
 /**
  * The cashier's rhythm as background work sees it (renderer/offline/pacing/search-rhythm.ts):
  * a redemption queued offline (`hold`) keeps background writes from starting and rolls back
- * one still reading, as a search does; but it is not a search, so the pause the fill fits its
+ * one still reading, as a search does, and tells one already sending that the cashier waits
+ * (it sends no more parts); but it is not a search, so the pause the fill fits its
  * writes to, and the writes a search met, are not moved by it.
  */
 import { expect, test } from 'vitest';
@@ -15,6 +16,7 @@ function backgroundWrite(writesSent: boolean): InterruptibleWrite & { abortedBy:
     aborted: false,
     writesSent,
     metBySearch: false,
+    cashierWaits: false,
     transaction: { abort: () => (write.abortedBy += 1) },
   };
   return write;
@@ -49,6 +51,9 @@ test('a hold rolls back a background write still reading, waits for one whose wr
   rhythm.writeBegins(sending);
   await rhythm.hold(async () => undefined);
   expect(sending.abortedBy).toBe(0);
+  // But it is told the cashier waits: a write that grows part by part sends no more parts.
+  expect(sending.cashierWaits).toBe(true);
+  expect(sending.metBySearch).toBe(false);
   // Not a search: the writes searches met, and the cashier's pause, are untouched.
   expect(rhythm.backgroundWritesMetBySearch).toBe(0);
   expect(rhythm.typicalSearchPause).toBeNull();

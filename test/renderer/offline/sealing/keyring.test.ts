@@ -71,6 +71,18 @@ describe('the keyring of the data key', () => {
     });
   });
 
+  test('Web Crypto seals in the same layout (a fill sealing ahead): the synchronous opening opens it, for its context only', async () => {
+    const keyring = await keyringOf(randomKey());
+    const plain = new Uint8Array(50_000).map((_, i) => (i * 11) & 0xff);
+    const sealed = await keyring.sealAsync(plain, 'customerBlocks/3');
+    expect(sealed.length).toBe(keyring.seal(plain, 'customerBlocks/3').length);
+    expect(keyring.open(sealed, 'customerBlocks/3')).toEqual(plain);
+    expect(() => keyring.open(sealed, 'customerBlocks/4')).toThrow();
+    const again = await keyring.sealAsync(plain, 'customerBlocks/3');
+    // A fresh IV each time here too.
+    expect(again.slice(1, 13)).not.toEqual(sealed.slice(1, 13));
+  });
+
   test('a fresh IV each time: two seals of one value differ, over many seals', async () => {
     const keyring = await keyringOf(randomKey());
     const ivs = new Set<string>();
