@@ -73,8 +73,9 @@ describe('scan routing', () => {
       meta: { current_page: 1, last_page: 1, per_page: 20, total: 1 },
     }));
     useScansStore().handle('+966501234567', { field: null })?.();
-    // The answers are written through to the offline cache on the way: give it its turns.
-    await vi.waitFor(() => expect(useNavigationStore().screen.name).toBe('customer'));
+    // The answers are written through to the offline cache on the way (its data key opened,
+    // its records sealed): give it its turns, on a test run that shares two cores with others.
+    await vi.waitFor(() => expect(useNavigationStore().screen.name).toBe('customer'), { timeout: 5_000 });
     expect(till.callsTo('searchCustomers')).toEqual([{ phone: '+966501234567', page: 1, per_page: 20 }]);
   });
 
