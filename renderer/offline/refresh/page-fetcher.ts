@@ -12,6 +12,7 @@ import { isTransient } from '../connection/failure-kinds';
 import type { RefreshCursor } from '../db/schema';
 import { prepareCustomers, PreparedCustomers, type CustomerCache } from '../cache/customer-cache';
 import { pageHash } from './page-hash';
+import { inBackgroundTask } from '../pacing/background-task';
 import { StopRun } from './refresh-stop';
 
 /** Weight of the latest page in the running estimate of how long a page takes to come. */
@@ -126,13 +127,17 @@ export class PageFetcher {
       }
       if (result.ok) {
         // Preparing a page is the fill's longest piece of the page's thread: a redemption being
-        // queued, or a search, would wait behind it for each of its requests.
+        // queued, or a search, would wait behind it for each of its requests. After them, then,
+        // and in a task the browser puts behind theirs.
         await this.cache.whenSearchesIdle();
-        const customers = prepareCustomers(result.data);
+        const { customers, contentHash } = await inBackgroundTask(() => {
+          const prepared = prepareCustomers(result.data);
+          return { customers: prepared, contentHash: pageHash(prepared.json()) };
+        });
         return {
           page,
           customers,
-          contentHash: pageHash(customers.json()),
+          contentHash,
           fetchedAt: this.now().toISOString(),
           lastPage: result.meta.last_page,
           total: result.meta.total,
