@@ -12,7 +12,6 @@ import { isTransient } from '../connection/failure-kinds';
 import type { RefreshCursor } from '../db/schema';
 import { prepareCustomers, PreparedCustomers, type CustomerCache } from '../cache/customer-cache';
 import { pageHash } from './page-hash';
-import { inBackgroundTask } from '../pacing/background-task';
 import { StopRun } from './refresh-stop';
 
 /** Weight of the latest page in the running estimate of how long a page takes to come. */
@@ -127,17 +126,15 @@ export class PageFetcher {
       }
       if (result.ok) {
         // Preparing a page is the fill's longest piece of the page's thread: a redemption being
-        // queued, or a search, would wait behind it for each of its requests. After them, then,
-        // and in a task the browser puts behind theirs.
+        // queued, or a search, would wait behind it for each of its requests. (Not at background
+        // priority, as the writer's encoding is: over a slow link the pages are what the fill
+        // waits for, and a page put behind everything else slowed it past its target.)
         await this.cache.whenSearchesIdle();
-        const { customers, contentHash } = await inBackgroundTask(() => {
-          const prepared = prepareCustomers(result.data);
-          return { customers: prepared, contentHash: pageHash(prepared.json()) };
-        });
+        const customers = prepareCustomers(result.data);
         return {
           page,
           customers,
-          contentHash,
+          contentHash: pageHash(customers.json()),
           fetchedAt: this.now().toISOString(),
           lastPage: result.meta.last_page,
           total: result.meta.total,
