@@ -1,6 +1,6 @@
 /**
- * The fill's heavier steps on the page's thread (preparing a page that came, planning and
- * encoding a write before its transaction) run as tasks of background priority, where the
+ * The fill writer's planning on the page's thread (planning and encoding a write before its
+ * transaction opens, customers/new-customer-writes.ts) runs as a task of background priority, where the
  * browser has the Prioritized Task Scheduling API (Chromium, Electron): when the cashier's own
  * work has a task waiting too (the answer to a request of a redemption being queued), the
  * browser runs that first. Elsewhere (a test's DOM) a plain task.

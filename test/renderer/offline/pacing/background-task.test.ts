@@ -1,5 +1,5 @@
 /**
- * The fill's heavier steps as background tasks (renderer/offline/pacing/background-task.ts):
+ * The fill writer's planning as a background task (renderer/offline/pacing/background-task.ts):
  * posted at background priority where the browser schedules by priority, a plain task elsewhere,
  * with the step's answer or its error either way.
  */
