@@ -22,8 +22,7 @@ import {
 import { newRow, type PreparedCustomers } from './prepared-customers';
 import type { StoredIds } from './stored-ids';
 import { PartedWritePace } from '../pacing/write-cost';
-import { encodeAhead, sealEncoded } from '../db/sealed-tables';
-import { inBackgroundTask } from '../pacing/background-task';
+import { sealAhead } from '../db/sealed-tables';
 import type { CachedCustomer, OfflineDb } from '../db/schema';
 
 /**
@@ -220,27 +219,16 @@ export class NewCustomerWrites {
     let context = from;
     let count = 0;
     for (const size of partSizes(rows.length, from.nextPk, PART_CUSTOMERS)) {
-      const part = rows.slice(count, count + size);
-      const before = context;
-      // Planned and encoded in a task the browser puts behind the cashier's (pacing/background-task.ts);
-      // sealed by Web Crypto, off the page's thread.
-      const planned = await inBackgroundTask(() => {
-        try {
-          const plan = planCustomerWrite(before, part);
-          return {
-            plan,
-            after: contextAfter(before, plan),
-            encoded: encodeAhead(this.db, 'customerBlocks', plan.records),
-          };
-        } catch (error) {
-          if (error instanceof CustomerIdTaken) return null;
-          throw error;
-        }
-      });
-      if (!planned) break;
-      const { plan, after, encoded } = planned;
-      const blocks = encoded && (await sealEncoded(encoded));
+      let plan: CustomerWritePlan;
+      try {
+        plan = planCustomerWrite(context, rows.slice(count, count + size));
+      } catch (error) {
+        if (error instanceof CustomerIdTaken) break;
+        throw error;
+      }
+      const blocks = await sealAhead(this.db, 'customerBlocks', plan.records);
       if (!blocks) return null;
+      const after = contextAfter(context, plan);
       parts.push({ plan, after, blocks });
       context = after;
       count += size;

@@ -351,44 +351,19 @@ export async function sealAhead<T extends object>(
   tableName: string,
   rows: readonly T[],
 ): Promise<SealedAhead<T>[] | null> {
-  const encoded = encodeAhead(db, tableName, rows);
-  return encoded && sealEncoded(encoded);
-}
-
-/** `sealAhead`'s first half, synchronous: the records' stored parts and the payloads to seal (null as there). */
-export function encodeAhead<T extends object>(
-  db: Dexie,
-  tableName: string,
-  rows: readonly T[],
-): EncodedAhead<T> | null {
   const seal = TABLE_SEALS[tableName];
   if (!seal || seal.digestKey) throw new Error(`${tableName} is not sealed ahead: its records are sealed as written.`);
   const keyring = attached.get(db)?.keyring;
   // Without this middleware in the database's stack (a bench's till before sealing), a stored
   // form would be written as the record itself.
   if (!keyring || !cores.has(db) || Dexie.currentTransaction) return null;
-  return {
-    keyring,
-    records: rows.map((row) => {
-      const stored = readablePart(seal, row as Row);
-      return { stored, payload: sealedPayload(seal, row as Row), context: contextOf(tableName, seal, stored) };
-    }),
-  };
-}
-
-/** Records encoded by `encodeAhead`, to be sealed by `sealEncoded`. */
-export interface EncodedAhead<T> {
-  keyring: Keyring;
-  records: { stored: Row; payload: Uint8Array; context: string }[];
-  /** Never set: ties the records to the rows they were encoded from. */
-  readonly rows?: T;
-}
-
-/** `sealAhead`'s second half: the payloads sealed by Web Crypto, off the page's thread. */
-export function sealEncoded<T>({ keyring, records }: EncodedAhead<T>): Promise<SealedAhead<T>[]> {
   return Promise.all(
-    records.map(async ({ stored, payload, context }) => {
-      stored[SEALED_FIELD] = await keyring.sealAsync(payload, context);
+    rows.map(async (row) => {
+      const stored = readablePart(seal, row as Row);
+      stored[SEALED_FIELD] = await keyring.sealAsync(
+        sealedPayload(seal, row as Row),
+        contextOf(tableName, seal, stored),
+      );
       sealedAhead.set(stored, keyring);
       return stored as SealedAhead<T>;
     }),

@@ -126,9 +126,7 @@ export class PageFetcher {
       }
       if (result.ok) {
         // Preparing a page is the fill's longest piece of the page's thread: a redemption being
-        // queued, or a search, would wait behind it for each of its requests. (Not at background
-        // priority, as the writer's encoding is: over a slow link the pages are what the fill
-        // waits for, and a page put behind everything else slowed it past its target.)
+        // queued, or a search, would wait behind it for each of its requests.
         await this.cache.whenSearchesIdle();
         const customers = prepareCustomers(result.data);
         return {
