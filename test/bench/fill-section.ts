@@ -346,15 +346,7 @@ async function wireFigures(
       summary: during,
     });
     // The same fill over the wire with the sealing left out: what sealing costs where the targets are.
-    const clear = (await bench.page.evaluate((args) => window.bench.fillBench(args), {
-      perPage: 100,
-      sequentialPages: 0,
-      cashierQueries: CASHIER_QUERIES,
-      searchWithoutFillMs: 0,
-      unchanged: false,
-      sealed: false,
-    })) as FillBenchResult;
-    if (clear.refresh.state !== 'idle') throw new Error(`The refresh stopped: ${clear.refresh.stoppedBecause}`);
+    const clear = await fillInClear(bench);
     report.note(`Fill over a wire (${wire}) before sealing, CacheRefresh: ${split(bench, clear.refresh)}.`);
     report.add({
       id: 'fill.wire.seconds.before_sealing',
@@ -369,16 +361,8 @@ async function wireFigures(
   }
 }
 
-/**
- * The first fill again, with the sealing left out (the till before sealing), the cashier
- * searching as before: what sealing costs the fill and the cashier during it, said beside the
- * sealed figures.
- */
-async function beforeSealingFigures(
-  bench: BenchBrowser,
-  report: Report,
-  sealed: { refresh: FillRun; during: ReturnType<typeof summarize> },
-): Promise<void> {
+/** A fill with the sealing left out (the till before sealing), the cashier searching as before; throws if it stopped. */
+async function fillInClear(bench: BenchBrowser): Promise<FillBenchResult> {
   const result = (await bench.page.evaluate((args) => window.bench.fillBench(args), {
     perPage: 100,
     sequentialPages: 0,
@@ -389,6 +373,21 @@ async function beforeSealingFigures(
   })) as FillBenchResult;
   const { refresh } = result;
   if (refresh.state !== 'idle') throw new Error(`The refresh stopped: ${refresh.stoppedBecause ?? refresh.state}`);
+  return result;
+}
+
+/**
+ * The first fill again, with the sealing left out (the till before sealing), the cashier
+ * searching as before: what sealing costs the fill and the cashier during it, said beside the
+ * sealed figures.
+ */
+async function beforeSealingFigures(
+  bench: BenchBrowser,
+  report: Report,
+  sealed: { refresh: FillRun; during: ReturnType<typeof summarize> },
+): Promise<void> {
+  const result = await fillInClear(bench);
+  const { refresh } = result;
   report.note(
     `Fill ${refresh.customers.toLocaleString('en-GB')} before sealing, CacheRefresh: ${split(bench, refresh)}.`,
   );

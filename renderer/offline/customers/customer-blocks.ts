@@ -272,13 +272,18 @@ function sendChunksAndCounter(
 }
 
 /**
- * A write of new customers sent in parts within one transaction, each part planned from
- * what the ones before left (`contextAfter`): its blocks are sent as soon as it is planned;
- * the search chunks and the counter, which every part rewrites, once, when the writer
- * knows no part follows. A fill's transaction grows so, part by part, while the cashier's
- * pause lasts (new-customer-writes.ts `putWhile`). Parts of block-aligned sizes
- * (`partSizes`) write each block once.
+ * The next part of a parted write: its plan from `context`, and the context it leaves for the
+ * part after it. `PartedWrite.send` plans so inside the transaction, `NewCustomerWrites.sealAhead`
+ * before it opens.
  */
+export function planPart(
+  context: WriteContext,
+  rows: readonly CachedCustomer[],
+): { plan: CustomerWritePlan; after: WriteContext } {
+  const plan = planCustomerWrite(context, rows);
+  return { plan, after: contextAfter(context, plan) };
+}
+
 /**
  * A part planned from the context the part before it leaves, before the write's transaction
  * opens, with its blocks sealed already (db/sealed-tables.ts `sealAhead`): what `send` would
@@ -291,6 +296,14 @@ export interface PartPlannedAhead {
   blocks: readonly SealedAhead<CustomerBlock>[];
 }
 
+/**
+ * A write of new customers sent in parts within one transaction, each part planned from
+ * what the ones before left (`contextAfter`): its blocks are sent as soon as it is planned;
+ * the search chunks and the counter, which every part rewrites, once, when the writer
+ * knows no part follows. A fill's transaction grows so, part by part, while the cashier's
+ * pause lasts (new-customer-writes.ts `putWhile`). Parts of block-aligned sizes
+ * (`partSizes`) write each block once.
+ */
 export class PartedWrite {
   private readonly chunks = new PendingChunkWrites<SearchChunk>((chunk) => chunk.chunk);
   private readonly listings = new PendingChunkWrites<ListingChunk>((chunk) => chunk.chunk);
@@ -312,11 +325,11 @@ export class PartedWrite {
     rows: readonly CachedCustomer[],
     ahead?: PartPlannedAhead,
   ): { plan: CustomerWritePlan; written: Promise<unknown> } {
-    const plan = ahead?.plan ?? planCustomerWrite(this.context, rows);
+    const { plan, after } = ahead ?? planPart(this.context, rows);
     this.chunks.add(plan.chunks);
     this.listings.add(plan.listings);
     if (plan.nextPk !== null) this.nextPk = plan.nextPk;
-    this.context = ahead?.after ?? contextAfter(this.context, plan);
+    this.context = after;
     const written = feedOf(this.db).record(
       { written: plan.changes },
       sendBlocks(this.db, ahead?.blocks ?? plan.records),

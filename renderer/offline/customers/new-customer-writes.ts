@@ -13,6 +13,7 @@ import {
   CustomerIdTaken,
   PartedWrite,
   type PartPlannedAhead,
+  planPart,
   partSizes,
   planCustomerWrite,
   sendCustomerWrite,
@@ -56,10 +57,8 @@ export interface PartedWriteOptions {
   /** When the transaction should have committed by (`performance.now()` time); Infinity when nothing waits. */
   deadline: number;
   /** More writes in the same transaction, told how many customers it stores once that is known. */
-  alongside: {
-    tables: readonly Table[];
-    write: (stored: number) => Promise<void>;
-  }; /** Its parts planned and sealed before the transaction opened (`sealAhead`), when they were. */
+  alongside: { tables: readonly Table[]; write: (stored: number) => Promise<void> };
+  /** Its parts planned and sealed before the transaction opened (`sealAhead`), when they were. */
   ahead?: PartsPlannedAhead | null;
 }
 
@@ -219,16 +218,16 @@ export class NewCustomerWrites {
     let context = from;
     let count = 0;
     for (const size of partSizes(rows.length, from.nextPk, PART_CUSTOMERS)) {
-      let plan: CustomerWritePlan;
+      let planned: ReturnType<typeof planPart>;
       try {
-        plan = planCustomerWrite(context, rows.slice(count, count + size));
+        planned = planPart(context, rows.slice(count, count + size));
       } catch (error) {
         if (error instanceof CustomerIdTaken) break;
         throw error;
       }
+      const { plan, after } = planned;
       const blocks = await sealAhead(this.db, 'customerBlocks', plan.records);
       if (!blocks) return null;
-      const after = contextAfter(context, plan);
       parts.push({ plan, after, blocks });
       context = after;
       count += size;

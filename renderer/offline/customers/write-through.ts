@@ -98,7 +98,8 @@ export class WriteThrough {
   /**
    * One write transaction over the customer tables and `alongside`'s (whose `write`, if
    * any, runs beside `scope`); `scope` calls `writesSent` before it sends its writes (see
-   * `WriteOptions.interruptible`), and may ask `cashierCame` whether a search has met it or the cashier's own work waits for it.
+   * `WriteOptions.interruptible`), and may ask `cashierCame` whether a search has met it, or
+   * the cashier's own work waits for it.
    */
   private async inWriteTransaction(
     alongside: { tables: readonly Table[]; write?: () => Promise<void> } | undefined,

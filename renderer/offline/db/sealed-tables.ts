@@ -8,11 +8,12 @@
  *
  * - **Writes** (add, put) seal each record as it is sent: one seal a record, synchronously
  *   (sealing/keyring.ts says why: a transaction commits by itself at the first await that is
- *   not one of its requests), unless it was sealed before its transaction opened (`sealAhead`,
- *   by Web Crypto, off the page's thread). A write to a sealed table while no keyring is attached to the
- *   database is refused (it throws), never written plain; only a version upgrade, which runs
- *   before the keyring can be attached and rewrites records an earlier version stored plain,
- *   passes them as they are (the sealing pass seals them right after).
+ *   not one of its requests), unless it was sealed before its transaction opened
+ *   (`sealAhead`, by Web Crypto, off the page's thread). A write to a sealed table while no
+ *   keyring is attached to the database is refused (it throws), never written plain; only a
+ *   version upgrade, which runs before the keyring can be attached and rewrites records an
+ *   earlier version stored plain, passes them as they are (the sealing pass seals them right
+ *   after).
  * - **Reads** open what they read on every path: get, getMany, query with values, and a
  *   cursor's value. A record without the sealed field is a legacy one, written before sealing
  *   (an upgraded till, until its first-start pass has sealed it): it is read as it is.
