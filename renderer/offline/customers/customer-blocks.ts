@@ -271,15 +271,8 @@ function sendChunksAndCounter(
   ]);
 }
 
-/**
- * The next part of a parted write: its plan from `context`, and the context it leaves for the
- * part after it. `PartedWrite.send` plans so inside the transaction, `NewCustomerWrites.sealAhead`
- * before it opens.
- */
-export function planPart(
-  context: WriteContext,
-  rows: readonly CachedCustomer[],
-): { plan: CustomerWritePlan; after: WriteContext } {
+/** A parted write's next part: its plan from `context`, and the context it leaves (`send`, and `sealAhead` ahead). */
+export function planPart(context: WriteContext, rows: readonly CachedCustomer[]) {
   const plan = planCustomerWrite(context, rows);
   return { plan, after: contextAfter(context, plan) };
 }
