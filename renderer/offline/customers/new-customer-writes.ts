@@ -24,6 +24,7 @@ import { newRow, type PreparedCustomers } from './prepared-customers';
 import type { StoredIds } from './stored-ids';
 import { PartedWritePace } from '../pacing/write-cost';
 import { sealAhead } from '../db/sealed-tables';
+import { digestPhonesAhead } from '../search/phone-digests';
 import type { CachedCustomer, OfflineDb } from '../db/schema';
 
 /**
@@ -96,6 +97,8 @@ export class NewCustomerWrites {
   constructor(
     private readonly db: OfflineDb,
     private readonly inWriteTransaction: WriteTransaction,
+    /** Resolves once the cashier's searches and own work are done: `sealAhead` waits on it between parts. */
+    private readonly cashierDone: () => Promise<void> = () => Promise.resolve(),
   ) {}
 
   /** After every write of the cache: what the next may plan from (null after a failure). */
@@ -206,9 +209,11 @@ export class NewCustomerWrites {
   /**
    * Plans `putWhile`'s parts of `customers` from the context kept now and seals their blocks
    * by Web Crypto, before the transaction opens: inside it they would be sealed synchronously
-   * on the page's thread, which a cashier's "Queued" waits for. Parts past one whose customer
-   * ids clash are left to `putWhile` (which stops there). Null when nothing is kept, or the
-   * database seals nothing (then `putWhile` plans and sends as it goes).
+   * on the page's thread, which a cashier's "Queued" waits for. Each part waits for the
+   * cashier's work first: planning and encoding a part is the page's thread too, and a
+   * redemption being queued waits for that thread at each of its requests. Parts past one whose
+   * customer ids clash are left to `putWhile` (which stops there). Null when nothing is kept,
+   * or the database seals nothing (then `putWhile` plans and sends as it goes).
    */
   async sealAhead(customers: PreparedCustomers, fetchedAt: string): Promise<PartsPlannedAhead | null> {
     const from = this.kept;
@@ -218,6 +223,7 @@ export class NewCustomerWrites {
     let context = from;
     let count = 0;
     for (const size of partSizes(rows.length, from.nextPk, PART_CUSTOMERS)) {
+      await this.cashierDone();
       let planned: ReturnType<typeof planPart>;
       try {
         planned = planPart(context, rows.slice(count, count + size));
@@ -228,6 +234,7 @@ export class NewCustomerWrites {
       const { plan, after } = planned;
       const blocks = await sealAhead(this.db, 'customerBlocks', plan.records);
       if (!blocks) return null;
+      digestPhonesAhead(this.db, rows.slice(count, count + size));
       parts.push({ plan, after, blocks });
       context = after;
       count += size;

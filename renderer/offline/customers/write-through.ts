@@ -38,8 +38,10 @@ export class WriteThrough {
     /** The cashier's searches, which an interruptible write makes way for. */
     private readonly rhythm: SearchRhythm,
   ) {
-    this.newCustomers = new NewCustomerWrites(db, (alongside, options, scope) =>
-      this.inWriteTransaction(alongside, options, scope),
+    this.newCustomers = new NewCustomerWrites(
+      db,
+      (alongside, options, scope) => this.inWriteTransaction(alongside, options, scope),
+      () => rhythm.whenSearchesIdle(),
     );
   }
 

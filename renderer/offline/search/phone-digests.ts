@@ -16,9 +16,10 @@
  * Kept with its chunk: every write of a search chunk writes its digest, computed from the
  * chunk as written, in the same transaction (customer-blocks.ts, search-chunks.ts).
  */
+import { digitsOf } from '../../../common/phone';
 import { linesOf, phoneDigitsOfLine } from './search-chunks';
 import { keyringOf } from '../db/sealed-tables';
-import type { OfflineDb, PhoneDigest, SearchChunk } from '../db/schema';
+import type { CachedCustomer, OfflineDb, PhoneDigest, SearchChunk } from '../db/schema';
 
 /** What the phone digests are keyed for: no other lookup's digest is one of these. */
 export const PHONE_PURPOSE = 'phone digits';
@@ -33,6 +34,19 @@ export function legacyPhoneHash(digits: string): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < digits.length; i++) hash = Math.imul(hash ^ digits.charCodeAt(i), 0x01000193);
   return hash >>> 0 || 1;
+}
+
+/**
+ * Computes the digests of these customers' phones before the write that stores them opens its
+ * transaction: the keyring keeps what it computed, so `phoneDigestOf` inside the transaction
+ * only looks them up. A fill's transaction is what a cashier's "Queued" waits for, and the
+ * digests were a third of the work it did on the page's thread.
+ */
+export function digestPhonesAhead(db: OfflineDb, rows: readonly Pick<CachedCustomer, 'phoneE164'>[]): void {
+  for (const row of rows) {
+    const digits = digitsOf(row.phoneE164);
+    if (digits !== '') phoneDigest(db, digits);
+  }
 }
 
 /** The digest of a chunk as stored. */

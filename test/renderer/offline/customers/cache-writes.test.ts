@@ -13,6 +13,7 @@ import { readMeta, writeMeta } from '../../../../renderer/offline/db/meta';
 import { keyringOf } from '../../../../renderer/offline/db/sealed-tables';
 import type { OfflineDb } from '../../../../renderer/offline/db/schema';
 import { linesOf, parseSearchLine } from '../../../../renderer/offline/search/search-chunks';
+import { phoneDigestOf } from '../../../../renderer/offline/search/phone-digests';
 import { customer, dropDb, freshDb, recordStoreCalls, type StoreCall } from '../support/fixtures';
 import { allCustomers, countCustomers, getCustomerRow } from '../../../support/offline-rows';
 import {
@@ -522,6 +523,48 @@ describe("a fill's parted write: one transaction that grows part by part while t
     const rows = await allCustomers(db);
     expect(rows.map((row) => row.id)).toEqual(people(1, 316).map((person) => person.id));
     expect((await cache.getCustomer('c-200'))?.record.customer.name).toBe('Person200 Haddad');
+    await expectConsistent();
+  });
+
+  test("sealing ahead waits for the cashier's own work before each part: a redemption being queued has the page's thread", async () => {
+    await cache.putCustomers(people(1, 16), undefined, undefined, asNew);
+    let released: () => void = () => undefined;
+    const holding = cache.asCashier(() => new Promise<void>((resolve) => (released = resolve)));
+    let sealed = false;
+    const sealing = cache.sealNewCustomersAhead(prepareCustomers(people(17, 300)), 'x').then((ahead) => {
+      sealed = true;
+      return ahead;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(sealed).toBe(false);
+    released();
+    await holding;
+    expect((await sealing)!.parts.map((part) => part.plan.changes.length)).toEqual(partSizes(300, 17, PART));
+  });
+
+  test("the parts' phone digests are computed before the transaction opens, and stored as the chunks' own", async () => {
+    await cache.putCustomers(people(1, 16), undefined, undefined, asNew);
+    const customers = prepareCustomers(people(17, 300));
+    const ahead = await cache.sealNewCustomersAhead(customers, 'x');
+    // The keyed HMAC each new digest starts from (sealing/keyring.ts `mac`); a digest computed before is looked up.
+    const hmac = (keyringOf(db) as unknown as { keyed: { _cloneInto(): unknown } }).keyed;
+    const computedInside = vi.spyOn(hmac, '_cloneInto');
+    try {
+      const { alongside } = companion();
+      expect(await cache.putNewCustomersWhile(customers, 'x', { ...asParted(Infinity, alongside), ahead })).toBe(300);
+      expect(computedInside).not.toHaveBeenCalled();
+      // Without parts sealed ahead, the same write computes them inside (the spy sees HMACs).
+      const rest = companion();
+      const more = prepareCustomers(people(400, 40));
+      expect(await cache.putNewCustomersWhile(more, 'x', asParted(Infinity, rest.alongside))).toBe(40);
+      expect(computedInside).toHaveBeenCalled();
+    } finally {
+      computedInside.mockRestore();
+    }
+    const digests = new Map((await db.phoneDigests.toArray()).map((digest) => [digest.chunk, digest]));
+    for (const chunk of await db.searchChunks.toArray()) {
+      expect(digests.get(chunk.chunk)?.hashes).toEqual(phoneDigestOf(db, chunk).hashes);
+    }
     await expectConsistent();
   });
 
