@@ -76,6 +76,10 @@ export class SearchRhythm {
    * It is not a search: the rhythm that background work fits its pages and writes to (the
    * pause between searches, the writes a search met) does not count it, or every redemption
    * would shrink the fill's share of the cashier's pauses.
+   *
+   * What waited resumes in a task of its own, after the work's answer has reached its caller:
+   * woken at once, the fill's next steps (a page prepared, a part planned) would run as
+   * microtasks ahead of the caller's, and "Queued" would wait for them.
    */
   async hold<T>(work: () => Promise<T>): Promise<T> {
     this.holds += 1;
@@ -85,8 +89,10 @@ export class SearchRhythm {
       return await work();
     } finally {
       this.holds -= 1;
-      this.resolveIfIdle();
-      for (const resolve of this.searchEndWaiters.splice(0)) resolve();
+      setTimeout(() => {
+        this.resolveIfIdle();
+        if (this.holds === 0) for (const resolve of this.searchEndWaiters.splice(0)) resolve();
+      }, 0);
     }
   }
 

@@ -39,6 +39,24 @@ test('a hold keeps background writes waiting, and the cashier busy now, until it
   expect(idle).toBe(true);
 });
 
+test("what waited for a hold resumes after the hold's answer has reached its caller, not before", async () => {
+  const rhythm = new SearchRhythm();
+  const order: string[] = [];
+  let release: (value: string) => void = () => undefined;
+  // As the counter's "Queued" does: the answer passes up through a few awaits.
+  const queueing = async () => rhythm.hold(() => new Promise<string>((resolve) => (release = resolve)));
+  const counter = (async () => {
+    const answer = await (async () => await queueing())();
+    order.push(answer);
+  })();
+  void rhythm.whenSearchesIdle().then(() => order.push('fill prepares a page'));
+  void rhythm.nextSearchEnd().then(() => order.push('fill asks a page'));
+  release('Queued');
+  await counter;
+  await sleep(5);
+  expect(order).toEqual(['Queued', 'fill prepares a page', 'fill asks a page']);
+});
+
 test('a hold rolls back a background write still reading, waits for one whose writes are sent, and counts as neither', async () => {
   const rhythm = new SearchRhythm();
   const reading = backgroundWrite(false);
