@@ -109,6 +109,13 @@ class NobleKeyring implements Keyring {
   private readonly ivs = new IvSource();
   /** The lookup key's HMAC with its key already mixed in: each digest clones it (half the work). */
   private readonly keyed: ReturnType<typeof hmac.create>;
+  /**
+   * What each digest is computed in: `keyed` cloned into it (`_cloneInto` reuses its state), so
+   * a digest allocates no hash of its own. A fill computes one for every phone it stores, and
+   * what it allocates is what the garbage collector pauses the page for.
+   */
+  private readonly scratch: ReturnType<typeof hmac.create>;
+  private readonly scratchOut = new Uint8Array(32);
   private readonly kept = new Map<string, Uint8Array>();
   readonly check: string;
 
@@ -118,6 +125,8 @@ class NobleKeyring implements Keyring {
     lookupKey: Uint8Array,
   ) {
     this.keyed = hmac.create(sha256, lookupKey);
+    // Any HMAC state will do: each digest overwrites all of it with `keyed`'s.
+    this.scratch = hmac.create(sha256, lookupKey);
     lookupKey.fill(0);
     this.check = base64url(this.digest128('', CHECK_PURPOSE));
   }
@@ -178,9 +187,11 @@ class NobleKeyring implements Keyring {
     const message = `${purpose}\u0000${text}`;
     let mac = this.kept.get(message);
     if (!mac) {
-      const h = this.keyed._cloneInto();
+      const h = this.keyed._cloneInto(this.scratch);
       h.update(encoder.encode(message));
-      mac = h.digest().slice(0, 16);
+      h.digestInto(this.scratchOut);
+      mac = this.scratchOut.slice(0, 16);
+      this.scratchOut.fill(0);
       if (this.kept.size >= DIGESTS_KEPT) this.kept.clear();
       this.kept.set(message, mac);
     }

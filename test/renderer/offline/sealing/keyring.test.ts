@@ -139,6 +139,30 @@ describe('the keyring of the data key', () => {
     expect(keyring.check).toMatch(/^[A-Za-z0-9_-]{22}$/);
   });
 
+  test('a keyed digest is HMAC-SHA-256 under the lookup key, cut to 128 bits, however many are computed in a row', async () => {
+    const key = randomKey();
+    const keyring = await keyringOf(key);
+    // The lookup key as the keyring derives it (HKDF, a zero salt), then Web Crypto's own HMAC.
+    const secret = await crypto.subtle.importKey('raw', key, 'HKDF', false, ['deriveBits']);
+    const lookupKey = await crypto.subtle.deriveBits(
+      { name: 'HKDF', hash: 'SHA-256', salt: new Uint8Array(32), info: encoder.encode('loyalty-till lookup key v1') },
+      secret,
+      256,
+    );
+    const hmacKey = await crypto.subtle.importKey('raw', lookupKey, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+    const expected = async (text: string, purpose: string) =>
+      new Uint8Array(await crypto.subtle.sign('HMAC', hmacKey, encoder.encode(`${purpose}\u0000${text}`))).slice(0, 16);
+    // Digests stored on disk (phone digests, reward keys) must never change: each one, computed
+    // after others of other lengths and purposes, is the same HMAC.
+    const asked = ['966501234567', 'RW-LAYLA001', '', '9665', 'a much longer text than any phone number has in it'];
+    for (const purpose of ['phone digits', 'reward code']) {
+      for (const text of asked) expect(keyring.digest128(text, purpose)).toEqual(await expected(text, purpose));
+    }
+    const first = await expected('966501234567', 'phone digits');
+    const value = ((first[0]! << 24) | (first[1]! << 16) | (first[2]! << 8) | first[3]!) >>> 0;
+    expect(keyring.digest32('966501234567', 'phone digits')).toBe(value || 1);
+  });
+
   test('the key as the bridge hands it over (base64) opens the same keyring, and the bytes given are zeroed', async () => {
     const key = randomKey();
     const given = new Uint8Array(key);
