@@ -234,10 +234,10 @@ export async function sendCustomerWrite(db: OfflineDb, plan: CustomerWritePlan):
   await feedOf(db).record({ written: plan.changes, listings: listingsIn(plan.listings) }, sent);
 }
 
-/** Puts and deletes listing chunks. */
-function sendListings(db: OfflineDb, writes: ListingChunkWrites): Promise<unknown> {
+/** Puts and deletes listing chunks; `stored`: the chunks put, some sealed ahead (`PartedWrite`). */
+function sendListings(db: OfflineDb, writes: ListingChunkWrites, stored = writes.toPut): Promise<unknown> {
   return Promise.all([
-    writes.toPut.length > 0 ? db.listingChunks.bulkPut(writes.toPut) : undefined,
+    writes.toPut.length > 0 ? db.listingChunks.bulkPut(stored) : undefined,
     writes.toDelete.length > 0 ? db.listingChunks.bulkDelete(writes.toDelete) : undefined,
   ]);
 }
@@ -259,10 +259,11 @@ function sendChunksAndCounter(
   db: OfflineDb,
   chunks: CustomerWritePlan['chunks'],
   nextPk: number | null,
+  stored = chunks.toPut,
 ): Promise<unknown> {
   return Promise.all([
     nextPk !== null ? db.meta.put({ key: 'nextCustomerPk', value: nextPk }) : undefined,
-    chunks.toPut.length > 0 ? db.searchChunks.bulkPut(chunks.toPut) : undefined,
+    chunks.toPut.length > 0 ? db.searchChunks.bulkPut(stored) : undefined,
     chunks.toPut.length > 0
       ? db.phoneDigests.bulkPut(chunks.toPut.map((chunk) => phoneDigestOf(db, chunk)))
       : undefined,
@@ -287,6 +288,9 @@ export interface PartPlannedAhead {
   /** The context once this part is written (`contextAfter`). */
   after: WriteContext;
   blocks: readonly SealedAhead<CustomerBlock>[];
+  /** The plan's search chunks and listing chunks as this part leaves them, sealed: the finish sends the last part's. */
+  chunks: readonly SealedAhead<SearchChunk>[];
+  listings: readonly SealedAhead<ListingChunk>[];
 }
 
 /**
@@ -319,8 +323,8 @@ export class PartedWrite {
     ahead?: PartPlannedAhead,
   ): { plan: CustomerWritePlan; written: Promise<unknown> } {
     const { plan, after } = ahead ?? planPart(this.context, rows);
-    this.chunks.add(plan.chunks);
-    this.listings.add(plan.listings);
+    this.chunks.add(plan.chunks, ahead?.chunks);
+    this.listings.add(plan.listings, ahead?.listings);
     if (plan.nextPk !== null) this.nextPk = plan.nextPk;
     this.context = after;
     const written = feedOf(this.db).record(
@@ -336,8 +340,8 @@ export class PartedWrite {
     const listings = this.listings.writes;
     return Promise.all([
       ...this.sent,
-      sendChunksAndCounter(this.db, this.chunks.writes, this.nextPk),
-      feedOf(this.db).record({ listings: listingsIn(listings) }, sendListings(this.db, listings)),
+      sendChunksAndCounter(this.db, this.chunks.writes, this.nextPk, this.chunks.stored),
+      feedOf(this.db).record({ listings: listingsIn(listings) }, sendListings(this.db, listings, this.listings.stored)),
     ]);
   }
 }

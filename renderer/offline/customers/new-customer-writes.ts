@@ -207,9 +207,11 @@ export class NewCustomerWrites {
   }
 
   /**
-   * Plans `putWhile`'s parts of `customers` from the context kept now and seals their blocks
-   * by Web Crypto, before the transaction opens: inside it they would be sealed synchronously
-   * on the page's thread, which a cashier's "Queued" waits for. Each part waits for the
+   * Plans `putWhile`'s parts of `customers` from the context kept now and seals their blocks,
+   * and the search chunks and listing chunks as each part leaves them (the finish sends those
+   * of the last part sent), by Web Crypto, before the transaction opens: inside it they would
+   * be sealed synchronously on the page's thread, which a cashier's "Queued" waits for, and by
+   * JavaScript AES, whose garbage the page then stops to collect. Each part waits for the
    * cashier's work first: planning and encoding a part is the page's thread too, and a
    * redemption being queued waits for that thread at each of its requests. Parts past one whose
    * customer ids clash are left to `putWhile` (which stops there). Null when nothing is kept,
@@ -232,10 +234,14 @@ export class NewCustomerWrites {
         throw error;
       }
       const { plan, after } = planned;
-      const blocks = await sealAhead(this.db, 'customerBlocks', plan.records);
-      if (!blocks) return null;
+      const [blocks, chunks, listings] = await Promise.all([
+        sealAhead(this.db, 'customerBlocks', plan.records),
+        sealAhead(this.db, 'searchChunks', plan.chunks.toPut),
+        sealAhead(this.db, 'listingChunks', plan.listings.toPut),
+      ]);
+      if (!blocks || !chunks || !listings) return null;
       digestPhonesAhead(this.db, rows.slice(count, count + size));
-      parts.push({ plan, after, blocks });
+      parts.push({ plan, after, blocks, chunks, listings });
       context = after;
       count += size;
     }

@@ -33,22 +33,33 @@ export interface ChunkWrites<Chunk> {
 /** The writes of several changes of the same chunks, each chunk as the last one left it. */
 export class PendingChunkWrites<Chunk> {
   private readonly puts = new Map<number, Chunk>();
+  /** The stored form of a chunk put, where it was sealed ahead (db/sealed-tables.ts `sealAhead`). */
+  private readonly sealed = new Map<number, Chunk>();
   private readonly deletes = new Set<number>();
 
   constructor(private readonly keyOf: (chunk: Chunk) => number) {}
 
-  add(writes: ChunkWrites<Chunk>): void {
-    for (const chunk of writes.toPut) {
+  /** `sealed`, when given, holds the stored form of each of `writes.toPut`, in order. */
+  add(writes: ChunkWrites<Chunk>, sealed?: readonly Chunk[]): void {
+    writes.toPut.forEach((chunk, i) => {
       this.puts.set(this.keyOf(chunk), chunk);
+      if (sealed) this.sealed.set(this.keyOf(chunk), sealed[i]!);
+      else this.sealed.delete(this.keyOf(chunk));
       this.deletes.delete(this.keyOf(chunk));
-    }
+    });
     for (const id of writes.toDelete) {
       this.puts.delete(id);
+      this.sealed.delete(id);
       this.deletes.add(id);
     }
   }
 
   get writes(): ChunkWrites<Chunk> {
     return { toPut: [...this.puts.values()], toDelete: [...this.deletes] };
+  }
+
+  /** `writes.toPut`, each in its stored form where it was sealed ahead: what IndexedDB is sent. */
+  get stored(): Chunk[] {
+    return [...this.puts.entries()].map(([id, chunk]) => this.sealed.get(id) ?? chunk);
   }
 }
