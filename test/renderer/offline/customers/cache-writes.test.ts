@@ -473,26 +473,39 @@ describe("a fill's parted write: one transaction that grows part by part while t
     await expectConsistent();
   });
 
-  test("a redemption being queued (the cashier's own work) stops it after the parts already sent, and is not counted as a search", async () => {
-    await cache.putCustomers(people(1, 16), undefined, undefined, asNew);
+  /**
+   * The cashier's own work (a redemption being queued) begins as the `part`th part's blocks are
+   * sent, and lasts until `done`.
+   */
+  function cashierComesAtPart(part: number): { done(): Promise<void> } {
     let released: () => void = () => undefined;
     let holding: Promise<void> | null = null;
     let blockWrites = 0;
     const bulkPut = db.customerBlocks.bulkPut.bind(db.customerBlocks);
     db.customerBlocks.bulkPut = ((...args: Parameters<typeof bulkPut>) => {
-      if (++blockWrites === 2) {
+      if (++blockWrites === part) {
         holding = Dexie.ignoreTransaction(() => cache.asCashier(() => new Promise<void>((r) => (released = r))));
       }
       return bulkPut(...args);
     }) as typeof bulkPut;
+    return {
+      async done() {
+        released();
+        await holding;
+      },
+    };
+  }
+
+  test("a redemption being queued (the cashier's own work) stops it after the parts already sent, and is not counted as a search", async () => {
+    await cache.putCustomers(people(1, 16), undefined, undefined, asNew);
+    const cashier = cashierComesAtPart(2);
     const { told, alongside } = companion();
     const stored = await cache.putNewCustomersWhile(
       prepareCustomers(people(17, 640)),
       '2026-01-02T00:00:00.000Z',
       asParted(Number.POSITIVE_INFINITY, alongside),
     );
-    released();
-    await holding;
+    await cashier.done();
     const [first, second, third] = partSizes(640, 17, PART);
     expect(stored).toBeGreaterThanOrEqual(first! + second!);
     expect(stored).toBeLessThanOrEqual(first! + second! + third!);
@@ -571,16 +584,7 @@ describe("a fill's parted write: one transaction that grows part by part while t
     const customers = prepareCustomers(people(17, 640));
     const ahead = await cache.sealNewCustomersAhead(customers, 'x');
     // The cashier comes as the second part is sent: no part after it.
-    let holding: Promise<void> | null = null;
-    let released: () => void = () => undefined;
-    let blockWrites = 0;
-    const bulkPut = db.customerBlocks.bulkPut.bind(db.customerBlocks);
-    db.customerBlocks.bulkPut = ((...args: Parameters<typeof bulkPut>) => {
-      if (++blockWrites === 2) {
-        holding = Dexie.ignoreTransaction(() => cache.asCashier(() => new Promise<void>((r) => (released = r))));
-      }
-      return bulkPut(...args);
-    }) as typeof bulkPut;
+    const cashier = cashierComesAtPart(2);
     const sealedInside = vi.spyOn(keyringOf(db), 'seal');
     let stored: number | null;
     try {
@@ -589,8 +593,7 @@ describe("a fill's parted write: one transaction that grows part by part while t
       expect(sealedInside).not.toHaveBeenCalled();
     } finally {
       sealedInside.mockRestore();
-      released();
-      await holding;
+      await cashier.done();
     }
     const [first, second] = partSizes(640, 17, PART);
     expect(stored).toBeGreaterThanOrEqual(first! + second!);
