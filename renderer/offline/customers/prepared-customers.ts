@@ -34,11 +34,6 @@ export class PreparedCustomers {
     return new PreparedCustomers(this.items.slice(from, to));
   }
 
-  /** The stored form of these customers as one string, for a page's content hash. */
-  json(): string {
-    return this.items.map((item) => item.json).join('\n');
-  }
-
   /** Several lists as one, one entry per id (the last one wins). */
   static concat(lists: readonly PreparedCustomers[]): PreparedCustomers {
     if (lists.length === 1) return lists[0]!;

@@ -132,7 +132,7 @@ export class PageFetcher {
         return {
           page,
           customers,
-          contentHash: pageHash(customers.json()),
+          contentHash: pageHash(customers.items.map((item) => item.json)),
           fetchedAt: this.now().toISOString(),
           lastPage: result.meta.last_page,
           total: result.meta.total,
