@@ -98,7 +98,7 @@ export class NewCustomerWrites {
     private readonly db: OfflineDb,
     private readonly inWriteTransaction: WriteTransaction,
     /** Resolves once the cashier's searches and own work are done: `sealAhead` waits on it between parts. */
-    private readonly cashierDone: () => Promise<void> = () => Promise.resolve(),
+    private readonly cashierDone: () => Promise<void>,
   ) {}
 
   /** After every write of the cache: what the next may plan from (null after a failure). */

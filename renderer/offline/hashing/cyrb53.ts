@@ -22,19 +22,17 @@ export function cyrb53(text: string): number {
 export function cyrb53Joined(parts: readonly string[], separator: string): number {
   let h1 = 0xdeadbeef;
   let h2 = 0x41c6ce57;
-  for (let p = 0; p < parts.length; p++) {
-    const part = parts[p]!;
-    for (let i = p === 0 ? separator.length : 0; i < separator.length; i++) {
-      const ch = separator.charCodeAt(i);
+  const absorb = (text: string) => {
+    for (let i = 0; i < text.length; i++) {
+      const ch = text.charCodeAt(i);
       h1 = Math.imul(h1 ^ ch, 2654435761);
       h2 = Math.imul(h2 ^ ch, 1597334677);
     }
-    for (let i = 0; i < part.length; i++) {
-      const ch = part.charCodeAt(i);
-      h1 = Math.imul(h1 ^ ch, 2654435761);
-      h2 = Math.imul(h2 ^ ch, 1597334677);
-    }
-  }
+  };
+  parts.forEach((part, p) => {
+    if (p > 0) absorb(separator);
+    absorb(part);
+  });
   return finish(h1, h2);
 }
 

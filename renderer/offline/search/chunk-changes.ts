@@ -42,10 +42,11 @@ export class PendingChunkWrites<Chunk> {
   /** `sealed`, when given, holds the stored form of each of `writes.toPut`, in order. */
   add(writes: ChunkWrites<Chunk>, sealed?: readonly Chunk[]): void {
     writes.toPut.forEach((chunk, i) => {
-      this.puts.set(this.keyOf(chunk), chunk);
-      if (sealed) this.sealed.set(this.keyOf(chunk), sealed[i]!);
-      else this.sealed.delete(this.keyOf(chunk));
-      this.deletes.delete(this.keyOf(chunk));
+      const id = this.keyOf(chunk);
+      this.puts.set(id, chunk);
+      if (sealed) this.sealed.set(id, sealed[i]!);
+      else this.sealed.delete(id);
+      this.deletes.delete(id);
     });
     for (const id of writes.toDelete) {
       this.puts.delete(id);
