@@ -116,13 +116,10 @@ export interface CacheRefreshOptions {
  */
 const PAGES_IN_FLIGHT = 4;
 /**
- * How far the fetchers may run ahead of what is stored, in pages. Pages waiting in memory
- * survive the garbage collector's scavenges, and pages being fetched, bridged and prepared
- * while a write runs are processor the cashier's own work waits for: six ahead keeps a fill
- * over a wire as fast as twelve did, and a redemption queued during it a quarter quicker
- * (docs/decisions/2026-11-29-six-pages-ahead.md).
+ * How far the fetchers may run ahead of what is stored, in pages: the pages waiting in
+ * memory survive the garbage collector's scavenges (docs/decisions/2026-11-24-fetch-twelve-pages-ahead.md).
  */
-export const MAX_PAGES_AHEAD = 6;
+const MAX_PAGES_AHEAD = 12;
 /**
  * A fill loads the stored ids (stored-ids.ts) when the customers stored beyond its done
  * pages are at most this share of those its pages still hold: then most are new.
