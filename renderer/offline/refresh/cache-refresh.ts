@@ -117,9 +117,11 @@ export interface CacheRefreshOptions {
 const PAGES_IN_FLIGHT = 4;
 /**
  * How far the fetchers may run ahead of what is stored, in pages: the pages waiting in
- * memory survive the garbage collector's scavenges (docs/decisions/2026-11-24-fetch-twelve-pages-ahead.md).
+ * memory survive the garbage collector's scavenges (docs/decisions/2026-11-24-fetch-twelve-pages-ahead.md),
+ * and six, quicker for a redemption queued meanwhile, made the fill slower and dearer
+ * (docs/decisions/2026-11-29-twelve-pages-ahead-kept.md).
  */
-const MAX_PAGES_AHEAD = 12;
+export const MAX_PAGES_AHEAD = 12;
 /**
  * A fill loads the stored ids (stored-ids.ts) when the customers stored beyond its done
  * pages are at most this share of those its pages still hold: then most are new.

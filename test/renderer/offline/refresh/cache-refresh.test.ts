@@ -6,6 +6,7 @@ import {
   adaptedCashierShare,
   CacheRefresh,
   CASHIER_SHARE,
+  MAX_PAGES_AHEAD,
   refreshDue,
   type RefreshProgress,
 } from '../../../../renderer/offline/refresh/cache-refresh';
@@ -152,6 +153,33 @@ describe('the background refresh', () => {
     expect(source.maxInFlight()).toBeGreaterThan(1);
   });
 
+  test('the fetchers stay at most MAX_PAGES_AHEAD pages ahead of what is stored, however long a write takes', async () => {
+    const source = instrumented();
+    // Every write of customers waits at a gate: nothing is stored until it opens.
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    for (const write of ['putCustomers', 'putNewCustomersWhile'] as const) {
+      const original = cache[write].bind(cache) as (...args: unknown[]) => Promise<unknown>;
+      (cache as unknown as Record<string, unknown>)[write] = async (...args: unknown[]) => {
+        await gate;
+        return original(...args);
+      };
+    }
+    const refresh = new CacheRefresh({ api: source.api, db, cache, perPage: 10, yieldToPage: async () => undefined });
+
+    const running = refresh.run();
+    // Long enough for every fetcher to have asked all it may while the first write waits.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const askedWhileBlocked = [...source.pages];
+    open();
+    const done = await running;
+
+    expect(Math.max(...askedWhileBlocked)).toBe(MAX_PAGES_AHEAD);
+    expect(new Set(askedWhileBlocked).size).toBe(askedWhileBlocked.length);
+    expect(done.state).toBe('idle');
+    expect(done.pagesDone).toBeGreaterThan(MAX_PAGES_AHEAD);
+    expect(await countCustomers(db)).toBe(done.total);
+  });
   test('backs off on 429, honouring Retry-After, then carries on', async () => {
     let limited = 0;
     const source = instrumented((payload) => {
