@@ -115,7 +115,7 @@ export async function searchFigures(bench: BenchBrowser, report: Report, dbName:
 
 /** Loads the page afresh with a full cache and times its first answers and its index. */
 /** The readiness figures' summaries, by figure, for the sealed run to say what sealing added. */
-export type ReadinessSummaries = Record<'first_answer' | 'index_ready' | 'listings_ready', Summary>;
+export type ReadinessSummaries = Record<'first_answer' | 'index_ready' | 'listings_ready' | 'serials_ready', Summary>;
 
 /**
  * `beforeSealing`: the cache is still in clear (the readiness of a till before sealing; no
@@ -134,6 +134,7 @@ export async function readinessFigures(
   const first: number[] = [];
   const ready: number[] = [];
   const listingsReady: number[] = [];
+  const serialsReady: number[] = [];
   const heap: number[] = [];
   const listings: number[] = [];
   const via = new Set<string>();
@@ -148,6 +149,7 @@ export async function readinessFigures(
     first.push(result.firstAnswerMs);
     ready.push(result.indexReadyMs);
     listingsReady.push(result.listingsReadyMs);
+    serialsReady.push(result.serialsReadyMs);
     result.firstAnswerVia.forEach((path) => via.add(path));
     heap.push((await bench.heapUsedAfterGc()) / 2 ** 20);
     listings.push(result.listingBytes / 2 ** 20);
@@ -178,9 +180,21 @@ export async function readinessFigures(
     ...cost('first_answer', first95),
   });
   const readyLimit = size >= 1_000_000 ? 15_000 : 2_000;
-  for (const [figure, label, times] of [
-    ['index_ready', 'page load -> full in-memory index ready', ready],
-    ['listings_ready', 'page load -> the listings loaded too (a search reads nothing from IndexedDB)', listingsReady],
+  // The card serials load last, for a scanned card (figure 8 times the scan): no target here.
+  for (const [figure, label, times, targeted] of [
+    ['index_ready', 'page load -> full in-memory index ready', ready, true],
+    [
+      'listings_ready',
+      'page load -> the listings loaded too (a search reads nothing from IndexedDB)',
+      listingsReady,
+      true,
+    ],
+    [
+      'serials_ready',
+      'page load -> the card serials loaded too (a scanned card is found from memory)',
+      serialsReady,
+      false,
+    ],
   ] as const) {
     const summary = summarize(times);
     summaries[figure] = summary;
@@ -190,7 +204,7 @@ export async function readinessFigures(
       label: `${prefix}${label}`,
       unit: 'ms',
       summary,
-      ...(clear
+      ...(clear || !targeted
         ? {}
         : { target: { text: `p95 < ${readyLimit.toLocaleString('en-GB')} ms`, met: summary.p95 < readyLimit } }),
       ...cost(figure, summary),

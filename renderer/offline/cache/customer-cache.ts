@@ -41,6 +41,9 @@ export interface CustomerCacheOptions {
   defaultCountry: () => string;
 }
 
+/** How `loadIndex` loads: the index's options, and who to tell once the listings are loaded too. */
+export type CacheLoadOptions = Omit<IndexLoadOptions, 'skip'> & { onListingsLoaded?: () => void };
+
 export class CustomerCache {
   /** The search index of every customer, following the committed writes (loaded first). */
   private readonly indexMemory: IndexMemory;
@@ -89,24 +92,28 @@ export class CustomerCache {
   }
 
   /**
-   * Starts (once) loading the in-memory index, then the listings, in the background;
-   * resolves once both are loaded (`done`). Searches use the index from the moment it is
-   * ready, and read the customers they show from the blocks until the listings are. The
-   * index first because it is what makes a search fast (the listings only spare it reading
-   * one page of customers), and one after the other because side by side each slowed the
-   * other: in the bench at 100,000 customers, side by side both were ready 1.36-1.45 s
-   * after the page loaded; in turn the index was at 0.93 s and the listings at 1.39-1.47 s.
+   * Starts (once) loading the in-memory index, then the listings, then the card serials, in
+   * the background; resolves once all three are loaded. Searches use the index from the moment
+   * it is ready, and read the customers they show from the blocks until the listings are
+   * (`onListingsLoaded` says when: from then a search reads nothing from IndexedDB); a scanned
+   * card is found by its serial from memory once the serials are. The index first because it
+   * is what makes a search fast (the listings only spare it reading one page of customers), and
+   * one after the other because side by side each slowed the other: in the bench at 100,000
+   * customers, side by side both were ready 1.36-1.45 s after the page loaded; in turn the
+   * index was at 0.93 s and the listings at 1.39-1.47 s.
    */
-  loadIndex(options: Omit<IndexLoadOptions, 'skip'> = {}): Promise<IndexLoadProgress> {
+  loadIndex(options: CacheLoadOptions = {}): Promise<IndexLoadProgress> {
     if (!this.loading) {
-      const yieldToPage = options.yieldToPage ?? yieldToBrowser;
+      const { onListingsLoaded, ...indexOptions } = options;
+      const yieldToPage = indexOptions.yieldToPage ?? yieldToBrowser;
       const yieldToSearches = async () => {
         await yieldToPage();
         await this.whenSearchesIdle();
       };
-      const index = this.indexMemory.load(this.db, { ...options, yieldToPage: yieldToSearches });
+      const index = this.indexMemory.load(this.db, { ...indexOptions, yieldToPage: yieldToSearches });
       this.loading = index.then(async (progress) => {
         await this.listings.load(this.db, { yieldToPage: yieldToSearches });
+        onListingsLoaded?.();
         await this.serials.load({ yieldToPage: yieldToSearches });
         return progress;
       });

@@ -207,7 +207,7 @@ describe('listings in memory', () => {
     expect(memory.get(first + 9)?.name).toBe('Person 9');
   });
 
-  test('a till that starts loads its index first and its listings after, so searches go through the index sooner', async () => {
+  test('a till that starts loads its index first, its listings after and its card serials last, so searches go through the index sooner', async () => {
     const stored = openDb();
     await new CustomerCache(stored, { defaultCountry: () => 'SA' }).putCustomers(
       Array.from({ length: 300 }, (_, i) => customer(`c-${i}`, `Person ${i}`, `+966 55 ${3_000_000 + i}`)),
@@ -237,13 +237,19 @@ describe('listings in memory', () => {
     });
     const cache = new CustomerCache(db, { defaultCountry: () => 'SA' });
     const whenIndexDone: { listingReads: number; listingsReady: boolean }[] = [];
+    const whenListingsLoaded: { listingsReady: boolean; serialsReady: boolean }[] = [];
     await cache.loadIndex({
       yieldToPage: async () => undefined,
       onProgress: (progress) => {
         if (progress.done) whenIndexDone.push({ listingReads, listingsReady: cache.listings.ready });
       },
+      onListingsLoaded: () =>
+        whenListingsLoaded.push({ listingsReady: cache.listings.ready, serialsReady: cache.serials.ready }),
     });
     expect(whenIndexDone).toEqual([{ listingReads: 0, listingsReady: false }]);
+    // Told once the listings are in, before the card serials (which load last) are.
+    expect(whenListingsLoaded).toEqual([{ listingsReady: true, serialsReady: false }]);
+    expect(cache.serials.ready).toBe(true);
     expect(listingReads).toBeGreaterThan(0);
     expect(cache.listings.ready).toBe(true);
     const found = await cache.search('Person 299');
