@@ -1,6 +1,6 @@
 // Pages come from the real sandbox through the main process's handler table (real HTTP).
 import { Dexie, type DBCoreTable } from 'dexie';
-import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, test, vi } from 'vitest';
 import type { CustomerPagePayload, CustomerPageResult, TillApi } from '../../../../common/contract';
 import {
   adaptedCashierShare,
@@ -158,18 +158,22 @@ describe('the background refresh', () => {
     // Every write of customers waits at a gate: nothing is stored until it opens.
     let open!: () => void;
     const gate = new Promise<void>((resolve) => (open = resolve));
-    for (const write of ['putCustomers', 'putNewCustomersWhile'] as const) {
-      const original = cache[write].bind(cache) as (...args: unknown[]) => Promise<unknown>;
-      (cache as unknown as Record<string, unknown>)[write] = async (...args: unknown[]) => {
-        await gate;
-        return original(...args);
-      };
-    }
+    const put = cache.putCustomers.bind(cache);
+    cache.putCustomers = async (...args) => {
+      await gate;
+      return put(...args);
+    };
+    const putParted = cache.putNewCustomersWhile.bind(cache);
+    cache.putNewCustomersWhile = async (...args) => {
+      await gate;
+      return putParted(...args);
+    };
     const refresh = new CacheRefresh({ api: source.api, db, cache, perPage: 10, yieldToPage: async () => undefined });
 
     const running = refresh.run();
-    // Long enough for every fetcher to have asked all it may while the first write waits.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The fetchers reach the bound, then have time to pass it if they would.
+    await vi.waitFor(() => expect(source.pages.length).toBeGreaterThanOrEqual(MAX_PAGES_AHEAD));
+    await new Promise((resolve) => setTimeout(resolve, 200));
     const askedWhileBlocked = [...source.pages];
     open();
     const done = await running;
@@ -180,6 +184,7 @@ describe('the background refresh', () => {
     expect(done.pagesDone).toBeGreaterThan(MAX_PAGES_AHEAD);
     expect(await countCustomers(db)).toBe(done.total);
   });
+
   test('backs off on 429, honouring Retry-After, then carries on', async () => {
     let limited = 0;
     const source = instrumented((payload) => {
