@@ -203,7 +203,7 @@ export async function fillFigures(
       label: 'queue a redemption, offline, during the fill (strict commit + the main process flushing its copy)',
       unit: 'ms',
       summary: queueing,
-      note: `${result.queueDuringFill.length} redemptions queued, two a second, from "redeem" to "Queued": the outbox's strict transaction with the reward's pending mark, then keepWork over the bridge, appended and fsync'd by the main process. The till's first redemption of all, before the fill (it also makes the main process's file), took ${result.firstQueue.toFixed(1)} ms.`,
+      note: `${result.queueDuringFill.length} redemptions queued, four a second (a rate of sampling: QUEUE_EVERY_MS in page/fill-bench.ts), from "redeem" to "Queued": the outbox's strict transaction with the reward's pending mark, then keepWork over the bridge, appended and fsync'd by the main process. The till's first redemption of all, before the fill (it also makes the main process's file), took ${result.firstQueue.toFixed(1)} ms.`,
       target: { text: 'p95 < 50 ms', met: queueing.p95 < 50 },
     });
     const keeping = summarize(result.keepDuringFill);
