@@ -5,8 +5,8 @@
  * - **strict durability.** A write transaction over either asks IndexedDB for `strict`: it
  *   completes only once its data is flushed to disk, where Chromium's default (`relaxed`) lets
  *   it complete while the data is still in the operating system's buffers, and a power cut a
- *   second after "Queued" could lose it. Everything else (the cache's fill, above all) is
- *   `relaxed`: a lost page of the cache is fetched again, and strict writes cost a flush each.
+ *   second after "Queued" could lose it. The database asks the same of every other write
+ *   (open.ts says why); this is what holds for these tables whatever it asks.
  * - **a second copy.** Every row they commit (and every outbox item they delete) is handed to
  *   whoever attached to the database (`attachKeptWrites`: the main process's copy,
  *   outbox/main-copy.ts), in the order the transactions began, with nothing sent for a
@@ -62,7 +62,9 @@ export function keepTables(db: Dexie): void {
         ...down,
         transaction(stores, mode, options) {
           const kept = mode === 'readwrite' && stores.some(isKept);
-          return down.transaction(stores, mode, { ...options, durability: kept ? 'strict' : 'relaxed' });
+          return kept
+            ? down.transaction(stores, mode, { ...options, durability: 'strict' })
+            : down.transaction(stores, mode, options);
         },
         table(name) {
           const table = down.table(name);

@@ -24,13 +24,36 @@ function withoutLiveQueries(db: OfflineDb): OfflineDb {
 }
 
 /**
- * Opens (creating or upgrading) the till's database, its outbox and journal kept to the
- * promise's standard (kept-tables.ts), everything personal sealed at rest (sealed-tables.ts).
- * Nothing is written to a sealed table until a keyring is attached: key-at-open.ts does it at
- * every opening, before anything else uses the database.
+ * Every write transaction asks IndexedDB for `strict` durability, the cache's as well as the
+ * outbox's (which kept-tables.ts makes strict whatever this asks). Chromium keeps one log for
+ * all of an origin's databases, and a strict commit flushes that log to disk up to its own
+ * record: with the fill's commits `relaxed`, a cashier's "Queued" paid for flushing whatever the
+ * fill had written since the last flush. Strict, each fill commit flushes its own writes as it
+ * goes, and the cashier's commit flushes little more than itself
+ * (docs/decisions/2026-11-29-every-write-strict.md). Reads are left as they are: they have
+ * nothing to flush.
+ */
+function strictWrites(db: OfflineDb): void {
+  db.use({
+    stack: 'dbcore',
+    name: 'StrictWrites',
+    create: (down) => ({
+      ...down,
+      transaction: (stores, mode, options) =>
+        down.transaction(stores, mode, mode === 'readwrite' ? { ...options, durability: 'strict' } : options),
+    }),
+  });
+}
+
+/**
+ * Opens (creating or upgrading) the till's database: every write strict (`strictWrites`), its
+ * outbox and journal kept to the promise's standard (kept-tables.ts), everything personal
+ * sealed at rest (sealed-tables.ts). Nothing is written to a sealed table until a keyring is
+ * attached: key-at-open.ts does it at every opening, before anything else uses the database.
  */
 export function openOfflineDb(name: string = DEFAULT_DB_NAME): OfflineDb {
   const db = withoutLiveQueries(new Dexie(name, { cache: 'disabled' }) as OfflineDb);
+  strictWrites(db);
   keepTables(db);
   sealTables(db);
   for (const { version, stores, upgrade } of MIGRATIONS) {

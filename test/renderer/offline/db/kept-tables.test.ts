@@ -1,11 +1,13 @@
 /**
  * The outbox and the journal kept to the promise's standard (renderer/offline/db/kept-tables.ts):
- * their write transactions ask IndexedDB for strict durability and the cache's do not; every
+ * their write transactions ask IndexedDB for strict durability, as every write of the till's
+ * database does (db/open.ts), and whatever the database asks of the rest; every
  * row they commit, by whatever writer, reaches the receiver in the order the transactions
  * began, with an id of its own; a transaction that aborts hands over nothing.
  */
 import { afterEach, expect, test, vi } from 'vitest';
-import { attachKeptWrites, type KeptRowChange } from '../../../../renderer/offline/db/kept-tables';
+import { Dexie } from 'dexie';
+import { attachKeptWrites, keepTables, type KeptRowChange } from '../../../../renderer/offline/db/kept-tables';
 import type { OfflineDb } from '../../../../renderer/offline/db/schema';
 import { CustomerCache } from '../../../../renderer/offline/cache/customer-cache';
 import { Outbox } from '../../../../renderer/offline/outbox/outbox';
@@ -46,8 +48,8 @@ async function withLaylasReward(db: OfflineDb): Promise<{ cache: CustomerCache; 
   return { cache, outbox: new Outbox(db, cache) };
 }
 
-test("the outbox's and the journal's write transactions ask for strict durability; the cache's for relaxed", async () => {
-  const { db } = recordedDb();
+/** Every transaction IndexedDB is asked for from now on: its stores, its mode and its durability. */
+function askedTransactions(): Array<{ stores: string[]; mode: string | undefined; durability: string | undefined }> {
   const asked: Array<{ stores: string[]; mode: string | undefined; durability: string | undefined }> = [];
   const transaction = IDBDatabase.prototype.transaction;
   vi.spyOn(IDBDatabase.prototype, 'transaction').mockImplementation(function (
@@ -63,11 +65,46 @@ test("the outbox's and the journal's write transactions ask for strict durabilit
     });
     return transaction.call(this, stores, mode, options);
   });
-  const { outbox } = await withLaylasReward(db);
+  return asked;
+}
+
+test("every write transaction asks for strict durability, the cache's too (db/open.ts says why)", async () => {
+  const { db } = recordedDb();
+  const asked = askedTransactions();
+  await withLaylasReward(db);
   const fill = asked.filter((call) => call.stores.includes('customerBlocks') && call.mode === 'readwrite');
   expect(fill.length).toBeGreaterThan(0);
-  expect(fill.every((call) => call.durability === 'relaxed')).toBe(true);
+  expect(asked.filter((call) => call.mode === 'readwrite').every((call) => call.durability === 'strict')).toBe(true);
+  // Reads are not made to wait for a flush.
+  expect(asked.filter((call) => call.mode !== 'readwrite').every((call) => call.durability !== 'strict')).toBe(true);
+});
 
+test("the outbox's and the journal's write transactions are strict whatever the database asks of the rest", async () => {
+  // The kept tables' middleware alone, on a database whose other writes are relaxed.
+  const db = new Dexie(`kept-alone-${crypto.randomUUID()}`, { chromeTransactionDurability: 'relaxed' });
+  keepTables(db);
+  db.version(1).stores({ outbox: '++seq, uid', journal: '++seq, uid', customerBlocks: 'block' });
+  try {
+    const asked = askedTransactions();
+    await db.table('customerBlocks').put({ block: 1 });
+    await db.table('outbox').add({ kind: 'redeem' });
+    await db.transaction('rw', ['journal', 'customerBlocks'], () => db.table('journal').add({ kind: 'correct' }));
+    const writes = asked.filter((call) => call.mode === 'readwrite');
+    expect(writes.map((call) => [call.stores.join('+'), call.durability])).toEqual([
+      ['customerBlocks', 'relaxed'],
+      ['outbox', 'strict'],
+      ['customerBlocks+journal', 'strict'],
+    ]);
+  } finally {
+    db.close();
+    await Dexie.delete(db.name);
+  }
+});
+
+test("the outbox's and the journal's write transactions ask for strict durability", async () => {
+  const { db } = recordedDb();
+  const asked = askedTransactions();
+  const { outbox } = await withLaylasReward(db);
   asked.length = 0;
   const queued = await outbox.queueRedemption({ code: 'RW-LAYLA001', phone: '0501234567' }, SETTINGS);
   expect(queued.ok).toBe(true);
@@ -86,8 +123,6 @@ test("the outbox's and the journal's write transactions ask for strict durabilit
   // The queueing (outbox with the reward's mark) and the journal's entry.
   expect(kept.length).toBeGreaterThanOrEqual(2);
   expect(kept.every((call) => call.durability === 'strict')).toBe(true);
-  // Reads are not made to wait for a flush.
-  expect(asked.filter((call) => call.mode !== 'readwrite').every((call) => call.durability !== 'strict')).toBe(true);
 });
 
 test('every row committed reaches the receiver with an id, in the order the transactions began; an abort hands over nothing', async () => {
