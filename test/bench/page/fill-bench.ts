@@ -206,21 +206,13 @@ async function queueOne(outbox: Outbox, i: number): Promise<void> {
   if (!queued.ok) throw new Error(`Not queued: ${JSON.stringify(queued)}`);
 }
 
-/**
- * How often the cashier redeems during a fill: a rate of sampling, not a cashier's pace. Four a
- * second give about forty redemptions a fill of 100,000, so that the nearest-rank p95 is their
- * third slowest. At two a second a fill gave eighteen to twenty-four, and with nineteen or fewer
- * the p95 was the slowest of them: the figure was a maximum, and one slow flush decided a run.
- */
-const QUEUE_EVERY_MS = 250;
-
-/** A cashier redeeming while the service is out of reach: a "Queued" every QUEUE_EVERY_MS, timed. */
-async function queuer(outbox: Outbox, until: () => boolean, samples: number[]): Promise<void> {
+/** A cashier redeeming while the service is out of reach: a "Queued" every `everyMs`, timed. */
+async function queuer(outbox: Outbox, until: () => boolean, samples: number[], everyMs: number): Promise<void> {
   for (let i = 0; !until() && i < QUEUE_REWARDS - 1; i++) {
     const started = performance.now();
     await queueOne(outbox, i);
     samples.push(performance.now() - started);
-    await sleep(QUEUE_EVERY_MS);
+    await sleep(everyMs);
   }
 }
 
@@ -230,7 +222,7 @@ async function refreshRun(
     perPage: number;
     tags: boolean;
     cashier?: { queries: string[]; samples: { full: number[]; index: number[] } };
-    queuer?: { outbox: Outbox; samples: number[] };
+    queuer?: { outbox: Outbox; samples: number[]; everyMs: number };
   },
 ): Promise<FillRun> {
   const spent = instrument(cache, { tags: options.tags });
@@ -240,7 +232,9 @@ async function refreshRun(
   let filling = true;
   const searching = Promise.all([
     options.cashier ? cashier(cache, options.cashier.queries, () => !filling, options.cashier.samples) : null,
-    options.queuer ? queuer(options.queuer.outbox, () => !filling, options.queuer.samples) : null,
+    options.queuer
+      ? queuer(options.queuer.outbox, () => !filling, options.queuer.samples, options.queuer.everyMs)
+      : null,
   ]);
   const startedAtEpoch = Date.now();
   const started = performance.now();
@@ -277,6 +271,8 @@ export async function fillBench(options: {
   keep?: boolean;
   /** False: the till before sealing (the sealing middleware left out), to measure what sealing costs. */
   sealed?: boolean;
+  /** How often the cashier queues a redemption during the fill (fill-section.ts `QUEUE_EVERY_MS`). */
+  queueEveryMs: number;
 }): Promise<FillBenchResult> {
   const sealed = options.sealed !== false;
   const ours = await freshCache('bench-fill-refresh', sealed);
@@ -289,7 +285,7 @@ export async function fillBench(options: {
     perPage: options.perPage,
     tags: true,
     cashier: { queries: options.cashierQueries, samples },
-    queuer: { outbox, samples: queued },
+    queuer: { outbox, samples: queued, everyMs: options.queueEveryMs },
   });
   // The floor the during-fill figure stands on: this machine's own search time, nothing writing.
   const withoutFill = { full: [] as number[], index: [] as number[] };
