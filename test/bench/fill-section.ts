@@ -13,19 +13,20 @@ import { summarize } from './stats';
 import { warmService } from './warm-service';
 
 const SECTION = '3 cache fill';
-/** What a cashier types while the fill runs: names, two words, digits, a full local number. */
 /**
  * How often the bench's cashier queues a redemption during a fill: a rate of sampling, not a
  * cashier's pace. On loopback, where the queue's target is, four a second give 35 to 48
  * redemptions a fill, so that the nearest-rank p95 is their second or third slowest (the third
  * from forty on); at two a second a faster fill gave nineteen or fewer, and the p95 was the
- * slowest of them (a maximum: one slow flush decided a run). Over the wire, where the fill's own time is the target, two a second as
- * before: each redemption holds the fill's write while it runs, and four a second cost that
- * fill about two seconds of its fifteen (docs/decisions/2026-11-29-every-write-strict.md). Each
- * fill in clear, compared with a sealed one, queues at the same rate as it.
+ * slowest of them (a maximum: one slow flush decided a run). Over the wire, where the fill's
+ * own time is the target, two a second as before: each redemption holds the fill's write while
+ * it runs, and four a second cost that fill about two seconds of its fifteen
+ * (docs/decisions/2026-11-29-every-write-strict.md). Each fill in clear, compared with a sealed
+ * one, queues at the same rate as it.
  */
 const QUEUE_EVERY_MS = { loopback: 250, wire: 500 } as const;
 
+/** What a cashier types while the fill runs: names, two words, digits, a full local number. */
 const CASHIER_QUERIES = ['lay', 'omar al', 'müll', '4567', '0501234567', 'sør', 'fatima kh', '5812'];
 
 const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
